@@ -1,0 +1,48 @@
+//! Typed errors. Malformed bytes and failed verification are kept apart:
+//! [`Error::InvalidSignature`] means "these bytes are not a well-formed signature",
+//! while a well-formed signature that does not verify yields [`Error::VerificationFailed`].
+
+use core::fmt;
+
+/// Every failure the library reports. No function reachable from the public API panics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A key has the wrong length or an invalid encoding (coefficient out of range,
+    /// `tr` not equal to H(pk), ...).
+    InvalidKey,
+    /// A signature has the wrong length or a non-canonical encoding.
+    InvalidSignature,
+    /// A well-formed signature does not verify.
+    VerificationFailed,
+    /// The context string is longer than 255 bytes.
+    ContextTooLong,
+    /// A seed, μ or randomness input has the wrong length.
+    InvalidLength,
+    /// The algorithm name is not known.
+    UnknownAlgorithm,
+    /// The requested backend is not available on this CPU or build.
+    BackendUnavailable,
+    /// The operating system's random number generator failed.
+    RandomnessFailure,
+    /// The requested pre-hash function is not supported.
+    UnsupportedHash,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Error::InvalidKey => "invalid key encoding",
+            Error::InvalidSignature => "malformed signature",
+            Error::VerificationFailed => "signature verification failed",
+            Error::ContextTooLong => "context string longer than 255 bytes",
+            Error::InvalidLength => "input has the wrong length",
+            Error::UnknownAlgorithm => "unknown algorithm",
+            Error::BackendUnavailable => "backend not available on this machine",
+            Error::RandomnessFailure => "OS random number generator failed",
+            Error::UnsupportedHash => "unsupported pre-hash function",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}

@@ -1,0 +1,16 @@
+//! Keccak: the permutation (one-way and four-way) and the sponges built on it.
+//!
+//! * [`f1600`] — portable Keccak-f\[1600\] permutation (one state).
+//! * [`sponge`] — incremental SHAKE128 / SHAKE256 / SHA3-* over one state.
+//! * [`x4`] — four independent sponges advanced together; the permutation is the
+//!   backend-specific kernel (portable: four scalar permutations; avx2: one state per
+//!   64-bit lane of 25 `__m256i`).
+
+pub mod f1600;
+pub mod sponge;
+pub mod x4;
+#[cfg(target_arch = "x86_64")]
+pub mod x4_avx2;
+
+pub use sponge::{Sha3, Shake, Shake128, Shake256};
+pub use x4::ShakeX4;

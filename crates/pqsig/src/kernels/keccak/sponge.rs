@@ -1,0 +1,208 @@
+//! Incremental sponges over one Keccak state: SHAKE128, SHAKE256, SHA3-224/256/384/512.
+
+use super::f1600::keccak_f1600;
+use zeroize::Zeroize;
+
+pub const SHAKE128_RATE: usize = 168;
+pub const SHAKE256_RATE: usize = 136;
+
+/// A Keccak sponge with byte-granular absorb and squeeze. `RATE` in bytes.
+#[derive(Clone)]
+pub struct Sponge<const RATE: usize, const DS: u8> {
+    state: [u64; 25],
+    /// Absorb: bytes absorbed into the current block. Squeeze: bytes of the current
+    /// block already output.
+    pos: usize,
+    squeezing: bool,
+}
+
+impl<const RATE: usize, const DS: u8> Default for Sponge<RATE, DS> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
+    pub const RATE: usize = RATE;
+
+    pub const fn new() -> Self {
+        Sponge { state: [0; 25], pos: 0, squeezing: false }
+    }
+
+    #[inline]
+    fn xor_byte(&mut self, i: usize, b: u8) {
+        self.state[i / 8] ^= (b as u64) << (8 * (i % 8));
+    }
+
+    /// Absorbs `data`. Must not be called after squeezing started (it is then ignored
+    /// in release builds; the API types prevent it for the public wrappers).
+    pub fn absorb(&mut self, mut data: &[u8]) {
+        debug_assert!(!self.squeezing);
+        if self.squeezing {
+            return;
+        }
+        // Fill a partial block byte-wise, then whole blocks lane-wise.
+        while !data.is_empty() && self.pos % 8 != 0 {
+            self.xor_byte(self.pos, data[0]);
+            self.pos += 1;
+            data = &data[1..];
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
+        while data.len() >= 8 {
+            let lane = u64::from_le_bytes([
+                data[0], data[1], data[2], data[3], data[4], data[5], data[6], data[7],
+            ]);
+            self.state[self.pos / 8] ^= lane;
+            self.pos += 8;
+            data = &data[8..];
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
+        for &b in data {
+            self.xor_byte(self.pos, b);
+            self.pos += 1;
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+        }
+    }
+
+    fn finalize(&mut self) {
+        if !self.squeezing {
+            self.xor_byte(self.pos, DS);
+            self.xor_byte(RATE - 1, 0x80);
+            keccak_f1600(&mut self.state);
+            self.pos = 0;
+            self.squeezing = true;
+        }
+    }
+
+    /// Squeezes `out.len()` bytes (finalizing the input on the first call).
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        self.finalize();
+        for o in out.iter_mut() {
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+            *o = (self.state[self.pos / 8] >> (8 * (self.pos % 8))) as u8;
+            self.pos += 1;
+        }
+    }
+
+    /// Squeezes whole blocks: `out.len()` must be a multiple of RATE and the sponge at a
+    /// block boundary (fresh after absorbing, or after earlier whole-block squeezes).
+    pub fn squeeze_blocks(&mut self, out: &mut [u8]) {
+        self.finalize();
+        debug_assert!(out.len() % RATE == 0);
+        // pos == 0 right after finalize; afterwards pos == RATE at block boundaries.
+        for block in out.chunks_mut(RATE) {
+            if self.pos == RATE {
+                keccak_f1600(&mut self.state);
+                self.pos = 0;
+            }
+            for (i, o) in block.iter_mut().enumerate() {
+                *o = (self.state[i / 8] >> (8 * (i % 8))) as u8;
+            }
+            self.pos = RATE;
+        }
+    }
+}
+
+impl<const RATE: usize, const DS: u8> Drop for Sponge<RATE, DS> {
+    fn drop(&mut self) {
+        // The state may hold secret seeds (ρ', K).
+        self.state.zeroize();
+    }
+}
+
+/// SHAKE128 / SHAKE256 (domain byte 0x1F).
+pub type Shake<const RATE: usize> = Sponge<RATE, 0x1F>;
+pub type Shake128 = Shake<SHAKE128_RATE>;
+pub type Shake256 = Shake<SHAKE256_RATE>;
+
+/// SHA3 with output length `RATE`-determined: rate = 200 - 2*outlen.
+pub type Sha3<const RATE: usize> = Sponge<RATE, 0x06>;
+
+/// One-shot SHAKE256 over several input pieces.
+pub fn shake256(inputs: &[&[u8]], out: &mut [u8]) {
+    let mut h = Shake256::new();
+    for i in inputs {
+        h.absorb(i);
+    }
+    h.squeeze(out);
+}
+
+/// One-shot SHAKE128.
+pub fn shake128(inputs: &[&[u8]], out: &mut [u8]) {
+    let mut h = Shake128::new();
+    for i in inputs {
+        h.absorb(i);
+    }
+    h.squeeze(out);
+}
+
+/// One-shot SHA3 with `out.len()` in {28, 32, 48, 64}.
+pub fn sha3(data: &[u8], out: &mut [u8]) {
+    match out.len() {
+        28 => sha3_with::<144>(data, out),
+        32 => sha3_with::<136>(data, out),
+        48 => sha3_with::<104>(data, out),
+        64 => sha3_with::<72>(data, out),
+        _ => debug_assert!(false, "unsupported SHA3 length"),
+    }
+}
+fn sha3_with<const R: usize>(data: &[u8], out: &mut [u8]) {
+    let mut h = Sha3::<R>::new();
+    h.absorb(data);
+    h.squeeze(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn hx(b: &[u8]) -> alloc::string::String {
+        b.iter().map(|x| alloc::format!("{:02x}", x)).collect()
+    }
+    #[test]
+    fn known_answers() {
+        let mut o = [0u8; 32];
+        shake128(&[b""], &mut o);
+        assert_eq!(hx(&o), "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
+        let mut o = [0u8; 64];
+        shake256(&[b""], &mut o);
+        assert_eq!(
+            hx(&o),
+            "46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762fd75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be"
+        );
+        let mut o = [0u8; 32];
+        sha3(b"abc", &mut o);
+        assert_eq!(hx(&o), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
+    }
+    #[test]
+    fn incremental_matches_one_shot() {
+        let data: alloc::vec::Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
+        let mut one = [0u8; 500];
+        shake256(&[&data], &mut one);
+        for split in [0usize, 1, 7, 8, 135, 136, 137, 999] {
+            let mut h = Shake256::new();
+            h.absorb(&data[..split]);
+            h.absorb(&data[split..]);
+            let mut a = [0u8; 500];
+            h.squeeze(&mut a[..13]);
+            h.squeeze(&mut a[13..]);
+            assert_eq!(a, one);
+        }
+        let mut h = Shake256::new();
+        h.absorb(&data);
+        let mut b = [0u8; 3 * 136];
+        h.squeeze_blocks(&mut b);
+        assert_eq!(&b[..], &one[..3 * 136]);
+    }
+}

@@ -1,0 +1,15 @@
+//! The kernel seam: the arithmetic the schemes spend their time in, batch-shaped
+//! (every kernel takes a slice of polynomials), with one implementation per backend.
+//!
+//! * [`mldsa`] — q = 8380417, n = 256: NTT, inverse NTT, pointwise Montgomery products,
+//!   rejection samplers, power2round / decompose / hints, norm checks.
+//! * [`keccak`] — Keccak-f\[1600\] one-way and four-way, SHAKE128/256 and SHA3 on top.
+//! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
+//!   override, and an API to pin one.
+//!
+//! Scheme code fetches one kernel table per operation ([`mldsa::kernels`]) and calls
+//! through it; no dispatch happens inside a loop over coefficients.
+
+pub mod keccak;
+pub mod mldsa;
+pub mod select;

@@ -1,0 +1,25 @@
+//! pqsig: post-quantum digital signatures with interchangeable arithmetic backends.
+//!
+//! Layers (see `docs/ARCHITECTURE.md`):
+//! * scheme logic ([`mldsa`]) — the FIPS 204 algorithms, encodings and key types;
+//! * the kernel seam ([`kernels`]) — batch-shaped arithmetic (NTT, samplers, rounding,
+//!   Keccak) with one implementation per backend (`portable`, `avx2`, ...);
+//! * randomness ([`rng`]) — OS entropy and, with feature `kat`, the NIST KAT DRBG.
+//!
+//! The public API never changes with the backend: a backend is picked once at run time
+//! (CPU detection, `PQSIG_BACKEND`, or [`kernels::select::set_backend`]) and every key
+//! object may also be pinned to one with `with_backend`.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_op_in_unsafe_fn)]
+
+extern crate alloc;
+
+pub mod algorithm;
+pub mod error;
+pub mod kernels;
+pub mod mldsa;
+pub mod rng;
+
+pub use algorithm::Algorithm;
+pub use error::Error;
+pub use kernels::select::Backend;

@@ -1,0 +1,177 @@
+//! Byte encodings (FIPS 204 §7.1–7.2): SimpleBitPack / BitPack and their inverses,
+//! pkEncode/skEncode/sigEncode pieces, w1Encode and the hint encoding.
+//!
+//! Bits are packed little-endian: coefficient i occupies bits [i·b, (i+1)·b).
+
+use crate::kernels::mldsa::{Poly, N};
+
+/// Packs `f(c)` (each < 2^bits) of the 256 coefficients into `out` (32·bits bytes).
+#[inline]
+fn pack_with(p: &Poly, bits: usize, out: &mut [u8], f: impl Fn(i32) -> u32) {
+    debug_assert_eq!(out.len(), 32 * bits);
+    let mut acc: u64 = 0;
+    let mut nacc = 0;
+    let mut o = 0;
+    for &c in p.coeffs.iter() {
+        acc |= (f(c) as u64) << nacc;
+        nacc += bits;
+        while nacc >= 8 {
+            out[o] = acc as u8;
+            o += 1;
+            acc >>= 8;
+            nacc -= 8;
+        }
+    }
+}
+
+/// Unpacks 256 `bits`-bit fields from `inp` (32·bits bytes), mapping each with `f`.
+#[inline]
+fn unpack_with(inp: &[u8], bits: usize, p: &mut Poly, f: impl Fn(u32) -> i32) {
+    debug_assert_eq!(inp.len(), 32 * bits);
+    let mask = (1u64 << bits) - 1;
+    let mut acc: u64 = 0;
+    let mut nacc = 0;
+    let mut i = 0;
+    for c in p.coeffs.iter_mut() {
+        while nacc < bits {
+            acc |= (inp[i] as u64) << nacc;
+            i += 1;
+            nacc += 8;
+        }
+        *c = f((acc & mask) as u32);
+        acc >>= bits;
+        nacc -= bits;
+    }
+}
+
+/// SimpleBitPack for t1 (10 bits, coefficients in [0, 2^10)).
+pub fn pack_t1(p: &Poly, out: &mut [u8]) {
+    pack_with(p, 10, out, |c| c as u32);
+}
+pub fn unpack_t1(inp: &[u8], p: &mut Poly) {
+    unpack_with(inp, 10, p, |v| v as i32);
+}
+
+/// BitPack(t0, 2^12 − 1, 2^12): 13 bits of 2^12 − c.
+pub fn pack_t0(p: &Poly, out: &mut [u8]) {
+    pack_with(p, 13, out, |c| ((1 << 12) - c) as u32);
+}
+pub fn unpack_t0(inp: &[u8], p: &mut Poly) {
+    unpack_with(inp, 13, p, |v| (1 << 12) - v as i32);
+}
+
+/// BitPack(s, η, η): bitlen(2η) bits of η − c.
+pub fn pack_eta(p: &Poly, eta: i32, out: &mut [u8]) {
+    let bits = if eta == 2 { 3 } else { 4 };
+    pack_with(p, bits, out, |c| (eta - c) as u32);
+}
+/// Inverse of [`pack_eta`]. Returns false if some field exceeds 2η (coefficient out of
+/// [−η, η]); the check is accumulated without branching on the (secret) values.
+pub fn unpack_eta(inp: &[u8], eta: i32, p: &mut Poly) -> bool {
+    let bits = if eta == 2 { 3 } else { 4 };
+    unpack_with(inp, bits, p, |v| eta - v as i32);
+    let mut bad = 0i32;
+    for &c in p.coeffs.iter() {
+        // c < −η  ⇔  c + η < 0.
+        bad |= (c + eta) >> 31;
+    }
+    bad == 0
+}
+
+/// BitPack(z, γ1 − 1, γ1): `bits` bits of γ1 − c.
+pub fn pack_z(p: &Poly, gamma1: i32, bits: usize, out: &mut [u8]) {
+    pack_with(p, bits, out, |c| (gamma1 - c) as u32);
+}
+/// Every field value is valid: z ∈ [−γ1 + 1, γ1]; the norm check happens in verify.
+pub fn unpack_z(inp: &[u8], gamma1: i32, bits: usize, p: &mut Poly) {
+    unpack_with(inp, bits, p, |v| gamma1 - v as i32);
+}
+
+/// w1Encode for one polynomial: 4 or 6 bits per coefficient.
+pub fn pack_w1(p: &Poly, bits: usize, out: &mut [u8]) {
+    pack_with(p, bits, out, |c| c as u32);
+}
+
+/// HintBitPack (Algorithm 20): `out` has ω + k bytes. `h` holds 0/1 coefficients with at
+/// most ω ones in total (the caller checked).
+pub fn pack_hint(h: &[Poly], omega: usize, out: &mut [u8]) {
+    debug_assert_eq!(out.len(), omega + h.len());
+    out.fill(0);
+    let mut idx = 0;
+    for (i, p) in h.iter().enumerate() {
+        for (j, &c) in p.coeffs.iter().enumerate() {
+            if c != 0 && idx < omega {
+                out[idx] = j as u8;
+                idx += 1;
+            }
+        }
+        out[omega + i] = idx as u8;
+    }
+}
+
+/// HintBitUnpack (Algorithm 21), strict: cumulative counts non-decreasing and ≤ ω,
+/// indices strictly increasing within each polynomial, unused index bytes zero.
+/// Returns false on any violation.
+pub fn unpack_hint(inp: &[u8], omega: usize, h: &mut [Poly]) -> bool {
+    let k = h.len();
+    if inp.len() != omega + k {
+        return false;
+    }
+    let mut idx = 0usize;
+    for i in 0..k {
+        h[i] = Poly::default();
+        let end = inp[omega + i] as usize;
+        if end < idx || end > omega {
+            return false;
+        }
+        let first = idx;
+        while idx < end {
+            if idx > first && inp[idx - 1] >= inp[idx] {
+                return false;
+            }
+            h[i].coeffs[inp[idx] as usize] = 1;
+            idx += 1;
+        }
+    }
+    inp[idx..omega].iter().all(|&b| b == 0)
+}
+
+/// Number of coefficients per polynomial (re-exported for packers' length arithmetic).
+pub const COEFFS: usize = N;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn round_trips() {
+        let mut p = Poly::default();
+        for i in 0..N {
+            p.coeffs[i] = (i as i32 * 37) % 1024;
+        }
+        let mut b = [0u8; 320];
+        pack_t1(&p, &mut b);
+        let mut q = Poly::default();
+        unpack_t1(&b, &mut q);
+        assert_eq!(p, q);
+        for i in 0..N {
+            p.coeffs[i] = (i as i32 * 37) % 8192 - 4095;
+        }
+        let mut b = [0u8; 416];
+        pack_t0(&p, &mut b);
+        unpack_t0(&b, &mut q);
+        assert_eq!(p, q);
+        for eta in [2, 4] {
+            for i in 0..N {
+                p.coeffs[i] = (i as i32 % (2 * eta + 1)) - eta;
+            }
+            let mut b = [0u8; 128];
+            let n = if eta == 2 { 96 } else { 128 };
+            pack_eta(&p, eta, &mut b[..n]);
+            assert!(unpack_eta(&b[..n], eta, &mut q));
+            assert_eq!(p, q);
+        }
+        // η = 2 field value 7 decodes to −5: rejected.
+        let bad = [0xFFu8; 96];
+        assert!(!unpack_eta(&bad, 2, &mut q));
+    }
+}

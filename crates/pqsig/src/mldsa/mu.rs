@@ -1,0 +1,99 @@
+//! Message representatives: M' for pure and pre-hash ML-DSA (FIPS 204 Algorithms 2, 4)
+//! and μ = H(tr ‖ M', 64), also incrementally for messages streamed from files.
+
+use super::prehash::HashAlg;
+use crate::error::Error;
+use crate::kernels::keccak::sponge::Shake256;
+
+/// Length of μ.
+pub const MU_LEN: usize = 64;
+
+/// Incremental μ = H(tr ‖ 0 ‖ |ctx| ‖ ctx ‖ M): absorb the message in pieces, then
+/// [`MuHasher::finalize`]. Use it to sign or verify data of any size through the
+/// external-μ interface.
+#[derive(Clone)]
+pub struct MuHasher {
+    h: Shake256,
+}
+
+impl MuHasher {
+    /// Starts μ for pure ML-DSA with context `ctx` (at most 255 bytes).
+    pub fn new(tr: &[u8; 64], ctx: &[u8]) -> Result<Self, Error> {
+        if ctx.len() > 255 {
+            return Err(Error::ContextTooLong);
+        }
+        let mut h = Shake256::new();
+        h.absorb(tr);
+        h.absorb(&[0u8, ctx.len() as u8]);
+        h.absorb(ctx);
+        Ok(MuHasher { h })
+    }
+
+    /// Starts μ over a raw M' (Sign_internal's message), no domain prefix.
+    pub fn new_internal(tr: &[u8; 64]) -> Self {
+        let mut h = Shake256::new();
+        h.absorb(tr);
+        MuHasher { h }
+    }
+
+    pub fn update(&mut self, data: &[u8]) {
+        self.h.absorb(data);
+    }
+
+    pub fn finalize(mut self) -> [u8; MU_LEN] {
+        let mut mu = [0u8; MU_LEN];
+        self.h.squeeze(&mut mu);
+        mu
+    }
+}
+
+/// μ for pure ML-DSA from tr, context and message.
+pub fn compute_mu(tr: &[u8; 64], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
+    let mut h = MuHasher::new(tr, ctx)?;
+    h.update(msg);
+    Ok(h.finalize())
+}
+
+/// μ for HashML-DSA: H(tr ‖ 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)).
+pub fn compute_mu_prehash(
+    tr: &[u8; 64],
+    ctx: &[u8],
+    hash: HashAlg,
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut ph = [0u8; 64];
+    let n = hash.digest(msg, &mut ph);
+    compute_mu_prehashed(tr, ctx, hash, &ph[..n])
+}
+
+/// μ for HashML-DSA when the caller already computed PH(M) (`digest` must have the
+/// hash's output length).
+pub fn compute_mu_prehashed(
+    tr: &[u8; 64],
+    ctx: &[u8],
+    hash: HashAlg,
+    digest: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    if ctx.len() > 255 {
+        return Err(Error::ContextTooLong);
+    }
+    if digest.len() != hash.output_len() {
+        return Err(Error::InvalidLength);
+    }
+    let mut h = Shake256::new();
+    h.absorb(tr);
+    h.absorb(&[1u8, ctx.len() as u8]);
+    h.absorb(ctx);
+    h.absorb(&hash.oid_der());
+    h.absorb(digest);
+    let mut mu = [0u8; MU_LEN];
+    h.squeeze(&mut mu);
+    Ok(mu)
+}
+
+/// μ for Sign_internal / Verify_internal over a caller-formatted M'.
+pub fn compute_mu_internal(tr: &[u8; 64], m_prime: &[u8]) -> [u8; MU_LEN] {
+    let mut h = MuHasher::new_internal(tr);
+    h.update(m_prime);
+    h.finalize()
+}

@@ -1,0 +1,108 @@
+//! ML-DSA.Sign_internal from μ (FIPS 204 Algorithm 7, lines 6–33).
+
+use super::encode;
+use super::keys::SigningKey;
+use super::params::K_MAX;
+use super::params::L_MAX;
+use super::sample;
+use crate::kernels::mldsa::Poly;
+use alloc::vec::Vec;
+use zeroize::{Zeroize, Zeroizing};
+
+/// Signs μ with randomness `rnd` (32 zero bytes for the deterministic variant).
+///
+/// The loop repeats until a candidate passes every check; the number of iterations and
+/// which check failed are declassified (FIPS 204 §3.4: they are independent of the
+/// secret key given the public values). All arithmetic on y, z, s1, s2, t0 is
+/// branch-free; the norm checks scan every coefficient.
+pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8> {
+    let p = sk.ps.params();
+    let kern = sk.kern;
+    let (k, l) = (p.k, p.l);
+
+    // ρ'' = H(K ‖ rnd ‖ μ, 64)
+    let mut rho_pp = Zeroizing::new([0u8; 64]);
+    sample::h256(&[&sk.key[..], rnd, mu], &mut rho_pp[..]);
+
+    let mut y = [Poly::default(); L_MAX];
+    let mut z = [Poly::default(); L_MAX];
+    let mut w1 = [Poly::default(); K_MAX];
+    let mut w0 = [Poly::default(); K_MAX];
+    let mut tmp = [Poly::default(); K_MAX];
+    let mut h = [Poly::default(); K_MAX];
+    let mut c = Poly::default();
+    let mut w1_bytes = [0u8; K_MAX * 192];
+    let w1b = p.w1_bytes();
+    let mut ctilde = [0u8; 64];
+    let ct = &mut ctilde[..p.ctilde_len];
+    let mut kappa: u16 = 0;
+
+    let sig = loop {
+        let (y, z) = (&mut y[..l], &mut z[..l]);
+        let (w1, w0, tmp, h) = (&mut w1[..k], &mut w0[..k], &mut tmp[..k], &mut h[..k]);
+
+        // y = ExpandMask(ρ'', κ); w = A·y
+        sample::expand_mask(kern, p, &rho_pp, kappa, y);
+        kappa = kappa.wrapping_add(l as u16);
+        z.copy_from_slice(y);
+        (kern.ntt)(z);
+        (kern.matvec_montgomery)(w1, &sk.a_hat, z);
+        (kern.reduce32)(w1);
+        (kern.invntt_tomont)(w1);
+        (kern.caddq)(w1);
+        // (w1, w0) = Decompose(w); c̃ = H(μ ‖ w1Encode(w1))
+        (kern.decompose)(p.gamma2, w1, w0);
+        for (i, w) in w1.iter().enumerate() {
+            encode::pack_w1(w, p.w1_bits(), &mut w1_bytes[i * w1b..(i + 1) * w1b]);
+        }
+        sample::h256(&[mu, &w1_bytes[..k * w1b]], ct);
+        sample::sample_in_ball(p, ct, &mut c);
+        (kern.ntt)(core::slice::from_mut(&mut c));
+
+        // z = y + c·s1
+        (kern.pointwise_montgomery)(z, &c, &sk.s1_hat);
+        (kern.invntt_tomont)(z);
+        (kern.add)(z, y);
+        (kern.reduce32)(z);
+        if (kern.chknorm)(z, p.gamma1 - p.beta) {
+            continue;
+        }
+        // r0 = w0 − c·s2
+        (kern.pointwise_montgomery)(tmp, &c, &sk.s2_hat);
+        (kern.invntt_tomont)(tmp);
+        (kern.sub)(w0, tmp);
+        (kern.reduce32)(w0);
+        if (kern.chknorm)(w0, p.gamma2 - p.beta) {
+            continue;
+        }
+        // c·t0, hint
+        (kern.pointwise_montgomery)(tmp, &c, &sk.t0_hat);
+        (kern.invntt_tomont)(tmp);
+        (kern.reduce32)(tmp);
+        if (kern.chknorm)(tmp, p.gamma2) {
+            continue;
+        }
+        (kern.add)(w0, tmp);
+        let ones = (kern.make_hint)(p.gamma2, h, w0, w1);
+        if ones > p.omega {
+            continue;
+        }
+
+        // σ = sigEncode(c̃, z, h)
+        let mut sig = alloc::vec![0u8; p.sig_len()];
+        sig[..p.ctilde_len].copy_from_slice(ct);
+        let zb = p.z_bytes();
+        let mut off = p.ctilde_len;
+        for zi in z.iter() {
+            encode::pack_z(zi, p.gamma1, p.z_bits(), &mut sig[off..off + zb]);
+            off += zb;
+        }
+        encode::pack_hint(h, p.omega, &mut sig[off..]);
+        break sig;
+    };
+
+    for v in [&mut y[..], &mut z[..], &mut w0[..], &mut tmp[..]] {
+        v.iter_mut().for_each(Zeroize::zeroize);
+    }
+    sig
+}
