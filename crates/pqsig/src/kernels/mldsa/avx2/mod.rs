@@ -1,31 +1,37 @@
-//! AVX2 ML-DSA kernels (x86-64). Each entry is a safe wrapper around a whole
+//! AVX2 ML-DSA kernels (x86-64). Each table entry is a safe wrapper around a whole
 //! `#[target_feature(enable = "avx2")]` function; the table is only handed out by
-//! [`super::kernels`] after AVX2 was detected.
+//! [`super::kernels`] after AVX2 was detected, which is what makes the wrappers sound.
 //!
-//! Entries not yet vectorised point at the portable kernels.
+//! Files mirror the portable backend: `ntt` (NTT, inverse NTT, pointwise and matrix
+//! products), `arith` (reduce32, caddq, add, sub, shiftl), `rounding` (power2round,
+//! decompose, hints, norm check), `sample` (rejection samplers).
 
-use super::portable;
+pub mod arith;
+pub mod ntt;
+pub mod rounding;
+pub mod sample;
+
 use super::Kernels;
 use crate::kernels::keccak::x4_avx2::permute4_avx2;
 use crate::kernels::select::Backend;
 
 pub static KERNELS: Kernels = Kernels {
     backend: Backend::Avx2,
-    ntt: portable::ntt::ntt,
-    invntt_tomont: portable::ntt::invntt_tomont,
-    pointwise_montgomery: portable::ntt::pointwise_montgomery,
-    matvec_montgomery: portable::ntt::matvec_montgomery,
-    reduce32: portable::reduce::reduce32,
-    caddq: portable::reduce::caddq,
-    power2round: portable::rounding::power2round,
-    decompose: portable::rounding::decompose,
-    make_hint: portable::rounding::make_hint,
-    use_hint: portable::rounding::use_hint,
-    chknorm: portable::rounding::chknorm,
-    rej_uniform: portable::sample::rej_uniform,
-    rej_eta: portable::sample::rej_eta,
-    add: portable::add,
-    sub: portable::sub,
-    shiftl: portable::shiftl,
+    ntt: ntt::ntt,
+    invntt_tomont: ntt::invntt_tomont,
+    pointwise_montgomery: ntt::pointwise_montgomery,
+    matvec_montgomery: ntt::matvec_montgomery,
+    reduce32: arith::reduce32,
+    caddq: arith::caddq,
+    power2round: rounding::power2round,
+    decompose: rounding::decompose,
+    make_hint: rounding::make_hint,
+    use_hint: rounding::use_hint,
+    chknorm: rounding::chknorm,
+    rej_uniform: sample::rej_uniform,
+    rej_eta: sample::rej_eta,
+    add: arith::add,
+    sub: arith::sub,
+    shiftl: arith::shiftl,
     permute4: permute4_avx2,
 };
