@@ -1,0 +1,64 @@
+//! Backend selection: detection, the `PQSIG_BACKEND` override, pinning through the API.
+//! One test function only: it mutates process-wide state (environment, cached choice),
+//! so it must not run concurrently with other tests in this binary.
+
+use pqsig::kernels::{mldsa, select};
+use pqsig::mldsa::ParamSet;
+use pqsig::{Backend, Error};
+
+#[test]
+fn selection_logic() {
+    let saved = std::env::var("PQSIG_BACKEND").ok();
+
+    // Detection alone.
+    std::env::remove_var("PQSIG_BACKEND");
+    select::reset();
+    assert_eq!(select::active(), Backend::detect());
+    assert!(select::active().is_available());
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(Backend::detect() == Backend::Avx2, std::is_x86_feature_detected!("avx2"));
+
+    // The environment override, case-insensitive; unknown or unavailable values fall back
+    // to detection instead of failing.
+    for (val, want) in [
+        ("portable", Backend::Portable),
+        ("PORTABLE", Backend::Portable),
+        ("avx2", if Backend::Avx2.is_available() { Backend::Avx2 } else { Backend::detect() }),
+        ("no-such-backend", Backend::detect()),
+        ("", Backend::detect()),
+    ] {
+        std::env::set_var("PQSIG_BACKEND", val);
+        select::reset();
+        assert_eq!(select::active(), want, "PQSIG_BACKEND={val:?}");
+        assert_eq!(mldsa::active().backend, want);
+    }
+
+    // The choice is cached: changing the environment later has no effect until reset.
+    std::env::set_var("PQSIG_BACKEND", "portable");
+    select::reset();
+    assert_eq!(select::active(), Backend::Portable);
+    std::env::remove_var("PQSIG_BACKEND");
+    assert_eq!(select::active(), Backend::Portable);
+
+    // Pinning through the API overrides everything, and new keys use it.
+    select::reset();
+    for b in Backend::available() {
+        select::set_backend(b).unwrap();
+        assert_eq!(select::active(), b);
+        let (sk, vk) = pqsig::mldsa::keygen_internal(ParamSet::MlDsa44, &[7u8; 32]);
+        let sig = sk.sign_deterministic(b"pinned", b"").unwrap();
+        assert_eq!(vk.verify(b"pinned", b"", &sig), Ok(()));
+    }
+    for &b in Backend::ALL {
+        if !b.is_available() {
+            assert_eq!(select::set_backend(b), Err(Error::BackendUnavailable));
+            assert!(pqsig::mldsa::keygen_internal_on(ParamSet::MlDsa44, &[0; 32], b).is_err());
+        }
+    }
+
+    match saved {
+        Some(v) => std::env::set_var("PQSIG_BACKEND", v),
+        None => std::env::remove_var("PQSIG_BACKEND"),
+    }
+    select::reset();
+}
