@@ -9,6 +9,19 @@
 //! The public API never changes with the backend: a backend is picked once at run time
 //! (CPU detection, `PQSIG_BACKEND`, or [`kernels::select::set_backend`]) and every key
 //! object may also be pinned to one with `with_backend`.
+//!
+//! ```
+//! use pqsig::mldsa::{self, ParamSet};
+//!
+//! let (sk, vk) = mldsa::keygen(ParamSet::MlDsa65)?;      // ξ from the OS
+//! let sig = sk.sign(b"message", b"context")?;            // hedged (the default)
+//! assert_eq!(vk.verify(b"message", b"context", &sig), Ok(()));
+//! assert!(vk.verify(b"other message", b"context", &sig).is_err());
+//! let seed = *sk.seed().unwrap();                        // the 32-byte private key form
+//! let again = mldsa::SigningKey::from_seed(ParamSet::MlDsa65, &seed)?;
+//! assert_eq!(again.sign_deterministic(b"m", b"")?, sk.sign_deterministic(b"m", b"")?);
+//! # Ok::<(), pqsig::Error>(())
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]
 

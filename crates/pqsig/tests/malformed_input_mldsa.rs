@@ -80,3 +80,20 @@ fn malformed_keys_and_signatures_are_typed_errors() {
         assert_eq!(SigningKey::from_expanded_with_public(ps, &bad, vk.to_bytes()).err(), Some(Error::InvalidKey));
     }
 }
+
+#[test]
+fn mu_from_public_key_matches_tr_path() {
+    let (_, vk) = pqsig::mldsa::keygen_internal(ParamSet::MlDsa87, &[9u8; 32]);
+    let a = pqsig::mldsa::compute_mu_from_public_key(vk.to_bytes(), b"ctx", b"msg").unwrap();
+    assert_eq!(a, vk.compute_mu(b"msg", b"ctx").unwrap());
+    assert_eq!(pqsig::mldsa::compute_mu(vk.tr(), b"ctx", b"msg").unwrap(), a);
+    assert_eq!(
+        pqsig::mldsa::compute_mu_from_public_key(vk.to_bytes(), &[0u8; 256], b"msg").err(),
+        Some(Error::ContextTooLong)
+    );
+    // Streaming μ equals one-shot μ.
+    let mut h = pqsig::mldsa::MuHasher::new(vk.tr(), b"ctx").unwrap();
+    h.update(b"m");
+    h.update(b"sg");
+    assert_eq!(h.finalize(), a);
+}

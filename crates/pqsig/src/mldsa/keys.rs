@@ -223,11 +223,14 @@ impl SigningKey {
     /// the stored t0 is the low part of the same t, and the stored tr equals H(pk).
     pub fn check_against_public(&self, pk: &[u8]) -> Result<(), Error> {
         let (vk, t0) = self.derive_public();
-        let mut t0_ok = true;
+        // Constant-time comparison of the secret t0 (no early exit on the first mismatch).
+        let mut diff = 0i32;
         for (a, b) in t0.iter().zip(self.t0.iter()) {
-            t0_ok &= a == b;
+            for (x, y) in a.coeffs.iter().zip(b.coeffs.iter()) {
+                diff |= x ^ y;
+            }
         }
-        let ok = vk.to_bytes() == pk && vk.tr == self.tr && t0_ok;
+        let ok = vk.to_bytes() == pk && vk.tr == self.tr && diff == 0;
         let mut t0 = t0;
         t0.iter_mut().for_each(Zeroize::zeroize);
         if ok {

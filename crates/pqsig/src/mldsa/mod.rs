@@ -25,7 +25,7 @@ pub mod sign;
 pub mod verify;
 
 pub use keys::{SigningKey, VerifyingKey};
-pub use mu::{compute_mu, compute_mu_internal, compute_mu_prehash, compute_mu_prehashed, MuHasher, MU_LEN};
+pub use mu::{compute_mu, compute_mu_from_public_key, compute_mu_internal, compute_mu_prehash, compute_mu_prehashed, MuHasher, MU_LEN};
 pub use params::{ParamSet, Params};
 pub use prehash::HashAlg;
 
