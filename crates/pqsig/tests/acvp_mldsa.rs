@@ -42,6 +42,10 @@ fn acvp_keygen() {
                 let (sk, vk) = mldsa::keygen_internal_on(ps, &seed, b).unwrap();
                 assert_eq!(vk.to_bytes(), &field_hex(want, "pk")[..], "{b} tg {tg} tc {tc} pk");
                 assert_eq!(&sk.to_expanded_bytes()[..], &field_hex(want, "sk")[..], "{b} tg {tg} tc {tc} sk");
+                // The bytes-only keygen path gives the same encodings.
+                let (pk_b, sk_b) = mldsa::keygen_internal_bytes_on(ps, &seed, b).unwrap();
+                assert_eq!(pk_b, field_hex(want, "pk"), "{b} tg {tg} tc {tc} pk (bytes path)");
+                assert_eq!(&sk_b[..], &field_hex(want, "sk")[..], "{b} tg {tg} tc {tc} sk (bytes path)");
                 // The expanded encoding loads back, validated against pk, to the same key.
                 let sk2 = SigningKey::from_expanded_with_public(ps, &field_hex(want, "sk"), vk.to_bytes()).unwrap();
                 assert_eq!(&sk2.to_expanded_bytes()[..], &field_hex(want, "sk")[..]);

@@ -136,6 +136,33 @@ pub fn unpack_hint(inp: &[u8], omega: usize, h: &mut [Poly]) -> bool {
     inp[idx..omega].iter().all(|&b| b == 0)
 }
 
+/// skEncode (Algorithm 24): ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0.
+pub fn encode_sk(
+    p: &crate::mldsa::Params,
+    rho: &[u8; 32],
+    key: &[u8; 32],
+    tr: &[u8; 64],
+    s1: &[Poly],
+    s2: &[Poly],
+    t0: &[Poly],
+) -> zeroize::Zeroizing<alloc::vec::Vec<u8>> {
+    let mut out = zeroize::Zeroizing::new(alloc::vec![0u8; p.sk_len()]);
+    out[..32].copy_from_slice(rho);
+    out[32..64].copy_from_slice(key);
+    out[64..128].copy_from_slice(tr);
+    let eb = p.eta_bytes();
+    let mut off = 128;
+    for s in s1.iter().chain(s2.iter()) {
+        pack_eta(s, p.eta, &mut out[off..off + eb]);
+        off += eb;
+    }
+    for t in t0.iter() {
+        pack_t0(t, &mut out[off..off + 416]);
+        off += 416;
+    }
+    out
+}
+
 /// Number of coefficients per polynomial (re-exported for packers' length arithmetic).
 pub const COEFFS: usize = N;
 

@@ -1,20 +1,40 @@
 //! ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6).
 
-use super::keys::{expand_a, SigningKey, VerifyingKey};
-use super::params::ParamSet;
+use super::encode;
+use super::keys::{expand_a, ntt_copy, SigningKey, VerifyingKey};
+use super::params::{ParamSet, Params};
 use super::sample;
 use crate::kernels::mldsa::{Kernels, Poly};
 use alloc::vec;
+use alloc::vec::Vec;
 use zeroize::{Zeroize, Zeroizing};
 
-/// KeyGen_internal(ξ) on the given kernels.
-pub(crate) fn keygen_internal(
-    ps: ParamSet,
-    kern: &'static Kernels,
-    xi: &[u8; 32],
-) -> (SigningKey, VerifyingKey) {
-    let p = ps.params();
-    // (ρ, ρ', K) = H(ξ ‖ k ‖ l, 128)
+/// Everything KeyGen_internal computes, before it is encoded or turned into key objects.
+struct Parts {
+    rho: [u8; 32],
+    key: Zeroizing<[u8; 32]>,
+    a_hat: Vec<Poly>,
+    s1: Vec<Poly>,
+    s1_hat: Vec<Poly>,
+    s2: Vec<Poly>,
+    t1: Vec<Poly>,
+    t0: Vec<Poly>,
+    pk: Vec<u8>,
+    tr: [u8; 64],
+}
+
+impl Drop for Parts {
+    fn drop(&mut self) {
+        for v in [&mut self.s1, &mut self.s1_hat, &mut self.s2, &mut self.t0] {
+            v.iter_mut().for_each(Zeroize::zeroize);
+        }
+    }
+}
+
+/// Algorithm 6: (ρ, ρ′, K) = H(ξ ‖ k ‖ l), Â = ExpandA(ρ), (s1, s2) = ExpandS(ρ′),
+/// t = NTT⁻¹(Â ∘ NTT(s1)) + s2, (t1, t0) = Power2Round(t), pk = pkEncode(ρ, t1),
+/// tr = H(pk).
+fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
     let mut expanded = Zeroizing::new([0u8; 128]);
     sample::h256(&[xi, &[p.k as u8, p.l as u8]], &mut expanded[..]);
     let rho: [u8; 32] = core::array::from_fn(|i| expanded[i]);
@@ -27,33 +47,73 @@ pub(crate) fn keygen_internal(
     let mut s1 = vec![Poly::default(); p.l];
     let mut s2 = vec![Poly::default(); p.k];
     sample::expand_s(kern, p, &rho_prime, &mut s1, &mut s2);
+    let s1_hat = ntt_copy(kern, &s1);
 
-    let sk_tmp = SigningKey::assemble(
+    let mut t1 = vec![Poly::default(); p.k];
+    let mut t0 = vec![Poly::default(); p.k];
+    (kern.matvec_montgomery)(&mut t1, &a_hat, &s1_hat);
+    (kern.reduce32)(&mut t1);
+    (kern.invntt_tomont)(&mut t1);
+    (kern.add)(&mut t1, &s2);
+    (kern.caddq)(&mut t1);
+    (kern.power2round)(&mut t1, &mut t0);
+
+    let mut pk = vec![0u8; p.pk_len()];
+    pk[..32].copy_from_slice(&rho);
+    for (i, t) in t1.iter().enumerate() {
+        encode::pack_t1(t, &mut pk[32 + 320 * i..32 + 320 * (i + 1)]);
+    }
+    let mut tr = [0u8; 64];
+    sample::h256(&[&pk], &mut tr);
+    Parts { rho, key, a_hat, s1, s1_hat, s2, t1, t0, pk, tr }
+}
+
+/// KeyGen_internal(ξ) returning key objects (with their NTT-domain caches).
+pub(crate) fn keygen_internal(
+    ps: ParamSet,
+    kern: &'static Kernels,
+    xi: &[u8; 32],
+) -> (SigningKey, VerifyingKey) {
+    let p = ps.params();
+    let mut parts = compute(p, kern, xi);
+    let vk = VerifyingKey::assemble(
         ps,
         kern,
-        Some(Zeroizing::new(*xi)),
-        rho,
-        key,
-        [0u8; 64],
-        s1,
-        s2,
-        vec![Poly::default(); p.k],
-        a_hat,
+        core::mem::take(&mut parts.pk),
+        parts.tr,
+        &parts.rho,
+        core::mem::take(&mut parts.t1),
+        Some(parts.a_hat.clone()),
     );
-    // t = A·s1 + s2 → (t1, t0); pk; tr = H(pk).
-    let (vk, t0) = sk_tmp.derive_public();
-    let mut sk = sk_tmp;
-    sk.tr = vk.tr;
-    let mut t0_hat = t0.clone();
-    (kern.ntt)(&mut t0_hat);
-    for (dst, src) in sk.t0.iter_mut().zip(t0.iter()) {
-        *dst = *src;
-    }
-    for (dst, src) in sk.t0_hat.iter_mut().zip(t0_hat.iter()) {
-        *dst = *src;
-    }
-    let mut t0 = t0;
-    t0.iter_mut().for_each(Zeroize::zeroize);
-    t0_hat.iter_mut().for_each(Zeroize::zeroize);
+    let s2_hat = ntt_copy(kern, &parts.s2);
+    let t0_hat = ntt_copy(kern, &parts.t0);
+    let sk = SigningKey {
+        ps,
+        kern,
+        seed: Some(Zeroizing::new(*xi)),
+        rho: parts.rho,
+        key: parts.key.clone(),
+        tr: parts.tr,
+        s1: core::mem::take(&mut parts.s1),
+        s2: core::mem::take(&mut parts.s2),
+        t0: core::mem::take(&mut parts.t0),
+        s1_hat: core::mem::take(&mut parts.s1_hat),
+        s2_hat,
+        t0_hat,
+        a_hat: core::mem::take(&mut parts.a_hat),
+    };
     (sk, vk)
+}
+
+/// KeyGen_internal(ξ) returning only the encodings (pk, expanded sk): no key objects, no
+/// NTT caches. What a caller that stores keys as bytes needs.
+pub(crate) fn keygen_internal_bytes(
+    ps: ParamSet,
+    kern: &Kernels,
+    xi: &[u8; 32],
+) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
+    let p = ps.params();
+    let mut parts = compute(p, kern, xi);
+    let sk = encode::encode_sk(p, &parts.rho, &parts.key, &parts.tr, &parts.s1, &parts.s2, &parts.t0);
+    (core::mem::take(&mut parts.pk), sk)
 }

@@ -186,22 +186,7 @@ impl SigningKey {
 
     /// skEncode(ρ, K, tr, s1, s2, t0): the FIPS 204 expanded private key.
     pub fn to_expanded_bytes(&self) -> Zeroizing<Vec<u8>> {
-        let p = self.ps.params();
-        let mut out = Zeroizing::new(vec![0u8; p.sk_len()]);
-        out[..32].copy_from_slice(&self.rho);
-        out[32..64].copy_from_slice(&self.key[..]);
-        out[64..128].copy_from_slice(&self.tr);
-        let eb = p.eta_bytes();
-        let mut off = 128;
-        for s in self.s1.iter().chain(self.s2.iter()) {
-            encode::pack_eta(s, p.eta, &mut out[off..off + eb]);
-            off += eb;
-        }
-        for t in self.t0.iter() {
-            encode::pack_t0(t, &mut out[off..off + 416]);
-            off += 416;
-        }
-        out
+        encode::encode_sk(self.ps.params(), &self.rho, &self.key, &self.tr, &self.s1, &self.s2, &self.t0)
     }
 
     /// Loads an expanded private key (skDecode) and validates it: length, every s1/s2

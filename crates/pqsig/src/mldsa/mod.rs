@@ -43,6 +43,24 @@ pub fn keygen_internal(ps: ParamSet, xi: &[u8; 32]) -> (SigningKey, VerifyingKey
     keygen::keygen_internal(ps, km::active(), xi)
 }
 
+/// KeyGen_internal(ξ) returning only the encodings `(pk, expanded sk)`, without
+/// building key objects (cheaper when keys go straight to storage).
+pub fn keygen_internal_bytes(ps: ParamSet, xi: &[u8; 32]) -> (Vec<u8>, zeroize::Zeroizing<Vec<u8>>) {
+    keygen::keygen_internal_bytes(ps, km::active(), xi)
+}
+
+/// [`keygen_internal_bytes`] on a chosen backend.
+pub fn keygen_internal_bytes_on(
+    ps: ParamSet,
+    xi: &[u8; 32],
+    backend: Backend,
+) -> Result<(Vec<u8>, zeroize::Zeroizing<Vec<u8>>), Error> {
+    if !backend.is_available() {
+        return Err(Error::BackendUnavailable);
+    }
+    Ok(keygen::keygen_internal_bytes(ps, km::kernels(backend), xi))
+}
+
 /// KeyGen from a seed on a chosen backend.
 pub fn keygen_internal_on(
     ps: ParamSet,
