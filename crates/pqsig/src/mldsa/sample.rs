@@ -19,6 +19,11 @@ fn rejection_x4<const RATE: usize, const FIRST: usize>(
 ) {
     let n = seeds.len();
     debug_assert!((1..=4).contains(&n) && out.len() == n);
+    if n == 1 {
+        // One lane: a single sponge costs one permutation per block instead of a
+        // four-way one.
+        return rejection_single::<RATE, FIRST>(seeds[0], &mut *out[0], sampler);
+    }
     let lane = |j: usize| seeds[j.min(n - 1)];
     let mut st = ShakeX4::<RATE>::absorb_once(kern.permute4, [lane(0), lane(1), lane(2), lane(3)]);
     let mut bufs = [[0u8; 5 * SHAKE128_RATE]; 4];
@@ -47,6 +52,37 @@ fn rejection_x4<const RATE: usize, const FIRST: usize>(
     for b in bufs.iter_mut() {
         b.zeroize();
     }
+}
+
+/// [`rejection_x4`] for one stream.
+fn rejection_single<const RATE: usize, const FIRST: usize>(
+    seed: &[u8],
+    out: &mut Poly,
+    sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
+) {
+    let mut buf = [0u8; 5 * SHAKE128_RATE];
+    let first = FIRST * RATE;
+    let mut ctr;
+    if RATE == SHAKE128_RATE {
+        let mut h = crate::kernels::keccak::sponge::Shake128::new();
+        h.absorb(seed);
+        h.squeeze_blocks(&mut buf[..first]);
+        ctr = sampler(&mut out.coeffs[..], &buf[..first]);
+        while ctr < N {
+            h.squeeze_blocks(&mut buf[..RATE]);
+            ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
+        }
+    } else {
+        let mut h = Shake256::new();
+        h.absorb(seed);
+        h.squeeze_blocks(&mut buf[..first]);
+        ctr = sampler(&mut out.coeffs[..], &buf[..first]);
+        while ctr < N {
+            h.squeeze_blocks(&mut buf[..RATE]);
+            ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
+        }
+    }
+    buf.zeroize();
 }
 
 /// ExpandA: `a[i·l + j] = RejNTTPoly(ρ ‖ j ‖ i)`, four polynomials per SHAKE128 x4 call.
@@ -110,6 +146,16 @@ pub fn expand_mask(kern: &Kernels, p: &Params, rho_pp: &[u8; 64], kappa: u16, y:
     let mut start = 0;
     while start < p.l {
         let cnt = (p.l - start).min(4);
+        if cnt == 1 {
+            let nonce = kappa.wrapping_add(start as u16);
+            seeds[0][..64].copy_from_slice(rho_pp);
+            seeds[0][64..].copy_from_slice(&nonce.to_le_bytes());
+            let mut h = Shake256::new();
+            h.absorb(&seeds[0]);
+            h.squeeze_blocks(&mut bufs[0][..]);
+            encode::unpack_z(&bufs[0][..bytes], p.gamma1, bits, &mut y[start]);
+            break;
+        }
         for t in 0..4 {
             let nonce = kappa.wrapping_add((start + t.min(cnt - 1)) as u16);
             seeds[t][..64].copy_from_slice(rho_pp);
