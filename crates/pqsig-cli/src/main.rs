@@ -1,1 +1,46 @@
-fn main() {}
+//! `pqsig`: the command-line front end of the pqsig library.
+//!
+//! Layout: `cli` (argument syntax), `commands/*` (one module per subcommand), `scheme`
+//! (per-algorithm dispatch), `io` (files, hex, stdout), `exit` (exit codes).
+
+mod cli;
+mod commands;
+mod exit;
+mod io;
+mod scheme;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = match cli::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => return exit::from_clap(e),
+    };
+    match std::panic::catch_unwind(|| commands::run(cli)) {
+        Ok(result) => exit::report(result),
+        // The hook already printed a one-line message.
+        Err(_) => ExitCode::from(exit::ERROR),
+    }
+}
+
+/// A panic is a bug; report it on one line and let `main` exit with code 2.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_string());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "pqsig: internal error (a bug, please report): {}{at}",
+            msg.replace('\n', " ")
+        );
+    }));
+}

@@ -1,0 +1,162 @@
+//! Command-line syntax (clap derive). Semantics live in `commands/`.
+
+use clap::{Args, Parser, Subcommand};
+use pqsig::{Algorithm, Backend};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  pqsig list
+  pqsig keygen --alg ML-DSA-65 --pk alice.pk --sk alice.sk
+  pqsig sign   --alg ML-DSA-65 --sk alice.sk --in msg.txt --out msg.sig
+  pqsig verify --alg ML-DSA-65 --pk alice.pk --in msg.txt --sig msg.sig && echo valid
+  pqsig kat    --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
+  pqsig demo
+  PQSIG_BACKEND=portable pqsig demo
+
+Exit codes: 0 success / valid signature; 1 invalid signature (verify) or failed
+self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
+
+/// pqsig: post-quantum signatures (ML-DSA / FIPS 204) from the command line.
+///
+/// Keys and signatures are raw FIPS 204 encodings. The arithmetic backend is chosen at
+/// run time (CPU detection; PQSIG_BACKEND=portable|avx2; or --backend).
+#[derive(Debug, Parser)]
+#[command(name = "pqsig", version, after_help = EXAMPLES, propagate_version = true)]
+pub struct Cli {
+    /// Arithmetic backend for this run (portable, avx2); overrides PQSIG_BACKEND.
+    #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the supported algorithm names, one a line.
+    List(ListArgs),
+    /// Generate a key pair (raw public key and expanded secret key files).
+    Keygen(KeygenArgs),
+    /// Sign a file (pure signing with an optional context string; hedged by default).
+    Sign(SignArgs),
+    /// Verify a signature: exit 0 if valid, 1 if invalid, 2 on any other error.
+    Verify(VerifyArgs),
+    /// Write a NIST PQCgenKAT_sign .rsp file to standard output.
+    #[command(long_about = crate::commands::kat::LONG_ABOUT)]
+    Kat(KatArgs),
+    /// Self-test and benchmark every algorithm on every available backend.
+    Demo(DemoArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Also print key and signature sizes in bytes.
+    #[arg(short, long)]
+    pub long: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// Algorithm name (see `pqsig list`; case-insensitive).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
+    pub alg: Algorithm,
+    /// Derive the key pair deterministically from this seed (ML-DSA: 64 hex digits = ξ).
+    /// Without it the seed comes from the operating system.
+    #[arg(long, value_name = "HEX")]
+    pub seed: Option<String>,
+    /// Where to write the public key.
+    #[arg(long, value_name = "FILE")]
+    pub pk: PathBuf,
+    /// Where to write the secret key (expanded FIPS 204 encoding; mode 0600 on unix).
+    #[arg(long, value_name = "FILE")]
+    pub sk: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct SignArgs {
+    /// Algorithm name (see `pqsig list`; case-insensitive).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
+    pub alg: Algorithm,
+    /// Secret key file: the expanded key, or (told apart by its length) the key-generation seed.
+    #[arg(long, value_name = "FILE")]
+    pub sk: PathBuf,
+    /// Optional public key: check that the secret key belongs to it before signing.
+    #[arg(long, value_name = "FILE")]
+    pub pk: Option<PathBuf>,
+    /// The message file (`-` for standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: PathBuf,
+    /// Where to write the signature (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Context string in hex (at most 255 bytes; default empty).
+    #[arg(long, value_name = "HEX")]
+    pub ctx: Option<String>,
+    /// Deterministic signing (rnd = 0^32) instead of hedged signing with OS randomness.
+    #[arg(long)]
+    pub deterministic: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Algorithm name (see `pqsig list`; case-insensitive).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
+    pub alg: Algorithm,
+    /// Public key file.
+    #[arg(long, value_name = "FILE")]
+    pub pk: PathBuf,
+    /// The message file (`-` for standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: PathBuf,
+    /// Signature file.
+    #[arg(long, value_name = "FILE")]
+    pub sig: PathBuf,
+    /// Context string in hex (at most 255 bytes; default empty).
+    #[arg(long, value_name = "HEX")]
+    pub ctx: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct KatArgs {
+    /// Algorithm name (see `pqsig list`; case-insensitive).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
+    pub alg: Algorithm,
+    /// Number of records.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub count: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Timed iterations per operation (the median is reported).
+    #[arg(long, value_name = "N", default_value_t = 50,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub iters: u32,
+    /// Only these algorithms (repeatable; default: all).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
+    pub alg: Vec<Algorithm>,
+}
+
+fn parse_alg(s: &str) -> Result<Algorithm, String> {
+    Algorithm::from_name(s).map_err(|_| {
+        let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        format!("unknown algorithm (known: {})", known.join(", "))
+    })
+}
+
+fn parse_backend(s: &str) -> Result<Backend, String> {
+    Backend::from_name(s).ok_or_else(|| {
+        let known: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+        format!("unknown backend (known: {})", known.join(", "))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

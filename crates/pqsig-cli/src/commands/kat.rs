@@ -1,0 +1,94 @@
+//! `pqsig kat`: regenerates the NIST `.rsp` file of `PQCgenKAT_sign.c`.
+//!
+//! The flow, byte for byte as the NIST harness runs it:
+//!
+//! 1. A [`KatDrbg`] (AES-256-CTR DRBG) is seeded with the 48 bytes `00 01 .. 2f`.
+//! 2. For count i = 0..N it draws `seed_i` = 48 bytes, then `msg_i` = `mlen_i` bytes with
+//!    `mlen_i = 33·(i+1)` (the order in which the harness writes its `.req` file).
+//! 3. For each record a fresh DRBG is seeded with `seed_i` (`randombytes_init`); then
+//!    `crypto_sign_keypair` and `crypto_sign(msg_i)` draw from it. For ML-DSA (the
+//!    pq-crystals reference, FIPS 204 final): KeyGen draws ξ = 32 bytes, Sign draws
+//!    rnd = 32 bytes (hedged variant); pure ML-DSA with an empty context string;
+//!    `sk` is the expanded key and `sm = σ || msg_i`.
+//! 4. Each `sm` is opened (verified) with `pk` before it is printed; a failure is a bug
+//!    and exits with code 2.
+//!
+//! Since the DRBG of step 2 is independent of the per-record DRBGs, records are drawn
+//! and written one at a time (same output as drawing every seed and message first).
+
+use crate::cli::KatArgs;
+use crate::exit::Failure;
+use crate::io::Out;
+use crate::scheme;
+use pqsig::rng::drbg::KatDrbg;
+
+/// `--help` text of `pqsig kat`.
+pub const LONG_ABOUT: &str = "\
+Write the NIST .rsp file of PQCgenKAT_sign to standard output.
+
+The DRBG-to-FIPS 204 mapping is that of PQCgenKAT_sign.c with the reference code:
+  * an AES-256-CTR DRBG seeded with bytes 00..2f draws, for count i = 0..N-1,
+    seed_i (48 bytes) then msg_i (mlen = 33*(i+1) bytes), in that interleaved order;
+  * per record, a fresh DRBG seeded with seed_i supplies randombytes():
+    KeyGen draws xi (32 bytes), Sign draws rnd (32 bytes, hedged signing);
+  * pure ML-DSA with an empty context; sk is the expanded key; sm = signature || msg.
+Every signed message is verified before it is written (exit 2 if one fails).
+Output: '# ML-DSA-44', an empty line, then per record count/seed/mlen/msg/pk/sk/smlen/sm
+lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E...";
+
+/// The entropy `PQCgenKAT_sign` seeds its DRBG with: 00 01 .. 2f.
+pub fn harness_entropy() -> [u8; 48] {
+    core::array::from_fn(|i| i as u8)
+}
+
+pub fn run(args: KatArgs) -> Result<(), Failure> {
+    let alg = args.alg;
+    let mut out = Out::new();
+    writeln!(out, "# {}\n", alg.name())?;
+    let mut requests = KatDrbg::new(&harness_entropy());
+    for count in 0..args.count {
+        let mut seed = [0u8; 48];
+        requests.fill(&mut seed);
+        let mlen = count
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(33))
+            .ok_or_else(|| Failure::error("--count: too large"))?;
+        let mut msg = vec![0u8; mlen];
+        requests.fill(&mut msg);
+
+        let mut drbg = KatDrbg::new(&seed);
+        let rec = scheme::kat_record(alg, &mut drbg, &msg)
+            .map_err(|e| Failure::error(format!("kat: count {count}: {alg} failed: {e}")))?;
+        match scheme::kat_open(alg, &rec.pk, &rec.sm) {
+            Ok(opened) if opened == msg => {}
+            Ok(_) => {
+                return Err(Failure::error(format!(
+                    "kat: count {count}: opened message differs (bug)"
+                )));
+            }
+            Err(e) => {
+                return Err(Failure::error(format!(
+                    "kat: count {count}: generated signature does not verify: {e} (bug)"
+                )));
+            }
+        }
+        writeln!(out, "count = {count}")?;
+        writeln!(out, "seed = {}", bstr(&seed))?;
+        writeln!(out, "mlen = {mlen}")?;
+        writeln!(out, "msg = {}", bstr(&msg))?;
+        writeln!(out, "pk = {}", bstr(&rec.pk))?;
+        writeln!(out, "sk = {}", bstr(&rec.sk))?;
+        writeln!(out, "smlen = {}", rec.sm.len())?;
+        writeln!(out, "sm = {}\n", bstr(&rec.sm))?;
+    }
+    out.flush()
+}
+
+/// `fprintBstr`: upper-case hex, and `00` for an empty string.
+fn bstr(b: &[u8]) -> String {
+    if b.is_empty() {
+        "00".to_string()
+    } else {
+        hex::encode_upper(b)
+    }
+}

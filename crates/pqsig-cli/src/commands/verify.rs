@@ -1,0 +1,47 @@
+//! `pqsig verify`: exit 0 if the signature is valid, 1 if it is not (malformed or not
+//! verifying), 2 on any other error. Nothing is printed on success.
+
+use super::{context, load_public_key};
+use crate::cli::VerifyArgs;
+use crate::exit::Failure;
+use crate::io;
+use crate::scheme;
+use pqsig::Error;
+
+pub fn run(args: VerifyArgs) -> Result<(), Failure> {
+    let alg = args.alg;
+    let ctx = context(args.ctx.as_deref())?;
+    let pk = load_public_key(alg, &args.pk)?;
+    let msg = io::read_file(&args.input, "message")?;
+    let sig = io::read_file(&args.sig, "signature")?;
+    match pk.verify(&msg, &ctx, &sig) {
+        Ok(()) => Ok(()),
+        Err(Error::VerificationFailed) => Err(Failure::invalid(format!(
+            "{}: invalid signature: does not verify for this message, key and context",
+            io::shown(&args.sig)
+        ))),
+        Err(Error::InvalidSignature) => {
+            let why = match scheme::fixed_signature_len(alg) {
+                Some(n) if sig.len() != n => {
+                    format!(
+                        "wrong length: {} bytes, {alg} signatures have {n}",
+                        sig.len()
+                    )
+                }
+                _ if sig.len() > alg.signature_len() => {
+                    format!(
+                        "too long: {} bytes, {alg} signatures have at most {}",
+                        sig.len(),
+                        alg.signature_len()
+                    )
+                }
+                _ => "malformed encoding".to_string(),
+            };
+            Err(Failure::invalid(format!(
+                "{}: invalid signature: {why}",
+                io::shown(&args.sig)
+            )))
+        }
+        Err(e) => Err(Failure::error(format!("{alg} verification error: {e}"))),
+    }
+}

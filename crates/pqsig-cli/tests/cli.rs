@@ -1,0 +1,827 @@
+//! Black-box tests of the `pqsig` binary: output formats, files and exit codes.
+
+use pqsig::mldsa::{self, ParamSet, SigningKey, VerifyingKey};
+use pqsig::Algorithm;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+// ---------------------------------------------------------------- helpers
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "pqsig-cli-{tag}-{}-{}-{nanos}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+    fn write(&self, name: &str, data: &[u8]) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, data).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The binary, inheriting the environment (so the suite also runs under
+/// `PQSIG_BACKEND=portable` when the test command sets it).
+fn pqsig() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pqsig"))
+}
+
+/// Runs `pqsig args...` and checks the invariants every run must keep: an exit code in
+/// {0, 1, 2} and no panic.
+fn run_with(mut cmd: Command, args: &[&str]) -> Output {
+    cmd.args(args);
+    let out = cmd.stdin(Stdio::null()).output().expect("spawn pqsig");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "pqsig {args:?} panicked: {err}");
+    assert!(
+        !err.contains("internal error"),
+        "pqsig {args:?} hit an internal error: {err}"
+    );
+    let code = out.status.code().expect("terminated by a signal");
+    assert!(
+        (0..=2).contains(&code),
+        "pqsig {args:?} exited {code}: {err}"
+    );
+    out
+}
+
+fn run(args: &[&str]) -> Output {
+    run_with(pqsig(), args)
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Asserts exit code 2 with a one-line `pqsig: ...` message containing `needle`.
+fn assert_error(out: &Output, needle: &str) {
+    assert_eq!(code(out), 2, "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "expected one line, got: {err}");
+    assert!(err.starts_with("pqsig: "), "{err}");
+    assert!(err.contains(needle), "{err:?} does not mention {needle:?}");
+    assert!(out.stdout.is_empty());
+}
+
+fn seed_hex(byte: u8) -> String {
+    hex::encode([byte; 32])
+}
+
+/// The ML-DSA parameter set, for comparisons with the library (`None` for other families).
+fn mldsa(alg: Algorithm) -> Option<ParamSet> {
+    #[allow(unreachable_patterns)]
+    match alg {
+        Algorithm::MlDsa(ps) => Some(ps),
+        _ => None,
+    }
+}
+
+/// keygen --seed into `dir`, returns (pk path, sk path).
+fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
+    let pk = dir.path(&format!("{alg}-{seed}.pk"));
+    let sk = dir.path(&format!("{alg}-{seed}.sk"));
+    let out = run(&[
+        "keygen",
+        "--alg",
+        alg,
+        "--seed",
+        &seed_hex(seed),
+        "--pk",
+        s(&pk),
+        "--sk",
+        s(&sk),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    (pk, sk)
+}
+
+// ---------------------------------------------------------------- list / help
+
+#[test]
+fn list_prints_every_algorithm_name() {
+    let out = run(&["list"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "ML-DSA-44\nML-DSA-65\nML-DSA-87\n");
+    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    assert_eq!(stdout(&out), names.join("\n") + "\n");
+    assert!(out.stderr.is_empty());
+
+    let long = stdout(&run(&["list", "--long"]));
+    assert_eq!(long.lines().count(), Algorithm::ALL.len());
+    assert!(long.contains("ML-DSA-65") && long.contains("1952") && long.contains("3309"));
+}
+
+#[test]
+fn help_and_version() {
+    let out = run(&["--help"]);
+    assert_eq!(code(&out), 0);
+    let h = stdout(&out);
+    for word in [
+        "list",
+        "keygen",
+        "sign",
+        "verify",
+        "kat",
+        "demo",
+        "Examples",
+        "Exit codes",
+    ] {
+        assert!(h.contains(word), "--help lacks {word}");
+    }
+    let kat = stdout(&run(&["kat", "--help"]));
+    assert!(kat.contains("00..2f") && kat.contains("33*(i+1)") && kat.contains("061550234D158C5E"));
+    let v = run(&["--version"]);
+    assert_eq!(code(&v), 0);
+    assert_eq!(
+        stdout(&v).trim(),
+        format!("pqsig {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+// ---------------------------------------------------------------- keygen
+
+#[test]
+fn keygen_with_seed_is_deterministic_and_matches_the_library() {
+    let dir = TempDir::new("keygen");
+    for &alg in Algorithm::ALL {
+        let name = alg.name();
+        let (pk1, sk1) = keygen(&dir, name, 7);
+        let pk2 = dir.path("again.pk");
+        let sk2 = dir.path("again.sk");
+        // Lower-case name and an existing (world-readable) sk file are both fine.
+        std::fs::write(&sk2, b"old").unwrap();
+        let lower = name.to_lowercase();
+        let out = run(&[
+            "keygen",
+            "--alg",
+            &lower,
+            "--seed",
+            &seed_hex(7),
+            "--pk",
+            s(&pk2),
+            "--sk",
+            s(&sk2),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let (pk_a, sk_a) = (std::fs::read(&pk1).unwrap(), std::fs::read(&sk1).unwrap());
+        assert_eq!(pk_a, std::fs::read(&pk2).unwrap());
+        assert_eq!(sk_a, std::fs::read(&sk2).unwrap());
+
+        if let Some(ps) = mldsa(alg) {
+            let (sk, vk) = mldsa::keygen_internal(ps, &[7u8; 32]);
+            assert_eq!(pk_a, vk.to_bytes());
+            assert_eq!(sk_a, sk.to_expanded_bytes().as_slice());
+        }
+        assert_eq!(pk_a.len(), alg.public_key_len());
+        assert_eq!(sk_a.len(), alg.secret_key_len());
+
+        let (pk3, _) = keygen(&dir, name, 8);
+        assert_ne!(pk_a, std::fs::read(pk3).unwrap());
+
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            for p in [&sk1, &sk2] {
+                let mode = std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600, "{}", p.display());
+            }
+        }
+    }
+}
+
+#[test]
+fn keygen_without_seed_is_random() {
+    let dir = TempDir::new("keygen-rand");
+    let mut pks = Vec::new();
+    for i in 0..2 {
+        let pk = dir.path(&format!("{i}.pk"));
+        let sk = dir.path(&format!("{i}.sk"));
+        let out = run(&[
+            "keygen",
+            "--alg",
+            "ML-DSA-44",
+            "--pk",
+            s(&pk),
+            "--sk",
+            s(&sk),
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let pkb = std::fs::read(&pk).unwrap();
+        let skb = std::fs::read(&sk).unwrap();
+        assert_eq!(pkb.len(), 1312);
+        let key = SigningKey::from_expanded_with_public(ParamSet::MlDsa44, &skb, &pkb);
+        assert!(key.is_ok());
+        pks.push(pkb);
+    }
+    assert_ne!(pks[0], pks[1]);
+}
+
+#[test]
+fn keygen_errors_exit_2() {
+    let dir = TempDir::new("keygen-err");
+    let (pk, sk) = (dir.path("k.pk"), dir.path("k.sk"));
+    let args = |seed: &str| {
+        run(&[
+            "keygen",
+            "--alg",
+            "ML-DSA-44",
+            "--seed",
+            seed,
+            "--pk",
+            s(&pk),
+            "--sk",
+            s(&sk),
+        ])
+    };
+    assert_error(&args("abcd"), "--seed");
+    assert_error(&args(&"zz".repeat(32)), "--seed");
+    assert_error(&args(&"0".repeat(63)), "--seed");
+    let bad_dir = dir.path("no/such/dir/k.pk");
+    let out = run(&[
+        "keygen",
+        "--alg",
+        "ML-DSA-44",
+        "--pk",
+        s(&bad_dir),
+        "--sk",
+        s(&sk),
+    ]);
+    assert_error(&out, "no/such/dir/k.pk");
+    assert_eq!(
+        code(&run(&[
+            "keygen", "--alg", "ML-DSA-1", "--pk", "a", "--sk", "b"
+        ])),
+        2
+    );
+    assert_eq!(
+        code(&run(&["keygen", "--alg", "ML-DSA-44", "--pk", "a"])),
+        2
+    );
+}
+
+// ---------------------------------------------------------------- sign / verify
+
+fn sign(alg: &str, sk: &Path, msg: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "sign",
+        "--alg",
+        alg,
+        "--sk",
+        s(sk),
+        "--in",
+        s(msg),
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+fn verify(alg: &str, pk: &Path, msg: &Path, sig: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "verify",
+        "--alg",
+        alg,
+        "--pk",
+        s(pk),
+        "--in",
+        s(msg),
+        "--sig",
+        s(sig),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn sign_verify_round_trip_with_and_without_context() {
+    let dir = TempDir::new("roundtrip");
+    let msg = dir.write("msg", b"attack at dawn\n");
+    for &alg in Algorithm::ALL {
+        let name = alg.name();
+        let (pk, sk) = keygen(&dir, name, 1);
+        for ctx in [None, Some("00"), Some("636f6e74657874")] {
+            let extra: Vec<&str> = ctx.map(|c| vec!["--ctx", c]).unwrap_or_default();
+            let sig = dir.path("sig");
+            let out = sign(name, &sk, &msg, &sig, &extra);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            assert_eq!(std::fs::read(&sig).unwrap().len(), alg.signature_len());
+            let v = verify(name, &pk, &msg, &sig, &extra);
+            assert_eq!(code(&v), 0, "{}", stderr(&v));
+            assert!(v.stdout.is_empty() && v.stderr.is_empty());
+            // Another context (or none) must not verify.
+            let other: &[&str] = if ctx.is_some() { &[] } else { &["--ctx", "01"] };
+            assert_eq!(code(&verify(name, &pk, &msg, &sig, other)), 1);
+        }
+    }
+}
+
+#[test]
+fn hedged_signatures_differ_deterministic_ones_reproduce() {
+    let dir = TempDir::new("det");
+    let msg = dir.write("msg", b"same message");
+    let (pk, sk) = keygen(&dir, "ML-DSA-65", 3);
+    let (h1, h2, d1, d2) = (
+        dir.path("h1"),
+        dir.path("h2"),
+        dir.path("d1"),
+        dir.path("d2"),
+    );
+    for (p, extra) in [
+        (&h1, &[][..]),
+        (&h2, &[][..]),
+        (&d1, &["--deterministic"][..]),
+        (&d2, &["--deterministic"][..]),
+    ] {
+        let mut e = extra.to_vec();
+        e.extend(["--ctx", "aabb"]);
+        assert_eq!(code(&sign("ML-DSA-65", &sk, &msg, p, &e)), 0);
+        assert_eq!(
+            code(&verify("ML-DSA-65", &pk, &msg, p, &["--ctx", "aabb"])),
+            0
+        );
+    }
+    let read = |p: &PathBuf| std::fs::read(p).unwrap();
+    assert_ne!(read(&h1), read(&h2));
+    assert_eq!(read(&d1), read(&d2));
+    let (key, _) = mldsa::keygen_internal(ParamSet::MlDsa65, &[3u8; 32]);
+    assert_eq!(
+        read(&d1),
+        key.sign_deterministic(b"same message", &[0xaa, 0xbb])
+            .unwrap()
+    );
+
+    // A 32-byte seed file works as the secret key and signs identically.
+    let seed = dir.write("seed", &[3u8; 32]);
+    let d3 = dir.path("d3");
+    assert_eq!(
+        code(&sign(
+            "ML-DSA-65",
+            &seed,
+            &msg,
+            &d3,
+            &["--deterministic", "--ctx", "aabb"]
+        )),
+        0
+    );
+    assert_eq!(read(&d1), read(&d3));
+    // --pk check passes for the matching key.
+    assert_eq!(
+        code(&sign("ML-DSA-65", &seed, &msg, &d3, &["--pk", s(&pk)])),
+        0
+    );
+}
+
+#[test]
+fn stdin_message_and_stdout_signature() {
+    let dir = TempDir::new("stdio");
+    let (pk, sk) = keygen(&dir, "ML-DSA-44", 5);
+    let mut child = pqsig()
+        .args([
+            "sign",
+            "--alg",
+            "ML-DSA-44",
+            "--sk",
+            s(&sk),
+            "--in",
+            "-",
+            "--out",
+            "-",
+            "--deterministic",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"piped").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(out.stdout.len(), 2420);
+    let sig = dir.write("sig", &out.stdout);
+    let msg = dir.write("msg", b"piped");
+    assert_eq!(code(&verify("ML-DSA-44", &pk, &msg, &sig, &[])), 0);
+}
+
+#[test]
+fn verify_exit_codes() {
+    let dir = TempDir::new("verify");
+    let name = "ML-DSA-44";
+    let (pk, sk) = keygen(&dir, name, 9);
+    let msg = dir.write("msg", b"hello");
+    let sig = dir.path("sig");
+    assert_eq!(code(&sign(name, &sk, &msg, &sig, &[])), 0);
+    let good = std::fs::read(&sig).unwrap();
+    assert_eq!(code(&verify(name, &pk, &msg, &sig, &[])), 0);
+
+    // 1: invalid signatures, with a one-line message naming the signature file.
+    let invalid = |bytes: &[u8], what: &str| {
+        let p = dir.write("bad.sig", bytes);
+        let out = verify(name, &pk, &msg, &p, &[]);
+        assert_eq!(code(&out), 1, "{what}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(
+            err.contains("bad.sig") && err.contains("invalid signature"),
+            "{what}: {err}"
+        );
+        assert!(out.stdout.is_empty());
+    };
+    let mut flipped = good.clone();
+    flipped[0] ^= 1;
+    invalid(&flipped, "flipped bit in c~");
+    let mut flipped = good.clone();
+    flipped[1000] ^= 0x10;
+    invalid(&flipped, "flipped bit in z");
+    invalid(&good[..good.len() - 1], "truncated");
+    invalid(&good[..100], "short");
+    invalid(&[], "empty");
+    let mut long = good.clone();
+    long.push(0);
+    invalid(&long, "one byte too long");
+    let mut hint = good.clone();
+    let n = hint.len();
+    hint[n - 1] = 0xff; // hint counts out of order: malformed
+    invalid(&hint, "malformed hints");
+    let other = dir.write("other", b"HELLO");
+    assert_eq!(code(&verify(name, &pk, &other, &sig, &[])), 1);
+
+    // 2: everything else, one line naming the file or option.
+    let short_pk = dir.write("short.pk", &std::fs::read(&pk).unwrap()[..1000]);
+    assert_error(&verify(name, &short_pk, &msg, &sig, &[]), "short.pk");
+    let (pk65, _) = keygen(&dir, "ML-DSA-65", 9);
+    assert_error(&verify(name, &pk65, &msg, &sig, &[]), "ML-DSA-65-9.pk");
+    let missing = dir.path("missing");
+    assert_error(&verify(name, &missing, &msg, &sig, &[]), "missing");
+    assert_error(&verify(name, &pk, &missing, &sig, &[]), "missing");
+    assert_error(&verify(name, &pk, &msg, &missing, &[]), "missing");
+    assert_error(&verify(name, &pk, &msg, &sig, &["--ctx", "xyz"]), "--ctx");
+    assert_error(&verify(name, &pk, &msg, &sig, &["--ctx", "abc"]), "--ctx");
+    assert_error(
+        &verify(name, &pk, &msg, &sig, &["--ctx", &"00".repeat(256)]),
+        "255",
+    );
+    assert_error(&verify(name, &pk, &msg, &dir.0, &[]), "is a directory");
+
+    // Argument errors (clap): exit 2, no panic.
+    assert_eq!(code(&verify("ML-DSA-42", &pk, &msg, &sig, &[])), 2);
+    assert_eq!(code(&verify("", &pk, &msg, &sig, &[])), 2);
+    assert_eq!(
+        code(&run(&[
+            "verify",
+            "--alg",
+            name,
+            "--pk",
+            s(&pk),
+            "--in",
+            s(&msg)
+        ])),
+        2
+    );
+    assert_eq!(code(&run(&["verify"])), 2);
+    assert_eq!(code(&run(&[])), 2);
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    assert_eq!(code(&verify(name, &pk, &msg, &sig, &["--bogus"])), 2);
+    assert_eq!(
+        code(&verify(name, &pk, &msg, &sig, &["--backend", "sse9"])),
+        2
+    );
+}
+
+#[test]
+fn context_of_255_bytes_is_accepted() {
+    let dir = TempDir::new("ctx255");
+    let (pk, sk) = keygen(&dir, "ML-DSA-87", 2);
+    let msg = dir.write("msg", b"m");
+    let sig = dir.path("sig");
+    let ctx = "ab".repeat(255);
+    assert_eq!(
+        code(&sign("ML-DSA-87", &sk, &msg, &sig, &["--ctx", &ctx])),
+        0
+    );
+    assert_eq!(
+        code(&verify("ML-DSA-87", &pk, &msg, &sig, &["--ctx", &ctx])),
+        0
+    );
+    let too_long = "ab".repeat(256);
+    assert_error(
+        &sign("ML-DSA-87", &sk, &msg, &sig, &["--ctx", &too_long]),
+        "255",
+    );
+}
+
+#[test]
+fn sign_rejects_bad_secret_keys() {
+    let dir = TempDir::new("badsk");
+    let msg = dir.write("msg", b"m");
+    let sig = dir.path("sig");
+    let (pk, sk) = keygen(&dir, "ML-DSA-44", 4);
+    assert_error(
+        &sign(
+            "ML-DSA-44",
+            &dir.write("short.sk", &[0u8; 100]),
+            &msg,
+            &sig,
+            &[],
+        ),
+        "short.sk",
+    );
+    // An ML-DSA-65 key given as ML-DSA-44.
+    let (_, sk65) = keygen(&dir, "ML-DSA-65", 4);
+    assert_error(&sign("ML-DSA-44", &sk65, &msg, &sig, &[]), "ML-DSA-65-4.sk");
+    // s1 coefficients out of range.
+    assert_error(
+        &sign(
+            "ML-DSA-44",
+            &dir.write("ff.sk", &[0xff; 2560]),
+            &msg,
+            &sig,
+            &[],
+        ),
+        "ff.sk",
+    );
+    // A valid key that does not belong to --pk.
+    let (_, other) = keygen(&dir, "ML-DSA-44", 5);
+    assert_error(
+        &sign("ML-DSA-44", &other, &msg, &sig, &["--pk", s(&pk)]),
+        "ML-DSA-44-5.sk",
+    );
+    assert_error(
+        &sign("ML-DSA-44", &dir.path("nope.sk"), &msg, &sig, &[]),
+        "nope.sk",
+    );
+    assert_error(
+        &sign("ML-DSA-44", &sk, &dir.path("nope.msg"), &sig, &[]),
+        "nope.msg",
+    );
+    assert!(!sig.exists(), "no signature file is written on error");
+}
+
+// ---------------------------------------------------------------- kat
+
+struct KatRecord {
+    fields: Vec<(String, String)>,
+}
+
+impl KatRecord {
+    fn get(&self, k: &str) -> &str {
+        &self.fields.iter().find(|(n, _)| n == k).unwrap().1
+    }
+    fn bytes(&self, k: &str) -> Vec<u8> {
+        let v = self.get(k);
+        assert!(
+            !v.bytes().any(|c| c.is_ascii_lowercase()),
+            "{k}: hex must be upper-case"
+        );
+        hex::decode(v).unwrap()
+    }
+}
+
+fn parse_rsp(text: &str, alg: &str) -> Vec<KatRecord> {
+    let mut lines = text.split('\n');
+    assert_eq!(lines.next(), Some(format!("# {alg}").as_str()));
+    assert_eq!(lines.next(), Some(""));
+    let rest: Vec<&str> = lines.collect();
+    assert_eq!(rest.last(), Some(&""), "output ends with a newline");
+    let body = &rest[..rest.len() - 1];
+    let mut records = Vec::new();
+    for chunk in body.chunks(9) {
+        assert_eq!(chunk.len(), 9, "records are 8 lines and a blank line");
+        assert_eq!(chunk[8], "");
+        let fields: Vec<(String, String)> = chunk[..8]
+            .iter()
+            .map(|l| {
+                let (k, v) = l
+                    .split_once(" = ")
+                    .unwrap_or_else(|| panic!("bad line {l:?}"));
+                (k.to_string(), v.to_string())
+            })
+            .collect();
+        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            ["count", "seed", "mlen", "msg", "pk", "sk", "smlen", "sm"]
+        );
+        records.push(KatRecord { fields });
+    }
+    records
+}
+
+#[test]
+fn kat_output_format_and_known_answers() {
+    for &alg in Algorithm::ALL {
+        let out = run(&["kat", "--alg", alg.name(), "--count", "2"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = stdout(&out);
+        let records = parse_rsp(&text, alg.name());
+        assert_eq!(records.len(), 2);
+        for (i, r) in records.iter().enumerate() {
+            assert_eq!(r.get("count"), i.to_string());
+            assert_eq!(r.bytes("seed").len(), 48);
+            let mlen: usize = r.get("mlen").parse().unwrap();
+            assert_eq!(mlen, 33 * (i + 1));
+            let msg = r.bytes("msg");
+            assert_eq!(msg.len(), mlen);
+            let pk = r.bytes("pk");
+            let sk = r.bytes("sk");
+            assert_eq!(pk.len(), alg.public_key_len());
+            assert_eq!(sk.len(), alg.secret_key_len());
+            let sm = r.bytes("sm");
+            assert_eq!(r.get("smlen").parse::<usize>().unwrap(), sm.len());
+            assert_eq!(sm.len(), alg.signature_len() + mlen);
+            let (sig, m) = sm.split_at(alg.signature_len());
+            assert_eq!(m, msg.as_slice());
+            if let Some(ps) = mldsa(alg) {
+                let vk = VerifyingKey::from_bytes(ps, &pk).unwrap();
+                assert_eq!(vk.verify(&msg, &[], sig), Ok(()));
+                assert!(SigningKey::from_expanded_with_public(ps, &sk, &pk).is_ok());
+            }
+        }
+        assert!(records[0].get("seed").starts_with("061550234D158C5E"));
+        assert_ne!(records[0].get("seed"), records[1].get("seed"));
+        if alg.name() == "ML-DSA-44" {
+            // NIST ML-DSA-44 KAT, count 0 (the pq-crystals reference .rsp).
+            let r = &records[0];
+            assert!(r.get("msg").starts_with("D81C4D8D734FCBFBEADE3D3F8A039FAA"));
+            assert!(r
+                .get("pk")
+                .starts_with("DC7BC9A2E0B6DC66823AE4FBDE971C0CFC46F9D9"));
+            assert!(r.get("sk").starts_with(
+                "DC7BC9A2E0B6DC66823AE4FBDE971C0CFC46F9D96BBFBEEBB3470AE0A5A0139FF037B84E7553"
+            ));
+            assert!(r
+                .get("sm")
+                .starts_with("66AF1F4837B08A2D04BE10BF5D5337D9BCC8973840CBB5F6"));
+            assert_eq!(r.get("smlen"), "2453");
+        }
+    }
+}
+
+#[test]
+fn kat_count_zero_and_bad_arguments() {
+    let out = run(&["kat", "--alg", "ML-DSA-65", "--count", "0"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(stdout(&out), "# ML-DSA-65\n\n");
+    assert_eq!(
+        code(&run(&["kat", "--alg", "ML-DSA-65", "--count", "-1"])),
+        2
+    );
+    assert_eq!(
+        code(&run(&["kat", "--alg", "ML-DSA-65", "--count", "x"])),
+        2
+    );
+    assert_eq!(code(&run(&["kat", "--alg", "RSA"])), 2);
+    assert_eq!(code(&run(&["kat"])), 2);
+}
+
+#[test]
+fn kat_default_count_is_100_and_prefix_stable() {
+    let full = stdout(&run(&["kat", "--alg", "ML-DSA-44"]));
+    assert_eq!(full.matches("count = ").count(), 100);
+    assert!(full.contains("\ncount = 99\n") && full.contains(&format!("\nmlen = {}\n", 33 * 100)));
+    let two = stdout(&run(&["kat", "--alg", "ML-DSA-44", "--count", "2"]));
+    assert!(full.starts_with(&two), "records do not depend on --count");
+}
+
+// ---------------------------------------------------------------- demo / backends
+
+#[test]
+fn demo_passes_and_prints_every_algorithm() {
+    let out = run(&["demo"]);
+    assert_eq!(code(&out), 0, "{}\n{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("default backend: "));
+    assert!(text.contains("checks passed"));
+    assert!(!text.contains("FAIL"));
+    for &alg in Algorithm::ALL {
+        for b in pqsig::Backend::available() {
+            let row = text
+                .lines()
+                .find(|l| l.starts_with(alg.name()) && l.contains(b.name()))
+                .unwrap_or_else(|| panic!("no row for {alg} on {b}:\n{text}"));
+            assert!(row.contains(&alg.public_key_len().to_string()));
+            assert!(row.contains(&alg.signature_len().to_string()));
+            assert!(row.trim_end().ends_with("ok"));
+        }
+    }
+    let one = run(&["demo", "--iters", "1", "--alg", "ML-DSA-65"]);
+    assert_eq!(code(&one), 0);
+    assert!(!stdout(&one).contains("ML-DSA-44"));
+    assert_eq!(code(&run(&["demo", "--iters", "0"])), 2);
+}
+
+#[test]
+fn pqsig_backend_env_is_honoured() {
+    let mut cmd = pqsig();
+    cmd.env("PQSIG_BACKEND", "portable");
+    let out = run_with(cmd, &["demo", "--iters", "2"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("default backend: portable (set by PQSIG_BACKEND)"),
+        "{}",
+        stdout(&out)
+    );
+
+    // keygen on the portable backend gives the same keys as the default backend.
+    let dir = TempDir::new("env");
+    let (pk_default, sk_default) = keygen(&dir, "ML-DSA-44", 6);
+    let (pk, sk) = (dir.path("p.pk"), dir.path("p.sk"));
+    let mut cmd = pqsig();
+    cmd.env("PQSIG_BACKEND", "portable");
+    let out = run_with(
+        cmd,
+        &[
+            "keygen",
+            "--alg",
+            "ML-DSA-44",
+            "--seed",
+            &seed_hex(6),
+            "--pk",
+            s(&pk),
+            "--sk",
+            s(&sk),
+        ],
+    );
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        std::fs::read(&pk).unwrap(),
+        std::fs::read(&pk_default).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(&sk).unwrap(),
+        std::fs::read(&sk_default).unwrap()
+    );
+
+    // --backend portable: deterministic signatures equal the default backend's.
+    let msg = dir.write("msg", b"backend");
+    let (s1, s2) = (dir.path("s1"), dir.path("s2"));
+    assert_eq!(
+        code(&sign("ML-DSA-44", &sk, &msg, &s1, &["--deterministic"])),
+        0
+    );
+    assert_eq!(
+        code(&sign(
+            "ML-DSA-44",
+            &sk,
+            &msg,
+            &s2,
+            &["--deterministic", "--backend", "portable"]
+        )),
+        0
+    );
+    assert_eq!(std::fs::read(&s1).unwrap(), std::fs::read(&s2).unwrap());
+    assert_eq!(
+        code(&verify(
+            "ML-DSA-44",
+            &pk,
+            &msg,
+            &s1,
+            &["--backend", "portable"]
+        )),
+        0
+    );
+
+    // An unknown value falls back to detection, visibly.
+    let mut cmd = pqsig();
+    cmd.env("PQSIG_BACKEND", "bogus");
+    let out = run_with(cmd, &["demo", "--iters", "1", "--alg", "ML-DSA-44"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("ignored"));
+}
