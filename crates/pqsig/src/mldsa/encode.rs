@@ -5,71 +5,73 @@
 
 use crate::kernels::mldsa::{Poly, N};
 
-/// Packs `f(c)` (each < 2^bits) of the 256 coefficients into `out` (32·bits bytes).
-#[inline]
-fn pack_with(p: &Poly, bits: usize, out: &mut [u8], f: impl Fn(i32) -> u32) {
-    debug_assert_eq!(out.len(), 32 * bits);
-    let mut acc: u64 = 0;
-    let mut nacc = 0;
-    let mut o = 0;
-    for &c in p.coeffs.iter() {
-        acc |= (f(c) as u64) << nacc;
-        nacc += bits;
-        while nacc >= 8 {
-            out[o] = acc as u8;
-            o += 1;
-            acc >>= 8;
-            nacc -= 8;
+/// Packs `f(c)` (each < 2^BITS) of the 256 coefficients into `out` (32·BITS bytes).
+///
+/// Works on groups of 4 coefficients (8 when BITS is odd) so each group is a whole
+/// number of bytes, assembled in a `u128`: branch-free and specialised per width.
+#[inline(always)]
+fn pack_with<const BITS: usize>(p: &Poly, out: &mut [u8], f: impl Fn(i32) -> u32) {
+    let g = if BITS % 2 == 1 { 8 } else { 4 };
+    let gb = g * BITS / 8;
+    debug_assert_eq!(out.len(), 32 * BITS);
+    for (cs, o) in p.coeffs.chunks_exact(g).zip(out.chunks_exact_mut(gb)) {
+        let mut acc: u128 = 0;
+        for (i, &c) in cs.iter().enumerate() {
+            acc |= (f(c) as u128) << (i * BITS);
         }
+        o.copy_from_slice(&acc.to_le_bytes()[..gb]);
     }
 }
 
-/// Unpacks 256 `bits`-bit fields from `inp` (32·bits bytes), mapping each with `f`.
-#[inline]
-fn unpack_with(inp: &[u8], bits: usize, p: &mut Poly, f: impl Fn(u32) -> i32) {
-    debug_assert_eq!(inp.len(), 32 * bits);
-    let mask = (1u64 << bits) - 1;
-    let mut acc: u64 = 0;
-    let mut nacc = 0;
-    let mut i = 0;
-    for c in p.coeffs.iter_mut() {
-        while nacc < bits {
-            acc |= (inp[i] as u64) << nacc;
-            i += 1;
-            nacc += 8;
+/// Unpacks 256 BITS-bit fields from `inp` (32·BITS bytes), mapping each with `f`.
+#[inline(always)]
+fn unpack_with<const BITS: usize>(inp: &[u8], p: &mut Poly, f: impl Fn(u32) -> i32) {
+    let g = if BITS % 2 == 1 { 8 } else { 4 };
+    let gb = g * BITS / 8;
+    debug_assert_eq!(inp.len(), 32 * BITS);
+    let mask = (1u128 << BITS) - 1;
+    for (cs, i) in p.coeffs.chunks_exact_mut(g).zip(inp.chunks_exact(gb)) {
+        let mut b = [0u8; 16];
+        b[..gb].copy_from_slice(i);
+        let acc = u128::from_le_bytes(b);
+        for (k, c) in cs.iter_mut().enumerate() {
+            *c = f(((acc >> (k * BITS)) & mask) as u32);
         }
-        *c = f((acc & mask) as u32);
-        acc >>= bits;
-        nacc -= bits;
     }
 }
 
 /// SimpleBitPack for t1 (10 bits, coefficients in [0, 2^10)).
 pub fn pack_t1(p: &Poly, out: &mut [u8]) {
-    pack_with(p, 10, out, |c| c as u32);
+    pack_with::<10>(p, out, |c| c as u32);
 }
 pub fn unpack_t1(inp: &[u8], p: &mut Poly) {
-    unpack_with(inp, 10, p, |v| v as i32);
+    unpack_with::<10>(inp, p, |v| v as i32);
 }
 
 /// BitPack(t0, 2^12 − 1, 2^12): 13 bits of 2^12 − c.
 pub fn pack_t0(p: &Poly, out: &mut [u8]) {
-    pack_with(p, 13, out, |c| ((1 << 12) - c) as u32);
+    pack_with::<13>(p, out, |c| ((1 << 12) - c) as u32);
 }
 pub fn unpack_t0(inp: &[u8], p: &mut Poly) {
-    unpack_with(inp, 13, p, |v| (1 << 12) - v as i32);
+    unpack_with::<13>(inp, p, |v| (1 << 12) - v as i32);
 }
 
 /// BitPack(s, η, η): bitlen(2η) bits of η − c.
 pub fn pack_eta(p: &Poly, eta: i32, out: &mut [u8]) {
-    let bits = if eta == 2 { 3 } else { 4 };
-    pack_with(p, bits, out, |c| (eta - c) as u32);
+    if eta == 2 {
+        pack_with::<3>(p, out, |c| (eta - c) as u32)
+    } else {
+        pack_with::<4>(p, out, |c| (eta - c) as u32)
+    }
 }
 /// Inverse of [`pack_eta`]. Returns false if some field exceeds 2η (coefficient out of
 /// [−η, η]); the check is accumulated without branching on the (secret) values.
 pub fn unpack_eta(inp: &[u8], eta: i32, p: &mut Poly) -> bool {
-    let bits = if eta == 2 { 3 } else { 4 };
-    unpack_with(inp, bits, p, |v| eta - v as i32);
+    if eta == 2 {
+        unpack_with::<3>(inp, p, |v| eta - v as i32)
+    } else {
+        unpack_with::<4>(inp, p, |v| eta - v as i32)
+    }
     let mut bad = 0i32;
     for &c in p.coeffs.iter() {
         // c < −η  ⇔  c + η < 0.
@@ -80,16 +82,28 @@ pub fn unpack_eta(inp: &[u8], eta: i32, p: &mut Poly) -> bool {
 
 /// BitPack(z, γ1 − 1, γ1): `bits` bits of γ1 − c.
 pub fn pack_z(p: &Poly, gamma1: i32, bits: usize, out: &mut [u8]) {
-    pack_with(p, bits, out, |c| (gamma1 - c) as u32);
+    if bits == 18 {
+        pack_with::<18>(p, out, |c| (gamma1 - c) as u32)
+    } else {
+        pack_with::<20>(p, out, |c| (gamma1 - c) as u32)
+    }
 }
 /// Every field value is valid: z ∈ [−γ1 + 1, γ1]; the norm check happens in verify.
 pub fn unpack_z(inp: &[u8], gamma1: i32, bits: usize, p: &mut Poly) {
-    unpack_with(inp, bits, p, |v| gamma1 - v as i32);
+    if bits == 18 {
+        unpack_with::<18>(inp, p, |v| gamma1 - v as i32)
+    } else {
+        unpack_with::<20>(inp, p, |v| gamma1 - v as i32)
+    }
 }
 
 /// w1Encode for one polynomial: 4 or 6 bits per coefficient.
 pub fn pack_w1(p: &Poly, bits: usize, out: &mut [u8]) {
-    pack_with(p, bits, out, |c| c as u32);
+    if bits == 4 {
+        pack_with::<4>(p, out, |c| c as u32)
+    } else {
+        pack_with::<6>(p, out, |c| c as u32)
+    }
 }
 
 /// HintBitPack (Algorithm 20): `out` has ω + k bytes. `h` holds 0/1 coefficients with at
