@@ -1,0 +1,69 @@
+//! Cycle counts (rdtsc, median) of the four-way Keccak-f[1600] kernels against four calls
+//! of the portable one-state permutation.
+//!
+//! Run: `cargo run -p pqsig --release --example keccak_ticks` (x86-64 only; the AVX2 line
+//! is skipped when the CPU lacks AVX2). rdtsc counts reference cycles, not core cycles.
+
+#[cfg(target_arch = "x86_64")]
+fn main() {
+    use core::arch::x86_64::_rdtsc;
+    use pqsig::kernels::keccak::f1600::keccak_f1600;
+    use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
+    use pqsig::Backend;
+    use std::hint::black_box;
+
+    const INNER: u64 = 16;
+    const SAMPLES: usize = 2001;
+
+    fn median_ticks(mut f: impl FnMut()) -> u64 {
+        for _ in 0..200 {
+            f();
+        }
+        let mut t: Vec<u64> = (0..SAMPLES)
+            .map(|_| {
+                // SAFETY: rdtsc is available on every x86-64 CPU.
+                let t0 = unsafe { _rdtsc() };
+                for _ in 0..INNER {
+                    f();
+                }
+                // SAFETY: as above.
+                let t1 = unsafe { _rdtsc() };
+                (t1 - t0) / INNER
+            })
+            .collect();
+        t.sort_unstable();
+        t[SAMPLES / 2]
+    }
+
+    let mut st = StateX4::default();
+    for (i, lane) in st.s.iter_mut().enumerate() {
+        for (j, w) in lane.iter_mut().enumerate() {
+            *w = (i as u64 * 0x9E37_79B9_7F4A_7C15) ^ (j as u64) << 32;
+        }
+    }
+    let mut one = [[0u64; 25]; 4];
+    let scalar = median_ticks(|| {
+        for s in one.iter_mut() {
+            keccak_f1600(black_box(s));
+        }
+    });
+    println!("4 x keccak_f1600 (portable):  {scalar:>6} ticks");
+    let p = permute4_for(Backend::Portable);
+    let portable = median_ticks(|| p(black_box(&mut st)));
+    println!("permute4 portable:            {portable:>6} ticks");
+    if Backend::Avx2.is_available() {
+        let p = permute4_for(Backend::Avx2);
+        let avx2 = median_ticks(|| p(black_box(&mut st)));
+        println!(
+            "permute4 avx2:                {avx2:>6} ticks ({:.2}x vs 4 x keccak_f1600)",
+            scalar as f64 / avx2 as f64
+        );
+    } else {
+        println!("permute4 avx2: skipped (no AVX2 on this CPU)");
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn main() {
+    println!("keccak_ticks: x86-64 only");
+}
