@@ -4,6 +4,7 @@
 #[cfg(feature = "kat")]
 pub mod drbg;
 
+#[cfg(feature = "std")]
 use crate::error::Error;
 
 /// Fills `out` from the operating system's CSPRNG.

@@ -18,7 +18,7 @@
 //! | `caddq` | −q < a < q... any i32 > −q | std if a < q |
 //! | `freeze` | a ≤ 2^31 − 2^22 − 1 | std |
 //! | `power2round` | std | t1 ∈ [0, 2^10), t0 ∈ (−2^12, 2^12] |
-//! | `decompose` | std | a1 ∈ [0, (q−1)/(2γ2)), a0 ∈ (−γ2, γ2] |
+//! | `decompose` | std | a1 ∈ [0, (q−1)/(2γ2)), a0 ∈ [−γ2, γ2] (−γ2 only in the a = q − γ2 corner case of FIPS 204 Alg. 36) |
 //! | `make_hint` | a0 = low part, a1 = high part | h ∈ {0,1} |
 //! | `use_hint` | a std, h ∈ {0,1} | a1 ∈ [0, (q−1)/(2γ2)) |
 //! | `chknorm` | reduced by `reduce32` | bool (constant time over all coefficients) |
