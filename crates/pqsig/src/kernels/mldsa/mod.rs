@@ -12,7 +12,7 @@
 //! | kernel | input | output |
 //! |---|---|---|
 //! | `ntt` | \|a\| < q | \|a\| < 9q (no final reduction) |
-//! | `invntt_tomont` | \|a\| < q | \|a\| < q, multiplied by the Montgomery factor 2^32 |
+//! | `invntt_tomont` | \|a\| < q | \|a\| < 3q/4, multiplied by the Montgomery factor 2^32 (keygen relies on this: t = invntt(·) + s2 must lie in (−q, q) so that `caddq` yields [0, q)) |
 //! | `pointwise_montgomery`, `matvec_montgomery` | products with \|a·b\| < 2^31·q per term, sum of ≤ 8 terms | \|c\| < q (per term), < 8q summed |
 //! | `reduce32` | a ≤ 2^31 − 2^22 − 1 | −6283008 ≤ a ≤ 6283008 |
 //! | `caddq` | −q < a < q... any i32 > −q | std if a < q |

@@ -62,7 +62,8 @@ pub fn ntt_poly(a: &mut [i32; N]) {
     }
 }
 
-/// Inverse NTT times 2^32. In: |a| < q. Out: |a| < q.
+/// Inverse NTT times 2^32. In: |a| < q. Out: |a| < q/2 + 2^-32·41978·256q < 0.51q (the final
+/// Montgomery multiplication by F bounds it).
 pub fn invntt_poly(a: &mut [i32; N]) {
     // 41978 = 2^64 / 256 mod q: undoes the Montgomery factor of the last multiplication,
     // divides by n and leaves the output multiplied by 2^32.
