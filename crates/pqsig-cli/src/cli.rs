@@ -20,11 +20,11 @@ self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
 /// pqsig: post-quantum signatures (ML-DSA / FIPS 204) from the command line.
 ///
 /// Keys and signatures are raw FIPS 204 encodings. The arithmetic backend is chosen at
-/// run time (CPU detection; PQSIG_BACKEND=portable|avx2; or --backend).
+/// run time (CPU detection; PQSIG_BACKEND=portable|avx2|avx512; or --backend).
 #[derive(Debug, Parser)]
 #[command(name = "pqsig", version, after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {
-    /// Arithmetic backend for this run (portable, avx2); overrides PQSIG_BACKEND.
+    /// Arithmetic backend for this run (portable, avx2, avx512); overrides PQSIG_BACKEND.
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
 

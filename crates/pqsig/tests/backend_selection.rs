@@ -15,8 +15,8 @@ fn selection_logic() {
     select::reset();
     assert_eq!(select::active(), Backend::detect());
     assert!(select::active().is_available());
-    #[cfg(target_arch = "x86_64")]
-    assert_eq!(Backend::detect() == Backend::Avx2, std::is_x86_feature_detected!("avx2"));
+    // Detection picks the last available backend in `Backend::ALL` (fastest last).
+    assert_eq!(Some(Backend::detect()), Backend::available().last());
 
     // The environment override, case-insensitive; unknown or unavailable values fall back
     // to detection instead of failing.
@@ -24,6 +24,7 @@ fn selection_logic() {
         ("portable", Backend::Portable),
         ("PORTABLE", Backend::Portable),
         ("avx2", if Backend::Avx2.is_available() { Backend::Avx2 } else { Backend::detect() }),
+        ("avx512", if Backend::Avx512.is_available() { Backend::Avx512 } else { Backend::detect() }),
         ("no-such-backend", Backend::detect()),
         ("", Backend::detect()),
     ] {

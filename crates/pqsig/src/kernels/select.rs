@@ -2,7 +2,8 @@
 //!
 //! Order of precedence for the process-wide default:
 //! 1. [`set_backend`] (an API call; fails if the CPU lacks the features),
-//! 2. the `PQSIG_BACKEND` environment variable (`portable`, `avx2`; with `std` only),
+//! 2. the `PQSIG_BACKEND` environment variable (`portable`, `avx2`, `avx512`; with `std`
+//!    only),
 //! 3. the best backend the CPU supports.
 //!
 //! An unknown or unsupported `PQSIG_BACKEND` value falls back to detection rather than
@@ -19,17 +20,21 @@ pub enum Backend {
     Portable,
     /// x86-64 AVX2 (Haswell and later). Whole functions under `#[target_feature]`.
     Avx2,
+    /// x86-64 AVX-512 (F, VL, BW, DQ): the AVX2 kernels plus AVX-512 versions where the
+    /// wider instruction set wins (three-input logic and rotates for Keccak).
+    Avx512,
 }
 
 impl Backend {
     /// Every backend this build knows about, available or not.
-    pub const ALL: &'static [Backend] = &[Backend::Portable, Backend::Avx2];
+    pub const ALL: &'static [Backend] = &[Backend::Portable, Backend::Avx2, Backend::Avx512];
 
     /// Lower-case name as accepted by `PQSIG_BACKEND`.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Portable => "portable",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 
@@ -43,6 +48,7 @@ impl Backend {
         match self {
             Backend::Portable => true,
             Backend::Avx2 => avx2_detected(),
+            Backend::Avx512 => avx512_detected(),
         }
     }
 
@@ -53,7 +59,9 @@ impl Backend {
 
     /// The fastest available backend (what detection picks).
     pub fn detect() -> Backend {
-        if Backend::Avx2.is_available() {
+        if Backend::Avx512.is_available() {
+            Backend::Avx512
+        } else if Backend::Avx2.is_available() {
             Backend::Avx2
         } else {
             Backend::Portable
@@ -64,12 +72,14 @@ impl Backend {
         match self {
             Backend::Portable => 1,
             Backend::Avx2 => 2,
+            Backend::Avx512 => 3,
         }
     }
     fn from_u8(v: u8) -> Option<Backend> {
         match v {
             1 => Some(Backend::Portable),
             2 => Some(Backend::Avx2),
+            3 => Some(Backend::Avx512),
             _ => None,
         }
     }
@@ -95,6 +105,33 @@ fn avx2_detected() -> bool {
 }
 #[cfg(not(target_arch = "x86_64"))]
 fn avx2_detected() -> bool {
+    false
+}
+
+/// AVX-512 backend: F, VL, BW and DQ, and AVX2 (its tables reuse the AVX2 kernels).
+#[cfg(target_arch = "x86_64")]
+fn avx512_detected() -> bool {
+    #[cfg(feature = "std")]
+    {
+        avx2_detected()
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(all(
+            target_feature = "avx2",
+            target_feature = "avx512f",
+            target_feature = "avx512vl",
+            target_feature = "avx512bw",
+            target_feature = "avx512dq"
+        ))
+    }
+}
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_detected() -> bool {
     false
 }
 
@@ -168,7 +205,15 @@ mod tests {
     #[test]
     fn detection_matches_cpu() {
         assert_eq!(Backend::Avx2.is_available(), std::is_x86_feature_detected!("avx2"));
-        if std::is_x86_feature_detected!("avx2") {
+        let avx512 = std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq");
+        assert_eq!(Backend::Avx512.is_available(), avx512);
+        if avx512 {
+            assert_eq!(Backend::detect(), Backend::Avx512);
+        } else if std::is_x86_feature_detected!("avx2") {
             assert_eq!(Backend::detect(), Backend::Avx2);
         }
     }

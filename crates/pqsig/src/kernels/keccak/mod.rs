@@ -11,6 +11,8 @@ pub mod sponge;
 pub mod x4;
 #[cfg(target_arch = "x86_64")]
 pub mod x4_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod x4_avx512;
 
 pub use sponge::{Sha3, Shake, Shake128, Shake256};
 pub use x4::ShakeX4;

@@ -39,6 +39,8 @@ pub fn permute4_for(b: Backend) -> Permute4 {
         Backend::Portable => permute4_portable,
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => super::x4_avx2::permute4_avx2,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if b.is_available() => super::x4_avx512::permute4_avx512,
         #[allow(unreachable_patterns)]
         _ => permute4_portable,
     }

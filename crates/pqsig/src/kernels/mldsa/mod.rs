@@ -30,6 +30,8 @@
 pub mod portable;
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 
 use crate::kernels::keccak::x4::Permute4;
 use crate::kernels::select::{self, Backend};
@@ -111,6 +113,8 @@ pub fn kernels(b: Backend) -> &'static Kernels {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }
 }
