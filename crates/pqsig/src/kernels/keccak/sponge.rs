@@ -84,15 +84,26 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     }
 
     /// Squeezes `out.len()` bytes (finalizing the input on the first call).
-    pub fn squeeze(&mut self, out: &mut [u8]) {
+    pub fn squeeze(&mut self, mut out: &mut [u8]) {
         self.finalize();
-        for o in out.iter_mut() {
+        while !out.is_empty() {
             if self.pos == RATE {
                 keccak_f1600(&mut self.state);
                 self.pos = 0;
             }
-            *o = (self.state[self.pos / 8] >> (8 * (self.pos % 8))) as u8;
-            self.pos += 1;
+            if self.pos % 8 == 0 && out.len() >= 8 {
+                // Whole lanes while aligned.
+                let lanes = ((RATE - self.pos) / 8).min(out.len() / 8);
+                for (i, o) in out[..8 * lanes].chunks_exact_mut(8).enumerate() {
+                    o.copy_from_slice(&self.state[self.pos / 8 + i].to_le_bytes());
+                }
+                self.pos += 8 * lanes;
+                out = &mut out[8 * lanes..];
+            } else {
+                out[0] = (self.state[self.pos / 8] >> (8 * (self.pos % 8))) as u8;
+                self.pos += 1;
+                out = &mut out[1..];
+            }
         }
     }
 

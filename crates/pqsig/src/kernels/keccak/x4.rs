@@ -71,11 +71,19 @@ impl<const RATE: usize> ShakeX4<RATE> {
             permute(&mut st);
             off += RATE;
         }
-        // Final partial block with padding.
+        // Final partial block with padding: whole lanes, then the tail bytes of one lane.
         for (j, inp) in inputs.iter().enumerate() {
-            for (k, &b) in inp[off..].iter().enumerate() {
-                st.s[k / 8][j] ^= (b as u64) << (8 * (k % 8));
+            let rest = &inp[off..];
+            let words = rest.chunks_exact(8);
+            let tail = words.remainder();
+            let mut w = 0;
+            for c in words {
+                st.s[w][j] ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                w += 1;
             }
+            let mut last = [0u8; 8];
+            last[..tail.len()].copy_from_slice(tail);
+            st.s[w][j] ^= u64::from_le_bytes(last);
             let k = len - off;
             st.s[k / 8][j] ^= 0x1F << (8 * (k % 8));
             st.s[(RATE - 1) / 8][j] ^= 0x80 << (8 * ((RATE - 1) % 8));
