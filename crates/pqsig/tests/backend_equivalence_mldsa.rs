@@ -5,18 +5,8 @@
 use pqsig::mldsa::{self, HashAlg, ParamSet, SigningKey, VerifyingKey};
 use pqsig::Backend;
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod common;
+use common::XorShift;
 
 #[test]
 fn all_backends_agree_on_random_inputs() {

@@ -4,18 +4,8 @@
 use pqsig::mldsa::{HashAlg, ParamSet, SigningKey, VerifyingKey};
 use pqsig::Error;
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod common;
+use common::XorShift;
 
 #[test]
 fn malformed_keys_and_signatures_are_typed_errors() {

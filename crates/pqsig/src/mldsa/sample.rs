@@ -3,7 +3,7 @@
 
 use super::encode;
 use super::params::Params;
-use crate::kernels::keccak::sponge::{Shake256, SHAKE128_RATE, SHAKE256_RATE};
+use crate::kernels::keccak::sponge::{Shake, Shake256, SHAKE128_RATE, SHAKE256_RATE};
 use crate::kernels::keccak::x4::ShakeX4;
 use crate::kernels::mldsa::{Kernels, Poly, N};
 use zeroize::Zeroize;
@@ -62,25 +62,13 @@ fn rejection_single<const RATE: usize, const FIRST: usize>(
 ) {
     let mut buf = [0u8; 5 * SHAKE128_RATE];
     let first = FIRST * RATE;
-    let mut ctr;
-    if RATE == SHAKE128_RATE {
-        let mut h = crate::kernels::keccak::sponge::Shake128::new();
-        h.absorb(seed);
-        h.squeeze_blocks(&mut buf[..first]);
-        ctr = sampler(&mut out.coeffs[..], &buf[..first]);
-        while ctr < N {
-            h.squeeze_blocks(&mut buf[..RATE]);
-            ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
-        }
-    } else {
-        let mut h = Shake256::new();
-        h.absorb(seed);
-        h.squeeze_blocks(&mut buf[..first]);
-        ctr = sampler(&mut out.coeffs[..], &buf[..first]);
-        while ctr < N {
-            h.squeeze_blocks(&mut buf[..RATE]);
-            ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
-        }
+    let mut h = Shake::<RATE>::new();
+    h.absorb(seed);
+    h.squeeze_blocks(&mut buf[..first]);
+    let mut ctr = sampler(&mut out.coeffs[..], &buf[..first]);
+    while ctr < N {
+        h.squeeze_blocks(&mut buf[..RATE]);
+        ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
     }
     buf.zeroize();
 }

@@ -44,3 +44,17 @@ pub fn backends() -> Vec<pqsig::Backend> {
         None => pqsig::Backend::available().collect(),
     }
 }
+
+/// A small deterministic PRNG for random-input tests (xorshift64).
+pub struct XorShift(pub u64);
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}

@@ -15,7 +15,8 @@ use super::Kernels;
 use crate::kernels::keccak::x4_avx2::permute4_avx2;
 use crate::kernels::select::Backend;
 
-pub static KERNELS: Kernels = Kernels {
+/// The table as a constant, so other x86-64 tables can start from it.
+pub const TABLE: Kernels = Kernels {
     backend: Backend::Avx2,
     ntt: ntt::ntt,
     invntt_tomont: ntt::invntt_tomont,
@@ -35,3 +36,5 @@ pub static KERNELS: Kernels = Kernels {
     shiftl: arith::shiftl,
     permute4: permute4_avx2,
 };
+
+pub static KERNELS: Kernels = TABLE;
