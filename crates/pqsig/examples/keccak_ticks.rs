@@ -1,8 +1,9 @@
 //! Cycle counts (rdtsc, median) of the four-way Keccak-f[1600] kernels against four calls
 //! of the portable one-state permutation.
 //!
-//! Run: `cargo run -p pqsig --release --example keccak_ticks` (x86-64 only; the AVX2 line
-//! is skipped when the CPU lacks AVX2). rdtsc counts reference cycles, not core cycles.
+//! Run: `cargo run -p pqsig --release --example keccak_ticks` (x86-64 only; the AVX2 and
+//! AVX-512 lines are skipped when the CPU lacks those). rdtsc counts reference cycles, not
+//! core cycles.
 
 #[cfg(target_arch = "x86_64")]
 fn main() {
@@ -60,6 +61,16 @@ fn main() {
         );
     } else {
         println!("permute4 avx2: skipped (no AVX2 on this CPU)");
+    }
+    if Backend::Avx512.is_available() {
+        let p = permute4_for(Backend::Avx512);
+        let avx512 = median_ticks(|| p(black_box(&mut st)));
+        println!(
+            "permute4 avx512:              {avx512:>6} ticks ({:.2}x vs 4 x keccak_f1600)",
+            scalar as f64 / avx512 as f64
+        );
+    } else {
+        println!("permute4 avx512: skipped (no AVX-512 F/VL/BW/DQ on this CPU)");
     }
 }
 
