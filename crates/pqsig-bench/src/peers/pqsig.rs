@@ -1,0 +1,137 @@
+//! Ours, on one backend, in one of two API forms:
+//! * `object`: keys decoded once into `SigningKey` / `VerifyingKey` (which cache Â and the
+//!   NTT-form secrets), then sign/verify many times — the natural use of the API;
+//! * `bytes`: decode the key from bytes and sign/verify, all inside the timed region —
+//!   what a byte-oriented API (libcrux, PQClean, liboqs) does on every call.
+
+use super::{Fixture, Loaded, SigImpl, CTX};
+use pqsig::kernels::select::set_backend;
+use pqsig::mldsa::{self, SigningKey, VerifyingKey};
+use pqsig::Backend;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Api {
+    Object,
+    Bytes,
+}
+
+pub struct Pqsig {
+    backend: Backend,
+    api: Api,
+}
+
+impl Pqsig {
+    pub fn new(backend: Backend, api: Api) -> Self {
+        Pqsig { backend, api }
+    }
+}
+
+impl SigImpl for Pqsig {
+    fn name(&self) -> &'static str {
+        "pqsig"
+    }
+    fn backend(&self) -> String {
+        self.backend.name().into()
+    }
+    fn api(&self) -> &'static str {
+        match self.api {
+            Api::Object => "object",
+            Api::Bytes => "bytes",
+        }
+    }
+    fn seeded_keygen(&self) -> bool {
+        true
+    }
+    fn deterministic(&self) -> bool {
+        true
+    }
+    fn load(&self, fx: &Fixture) -> Result<Box<dyn Loaded>, String> {
+        set_backend(self.backend).map_err(|e| format!("{e:?}"))?;
+        let (mut sks, mut vks) = (Vec::new(), Vec::new());
+        if self.api == Api::Object {
+            for (sk, pk) in fx.sk.iter().zip(fx.pk.iter()) {
+                let s = SigningKey::from_expanded(fx.ps, sk).map_err(|e| format!("{e:?}"))?;
+                let v = VerifyingKey::from_bytes(fx.ps, pk).map_err(|e| format!("{e:?}"))?;
+                sks.push(s.with_backend(self.backend).map_err(|e| format!("{e:?}"))?);
+                vks.push(v.with_backend(self.backend).map_err(|e| format!("{e:?}"))?);
+            }
+        }
+        Ok(Box::new(PqsigLoaded {
+            backend: self.backend,
+            api: self.api,
+            sks,
+            vks,
+            kg: None,
+            kg_bytes: None,
+            sig: None,
+        }))
+    }
+}
+
+struct PqsigLoaded {
+    backend: Backend,
+    api: Api,
+    sks: Vec<SigningKey>,
+    vks: Vec<VerifyingKey>,
+    kg: Option<(SigningKey, VerifyingKey)>,
+    kg_bytes: Option<(Vec<u8>, Vec<u8>)>,
+    sig: Option<Vec<u8>>,
+}
+
+impl Loaded for PqsigLoaded {
+    fn begin(&mut self) {
+        // The bytes form decodes on the process-wide backend: pin ours.
+        set_backend(self.backend).expect("backend available");
+    }
+
+    #[inline]
+    fn keygen(&mut self, fx: &Fixture, k: usize) {
+        let kp = mldsa::keygen_internal_on(fx.ps, &fx.seeds[k], self.backend).expect("keygen");
+        match self.api {
+            Api::Object => self.kg = Some(kp),
+            Api::Bytes => {
+                let (s, v) = kp;
+                self.kg_bytes = Some((s.to_expanded_bytes().to_vec(), v.to_bytes().to_vec()));
+            }
+        }
+    }
+
+    fn last_pk(&self) -> Option<Vec<u8>> {
+        match self.api {
+            Api::Object => self.kg.as_ref().map(|(_, v)| v.to_bytes().to_vec()),
+            Api::Bytes => self.kg_bytes.as_ref().map(|(_, p)| p.clone()),
+        }
+    }
+
+    #[inline]
+    fn sign(&mut self, fx: &Fixture, i: usize) {
+        let k = fx.key_of[i];
+        let sig = match self.api {
+            Api::Object => self.sks[k].sign_deterministic(&fx.msgs[i], CTX),
+            Api::Bytes => SigningKey::from_expanded(fx.ps, &fx.sk[k])
+                .and_then(|s| s.sign_deterministic(&fx.msgs[i], CTX)),
+        };
+        self.sig = Some(sig.expect("sign"));
+    }
+
+    fn last_sig(&self) -> Option<Vec<u8>> {
+        self.sig.clone()
+    }
+
+    #[inline]
+    fn verify(&mut self, fx: &Fixture, i: usize) -> bool {
+        let k = fx.key_of[i];
+        match self.api {
+            Api::Object => self.vks[k].verify(&fx.msgs[i], CTX, &fx.sigs[i]).is_ok(),
+            Api::Bytes => VerifyingKey::from_bytes(fx.ps, &fx.pk[k])
+                .and_then(|v| v.verify(&fx.msgs[i], CTX, &fx.sigs[i]))
+                .is_ok(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.kg = None;
+        self.kg_bytes = None;
+        self.sig = None;
+    }
+}
