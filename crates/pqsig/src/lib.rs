@@ -32,6 +32,7 @@ pub mod error;
 pub mod kernels;
 pub mod mldsa;
 pub mod rng;
+mod wipe;
 
 pub use algorithm::Algorithm;
 pub use error::Error;

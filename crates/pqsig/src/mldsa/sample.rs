@@ -6,7 +6,7 @@ use super::params::Params;
 use crate::kernels::keccak::sponge::{Shake, Shake256, SHAKE128_RATE, SHAKE256_RATE};
 use crate::kernels::keccak::x4::ShakeX4;
 use crate::kernels::mldsa::{Kernels, Poly, N};
-use zeroize::Zeroize;
+use crate::wipe::wipe;
 
 /// Runs a rejection sampler over four SHAKE streams at once until all four polynomials
 /// are full. `seeds` has 1 to 4 equal-length entries; missing lanes repeat the last seed
@@ -49,9 +49,8 @@ fn rejection_x4<const RATE: usize, const FIRST: usize>(
             }
         }
     }
-    for b in bufs.iter_mut() {
-        b.zeroize();
-    }
+    // The squeezed bytes are secret for ExpandS (public for ExpandA).
+    wipe(&mut bufs, [[0u8; 5 * SHAKE128_RATE]; 4]);
 }
 
 /// [`rejection_x4`] for one stream.
@@ -70,7 +69,7 @@ fn rejection_single<const RATE: usize, const FIRST: usize>(
         h.squeeze_blocks(&mut buf[..RATE]);
         ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
     }
-    buf.zeroize();
+    wipe(&mut buf, [0u8; 5 * SHAKE128_RATE]);
 }
 
 /// ExpandA: `a[i·l + j] = RejNTTPoly(ρ ‖ j ‖ i)`, four polynomials per SHAKE128 x4 call.
@@ -120,9 +119,7 @@ pub fn expand_s(kern: &Kernels, p: &Params, rho_prime: &[u8; 64], s1: &mut [Poly
         rejection_x4::<SHAKE256_RATE, 2>(kern, &seed_refs[..cnt], &mut outs, &sampler);
         start += cnt;
     }
-    for s in seeds.iter_mut() {
-        s.zeroize();
-    }
+    wipe(&mut seeds, [[0u8; 66]; 4]);
 }
 
 /// ExpandMask: `y[r] = BitUnpack(SHAKE256(ρ'' ‖ (κ + r)_le16), γ1 − 1, γ1)`.
@@ -162,12 +159,8 @@ pub fn expand_mask(kern: &Kernels, p: &Params, rho_pp: &[u8; 64], kappa: u16, y:
         }
         start += cnt;
     }
-    for b in bufs.iter_mut() {
-        b.zeroize();
-    }
-    for s in seeds.iter_mut() {
-        s.zeroize();
-    }
+    wipe(&mut bufs, [[0u8; 5 * SHAKE256_RATE]; 4]);
+    wipe(&mut seeds, [[0u8; 66]; 4]);
 }
 
 /// SampleInBall (Algorithm 29) from the whole c̃. The challenge is public once the

@@ -61,9 +61,7 @@ impl Zeroize for Poly {
     /// One volatile store of the whole array (the compiler may not elide it), instead of
     /// 256 element-wise volatile stores: secrets are wiped in every hot path.
     fn zeroize(&mut self) {
-        // SAFETY: `self.coeffs` is a valid, aligned, exclusively borrowed `[i32; N]`.
-        unsafe { core::ptr::write_volatile(&mut self.coeffs, [0; N]) };
-        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        crate::wipe::wipe(&mut self.coeffs, [0; N]);
     }
 }
 
