@@ -1,8 +1,8 @@
 //! TSC ticks (rdtsc, median of many samples) of one ML-DSA NTT-256, inverse NTT and the
-//! NTT-domain products, portable against AVX2 kernel tables.
+//! NTT-domain products, for the portable, AVX2 and AVX-512 kernel tables.
 //!
-//! Run: `cargo run -p pqsig --release --example ntt_ticks` (x86-64 only; the AVX2 column
-//! is skipped when the CPU lacks AVX2). rdtsc counts reference (TSC) ticks, not core
+//! Run: `cargo run -p pqsig --release --example ntt_ticks` (x86-64 only; the AVX2 and
+//! AVX-512 columns are skipped when the CPU lacks the features). rdtsc counts reference (TSC) ticks, not core
 //! cycles: on a CPU boosting above its TSC frequency a tick is more than one cycle.
 //!
 //! Each sample copies 16 fresh in-bound polynomials into an L1-resident buffer (untimed),
@@ -85,21 +85,29 @@ fn main() {
     let avx2 = Backend::Avx2
         .is_available()
         .then(|| rows(kernels(Backend::Avx2)));
+    let avx512 = Backend::Avx512
+        .is_available()
+        .then(|| rows(kernels(Backend::Avx512)));
+    let cell =
+        |r: Option<[u64; 4]>, i: usize| r.map_or("skipped".to_string(), |r| r[i].to_string());
+    let ratio = |num: Option<[u64; 4]>, den: Option<[u64; 4]>, i: usize| match (num, den) {
+        (Some(n), Some(d)) => format!("{:.2}x", n[i] as f64 / d[i] as f64),
+        _ => "-".to_string(),
+    };
     println!(
-        "{:<32} {:>10} {:>10} {:>8}",
-        "kernel (ticks, median)", "portable", "avx2", "speedup"
+        "{:<32} {:>10} {:>10} {:>10} {:>13} {:>13}",
+        "kernel (ticks, median)", "portable", "avx2", "avx512", "avx2/avx512", "port/avx512"
     );
     for i in 0..4 {
-        match avx2 {
-            Some(a) => println!(
-                "{:<32} {:>10} {:>10} {:>7.1}x",
-                names[i],
-                portable[i],
-                a[i],
-                portable[i] as f64 / a[i] as f64
-            ),
-            None => println!("{:<32} {:>10} {:>10}", names[i], portable[i], "skipped"),
-        }
+        println!(
+            "{:<32} {:>10} {:>10} {:>10} {:>13} {:>13}",
+            names[i],
+            portable[i],
+            cell(avx2, i),
+            cell(avx512, i),
+            ratio(avx2, avx512, i),
+            ratio(Some(portable), avx512, i),
+        );
     }
 }
 

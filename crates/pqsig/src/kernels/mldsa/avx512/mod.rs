@@ -1,6 +1,14 @@
-//! AVX-512 ML-DSA kernel table. The arithmetic kernels are the AVX2 ones (sound here:
-//! the avx512 backend requires AVX2 too, see `select.rs`); Keccak uses AVX-512's
-//! three-input logic and rotate instructions.
+//! AVX-512 ML-DSA kernel table. The NTT, inverse NTT and NTT-domain products are
+//! AVX-512 kernels (`ntt`: a whole polynomial in sixteen zmm registers for all eight
+//! layers); Keccak uses AVX-512's three-input logic and rotate instructions; the other
+//! arithmetic kernels are the AVX2 ones (sound here: the avx512 backend requires AVX2
+//! too, see `select.rs`).
+//!
+//! Every entry is a safe wrapper around a whole target-feature function; the table is
+//! only handed out by [`super::kernels`] after AVX2 and AVX-512 F, VL, BW and DQ were
+//! detected, which is what makes the wrappers sound.
+
+pub mod ntt;
 
 use super::avx2;
 use super::Kernels;
@@ -9,6 +17,10 @@ use crate::kernels::select::Backend;
 
 pub static KERNELS: Kernels = Kernels {
     backend: Backend::Avx512,
+    ntt: ntt::ntt,
+    invntt_tomont: ntt::invntt_tomont,
+    pointwise_montgomery: ntt::pointwise_montgomery,
+    matvec_montgomery: ntt::matvec_montgomery,
     permute4: permute4_avx512,
     ..avx2::TABLE
 };
