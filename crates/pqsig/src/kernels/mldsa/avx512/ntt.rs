@@ -677,47 +677,48 @@ unsafe fn odd(a: V) -> V {
 // The products are coefficient-wise, so they may cut a polynomial into any 16 blocks of
 // 16 coefficients that keep each coefficient's parity in its lane's parity (the even/odd
 // split of `vpmuldq`). A `Poly` is only 32-byte aligned; when the main operand sits at
-// 32 mod 64 bytes, `OFF = 8` shifts the blocks by 8 coefficients so that 15 of the 16
-// accesses per polynomial are cache-line aligned instead of all 16 splitting a line:
-// block r < 15 is coefficients [OFF + 16r, OFF + 16r + 16); with `OFF = 8` block 15 is
-// [0, 8) in lanes 0–7 and [248, 256) in lanes 8–15. (The choice depends on addresses
-// only, never on data.)
+// 32 mod 64 bytes, the blocks are shifted by 8 coefficients so that 15 of the 16
+// accesses per polynomial are cache-line aligned instead of all 16 splitting a line.
+// Layout `OFF` (0 or 8): block r < 15 is coefficients [OFF + 16r, OFF + 16r + 16);
+// block 15 is [240, 256) with `OFF = 0`, and with `OFF = 8` the "wrapped" block [0, 8)
+// in lanes 0–7 and [248, 256) in lanes 8–15. (The choice depends on addresses only,
+// never on data.)
 
-/// Block `r` (layout `OFF`, 0 or 8) of the polynomial at `p`.
+/// One block: the coefficients from `p + off` (`WRAP = false`), or the wrapped block
+/// (`WRAP = true`, `off` ignored).
 ///
 /// # Safety
-/// AVX-512F is available, `p` points to 256 readable i32, `r < 16`.
+/// AVX-512F is available, `p` points to 256 readable i32, `off + 16 ≤ 256`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn ld_blk<const OFF: usize>(p: *const i32, r: usize) -> V {
-    // SAFETY: in bounds by the preconditions (OFF + 16r + 16 ≤ 256 for the first form);
-    // unaligned loads.
+unsafe fn ld_blk<const WRAP: bool>(p: *const i32, off: usize) -> V {
+    // SAFETY: in bounds by the preconditions; unaligned loads.
     unsafe {
-        if OFF == 0 || r < 15 {
-            _mm512_loadu_si512(p.add(OFF + 16 * r) as *const V)
-        } else {
+        if WRAP {
             let lo = _mm256_loadu_si256(p as *const __m256i);
             let hi = _mm256_loadu_si256(p.add(N - 8) as *const __m256i);
             _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+        } else {
+            _mm512_loadu_si512(p.add(off) as *const V)
         }
     }
 }
 
-/// Stores block `r` (layout `OFF`) into the polynomial at `p`.
+/// Stores one block (as `ld_blk` reads it).
 ///
 /// # Safety
-/// AVX-512F is available, `p` points to 256 writable i32, `r < 16`.
+/// AVX-512F is available, `p` points to 256 writable i32, `off + 16 ≤ 256`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn st_blk<const OFF: usize>(p: *mut i32, r: usize, v: V) {
+unsafe fn st_blk<const WRAP: bool>(p: *mut i32, off: usize, v: V) {
     // SAFETY: as in `ld_blk`.
     unsafe {
-        if OFF == 0 || r < 15 {
-            _mm512_storeu_si512(p.add(OFF + 16 * r) as *mut V, v)
-        } else {
+        if WRAP {
             _mm256_storeu_si256(p as *mut __m256i, _mm512_castsi512_si256(v));
             let hi = _mm512_extracti64x4_epi64::<1>(v);
             _mm256_storeu_si256(p.add(N - 8) as *mut __m256i, hi);
+        } else {
+            _mm512_storeu_si512(p.add(off) as *mut V, v)
         }
     }
 }
@@ -727,15 +728,38 @@ fn off_line(p: &Poly) -> bool {
     p as *const Poly as usize % 64 == 32
 }
 
+/// Runs `f::<false>(r, off)` for the blocks r < 15 of layout `OFF` (coefficient offset
+/// `off`), then block 15 (`f::<true>` for the wrapped block of `OFF = 8`).
+macro_rules! for_blocks {
+    ($off:expr, |$r:ident, $o:ident, $wrap:ident| $body:block) => {{
+        for $r in 0..15 {
+            let $o = $off + 16 * $r;
+            const $wrap: bool = false;
+            $body
+        }
+        if $off == 0 {
+            let ($r, $o) = (15usize, 240usize);
+            const $wrap: bool = false;
+            $body
+        } else {
+            let ($r, $o) = (15usize, 0usize);
+            const $wrap: bool = true;
+            $body
+        }
+    }};
+}
+
 /// The odd lanes of each block (layout `OFF`) of `p`, moved into the even ones.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn odd_blocks<const OFF: usize>(p: &Poly) -> [V; 16] {
     let mut x = [unsafe { _mm512_setzero_si512() }; 16];
-    for (r, v) in x.iter_mut().enumerate() {
-        // SAFETY: AVX-512F is available (precondition); `p` holds 256 i32 and r < 16.
-        *v = unsafe { odd(ld_blk::<OFF>(p.coeffs.as_ptr(), r)) };
-    }
+    let src = p.coeffs.as_ptr();
+    // SAFETY: AVX-512F is available (precondition); `p` holds 256 i32 and every block
+    // offset is at most 240.
+    for_blocks!(OFF, |r, off, WRAP| {
+        x[r] = unsafe { odd(ld_blk::<WRAP>(src, off)) };
+    });
     x
 }
 
@@ -743,19 +767,21 @@ unsafe fn odd_blocks<const OFF: usize>(p: &Poly) -> [V; 16] {
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn pointwise_blocks<const OFF: usize>(out: &mut [Poly], c: &Poly, v: &[Poly]) {
     // SAFETY (all calls below): the CPU features are available (precondition); every
-    // pointer is a whole `Poly` (256 i32; `o` through its exclusive borrow) and r < 16.
+    // pointer is a whole `Poly` (256 i32; `o` through its exclusive borrow) and every
+    // block offset is at most 240.
     unsafe {
         // c's odd lanes are shifted once for the whole batch.
         let co = odd_blocks::<OFF>(c);
+        let cp = c.coeffs.as_ptr();
         for (o, p) in out.iter_mut().zip(v) {
-            let dst = o.coeffs.as_mut_ptr();
-            for (r, &ao) in co.iter().enumerate() {
-                let a = ld_blk::<OFF>(c.coeffs.as_ptr(), r);
-                let b = ld_blk::<OFF>(p.coeffs.as_ptr(), r);
+            let (src, dst) = (p.coeffs.as_ptr(), o.coeffs.as_mut_ptr());
+            for_blocks!(OFF, |r, off, WRAP| {
+                let a = ld_blk::<WRAP>(cp, off);
+                let b = ld_blk::<WRAP>(src, off);
                 let pe = _mm512_mul_epi32(a, b);
-                let po = _mm512_mul_epi32(ao, odd(b));
-                st_blk::<OFF>(dst, r, join_high(mont_reduce64(pe), mont_reduce64(po)));
-            }
+                let po = _mm512_mul_epi32(co[r], odd(b));
+                st_blk::<WRAP>(dst, off, join_high(mont_reduce64(pe), mont_reduce64(po)));
+            });
         }
     }
 }
@@ -792,67 +818,87 @@ pub fn pointwise_montgomery(out: &mut [Poly], c: &Poly, v: &[Poly]) {
     unsafe { pointwise_montgomery_avx512(out, c, v) }
 }
 
-/// `R` output rows at once (sharing the loads of v): `o[i] = Σ_j rows[i·l + j] ∘ v[j] ·
-/// 2^−32`, blocks in layout `OFF`, with the odd lanes of `v[j]`'s block `r` from
-/// `vodd(j, r)`.
+/// Block `r` (offset `off`, wrapped if `WRAP`) of `R` output rows at once (sharing the
+/// loads of v): `o[i] = Σ_j rows[i·l + j] ∘ v[j] · 2^−32`, with the odd lanes of `v[j]`'s
+/// block from `vo[j]` (`l = v.len() ≤ vo.len()`).
+///
+/// # Safety
+/// The CPU features are available; `o.len() = R`, `rows.len() = R·l`, `off ≤ 240`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+unsafe fn matvec_block<const R: usize, const WRAP: bool>(
+    o: &mut [Poly],
+    rows: &[Poly],
+    v: &[Poly],
+    vo: &[V],
+    off: usize,
+) {
+    let l = v.len();
+    // SAFETY: the CPU features are available and the lengths hold (preconditions); every
+    // pointer is a whole `Poly` (`o` through its exclusive borrow).
+    unsafe {
+        let mut acc_e = [_mm512_setzero_si512(); R];
+        let mut acc_o = [_mm512_setzero_si512(); R];
+        for (j, (b, &yo)) in v.iter().zip(vo).enumerate() {
+            let y = ld_blk::<WRAP>(b.coeffs.as_ptr(), off);
+            for i in 0..R {
+                let x = ld_blk::<WRAP>(rows.get_unchecked(i * l + j).coeffs.as_ptr(), off);
+                acc_e[i] = _mm512_add_epi64(acc_e[i], _mm512_mul_epi32(x, y));
+                acc_o[i] = _mm512_add_epi64(acc_o[i], _mm512_mul_epi32(odd(x), yo));
+            }
+        }
+        for i in 0..R {
+            let res = join_high(mont_reduce64(acc_e[i]), mont_reduce64(acc_o[i]));
+            st_blk::<WRAP>(o.get_unchecked_mut(i).coeffs.as_mut_ptr(), off, res);
+        }
+    }
+}
+
+/// `R` output rows, all blocks (layout `OFF`); `vodd[j]` the odd lanes of `v[j]`.
+///
+/// # Safety
+/// The CPU features are available; `o.len() = R`, `rows.len() = R·l`,
+/// `vodd.len() ≥ l = v.len()`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn matvec_rows<const R: usize, const OFF: usize>(
     o: &mut [Poly],
     rows: &[Poly],
     v: &[Poly],
-    vodd: impl Fn(usize, usize) -> V,
+    vodd: &[[V; 16]],
 ) {
     let l = v.len();
-    assert!(o.len() == R && rows.len() == R * l);
-    for r in 0..16 {
-        // SAFETY: the CPU features are available (precondition); every pointer is a
-        // whole `Poly` (the slice lengths were checked; `o` through its exclusive borrow)
-        // and r < 16.
-        unsafe {
-            let mut acc_e = [_mm512_setzero_si512(); R];
-            let mut acc_o = [_mm512_setzero_si512(); R];
-            for j in 0..l {
-                let y = ld_blk::<OFF>(v.get_unchecked(j).coeffs.as_ptr(), r);
-                let yo = vodd(j, r);
-                for i in 0..R {
-                    let a = rows.get_unchecked(i * l + j);
-                    let x = ld_blk::<OFF>(a.coeffs.as_ptr(), r);
-                    acc_e[i] = _mm512_add_epi64(acc_e[i], _mm512_mul_epi32(x, y));
-                    acc_o[i] = _mm512_add_epi64(acc_o[i], _mm512_mul_epi32(odd(x), yo));
-                }
-            }
-            for i in 0..R {
-                let res = join_high(mont_reduce64(acc_e[i]), mont_reduce64(acc_o[i]));
-                st_blk::<OFF>(o.get_unchecked_mut(i).coeffs.as_mut_ptr(), r, res);
-            }
+    let mut vo = [unsafe { _mm512_setzero_si512() }; MATVEC_MAX_L];
+    // SAFETY: the preconditions of `matvec_block` hold (offsets ≤ 240).
+    for_blocks!(OFF, |r, off, WRAP| {
+        for (d, s) in vo.iter_mut().zip(vodd) {
+            *d = s[r];
         }
-    }
+        unsafe { matvec_block::<R, WRAP>(o, rows, v, &vo[..l], off) };
+    });
 }
 
-/// All rows of the matrix product (l = `v.len()` ≥ 1, `mat.len() = out.len()·l`), two
-/// at a time, blocks in layout `OFF`.
+/// The longest vector the AVX-512 matrix product handles itself (ML-DSA: l ≤ 7).
+const MATVEC_MAX_L: usize = 8;
+
+/// All rows of the matrix product (1 ≤ l = `v.len()` ≤ 8, `mat.len() = out.len()·l`),
+/// two at a time, blocks in layout `OFF`.
+///
+/// # Safety
+/// The CPU features are available; the lengths hold.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn matvec_blocks<const OFF: usize>(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
-    const MAX_L: usize = 8;
     let l = v.len();
-    // SAFETY (all calls below): the CPU features are available (precondition).
+    // SAFETY (all calls below): the CPU features are available and the lengths hold
+    // (preconditions).
     unsafe {
-        let mut vodd = [[_mm512_setzero_si512(); 16]; MAX_L];
-        if l <= MAX_L {
-            // The odd lanes of v's blocks shifted once for all rows.
-            for (d, p) in vodd.iter_mut().zip(v) {
-                *d = odd_blocks::<OFF>(p);
-            }
+        // The odd lanes of v's blocks, shifted once for all rows.
+        let mut vodd = [[_mm512_setzero_si512(); 16]; MATVEC_MAX_L];
+        for (d, p) in vodd.iter_mut().zip(v) {
+            *d = odd_blocks::<OFF>(p);
         }
-        let vodd = |j: usize, r: usize| {
-            if l <= MAX_L {
-                vodd[j][r]
-            } else {
-                odd(ld_blk::<OFF>(v[j].coeffs.as_ptr(), r))
-            }
-        };
+        let vodd = &vodd[..l];
         let mut oc = out.chunks_exact_mut(2);
         for (o, m) in (&mut oc).zip(mat.chunks_exact(2 * l)) {
             matvec_rows::<2, OFF>(o, m, v, vodd);
@@ -877,7 +923,14 @@ unsafe fn matvec_montgomery_avx512(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
         out.fill(Poly::default());
         return;
     }
-    // SAFETY: the CPU features are available (precondition); l ≥ 1 and
+    if l > MATVEC_MAX_L {
+        // Longer than any ML-DSA vector: exact i64 sums of more terms than one pass
+        // holds; defer to the AVX2 kernel (the avx512 backend requires AVX2), which
+        // computes the same bits.
+        super::super::avx2::ntt::matvec_montgomery(out, mat, v);
+        return;
+    }
+    // SAFETY: the CPU features are available (precondition); 1 ≤ l ≤ 8 and
     // `mat.len() = out.len()·l`. The block layout follows the matrix (the main stream).
     unsafe {
         if mat.first().is_some_and(off_line) {
