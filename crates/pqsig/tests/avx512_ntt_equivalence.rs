@@ -224,9 +224,10 @@ fn matvec_matches_portable_exactly() {
     let mut rng = XorShift(0x0F1E_2D3C_4B5A_6978);
     for round in 0..400 {
         let k = 1 + round % 8;
-        let l = round / 8 % 10; // 0..=9 terms (l = 0 gives zeros, as portable does)
-                                // Â is std; the vector an NTT output (< 9q): |Σ| ≤ 9·9q·q < 2^31·q. The
-                                // extreme-value inputs also use the signs to reach the corners.
+        // 0..=9 terms: l = 0 gives zeros (as portable does), l = 9 takes the long-vector
+        // path. The matrix is std (some rounds signed, to reach the corners), the vector
+        // an NTT output (< 9q): |Σ| ≤ 9·9q·q < 2^31·q.
+        let l = round / 8 % 10;
         let mat = if round % 5 == 0 {
             polys(&mut rng, k * l, -(QL - 1), QL - 1)
         } else {

@@ -638,7 +638,11 @@ unsafe fn opaque(mut v: V) -> V {
     // SAFETY: an empty asm block that only claims to modify a zmm register; AVX-512F is
     // available (precondition).
     unsafe {
-        core::arch::asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+        core::arch::asm!(
+            "/* {0} */",
+            inout(zmm_reg) v,
+            options(pure, nomem, nostack, preserves_flags)
+        );
     }
     v
 }
