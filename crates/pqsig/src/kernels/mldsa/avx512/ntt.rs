@@ -57,9 +57,15 @@
 //! kernels compute (Montgomery reduction of the i64 product or sum of products), bit for
 //! bit: 64-bit `vpmuldq` products of the even and of the odd lanes, summed, reduced, and
 //! joined. The odd-lane shifts of the shared operand (c, or the vector v) are done once
-//! per call, the matrix product runs two rows at a time (one load of v per two
-//! products), and the 16-coefficient blocks follow the alignment of the main operand
-//! (see `ld_blk`) so that its 64-byte accesses do not split cache lines.
+//! per call, and the matrix product runs two rows at a time (one load of v per two
+//! products). They work on the same 16 vectors per polynomial as the transforms (vector
+//! `r` holds coefficients [16r, 16r + 16)), so each coefficient's parity is its lane's
+//! parity (the even/odd split of `vpmuldq`).
+//!
+//! # Memory accesses
+//! `Poly` is 64-byte aligned (`#[repr(C, align(64))]`, asserted at compile time below),
+//! so each 16-coefficient vector is one whole cache line: all loads and stores are
+//! aligned 64-byte accesses (`ld`, `st`), none splits a line.
 //!
 //! Nothing here branches on or indexes memory with coefficient data; the instructions
 //! used (integer add/sub/shift/multiply, shuffles with constant controls, plain loads
@@ -250,20 +256,60 @@ const FINV_CTL: [V; 2] = {
 };
 
 // ---------------------------------------------------------------------------------------
-// Building blocks. Every `unsafe fn` below has one safety requirement: the CPU supports
-// AVX2 and AVX-512 F/VL/BW/DQ (they are only called from the `*_avx512` entry points,
-// which require the same).
+// Building blocks. Every `unsafe fn` below requires that the CPU supports AVX2 and
+// AVX-512 F/VL/BW/DQ (they are only called from the `*_avx512` entry points, which
+// require the same); `ld` and `st` also require `r < 16`.
+//
+// Every polynomial is 64-byte aligned (`Poly` is `#[repr(C, align(64))]`, checked here),
+// so vector `r` of a polynomial, coefficients [16r, 16r + 16), is one whole cache line
+// and is read and written with aligned 64-byte accesses.
+const _: () = assert!(
+    core::mem::align_of::<Poly>() == 64 && core::mem::size_of::<Poly>() == 4 * N,
+    "the AVX-512 kernels use aligned 64-byte loads and stores of Poly"
+);
+
+/// Vector `r` of `p`: coefficients [16r, 16r + 16).
+///
+/// # Safety
+/// AVX-512F is available and `r < 16`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+unsafe fn ld(p: &Poly, r: usize) -> V {
+    debug_assert!(r < 16);
+    // SAFETY: coefficients 16r .. 16r + 16 lie inside the 256 (r < 16); the address is
+    // 64-byte aligned: `Poly` is align(64) with the coefficients at offset 0 (repr(C)),
+    // and 16r coefficients are 64r bytes.
+    unsafe {
+        let src = p.coeffs.as_ptr().add(16 * r);
+        debug_assert_eq!(src as usize % 64, 0);
+        _mm512_load_si512(src as *const V)
+    }
+}
+
+/// Stores `x` as vector `r` of `p` (as `ld` reads it).
+///
+/// # Safety
+/// AVX-512F is available and `r < 16`.
+#[inline]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+unsafe fn st(p: &mut Poly, r: usize, x: V) {
+    debug_assert!(r < 16);
+    // SAFETY: as in `ld`, through the exclusive borrow.
+    unsafe {
+        let dst = p.coeffs.as_mut_ptr().add(16 * r);
+        debug_assert_eq!(dst as usize % 64, 0);
+        _mm512_store_si512(dst as *mut V, x)
+    }
+}
 
 /// Loads the 16 coefficient vectors of a polynomial.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn load(p: &Poly) -> [V; 16] {
     let mut x = [unsafe { _mm512_setzero_si512() }; 16];
-    let src = p.coeffs.as_ptr();
     for (r, xr) in x.iter_mut().enumerate() {
-        // SAFETY: `src + 16r .. src + 16r + 16` lies inside the 256 coefficients; unaligned
-        // loads (a `Poly` is only 32-byte aligned).
-        *xr = unsafe { _mm512_loadu_si512(src.add(16 * r) as *const V) };
+        // SAFETY: AVX-512F is available (precondition) and r < 16.
+        *xr = unsafe { ld(p, r) };
     }
     x
 }
@@ -272,10 +318,9 @@ unsafe fn load(p: &Poly) -> [V; 16] {
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn store(p: &mut Poly, x: &[V; 16]) {
-    let dst = p.coeffs.as_mut_ptr();
-    for (r, xr) in x.iter().enumerate() {
-        // SAFETY: as in `load`, through the exclusive borrow.
-        unsafe { _mm512_storeu_si512(dst.add(16 * r) as *mut V, *xr) };
+    for (r, &xr) in x.iter().enumerate() {
+        // SAFETY: AVX-512F is available (precondition) and r < 16.
+        unsafe { st(p, r, xr) };
     }
 }
 
@@ -678,134 +723,35 @@ unsafe fn odd(a: V) -> V {
     unsafe { _mm512_srli_epi64::<32>(a) }
 }
 
-// The products are coefficient-wise, so they may cut a polynomial into any 16 blocks of
-// 16 coefficients that keep each coefficient's parity in its lane's parity (the even/odd
-// split of `vpmuldq`). A `Poly` is only 32-byte aligned; when the main operand sits at
-// 32 mod 64 bytes, the blocks are shifted by 8 coefficients so that 15 of the 16
-// accesses per polynomial are cache-line aligned instead of all 16 splitting a line.
-// Layout `OFF` (0 or 8): block r < 15 is coefficients [OFF + 16r, OFF + 16r + 16);
-// block 15 is [240, 256) with `OFF = 0`, and with `OFF = 8` the "wrapped" block [0, 8)
-// in lanes 0–7 and [248, 256) in lanes 8–15. (The choice depends on addresses only,
-// never on data.)
-
-/// One block: the coefficients from `p + off` (`WRAP = false`), or the wrapped block
-/// (`WRAP = true`, `off` ignored).
-///
-/// # Safety
-/// AVX-512F is available, `p` points to 256 readable i32, `off + 16 ≤ 256`.
+/// The odd lanes of each vector of `p`, moved into the even ones.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn ld_blk<const WRAP: bool>(p: *const i32, off: usize) -> V {
-    // SAFETY: in bounds by the preconditions; unaligned loads.
-    unsafe {
-        if WRAP {
-            let lo = _mm256_loadu_si256(p as *const __m256i);
-            let hi = _mm256_loadu_si256(p.add(N - 8) as *const __m256i);
-            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
-        } else {
-            _mm512_loadu_si512(p.add(off) as *const V)
-        }
-    }
-}
-
-/// Stores one block (as `ld_blk` reads it).
-///
-/// # Safety
-/// AVX-512F is available, `p` points to 256 writable i32, `off + 16 ≤ 256`.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn st_blk<const WRAP: bool>(p: *mut i32, off: usize, v: V) {
-    // SAFETY: as in `ld_blk`.
-    unsafe {
-        if WRAP {
-            _mm256_storeu_si256(p as *mut __m256i, _mm512_castsi512_si256(v));
-            let hi = _mm512_extracti64x4_epi64::<1>(v);
-            _mm256_storeu_si256(p.add(N - 8) as *mut __m256i, hi);
-        } else {
-            _mm512_storeu_si512(p.add(off) as *mut V, v)
-        }
-    }
-}
-
-/// Whether a polynomial sits at 32 mod 64 bytes (so that layout `OFF = 8` aligns it).
-fn off_line(p: &Poly) -> bool {
-    p as *const Poly as usize % 64 == 32
-}
-
-/// Runs `f::<false>(r, off)` for the blocks r < 15 of layout `OFF` (coefficient offset
-/// `off`), then block 15 (`f::<true>` for the wrapped block of `OFF = 8`).
-macro_rules! for_blocks {
-    ($off:expr, |$r:ident, $o:ident, $wrap:ident| $body:block) => {{
-        for $r in 0..15 {
-            let $o = $off + 16 * $r;
-            const $wrap: bool = false;
-            $body
-        }
-        if $off == 0 {
-            let ($r, $o) = (15usize, 240usize);
-            const $wrap: bool = false;
-            $body
-        } else {
-            let ($r, $o) = (15usize, 0usize);
-            const $wrap: bool = true;
-            $body
-        }
-    }};
-}
-
-/// The odd lanes of each block (layout `OFF`) of `p`, moved into the even ones.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn odd_blocks<const OFF: usize>(p: &Poly) -> [V; 16] {
+unsafe fn odd_regs(p: &Poly) -> [V; 16] {
     let mut x = [unsafe { _mm512_setzero_si512() }; 16];
-    let src = p.coeffs.as_ptr();
-    // SAFETY: AVX-512F is available (precondition); `p` holds 256 i32 and every block
-    // offset is at most 240.
-    for_blocks!(OFF, |r, off, WRAP| {
-        x[r] = unsafe { odd(ld_blk::<WRAP>(src, off)) };
-    });
-    x
-}
-
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn pointwise_blocks<const OFF: usize>(out: &mut [Poly], c: &Poly, v: &[Poly]) {
-    // SAFETY (all calls below): the CPU features are available (precondition); every
-    // pointer is a whole `Poly` (256 i32; `o` through its exclusive borrow) and every
-    // block offset is at most 240.
-    unsafe {
-        // c's odd lanes are shifted once for the whole batch.
-        let co = odd_blocks::<OFF>(c);
-        let cp = c.coeffs.as_ptr();
-        for (o, p) in out.iter_mut().zip(v) {
-            let (src, dst) = (p.coeffs.as_ptr(), o.coeffs.as_mut_ptr());
-            for_blocks!(OFF, |r, off, WRAP| {
-                let a = ld_blk::<WRAP>(cp, off);
-                let b = ld_blk::<WRAP>(src, off);
-                let pe = _mm512_mul_epi32(a, b);
-                let po = _mm512_mul_epi32(co[r], odd(b));
-                st_blk::<WRAP>(dst, off, join_high(mont_reduce64(pe), mont_reduce64(po)));
-            });
-        }
+    for (r, xr) in x.iter_mut().enumerate() {
+        // SAFETY: AVX-512F is available (precondition) and r < 16.
+        *xr = unsafe { odd(ld(p, r)) };
     }
+    x
 }
 
 /// # Safety
 /// The CPU must support AVX2 and AVX-512 F, VL, BW and DQ.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
 unsafe fn pointwise_montgomery_avx512(out: &mut [Poly], c: &Poly, v: &[Poly]) {
-    // Block layout by majority of the three streams' alignment.
-    let votes = [
-        off_line(c),
-        v.first().is_some_and(off_line),
-        out.first().is_some_and(off_line),
-    ];
-    // SAFETY: the CPU features are available (precondition).
+    // SAFETY (all calls below): the CPU features are available (precondition) and every
+    // vector index is below 16.
     unsafe {
-        if votes.iter().filter(|&&b| b).count() >= 2 {
-            pointwise_blocks::<8>(out, c, v)
-        } else {
-            pointwise_blocks::<0>(out, c, v)
+        // c's odd lanes are shifted once for the whole batch.
+        let co = odd_regs(c);
+        for (o, p) in out.iter_mut().zip(v) {
+            for (r, &cor) in co.iter().enumerate() {
+                let a = ld(c, r);
+                let b = ld(p, r);
+                let pe = _mm512_mul_epi32(a, b);
+                let po = _mm512_mul_epi32(cor, odd(b));
+                st(o, r, join_high(mont_reduce64(pe), mont_reduce64(po)));
+            }
         }
     }
 }
@@ -822,98 +768,63 @@ pub fn pointwise_montgomery(out: &mut [Poly], c: &Poly, v: &[Poly]) {
     unsafe { pointwise_montgomery_avx512(out, c, v) }
 }
 
-/// Block `r` (offset `off`, wrapped if `WRAP`) of `R` output rows at once (sharing the
-/// loads of v): `o[i] = Σ_j rows[i·l + j] ∘ v[j] · 2^−32`, with the odd lanes of `v[j]`'s
-/// block from `vo[j]` (`l = v.len() ≤ vo.len()`).
+/// Vector `r` of `R` output rows at once (sharing the loads of v):
+/// `o[i] = Σ_j rows[i·l + j] ∘ v[j] · 2^−32`, with the odd lanes of vector `r` of `v[j]`
+/// from `vo[j]` (`l = v.len() ≤ vo.len()`).
 ///
 /// # Safety
-/// The CPU features are available; `o.len() = R`, `rows.len() = R·l`, `off ≤ 240`.
+/// The CPU features are available; `o.len() = R`, `rows.len() = R·l`, `r < 16`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn matvec_block<const R: usize, const WRAP: bool>(
+unsafe fn matvec_block<const R: usize>(
     o: &mut [Poly],
     rows: &[Poly],
     v: &[Poly],
     vo: &[V],
-    off: usize,
+    r: usize,
 ) {
     let l = v.len();
-    // SAFETY: the CPU features are available and the lengths hold (preconditions); every
-    // pointer is a whole `Poly` (`o` through its exclusive borrow).
+    // SAFETY: the CPU features are available and the lengths and `r < 16` hold
+    // (preconditions).
     unsafe {
         let mut acc_e = [_mm512_setzero_si512(); R];
         let mut acc_o = [_mm512_setzero_si512(); R];
         for (j, (b, &yo)) in v.iter().zip(vo).enumerate() {
-            let y = ld_blk::<WRAP>(b.coeffs.as_ptr(), off);
+            let y = ld(b, r);
             for i in 0..R {
-                let x = ld_blk::<WRAP>(rows.get_unchecked(i * l + j).coeffs.as_ptr(), off);
+                let x = ld(rows.get_unchecked(i * l + j), r);
                 acc_e[i] = _mm512_add_epi64(acc_e[i], _mm512_mul_epi32(x, y));
                 acc_o[i] = _mm512_add_epi64(acc_o[i], _mm512_mul_epi32(odd(x), yo));
             }
         }
         for i in 0..R {
             let res = join_high(mont_reduce64(acc_e[i]), mont_reduce64(acc_o[i]));
-            st_blk::<WRAP>(o.get_unchecked_mut(i).coeffs.as_mut_ptr(), off, res);
+            st(o.get_unchecked_mut(i), r, res);
         }
     }
 }
 
-/// `R` output rows, all blocks (layout `OFF`); `vodd[j]` the odd lanes of `v[j]`.
+/// `R` output rows, all 16 vectors; `vodd[j]` the odd lanes of `v[j]`.
 ///
 /// # Safety
 /// The CPU features are available; `o.len() = R`, `rows.len() = R·l`,
 /// `vodd.len() ≥ l = v.len()`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn matvec_rows<const R: usize, const OFF: usize>(
-    o: &mut [Poly],
-    rows: &[Poly],
-    v: &[Poly],
-    vodd: &[[V; 16]],
-) {
+unsafe fn matvec_rows<const R: usize>(o: &mut [Poly], rows: &[Poly], v: &[Poly], vodd: &[[V; 16]]) {
     let l = v.len();
     let mut vo = [unsafe { _mm512_setzero_si512() }; MATVEC_MAX_L];
-    // SAFETY: the preconditions of `matvec_block` hold (offsets ≤ 240).
-    for_blocks!(OFF, |r, off, WRAP| {
+    for r in 0..16 {
         for (d, s) in vo.iter_mut().zip(vodd) {
             *d = s[r];
         }
-        unsafe { matvec_block::<R, WRAP>(o, rows, v, &vo[..l], off) };
-    });
+        // SAFETY: the preconditions of `matvec_block` hold (r < 16).
+        unsafe { matvec_block::<R>(o, rows, v, &vo[..l], r) };
+    }
 }
 
 /// The longest vector the AVX-512 matrix product handles itself (ML-DSA: l ≤ 7).
 const MATVEC_MAX_L: usize = 8;
-
-/// All rows of the matrix product (1 ≤ l = `v.len()` ≤ 8, `mat.len() = out.len()·l`),
-/// two at a time, blocks in layout `OFF`.
-///
-/// # Safety
-/// The CPU features are available; the lengths hold.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
-unsafe fn matvec_blocks<const OFF: usize>(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
-    let l = v.len();
-    // SAFETY (all calls below): the CPU features are available and the lengths hold
-    // (preconditions).
-    unsafe {
-        // The odd lanes of v's blocks, shifted once for all rows.
-        let mut vodd = [[_mm512_setzero_si512(); 16]; MATVEC_MAX_L];
-        for (d, p) in vodd.iter_mut().zip(v) {
-            *d = odd_blocks::<OFF>(p);
-        }
-        let vodd = &vodd[..l];
-        let mut oc = out.chunks_exact_mut(2);
-        for (o, m) in (&mut oc).zip(mat.chunks_exact(2 * l)) {
-            matvec_rows::<2, OFF>(o, m, v, vodd);
-        }
-        let o = oc.into_remainder();
-        if !o.is_empty() {
-            // The last row.
-            matvec_rows::<1, OFF>(o, &mat[mat.len() - l..], v, vodd);
-        }
-    }
-}
 
 /// # Safety
 /// The CPU must support AVX2 and AVX-512 F, VL, BW and DQ.
@@ -934,13 +845,24 @@ unsafe fn matvec_montgomery_avx512(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
         super::super::avx2::ntt::matvec_montgomery(out, mat, v);
         return;
     }
-    // SAFETY: the CPU features are available (precondition); 1 ≤ l ≤ 8 and
-    // `mat.len() = out.len()·l`. The block layout follows the matrix (the main stream).
+    // SAFETY (all calls below): the CPU features are available (precondition);
+    // 1 ≤ l ≤ 8 and `mat.len() = out.len()·l`, so every chunk below has the lengths
+    // `matvec_rows` requires.
     unsafe {
-        if mat.first().is_some_and(off_line) {
-            matvec_blocks::<8>(out, mat, v)
-        } else {
-            matvec_blocks::<0>(out, mat, v)
+        // The odd lanes of v's vectors, shifted once for all rows.
+        let mut vodd = [[_mm512_setzero_si512(); 16]; MATVEC_MAX_L];
+        for (d, p) in vodd.iter_mut().zip(v) {
+            *d = odd_regs(p);
+        }
+        let vodd = &vodd[..l];
+        // Two rows at a time (one load of v per two products), then the last row.
+        let mut oc = out.chunks_exact_mut(2);
+        for (o, m) in (&mut oc).zip(mat.chunks_exact(2 * l)) {
+            matvec_rows::<2>(o, m, v, vodd);
+        }
+        let o = oc.into_remainder();
+        if !o.is_empty() {
+            matvec_rows::<1>(o, &mat[mat.len() - l..], v, vodd);
         }
     }
 }
