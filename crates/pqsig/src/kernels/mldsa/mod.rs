@@ -44,9 +44,9 @@ pub const QINV: i32 = 58728449;
 /// Dropped bits of t (FIPS 204 d).
 pub const D: u32 = 13;
 
-/// A polynomial of Z_q\[X\]/(X^256 + 1), 32-byte aligned for SIMD loads.
+/// A polynomial of Z_q\[X\]/(X^256 + 1), 64-byte aligned: whole cache lines for AVX-512 loads.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub struct Poly {
     pub coeffs: [i32; N],
 }

@@ -252,7 +252,7 @@ static INV_LANE: [LaneTw; 28] = {
 /// The 32 coefficient vectors of a polynomial.
 #[inline]
 fn vecs(p: &Poly) -> &[__m256i; 32] {
-    // SAFETY: `Poly` is `repr(C, align(32))` around exactly 256 i32 (1024 bytes): the same
+    // SAFETY: `Poly` is `repr(C, align(64))` around exactly 256 i32 (1024 bytes): the same
     // size and alignment as [__m256i; 32], and every bit pattern is valid for both.
     unsafe { &*(p as *const Poly as *const [__m256i; 32]) }
 }

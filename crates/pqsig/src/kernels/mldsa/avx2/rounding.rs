@@ -16,7 +16,7 @@ const GAMMA2_32: i32 = (Q - 1) / 32;
 
 /// Pointer to the `k`-th group of eight coefficients of a polynomial.
 ///
-/// `Poly` is `repr(C, align(32))` with the coefficients as its only field, so for
+/// `Poly` is `repr(C, align(64))` with the coefficients as its only field, so for
 /// `k < N / 8` the result is an aligned, in-bounds `__m256i` pointer.
 #[inline(always)]
 fn vec_ptr(p: &Poly, k: usize) -> *const __m256i {
