@@ -8,7 +8,8 @@
 #    Wycheproof) loop over every backend available on this CPU themselves.
 # 2. The whole workspace again with the portable backend forced through PQSIG_BACKEND:
 #    selection by environment works and nothing depends on SIMD being present.
-# 3. The no_std + alloc build of the library.
+# 3. The no_std + alloc build of the library, for the host and, when the target can be
+#    installed, for a bare-metal Cortex-M4 target (no std at all there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,4 +21,11 @@ PQSIG_BACKEND=portable cargo test
 
 echo "== no_std + alloc build of the library"
 cargo build -p pqsig --no-default-features
+NOSTD_TARGET=thumbv7em-none-eabihf
+if rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET" \
+   || rustup target add "$NOSTD_TARGET" >/dev/null 2>&1; then
+  cargo build -p pqsig --no-default-features --target "$NOSTD_TARGET"
+else
+  echo "SKIPPED: bare-metal no_std build ($NOSTD_TARGET could not be installed with rustup)"
+fi
 echo "all test stages passed"
