@@ -1,5 +1,6 @@
 //! Cycle counts (rdtsc, median) of the four-way Keccak-f[1600] kernels against four calls
-//! of the portable one-state permutation.
+//! of the portable one-state permutation, and of the eight-way kernels (per eight states,
+//! with the ticks per four states for comparison).
 //!
 //! Run: `cargo run -p pqsig --release --example keccak_ticks` (x86-64 only; the AVX2 and
 //! AVX-512 lines are skipped when the CPU lacks those). rdtsc counts reference cycles, not
@@ -10,6 +11,7 @@ fn main() {
     use core::arch::x86_64::_rdtsc;
     use pqsig::kernels::keccak::f1600::keccak_f1600;
     use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
+    use pqsig::kernels::keccak::x8::{permute8_for, StateX8};
     use pqsig::Backend;
     use std::hint::black_box;
 
@@ -71,6 +73,23 @@ fn main() {
         );
     } else {
         println!("permute4 avx512: skipped (no AVX-512 F/VL/BW/DQ on this CPU)");
+    }
+
+    let mut st8 = StateX8::default();
+    for (i, lane) in st8.s.iter_mut().enumerate() {
+        for (j, w) in lane.iter_mut().enumerate() {
+            *w = (i as u64 * 0x9E37_79B9_7F4A_7C15) ^ (j as u64) << 32;
+        }
+    }
+    for b in Backend::available() {
+        let p = permute8_for(b);
+        let t = median_ticks(|| p(black_box(&mut st8)));
+        println!(
+            "permute8 {:<9}            {t:>6} ticks ({:>4} per 4 states, {:.2}x vs 8 x keccak_f1600)",
+            b.name(),
+            t / 2,
+            2.0 * scalar as f64 / t as f64
+        );
     }
 }
 

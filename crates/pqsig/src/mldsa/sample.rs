@@ -1,114 +1,178 @@
 //! ExpandA, ExpandS, ExpandMask and SampleInBall (FIPS 204 Algorithms 29–34), built on
-//! the four-way SHAKE and the rejection kernels of the active backend.
+//! the multi-way SHAKE sponges (eight-, four- and one-way) and the rejection kernels of
+//! the active backend.
+//!
+//! The polynomials of ExpandA, ExpandS and ExpandMask come from independent SHAKE streams
+//! with equal-length seeds, so they are generated in groups (`group_len`): eight at a
+//! time ([`ShakeX8`]) while at least five remain, the last two to four together
+//! ([`ShakeX4`]), and a last single one alone. A group smaller than its sponge repeats
+//! its last seed in the spare lanes and discards their output. The one exception: where
+//! the eight-way permutation is two four-way ones or eight one-way ones (portable, avx2),
+//! five polynomials are a group of four and a single one, which is cheaper than padding
+//! three lanes.
+//!
+//! Groups for ML-DSA-44 / 65 / 87: ExpandA (k·l = 16 / 30 / 56) 8+8 / 8+8+8+6 / 7×8,
+//! ExpandS (k + l = 8 / 11 / 15) 8 / 8+3 / 8+7, ExpandMask (l = 4 / 5 / 7) 4 / 5 or 4+1 /
+//! 7.
 
 use super::encode;
 use super::params::Params;
 use crate::kernels::keccak::sponge::{Shake, Shake256, SHAKE128_RATE, SHAKE256_RATE};
 use crate::kernels::keccak::x4::ShakeX4;
+use crate::kernels::keccak::x8::ShakeX8;
 use crate::kernels::mldsa::{Kernels, Poly, N};
 use crate::wipe::wipe;
 
-/// Runs a rejection sampler over four SHAKE streams at once until all four polynomials
-/// are full. `seeds` has 1 to 4 equal-length entries; missing lanes repeat the last seed
-/// and their output is discarded.
-fn rejection_x4<const RATE: usize, const FIRST: usize>(
+/// `W` SHAKE streams (rate [`Self::RATE`]) absorbed together and squeezed block by block:
+/// the single sponge (`W` = 1) and the four- and eight-way ones with the kernel table's
+/// permutation.
+trait ShakeLanes<const W: usize> {
+    const RATE: usize;
+    /// Absorbs `W` equal-length seeds.
+    fn absorb(kern: &Kernels, seeds: [&[u8]; W]) -> Self;
+    /// Squeezes `nblocks` blocks into each `out[j]` (length ≥ `nblocks · RATE`).
+    fn squeeze(&mut self, out: [&mut [u8]; W], nblocks: usize);
+}
+
+impl<const RATE: usize> ShakeLanes<1> for Shake<RATE> {
+    const RATE: usize = RATE;
+    fn absorb(_: &Kernels, [seed]: [&[u8]; 1]) -> Self {
+        let mut h = Shake::<RATE>::new();
+        h.absorb(seed);
+        h
+    }
+    fn squeeze(&mut self, [out]: [&mut [u8]; 1], nblocks: usize) {
+        self.squeeze_blocks(&mut out[..nblocks * RATE]);
+    }
+}
+
+impl<const RATE: usize> ShakeLanes<4> for ShakeX4<RATE> {
+    const RATE: usize = RATE;
+    fn absorb(kern: &Kernels, seeds: [&[u8]; 4]) -> Self {
+        ShakeX4::absorb_once(kern.permute4, seeds)
+    }
+    fn squeeze(&mut self, out: [&mut [u8]; 4], nblocks: usize) {
+        self.squeeze_blocks(out, nblocks);
+    }
+}
+
+impl<const RATE: usize> ShakeLanes<8> for ShakeX8<RATE> {
+    const RATE: usize = RATE;
+    fn absorb(kern: &Kernels, seeds: [&[u8]; 8]) -> Self {
+        ShakeX8::absorb_once(kern.permute8, seeds)
+    }
+    fn squeeze(&mut self, out: [&mut [u8]; 8], nblocks: usize) {
+        self.squeeze_blocks(out, nblocks);
+    }
+}
+
+/// How many of `remaining` polynomials the next group takes; the sponge is then chosen
+/// by the group size: 5–8 → eight-way, 2–4 → four-way, 1 → one-way (see the module docs).
+fn group_len(kern: &Kernels, remaining: usize) -> usize {
+    match remaining {
+        5 if !kern.permute8_native => 4,
+        r => r.min(8),
+    }
+}
+
+/// A group's seeds in `W` lanes: `seeds` (1 to `W` entries), the last one repeated.
+fn lanes<'a, const W: usize>(seeds: &[&'a [u8]]) -> [&'a [u8]; W] {
+    debug_assert!((1..=W).contains(&seeds.len()));
+    core::array::from_fn(|j| seeds[j.min(seeds.len() - 1)])
+}
+
+/// Byte buffer per lane: up to five SHAKE128 blocks (ExpandA's first squeeze; ExpandS
+/// and ExpandMask squeeze at most five SHAKE256 blocks, which are shorter).
+const BUF: usize = 5 * SHAKE128_RATE;
+
+/// Runs a rejection sampler over the group's streams (1 to 8 seeds of equal length, one
+/// output polynomial each) until every polynomial is full: `FIRST` blocks are squeezed
+/// up front, then one block at a time while some polynomial still needs samples.
+fn rejection<const RATE: usize, const FIRST: usize>(
+    kern: &Kernels,
+    seeds: &[&[u8]],
+    out: &mut [&mut Poly],
+    sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
+) {
+    match seeds.len() {
+        1 => rejection_lanes::<Shake<RATE>, 1, FIRST>(kern, seeds, out, sampler),
+        2..=4 => rejection_lanes::<ShakeX4<RATE>, 4, FIRST>(kern, seeds, out, sampler),
+        _ => rejection_lanes::<ShakeX8<RATE>, 8, FIRST>(kern, seeds, out, sampler),
+    }
+}
+
+/// [`rejection`] on a `W`-way sponge.
+fn rejection_lanes<S: ShakeLanes<W>, const W: usize, const FIRST: usize>(
     kern: &Kernels,
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
     sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
 ) {
     let n = seeds.len();
-    debug_assert!((1..=4).contains(&n) && out.len() == n);
-    if n == 1 {
-        // One lane: a single sponge costs one permutation per block instead of a
-        // four-way one.
-        return rejection_single::<RATE, FIRST>(seeds[0], &mut *out[0], sampler);
-    }
-    let lane = |j: usize| seeds[j.min(n - 1)];
-    let mut st = ShakeX4::<RATE>::absorb_once(kern.permute4, [lane(0), lane(1), lane(2), lane(3)]);
-    let mut bufs = [[0u8; 5 * SHAKE128_RATE]; 4];
-    let first = FIRST * RATE;
-    {
-        let [b0, b1, b2, b3] = &mut bufs;
-        st.squeeze_blocks([&mut b0[..first], &mut b1[..first], &mut b2[..first], &mut b3[..first]], FIRST);
-    }
-    let mut ctr = [0usize; 4];
+    debug_assert!(out.len() == n && FIRST * S::RATE <= BUF);
+    let mut st = S::absorb(kern, lanes(seeds));
+    let mut bufs = [[0u8; BUF]; W];
+    let first = FIRST * S::RATE;
+    st.squeeze(bufs.each_mut().map(|b| &mut b[..first]), FIRST);
+    let mut ctr = [0usize; W];
     for j in 0..n {
         ctr[j] = sampler(&mut out[j].coeffs[..], &bufs[j][..first]);
     }
     // Rare: more output needed. Declassified: how many blocks a lane consumed.
-    while (0..n).any(|j| ctr[j] < N) {
-        let [b0, b1, b2, b3] = &mut bufs;
-        st.squeeze_blocks(
-            [&mut b0[..RATE], &mut b1[..RATE], &mut b2[..RATE], &mut b3[..RATE]],
-            1,
-        );
+    while ctr[..n].iter().any(|&c| c < N) {
+        st.squeeze(bufs.each_mut().map(|b| &mut b[..S::RATE]), 1);
         for j in 0..n {
             if ctr[j] < N {
-                ctr[j] += sampler(&mut out[j].coeffs[ctr[j]..], &bufs[j][..RATE]);
+                ctr[j] += sampler(&mut out[j].coeffs[ctr[j]..], &bufs[j][..S::RATE]);
             }
         }
     }
     // The squeezed bytes are secret for ExpandS (public for ExpandA).
-    wipe(&mut bufs, [[0u8; 5 * SHAKE128_RATE]; 4]);
+    wipe(&mut bufs, [[0u8; BUF]; W]);
 }
 
-/// [`rejection_x4`] for one stream.
-fn rejection_single<const RATE: usize, const FIRST: usize>(
-    seed: &[u8],
-    out: &mut Poly,
-    sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
-) {
-    let mut buf = [0u8; 5 * SHAKE128_RATE];
-    let first = FIRST * RATE;
-    let mut h = Shake::<RATE>::new();
-    h.absorb(seed);
-    h.squeeze_blocks(&mut buf[..first]);
-    let mut ctr = sampler(&mut out.coeffs[..], &buf[..first]);
-    while ctr < N {
-        h.squeeze_blocks(&mut buf[..RATE]);
-        ctr += sampler(&mut out.coeffs[ctr..], &buf[..RATE]);
-    }
-    wipe(&mut buf, [0u8; 5 * SHAKE128_RATE]);
-}
-
-/// ExpandA: `a[i·l + j] = RejNTTPoly(ρ ‖ j ‖ i)`, four polynomials per SHAKE128 x4 call.
+/// ExpandA: `a[i·l + j] = RejNTTPoly(ρ ‖ j ‖ i)`, up to eight polynomials per group.
 pub fn expand_a(kern: &Kernels, p: &Params, rho: &[u8; 32], a: &mut [Poly]) {
     let total = p.k * p.l;
     debug_assert_eq!(a.len(), total);
-    let mut seeds = [[0u8; 34]; 4];
+    let mut seeds = [[0u8; 34]; 8];
     let mut start = 0;
     while start < total {
-        let cnt = (total - start).min(4);
-        for t in 0..cnt {
+        let cnt = group_len(kern, total - start);
+        for (t, seed) in seeds[..cnt].iter_mut().enumerate() {
             let idx = start + t;
-            seeds[t][..32].copy_from_slice(rho);
-            seeds[t][32] = (idx % p.l) as u8;
-            seeds[t][33] = (idx / p.l) as u8;
+            seed[..32].copy_from_slice(rho);
+            seed[32] = (idx % p.l) as u8;
+            seed[33] = (idx / p.l) as u8;
         }
-        let seed_refs: [&[u8]; 4] = [&seeds[0], &seeds[1], &seeds[2], &seeds[3]];
-        let chunk = &mut a[start..start + cnt];
-        let mut outs: alloc::vec::Vec<&mut Poly> = chunk.iter_mut().collect();
-        rejection_x4::<SHAKE128_RATE, 5>(kern, &seed_refs[..cnt], &mut outs, &kern.rej_uniform);
+        let seed_refs = seeds.each_ref().map(|s| &s[..]);
+        let mut outs: alloc::vec::Vec<&mut Poly> = a[start..start + cnt].iter_mut().collect();
+        rejection::<SHAKE128_RATE, 5>(kern, &seed_refs[..cnt], &mut outs, &kern.rej_uniform);
         start += cnt;
     }
 }
 
 /// ExpandS: s1 from nonces 0..l, s2 from nonces l..l+k, SHAKE256(ρ' ‖ nonce_le16).
-pub fn expand_s(kern: &Kernels, p: &Params, rho_prime: &[u8; 64], s1: &mut [Poly], s2: &mut [Poly]) {
+pub fn expand_s(
+    kern: &Kernels,
+    p: &Params,
+    rho_prime: &[u8; 64],
+    s1: &mut [Poly],
+    s2: &mut [Poly],
+) {
     let total = p.l + p.k;
     let eta = p.eta;
     let sampler = move |o: &mut [i32], b: &[u8]| (kern.rej_eta)(eta, o, b);
-    let mut seeds = [[0u8; 66]; 4];
+    let mut seeds = [[0u8; 66]; 8];
     let mut start = 0;
     while start < total {
-        let cnt = (total - start).min(4);
-        for t in 0..cnt {
+        let cnt = group_len(kern, total - start);
+        for (t, seed) in seeds[..cnt].iter_mut().enumerate() {
             let nonce = (start + t) as u16;
-            seeds[t][..64].copy_from_slice(rho_prime);
-            seeds[t][64..].copy_from_slice(&nonce.to_le_bytes());
+            seed[..64].copy_from_slice(rho_prime);
+            seed[64..].copy_from_slice(&nonce.to_le_bytes());
         }
-        let seed_refs: [&[u8]; 4] = [&seeds[0], &seeds[1], &seeds[2], &seeds[3]];
+        let seed_refs = seeds.each_ref().map(|s| &s[..]);
         let mut outs: alloc::vec::Vec<&mut Poly> = s1
             .iter_mut()
             .chain(s2.iter_mut())
@@ -116,51 +180,53 @@ pub fn expand_s(kern: &Kernels, p: &Params, rho_prime: &[u8; 64], s1: &mut [Poly
             .take(cnt)
             .collect();
         // η = 2 needs 136 bytes on average for 256 samples, η = 4 about 227: two blocks.
-        rejection_x4::<SHAKE256_RATE, 2>(kern, &seed_refs[..cnt], &mut outs, &sampler);
+        rejection::<SHAKE256_RATE, 2>(kern, &seed_refs[..cnt], &mut outs, &sampler);
         start += cnt;
     }
-    wipe(&mut seeds, [[0u8; 66]; 4]);
+    wipe(&mut seeds, [[0u8; 66]; 8]);
 }
 
-/// ExpandMask: `y[r] = BitUnpack(SHAKE256(ρ'' ‖ (κ + r)_le16), γ1 − 1, γ1)`.
+/// ExpandMask: `y[r] = BitUnpack(SHAKE256(ρ'' ‖ (κ + r)_le16), γ1 − 1, γ1)`, grouped like
+/// ExpandA and ExpandS.
 pub fn expand_mask(kern: &Kernels, p: &Params, rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
-    let bits = p.z_bits();
-    let bytes = p.z_bytes();
-    let mut seeds = [[0u8; 66]; 4];
-    let mut bufs = [[0u8; 5 * SHAKE256_RATE]; 4];
+    let mut seeds = [[0u8; 66]; 8];
     let mut start = 0;
     while start < p.l {
-        let cnt = (p.l - start).min(4);
-        if cnt == 1 {
-            let nonce = kappa.wrapping_add(start as u16);
-            seeds[0][..64].copy_from_slice(rho_pp);
-            seeds[0][64..].copy_from_slice(&nonce.to_le_bytes());
-            let mut h = Shake256::new();
-            h.absorb(&seeds[0]);
-            h.squeeze_blocks(&mut bufs[0][..]);
-            encode::unpack_z(&bufs[0][..bytes], p.gamma1, bits, &mut y[start]);
-            break;
+        let cnt = group_len(kern, p.l - start);
+        for (t, seed) in seeds[..cnt].iter_mut().enumerate() {
+            let nonce = kappa.wrapping_add((start + t) as u16);
+            seed[..64].copy_from_slice(rho_pp);
+            seed[64..].copy_from_slice(&nonce.to_le_bytes());
         }
-        for t in 0..4 {
-            let nonce = kappa.wrapping_add((start + t.min(cnt - 1)) as u16);
-            seeds[t][..64].copy_from_slice(rho_pp);
-            seeds[t][64..].copy_from_slice(&nonce.to_le_bytes());
-        }
-        let mut st = ShakeX4::<SHAKE256_RATE>::absorb_once(
-            kern.permute4,
-            [&seeds[0], &seeds[1], &seeds[2], &seeds[3]],
-        );
-        {
-            let [b0, b1, b2, b3] = &mut bufs;
-            st.squeeze_blocks([&mut b0[..], &mut b1[..], &mut b2[..], &mut b3[..]], 5);
-        }
-        for t in 0..cnt {
-            encode::unpack_z(&bufs[t][..bytes], p.gamma1, bits, &mut y[start + t]);
+        let seed_refs = seeds.each_ref().map(|s| &s[..]);
+        let (group, out) = (&seed_refs[..cnt], &mut y[start..start + cnt]);
+        match cnt {
+            1 => mask_lanes::<Shake<SHAKE256_RATE>, 1>(kern, p, group, out),
+            2..=4 => mask_lanes::<ShakeX4<SHAKE256_RATE>, 4>(kern, p, group, out),
+            _ => mask_lanes::<ShakeX8<SHAKE256_RATE>, 8>(kern, p, group, out),
         }
         start += cnt;
     }
-    wipe(&mut bufs, [[0u8; 5 * SHAKE256_RATE]; 4]);
-    wipe(&mut seeds, [[0u8; 66]; 4]);
+    wipe(&mut seeds, [[0u8; 66]; 8]);
+}
+
+/// [`expand_mask`] for one group of 1 to `W` polynomials on a `W`-way SHAKE256.
+fn mask_lanes<S: ShakeLanes<W>, const W: usize>(
+    kern: &Kernels,
+    p: &Params,
+    seeds: &[&[u8]],
+    y: &mut [Poly],
+) {
+    // Five blocks (680 bytes) cover the 576 or 640 bytes of one packed y.
+    const BLOCKS: usize = 5;
+    debug_assert!(y.len() == seeds.len() && p.z_bytes() <= BLOCKS * SHAKE256_RATE);
+    let mut st = S::absorb(kern, lanes(seeds));
+    let mut bufs = [[0u8; BLOCKS * SHAKE256_RATE]; W];
+    st.squeeze(bufs.each_mut().map(|b| &mut b[..]), BLOCKS);
+    for (b, y) in bufs.iter().zip(y.iter_mut()) {
+        encode::unpack_z(&b[..p.z_bytes()], p.gamma1, p.z_bits(), y);
+    }
+    wipe(&mut bufs, [[0u8; BLOCKS * SHAKE256_RATE]; W]);
 }
 
 /// SampleInBall (Algorithm 29) from the whole c̃. The challenge is public once the
@@ -196,3 +262,93 @@ pub fn h256(inputs: &[&[u8]], out: &mut [u8]) {
     crate::kernels::keccak::sponge::shake256(inputs, out)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::mldsa::kernels;
+    use crate::kernels::select::Backend;
+    use crate::mldsa::params::ParamSet;
+    use alloc::vec;
+
+    /// One polynomial on its own: `seed` through a one-way sponge, one block at a time,
+    /// into the portable sampler until the polynomial is full.
+    fn one<const RATE: usize>(seed: &[u8], sampler: &dyn Fn(&mut [i32], &[u8]) -> usize) -> Poly {
+        let mut h = Shake::<RATE>::new();
+        h.absorb(seed);
+        let mut out = Poly::default();
+        let mut ctr = 0;
+        let mut block = [0u8; RATE];
+        while ctr < N {
+            h.squeeze_blocks(&mut block);
+            ctr += sampler(&mut out.coeffs[ctr..], &block);
+        }
+        out
+    }
+
+    /// ExpandA, ExpandS and ExpandMask of every backend, with both ways of grouping five
+    /// polynomials, for every group size (matrix and vector shapes beyond the parameter
+    /// sets' own), against one polynomial at a time.
+    #[test]
+    fn groups_match_one_polynomial_at_a_time() {
+        let port = kernels(Backend::Portable);
+        let rho: [u8; 32] = core::array::from_fn(|i| (7 * i + 1) as u8);
+        let rho64: [u8; 64] = core::array::from_fn(|i| (13 * i + 5) as u8);
+        for b in Backend::available() {
+            for native in [false, true] {
+                let kern = Kernels {
+                    permute8_native: native,
+                    ..*kernels(b)
+                };
+                for ps in ParamSet::ALL {
+                    for (k, l) in (1..=3).flat_map(|k| (1..=9).map(move |l| (k, l))) {
+                        let p = Params {
+                            k,
+                            l,
+                            ..*ps.params()
+                        };
+                        let what =
+                            alloc::format!("{b:?} native {native} {} k {k} l {l}", ps.name());
+
+                        let mut a = vec![Poly::default(); k * l];
+                        expand_a(&kern, &p, &rho, &mut a);
+                        for (idx, got) in a.iter().enumerate() {
+                            let mut seed = [0u8; 34];
+                            seed[..32].copy_from_slice(&rho);
+                            seed[32] = (idx % l) as u8;
+                            seed[33] = (idx / l) as u8;
+                            let want = one::<SHAKE128_RATE>(&seed, &port.rej_uniform);
+                            assert_eq!(got, &want, "ExpandA {what} poly {idx}");
+                        }
+
+                        let (mut s1, mut s2) = (vec![Poly::default(); l], vec![Poly::default(); k]);
+                        expand_s(&kern, &p, &rho64, &mut s1, &mut s2);
+                        let eta = move |o: &mut [i32], b: &[u8]| (port.rej_eta)(p.eta, o, b);
+                        for (nonce, got) in s1.iter().chain(s2.iter()).enumerate() {
+                            let mut seed = [0u8; 66];
+                            seed[..64].copy_from_slice(&rho64);
+                            seed[64..].copy_from_slice(&(nonce as u16).to_le_bytes());
+                            let want = one::<SHAKE256_RATE>(&seed, &eta);
+                            assert_eq!(got, &want, "ExpandS {what} poly {nonce}");
+                        }
+
+                        let kappa = 0xFFFE; // nonces wrap around
+                        let mut y = vec![Poly::default(); l];
+                        expand_mask(&kern, &p, &rho64, kappa, &mut y);
+                        for (r, got) in y.iter().enumerate() {
+                            let mut seed = [0u8; 66];
+                            seed[..64].copy_from_slice(&rho64);
+                            seed[64..].copy_from_slice(&kappa.wrapping_add(r as u16).to_le_bytes());
+                            let mut buf = vec![0u8; p.z_bytes()];
+                            let mut h = Shake256::new();
+                            h.absorb(&seed);
+                            h.squeeze(&mut buf);
+                            let mut want = Poly::default();
+                            encode::unpack_z(&buf, p.gamma1, p.z_bits(), &mut want);
+                            assert_eq!(got, &want, "ExpandMask {what} poly {r}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -5,6 +5,8 @@
 //! * [`x4`] — four independent sponges advanced together; the permutation is the
 //!   backend-specific kernel (portable: four scalar permutations; avx2: one state per
 //!   64-bit lane of 25 `__m256i`).
+//! * [`x8`] — the same with eight sponges (portable: eight scalar permutations; avx2: the
+//!   four-way kernel on each half; avx512: one state per 64-bit lane of 25 `__m512i`).
 
 pub mod f1600;
 pub mod sponge;
@@ -13,6 +15,10 @@ pub mod x4;
 pub mod x4_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod x4_avx512;
+pub mod x8;
+#[cfg(target_arch = "x86_64")]
+pub mod x8_avx512;
 
 pub use sponge::{Sha3, Shake, Shake128, Shake256};
 pub use x4::ShakeX4;
+pub use x8::ShakeX8;

@@ -12,20 +12,46 @@
 //! lanes are combined; two rounds per loop iteration bring the arrays back to their
 //! starting roles, so no lane ever has to be copied.
 //!
+//! The eight-way permutation of the avx2 backend ([`permute8_avx2`]) is this kernel run
+//! on each half of a [`StateX8`] in place: the lanes are read with a stride of two
+//! vectors, so no state is copied or re-interleaved.
+//!
 //! Constant time: the code has no data-dependent branches or memory indices.
 
 use super::f1600::RC;
 use super::x4::StateX4;
+use super::x8::StateX8;
 use core::arch::x86_64::*;
 
 /// AVX2 four-way permutation: each of the four interleaved states gets the 24-round
 /// Keccak-f\[1600\], exactly as four calls of the portable `keccak_f1600` would.
 pub fn permute4_avx2(st: &mut StateX4) {
+    let p = st.s.as_mut_ptr() as *mut __m256i;
     // SAFETY: this function is only reachable through tables gated on AVX2 detection:
     // `x4::permute4_for(Backend::Avx2)` returns it only when `Backend::Avx2.is_available()`,
     // and the AVX2 ML-DSA kernel table (which stores it as `permute4`) is only handed out
     // by `kernels::mldsa::kernels` after the same check. So the CPU supports AVX2 here.
-    unsafe { permute4_avx2_impl(st) }
+    // `StateX4` is `repr(C, align(32))` with `s` its only field, so `p.add(i)` for i < 25
+    // is the aligned 32-byte lane `s[i]`, exclusively borrowed through `st`.
+    unsafe { permute4x_avx2_impl::<1>(p) }
+}
+
+/// AVX2 eight-way permutation: the four-way kernel on instances 0–3, then on 4–7, each
+/// in place in the [`StateX8`] (no copies into a [`StateX4`]). Exactly eight calls of
+/// the portable `keccak_f1600`.
+pub fn permute8_avx2(st: &mut StateX8) {
+    let p = st.s.as_mut_ptr() as *mut __m256i;
+    // SAFETY: as for `permute4_avx2`: this function is only reachable through
+    // `x8::permute8_for(Backend::Avx2)` and the AVX2 ML-DSA kernel table (as `permute8`),
+    // both gated on `Backend::Avx2.is_available()`; the avx512 backend does not use it.
+    // `StateX8` is `repr(C, align(64))` with `s` its only field, so `s[i]` is 64 bytes at
+    // offset 64i: `p.add(2i)` is its first half (instances 0–3) and `p.add(2i + 1)` its
+    // second half (instances 4–7), both 32-byte aligned, for i < 25, and exclusively
+    // borrowed through `st`.
+    unsafe {
+        permute4x_avx2_impl::<2>(p);
+        permute4x_avx2_impl::<2>(p.add(1));
+    }
 }
 
 macro_rules! xor {
@@ -135,11 +161,14 @@ macro_rules! round {
     }};
 }
 
+/// Permutes the four states whose 25 lanes are the `__m256i` at `p`, `p + STRIDE`, …,
+/// `p + 24·STRIDE` (lane i of the four states in one vector).
+///
 /// # Safety
-/// The CPU must support AVX2.
+/// The CPU must support AVX2, and `p.add(STRIDE * i)` for i < 25 must be valid for
+/// 32-byte-aligned reads and writes, not accessed through any other reference meanwhile.
 #[target_feature(enable = "avx2")]
-unsafe fn permute4_avx2_impl(st: &mut StateX4) {
-    let p = st.s.as_mut_ptr() as *mut __m256i;
+unsafe fn permute4x_avx2_impl<const STRIDE: usize>(p: *mut __m256i) {
     // Intrinsics without pointer arguments are safe in AVX2 code from Rust 1.87 on; the
     // block is needed for the crate's minimum supported Rust version (1.80).
     #[allow(unused_unsafe)]
@@ -155,9 +184,8 @@ unsafe fn permute4_avx2_impl(st: &mut StateX4) {
         );
         let mut a = [_mm256_setzero_si256(); 25];
         for (i, v) in a.iter_mut().enumerate() {
-            // SAFETY: `StateX4` is `repr(C, align(32))` and `s` is its only field, so
-            // `s[i]` (32 bytes, i < 25) is an aligned, readable `__m256i`.
-            *v = _mm256_load_si256(p.add(i));
+            // SAFETY: lane i < 25 is an aligned, readable `__m256i` (the caller's contract).
+            *v = _mm256_load_si256(p.add(STRIDE * i));
         }
         let mut e = [_mm256_setzero_si256(); 25];
         let mut r = 0;
@@ -169,8 +197,8 @@ unsafe fn permute4_avx2_impl(st: &mut StateX4) {
             r += 2;
         }
         for (i, v) in a.iter().enumerate() {
-            // SAFETY: as for the loads; `st` is borrowed mutably.
-            _mm256_store_si256(p.add(i), *v);
+            // SAFETY: as for the loads; the lanes are writable and not aliased.
+            _mm256_store_si256(p.add(STRIDE * i), *v);
         }
     }
 }

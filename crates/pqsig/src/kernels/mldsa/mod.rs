@@ -34,6 +34,7 @@ pub mod avx2;
 pub mod avx512;
 
 use crate::kernels::keccak::x4::Permute4;
+use crate::kernels::keccak::x8::Permute8;
 use crate::kernels::select::{self, Backend};
 use zeroize::Zeroize;
 
@@ -104,6 +105,12 @@ pub struct Kernels {
     pub shiftl: fn(&mut [Poly]),
     /// Four-way Keccak-f\[1600\].
     pub permute4: Permute4,
+    /// Eight-way Keccak-f\[1600\].
+    pub permute8: Permute8,
+    /// Whether `permute8` is one eight-way kernel, cheaper than a `permute4` plus a
+    /// one-state permutation (not two four-way or eight one-way ones): the samplers then
+    /// run a group of five polynomials eight-way rather than as four plus one.
+    pub permute8_native: bool,
 }
 
 /// The kernel table of a backend (portable if it is unavailable here).

@@ -12,7 +12,7 @@ pub mod rounding;
 pub mod sample;
 
 use super::Kernels;
-use crate::kernels::keccak::x4_avx2::permute4_avx2;
+use crate::kernels::keccak::x4_avx2::{permute4_avx2, permute8_avx2};
 use crate::kernels::select::Backend;
 
 /// The table as a constant, so other x86-64 tables can start from it.
@@ -35,6 +35,8 @@ pub const TABLE: Kernels = Kernels {
     sub: arith::sub,
     shiftl: arith::shiftl,
     permute4: permute4_avx2,
+    permute8: permute8_avx2,
+    permute8_native: false,
 };
 
 pub static KERNELS: Kernels = TABLE;

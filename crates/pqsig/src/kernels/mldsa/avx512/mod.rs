@@ -1,8 +1,8 @@
 //! AVX-512 ML-DSA kernel table. The NTT, inverse NTT and NTT-domain products are
 //! AVX-512 kernels (`ntt`: a whole polynomial in sixteen zmm registers for all eight
-//! layers); Keccak uses AVX-512's three-input logic and rotate instructions; the other
-//! arithmetic kernels are the AVX2 ones (sound here: the avx512 backend requires AVX2
-//! too, see `select.rs`).
+//! layers); Keccak uses AVX-512's three-input logic and rotate instructions (four-way on
+//! ymm, eight-way on zmm registers); the other arithmetic kernels are the AVX2 ones
+//! (sound here: the avx512 backend requires AVX2 too, see `select.rs`).
 //!
 //! Every entry is a safe wrapper around a whole target-feature function; the table is
 //! only handed out by [`super::kernels`] after AVX2 and AVX-512 F, VL, BW and DQ were
@@ -13,6 +13,7 @@ pub mod ntt;
 use super::avx2;
 use super::Kernels;
 use crate::kernels::keccak::x4_avx512::permute4_avx512;
+use crate::kernels::keccak::x8_avx512::permute8_avx512;
 use crate::kernels::select::Backend;
 
 pub static KERNELS: Kernels = Kernels {
@@ -22,5 +23,7 @@ pub static KERNELS: Kernels = Kernels {
     pointwise_montgomery: ntt::pointwise_montgomery,
     matvec_montgomery: ntt::matvec_montgomery,
     permute4: permute4_avx512,
+    permute8: permute8_avx512,
+    permute8_native: true,
     ..avx2::TABLE
 };

@@ -7,6 +7,7 @@ pub mod sample;
 
 use super::{Kernels, Poly};
 use crate::kernels::keccak::x4::permute4_portable;
+use crate::kernels::keccak::x8::permute8_portable;
 use crate::kernels::select::Backend;
 
 pub static KERNELS: Kernels = Kernels {
@@ -28,6 +29,8 @@ pub static KERNELS: Kernels = Kernels {
     sub,
     shiftl,
     permute4: permute4_portable,
+    permute8: permute8_portable,
+    permute8_native: false,
 };
 
 pub fn add(out: &mut [Poly], a: &[Poly]) {
