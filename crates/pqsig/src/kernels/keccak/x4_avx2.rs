@@ -169,8 +169,8 @@ macro_rules! round {
 /// 32-byte-aligned reads and writes, not accessed through any other reference meanwhile.
 #[target_feature(enable = "avx2")]
 unsafe fn permute4x_avx2_impl<const STRIDE: usize>(p: *mut __m256i) {
-    // Intrinsics without pointer arguments are safe in AVX2 code from Rust 1.87 on; the
-    // block is needed for the crate's minimum supported Rust version (1.80).
+    // Value-only intrinsics are safe here (Rust ≥ 1.87); one block covers the whole body
+    // including its loads and stores.
     #[allow(unused_unsafe)]
     unsafe {
         // Byte shuffles rotating every 64-bit element left by 8 and by 56 bits.

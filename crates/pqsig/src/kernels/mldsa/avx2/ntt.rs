@@ -42,8 +42,9 @@
 //!
 //! Nothing here branches on or indexes memory with coefficient data.
 
-// Before Rust 1.87 (the crate's MSRV is 1.80) the intrinsics are unsafe to call even
-// inside AVX2 functions, so they sit in `unsafe` blocks that newer compilers call unused.
+// Value-only intrinsics are safe inside `#[target_feature]` functions (Rust ≥ 1.87); the
+// code keeps explicit `unsafe` blocks around intrinsic sequences anyway, so that loads,
+// stores and their SAFETY reasoning stay grouped. Hence `allow(unused_unsafe)`.
 #![allow(unused_unsafe)]
 
 use super::super::portable::ntt::ZETAS;

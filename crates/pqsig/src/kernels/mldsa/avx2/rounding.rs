@@ -45,8 +45,8 @@ pub fn power2round(t1: &mut [Poly], t0: &mut [Poly]) {
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn power2round_avx2(t1: &mut [Poly], t0: &mut [Poly]) {
-    // Intrinsics without pointer arguments are safe in AVX2 code from Rust 1.87 on; the
-    // unsafe blocks also cover them for the crate's minimum supported Rust (1.80).
+    // Value-only intrinsics are safe here (Rust ≥ 1.87); one block covers the whole body
+    // including its loads and stores.
     #[allow(unused_unsafe)]
     unsafe {
         let half = _mm256_set1_epi32((1 << (D - 1)) - 1);
