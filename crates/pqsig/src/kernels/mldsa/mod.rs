@@ -27,11 +27,12 @@
 //! | `add`, `sub` | caller keeps sums within i32 | no reduction |
 //! | `shiftl` | a < 2^(31−13) | a·2^13 |
 
-pub mod portable;
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+pub mod portable;
+mod zetas;
 
 use crate::kernels::keccak::x4::Permute4;
 use crate::kernels::keccak::x8::Permute8;

@@ -47,62 +47,12 @@
 // stores and their SAFETY reasoning stay grouped. Hence `allow(unused_unsafe)`.
 #![allow(unused_unsafe)]
 
-use super::super::portable::ntt::ZETAS;
+use super::super::zetas::{lane_twiddles, shoup, F_SCALE, F_Z1, ZP};
 use super::super::{Poly, N, Q, QINV};
 use core::arch::x86_64::*;
 
 // ---------------------------------------------------------------------------------------
-// Constant tables (computed at compile time from the portable `ZETAS`).
-
-const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
-    let mut r = 1u64;
-    b %= m;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % m;
-        }
-        b = b * b % m;
-        e >>= 1;
-    }
-    r
-}
-
-/// Centred representative in (−q/2, q/2] of `v mod q`.
-const fn centre(v: i64) -> i32 {
-    let q = Q as i64;
-    let r = v.rem_euclid(q);
-    if r > q / 2 {
-        (r - q) as i32
-    } else {
-        r as i32
-    }
-}
-
-/// 2^−32 mod q.
-const MONT_INV: i64 = pow_mod((1u64 << 32) % Q as u64, Q as u64 - 2, Q as u64) as i64;
-
-/// The plain twiddle of butterfly group `k`: `ZETAS[k]` out of Montgomery form
-/// (= 1753^brv8(k) mod q, centred).
-const fn plain_zeta(k: usize) -> i32 {
-    centre((ZETAS[k] as i64).rem_euclid(Q as i64) * MONT_INV)
-}
-
-/// Shoup companion of a centred `z`: round(z·2^32 / q), which fits in an i32.
-const fn shoup(z: i32) -> i32 {
-    let q = Q as i64;
-    ((((z as i64) << 33) + q).div_euclid(2 * q)) as i32
-}
-
-/// Plain forward twiddles `z_k` (index as `ZETAS`).
-const ZP: [i32; N] = {
-    let mut t = [0i32; N];
-    let mut k = 0;
-    while k < N {
-        t[k] = plain_zeta(k);
-        k += 1;
-    }
-    t
-};
+// Constant tables (computed at compile time from the shared plain twiddles `ZP`).
 
 /// Shoup companions of `ZP`.
 const ZS: [i32; N] = {
@@ -126,32 +76,12 @@ const ZS_NEG: [i32; N] = {
     t
 };
 
-/// 2^32 / 256 mod q: the inverse NTT's scaling (1/n, times the Montgomery factor the
-/// seam asks for).
-const F_SCALE: i32 = centre((1i64 << 24) % Q as i64);
-/// `−z_1 · 2^32 / 256 mod q`: the last inverse twiddle with the scaling folded in.
-const F_Z1: i32 = centre(-(ZP[1] as i64) * F_SCALE as i64);
-
 /// A per-lane twiddle vector: `[z, z', z'_odd]`, where `z'_odd` holds the companions of
 /// the odd lanes in the even lanes (what `_mm256_mul_epi32` reads for the odd products).
 type LaneTw = [__m256i; 3];
 
 const fn lane_tw(ks: [usize; 8], neg: bool) -> LaneTw {
-    let mut z = [0i32; 8];
-    let mut s = [0i32; 8];
-    let mut so = [0i32; 8];
-    let mut i = 0;
-    while i < 8 {
-        z[i] = if neg { -ZP[ks[i]] } else { ZP[ks[i]] };
-        s[i] = shoup(z[i]);
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 4 {
-        so[2 * i] = s[2 * i + 1];
-        so[2 * i + 1] = s[2 * i + 1];
-        i += 1;
-    }
+    let [z, s, so] = lane_twiddles(ks, neg);
     // SAFETY: [i32; 8] and __m256i have the same size and every bit pattern is valid
     // for both.
     unsafe {
@@ -655,21 +585,16 @@ pub fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
 mod tests {
     use super::*;
 
+    /// The companion tables of this backend (`ZP`, `shoup` and the scaling constants are
+    /// checked with the shared tables, `zetas::tests`).
     #[test]
     fn twiddle_tables() {
         let q = Q as i64;
         for k in 1..N {
-            // Back into Montgomery form gives the portable table.
-            assert_eq!(
-                centre(ZP[k] as i64 * ((1i64 << 32) % q)),
-                ZETAS[k],
-                "k = {k}"
-            );
             for (z, s) in [(ZP[k], ZS[k]), (-ZP[k], ZS_NEG[k])] {
                 let exact = (z as f64) * 4294967296.0 / q as f64;
                 assert!((s as f64 - exact).abs() <= 0.5, "k = {k}");
             }
         }
-        assert_eq!(F_SCALE as i64 * 256 % q, (1i64 << 32) % q);
     }
 }

@@ -75,65 +75,14 @@
 // target-feature functions) considers them safe.
 #![allow(unused_unsafe)]
 
-use super::super::portable::ntt::ZETAS;
+use super::super::zetas::{lane_twiddles, shoup, F_SCALE, F_Z1, ZP};
 use super::super::{Poly, N, Q, QINV};
 use core::arch::x86_64::*;
 
 type V = __m512i;
 
 // ---------------------------------------------------------------------------------------
-// Constant tables (computed at compile time from the portable `ZETAS`).
-
-const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
-    let mut r = 1u64;
-    b %= m;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % m;
-        }
-        b = b * b % m;
-        e >>= 1;
-    }
-    r
-}
-
-/// Centred representative in (−q/2, q/2] of `v mod q`.
-const fn centre(v: i64) -> i32 {
-    let q = Q as i64;
-    let r = v.rem_euclid(q);
-    if r > q / 2 {
-        (r - q) as i32
-    } else {
-        r as i32
-    }
-}
-
-/// 2^−32 mod q.
-const MONT_INV: i64 = pow_mod((1u64 << 32) % Q as u64, Q as u64 - 2, Q as u64) as i64;
-
-/// Plain forward twiddles `z_k = 1753^brv8(k) mod q`, centred: `ZETAS[k]` out of
-/// Montgomery form.
-const ZP: [i32; N] = {
-    let mut t = [0i32; N];
-    let mut k = 0;
-    while k < N {
-        t[k] = centre((ZETAS[k] as i64).rem_euclid(Q as i64) * MONT_INV);
-        k += 1;
-    }
-    t
-};
-
-/// Shoup companion of a centred `z`: round(z·2^32 / q), which fits in an i32.
-const fn shoup(z: i32) -> i32 {
-    let q = Q as i64;
-    ((((z as i64) << 33) + q).div_euclid(2 * q)) as i32
-}
-
-/// 2^32 / 256 mod q: the inverse NTT's scaling (1/n, times the Montgomery factor the
-/// seam asks for).
-const F_SCALE: i32 = centre((1i64 << 24) % Q as i64);
-/// `−z_1 · 2^32 / 256 mod q`: the last inverse twiddle with the scaling folded in.
-const F_Z1: i32 = centre(-(ZP[1] as i64) * F_SCALE as i64);
+// Constant tables (computed at compile time from the shared plain twiddles `ZP`).
 
 const fn vec16(a: [i32; 16]) -> V {
     // SAFETY: [i32; 16] and __m512i have the same size and every bit pattern is valid
@@ -148,21 +97,7 @@ type Tw = [V; 3];
 
 /// The twiddle operand for per-lane twiddle indices `ks` (negated for the inverse).
 const fn lane_tw(ks: [usize; 16], neg: bool) -> Tw {
-    let mut z = [0i32; 16];
-    let mut s = [0i32; 16];
-    let mut so = [0i32; 16];
-    let mut i = 0;
-    while i < 16 {
-        z[i] = if neg { -ZP[ks[i]] } else { ZP[ks[i]] };
-        s[i] = shoup(z[i]);
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 8 {
-        so[2 * i] = s[2 * i + 1];
-        so[2 * i + 1] = s[2 * i + 1];
-        i += 1;
-    }
+    let [z, s, so] = lane_twiddles(ks, neg);
     [vec16(z), vec16(s), vec16(so)]
 }
 
@@ -883,24 +818,6 @@ pub fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn twiddle_tables() {
-        let q = Q as i64;
-        for k in 1..N {
-            // Back into Montgomery form gives the portable table.
-            assert_eq!(
-                centre(ZP[k] as i64 * ((1i64 << 32) % q)),
-                ZETAS[k],
-                "k = {k}"
-            );
-            for z in [ZP[k], -ZP[k]] {
-                let exact = (z as f64) * 4294967296.0 / q as f64;
-                assert!((shoup(z) as f64 - exact).abs() <= 0.5, "k = {k}");
-            }
-        }
-        assert_eq!(F_SCALE as i64 * 256 % q, (1i64 << 32) % q);
-    }
 
     /// Each lane group of the per-lane tables covers each butterfly group of its layer
     /// exactly as many times as the layer has butterflies per group.

@@ -1,46 +1,11 @@
 //! Portable NTT for q = 8380417: Cooley–Tukey forward (bit-reversed output, the FIPS 204
 //! order), Gentleman–Sande inverse, Montgomery twiddles.
 
-use super::super::{Poly, N, Q};
+use super::super::{Poly, N};
 use super::reduce::montgomery_reduce;
 
-const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
-    let mut r = 1u64;
-    b %= m;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % m;
-        }
-        b = b * b % m;
-        e >>= 1;
-    }
-    r
-}
-
-const fn brv8(x: usize) -> usize {
-    let mut r = 0;
-    let mut i = 0;
-    while i < 8 {
-        r |= ((x >> i) & 1) << (7 - i);
-        i += 1;
-    }
-    r
-}
-
-/// `ZETAS[k] = 1753^brv8(k) · 2^32 mod q`, centred in (−q/2, q/2]: the twiddle of the
-/// k-th butterfly group in Montgomery form. (`ZETAS[0]` is unused by the transforms.)
-pub const ZETAS: [i32; N] = {
-    let mut t = [0i32; N];
-    let q = Q as u64;
-    let r = (1u64 << 32) % q;
-    let mut k = 0;
-    while k < N {
-        let v = pow_mod(1753, brv8(k) as u64, q) * r % q;
-        t[k] = if v > q / 2 { v as i32 - Q } else { v as i32 };
-        k += 1;
-    }
-    t
-};
+// The Montgomery-form twiddles, computed with the SIMD backends' tables (`zetas`).
+pub use super::super::zetas::ZETAS;
 
 /// Forward NTT of one polynomial. In: |a| < q. Out: |a| < 9q.
 pub fn ntt_poly(a: &mut [i32; N]) {
@@ -130,12 +95,7 @@ pub fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn zetas_match_reference_constants() {
-        // First entries of the pq-crystals table (Montgomery form, centred).
-        assert_eq!(&ZETAS[1..6], &[25847, -2608894, -518909, 237124, -777960]);
-    }
+    use crate::kernels::mldsa::Q;
 
     /// Schoolbook negacyclic product mod q.
     fn schoolbook(a: &[i32; N], b: &[i32; N]) -> [i32; N] {
@@ -174,7 +134,10 @@ mod tests {
         pointwise_montgomery(&mut out, &pb, &pa);
         invntt_tomont(&mut out);
         for i in 0..N {
-            assert_eq!((out[0].coeffs[i] as i64).rem_euclid(Q as i64) as i32, want[i]);
+            assert_eq!(
+                (out[0].coeffs[i] as i64).rem_euclid(Q as i64) as i32,
+                want[i]
+            );
         }
     }
 }
