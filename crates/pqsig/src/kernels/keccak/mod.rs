@@ -2,6 +2,9 @@
 //!
 //! * [`f1600`] — portable Keccak-f\[1600\] permutation (one state).
 //! * [`sponge`] — incremental SHAKE128 / SHAKE256 / SHA3-* over one state.
+//! * [`xn`] — `W` independent sponges advanced together (absorb and squeeze generic over
+//!   `W`), over a permutation passed in; [`x4`] and [`x8`] are its four- and eight-way
+//!   forms with their backends' permutations.
 //! * [`x4`] — four independent sponges advanced together; the permutation is the
 //!   backend-specific kernel (portable: four scalar permutations; avx2: one state per
 //!   64-bit lane of 25 `__m256i`).
@@ -18,6 +21,7 @@ pub mod x4_avx512;
 pub mod x8;
 #[cfg(target_arch = "x86_64")]
 pub mod x8_avx512;
+pub mod xn;
 
 pub use sponge::{Sha3, Shake, Shake128, Shake256};
 pub use x4::ShakeX4;

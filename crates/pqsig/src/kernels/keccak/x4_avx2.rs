@@ -31,8 +31,9 @@ pub fn permute4_avx2(st: &mut StateX4) {
     // `x4::permute4_for(Backend::Avx2)` returns it only when `Backend::Avx2.is_available()`,
     // and the AVX2 ML-DSA kernel table (which stores it as `permute4`) is only handed out
     // by `kernels::mldsa::kernels` after the same check. So the CPU supports AVX2 here.
-    // `StateX4` is `repr(C, align(32))` with `s` its only field, so `p.add(i)` for i < 25
-    // is the aligned 32-byte lane `s[i]`, exclusively borrowed through `st`.
+    // `StateX4` (`StateXN<4>`) is `repr(C, align(64))` with `s` its only field, so
+    // `p.add(i)` for i < 25 is the 32-byte lane `s[i]`, 32-byte aligned, exclusively
+    // borrowed through `st`.
     unsafe { permute4x_avx2_impl::<1>(p) }
 }
 
@@ -44,10 +45,10 @@ pub fn permute8_avx2(st: &mut StateX8) {
     // SAFETY: as for `permute4_avx2`: this function is only reachable through
     // `x8::permute8_for(Backend::Avx2)` and the AVX2 ML-DSA kernel table (as `permute8`),
     // both gated on `Backend::Avx2.is_available()`; the avx512 backend does not use it.
-    // `StateX8` is `repr(C, align(64))` with `s` its only field, so `s[i]` is 64 bytes at
-    // offset 64i: `p.add(2i)` is its first half (instances 0–3) and `p.add(2i + 1)` its
-    // second half (instances 4–7), both 32-byte aligned, for i < 25, and exclusively
-    // borrowed through `st`.
+    // `StateX8` (`StateXN<8>`) is `repr(C, align(64))` with `s` its only field, so `s[i]`
+    // is 64 bytes at offset 64i: `p.add(2i)` is its first half (instances 0–3) and
+    // `p.add(2i + 1)` its second half (instances 4–7), both 32-byte aligned, for i < 25,
+    // and exclusively borrowed through `st`.
     unsafe {
         permute4x_avx2_impl::<2>(p);
         permute4x_avx2_impl::<2>(p.add(1));

@@ -223,9 +223,9 @@ pub(super) unsafe fn permute<V: Lanes>(p: *mut V) {
 /// The CPU must support AVX2, AVX-512F and AVX-512VL.
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 unsafe fn permute4_avx512_impl(st: &mut StateX4) {
-    // SAFETY: the CPU features are this function's contract. `StateX4` is
-    // `repr(C, align(32))` and `s` is its only field, so `s[i]` (32 bytes, i < 25) is an
-    // aligned `__m256i`, readable and writable, exclusively borrowed through `st`.
+    // SAFETY: the CPU features are this function's contract. `StateX4` (`StateXN<4>`) is
+    // `repr(C, align(64))` and `s` is its only field, so `s[i]` (32 bytes, i < 25) is a
+    // 32-byte-aligned `__m256i`, readable and writable, exclusively borrowed through `st`.
     unsafe { permute(st.s.as_mut_ptr() as *mut __m256i) }
 }
 

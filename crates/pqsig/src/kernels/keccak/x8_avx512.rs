@@ -73,7 +73,7 @@ impl Lanes for __m512i {
 /// The CPU must support AVX2, AVX-512F and AVX-512VL.
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 unsafe fn permute8_avx512_impl(st: &mut StateX8) {
-    // SAFETY: the CPU features are this function's contract. `StateX8` is
+    // SAFETY: the CPU features are this function's contract. `StateX8` (`StateXN<8>`) is
     // `repr(C, align(64))` and `s` is its only field, so `s[i]` (64 bytes, i < 25) is an
     // aligned `__m512i`, readable and writable, exclusively borrowed through `st`.
     unsafe { permute(st.s.as_mut_ptr() as *mut __m512i) }

@@ -1,0 +1,144 @@
+//! `W` SHAKE sponges advanced in lock-step: the multi-way sponge behind
+//! [`ShakeX4`](super::x4::ShakeX4) (W = 4) and [`ShakeX8`](super::x8::ShakeX8) (W = 8).
+//!
+//! State layout: `s[i][j]` is lane i (x + 5y) of instance j, so lane i of all `W`
+//! instances is `W` consecutive 64-bit words: one 256-bit vector for W = 4, one 512-bit
+//! vector for W = 8. Absorbing and squeezing are generic; only the permutation (a
+//! [`PermuteN`]) is backend-specific.
+
+use super::f1600::keccak_f1600;
+use zeroize::Zeroize;
+
+/// `W` interleaved Keccak states.
+///
+/// `repr(C)` with `s` its only field (so at offset 0) and 64-byte alignment for every
+/// `W`: with W = 4 each `s[i]` is a 32-byte-aligned `__m256i`, with W = 8 a
+/// 64-byte-aligned `__m512i` (and each of its halves a 32-byte-aligned `__m256i`). The
+/// SIMD permutations rely on this layout.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub struct StateXN<const W: usize> {
+    pub s: [[u64; W]; 25],
+}
+
+// The layout the SIMD kernels' SAFETY arguments rely on, checked at compile time.
+const _: () = assert!(core::mem::offset_of!(StateXN<4>, s) == 0);
+const _: () = assert!(core::mem::align_of::<StateXN<4>>() == 64);
+const _: () = assert!(core::mem::offset_of!(StateXN<8>, s) == 0);
+const _: () = assert!(core::mem::align_of::<StateXN<8>>() == 64);
+const _: () = assert!(core::mem::size_of::<StateXN<8>>() == 25 * 64);
+
+impl<const W: usize> Default for StateXN<W> {
+    fn default() -> Self {
+        StateXN { s: [[0; W]; 25] }
+    }
+}
+
+/// A `W`-way Keccak-f\[1600\] permutation.
+pub type PermuteN<const W: usize> = fn(&mut StateXN<W>);
+
+/// Portable `W`-way permutation: `W` scalar permutations.
+pub fn permute_portable<const W: usize>(st: &mut StateXN<W>) {
+    for j in 0..W {
+        let mut a: [u64; 25] = core::array::from_fn(|i| st.s[i][j]);
+        keccak_f1600(&mut a);
+        for (lane, w) in st.s.iter_mut().zip(a.iter()) {
+            lane[j] = *w;
+        }
+        a.zeroize();
+    }
+}
+
+/// `W` SHAKE sponges (rate `RATE` bytes, domain byte 0x1F) over equal-length inputs.
+pub struct ShakeXN<const W: usize, const RATE: usize> {
+    st: StateXN<W>,
+    permute: PermuteN<W>,
+}
+
+impl<const W: usize, const RATE: usize> ShakeXN<W, RATE> {
+    /// Absorbs `W` inputs of equal length in one go and pads them.
+    pub fn absorb_once(permute: PermuteN<W>, inputs: [&[u8]; W]) -> Self {
+        let len = inputs[0].len();
+        debug_assert!(inputs.iter().all(|x| x.len() == len));
+        let mut st = StateXN::default();
+        let mut off = 0;
+        // Whole blocks.
+        while len - off >= RATE {
+            for (j, inp) in inputs.iter().enumerate() {
+                let block = inp[off..off + RATE].chunks_exact(8);
+                for (lane, c) in st.s.iter_mut().zip(block) {
+                    lane[j] ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+                }
+            }
+            permute(&mut st);
+            off += RATE;
+        }
+        // Final partial block with padding: whole lanes, then the tail bytes of one lane.
+        let k = len - off;
+        for (j, inp) in inputs.iter().enumerate() {
+            let words = inp[off..].chunks_exact(8);
+            let tail = words.remainder();
+            for (lane, c) in st.s.iter_mut().zip(words) {
+                lane[j] ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+            }
+            let mut last = [0u8; 8];
+            last[..tail.len()].copy_from_slice(tail);
+            st.s[k / 8][j] ^= u64::from_le_bytes(last);
+            st.s[k / 8][j] ^= 0x1F << (8 * (k % 8));
+            st.s[(RATE - 1) / 8][j] ^= 0x80 << (8 * ((RATE - 1) % 8));
+        }
+        ShakeXN { st, permute }
+    }
+
+    /// Squeezes `nblocks` blocks into each output (each `out[j].len() >= nblocks*RATE`).
+    pub fn squeeze_blocks(&mut self, mut out: [&mut [u8]; W], nblocks: usize) {
+        for blk in 0..nblocks {
+            // The first permutation after absorbing is deferred to here.
+            (self.permute)(&mut self.st);
+            for (j, o) in out.iter_mut().enumerate() {
+                let o = &mut o[blk * RATE..(blk + 1) * RATE];
+                for (c, lane) in o.chunks_exact_mut(8).zip(self.st.s.iter()) {
+                    c.copy_from_slice(&lane[j].to_le_bytes());
+                }
+            }
+        }
+    }
+}
+
+impl<const W: usize, const RATE: usize> Drop for ShakeXN<W, RATE> {
+    fn drop(&mut self) {
+        self.st.s.zeroize();
+    }
+}
+
+/// Test helper of the four- and eight-way modules: `W` inputs of length `len` (distinct
+/// per lane) through `ShakeXN<W, R>` with `permute` (the permutation of backend `b`),
+/// three blocks squeezed from each, against `W` single sponges.
+#[cfg(test)]
+pub(super) fn check_against_single<const W: usize, const R: usize>(
+    permute: PermuteN<W>,
+    b: crate::kernels::select::Backend,
+    len: usize,
+) {
+    use super::sponge::{Shake128, Shake256};
+    use alloc::vec::Vec;
+
+    let inputs: [Vec<u8>; W] =
+        core::array::from_fn(|j| (0..len).map(|i| (i * 31 + j * 101 + 7) as u8).collect());
+    let mut xn = ShakeXN::<W, R>::absorb_once(permute, core::array::from_fn(|j| &inputs[j][..]));
+    let mut outs = [[0u8; 3 * 168]; W];
+    xn.squeeze_blocks(outs.each_mut().map(|o| &mut o[..]), 3);
+    for (j, (inp, got)) in inputs.iter().zip(outs.iter()).enumerate() {
+        let mut want = alloc::vec![0u8; 3 * R];
+        if R == 168 {
+            let mut h = Shake128::new();
+            h.absorb(inp);
+            h.squeeze(&mut want);
+        } else {
+            let mut h = Shake256::new();
+            h.absorb(inp);
+            h.squeeze(&mut want);
+        }
+        assert_eq!(&got[..3 * R], &want[..], "backend {b:?} len {len} lane {j}");
+    }
+}
