@@ -5,7 +5,9 @@
 //! and checking that nothing past the returned count is written); Keccak x4 against four
 //! scalar permutations. Skipped (with a message) where AVX2 is unavailable.
 
-use pqsig::kernels::keccak::f1600::keccak_f1600;
+mod common;
+
+use common::check_permute;
 use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
 use pqsig::kernels::mldsa::{kernels, Kernels, Poly, Q};
 use pqsig::Backend;
@@ -468,18 +470,6 @@ fn keccak_x4_matches_four_scalar_permutations() {
         if round == 1 {
             st = StateX4::default();
         }
-        let mut want = [[0u64; 25]; 4];
-        for (j, w) in want.iter_mut().enumerate() {
-            for (wi, lane) in w.iter_mut().zip(st.s.iter()) {
-                *wi = lane[j];
-            }
-            keccak_f1600(w);
-        }
-        permute(&mut st);
-        for (j, w) in want.iter().enumerate() {
-            for (i, (lane, wi)) in st.s.iter().zip(w.iter()).enumerate() {
-                assert_eq!(lane[j], *wi, "round {round}, instance {j}, lane {i}");
-            }
-        }
+        check_permute(permute, &mut st, &format!("round {round}"));
     }
 }

@@ -8,36 +8,13 @@
 //!
 //! Backends missing on this CPU are skipped (`Backend::available`).
 
-use pqsig::kernels::keccak::f1600::keccak_f1600;
+mod common;
+
+use common::{check_chained_states, check_edge_states, check_random_states, XorShift};
 use pqsig::kernels::keccak::sponge::{Shake128, Shake256, SHAKE128_RATE, SHAKE256_RATE};
-use pqsig::kernels::keccak::x8::{permute8_for, Permute8, ShakeX8, StateX8};
+use pqsig::kernels::keccak::x8::{permute8_for, Permute8, ShakeX8};
 use pqsig::kernels::mldsa::kernels;
 use pqsig::Backend;
-
-/// xorshift64: deterministic test data without extra dependencies.
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn state(&mut self) -> StateX8 {
-        let mut st = StateX8::default();
-        for lane in st.s.iter_mut() {
-            for w in lane.iter_mut() {
-                *w = self.next();
-            }
-        }
-        st
-    }
-    fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| self.next() as u8).collect()
-    }
-}
 
 /// The two ways a backend's eight-way permutation is reached.
 fn permutations() -> Vec<(String, Permute8)> {
@@ -51,97 +28,24 @@ fn permutations() -> Vec<(String, Permute8)> {
         .collect()
 }
 
-/// Permutes `st` with `p` and checks each of the eight instances against the portable
-/// permutation of that instance.
-fn check(p: Permute8, st: &mut StateX8, what: &str) {
-    let mut want = [[0u64; 25]; 8];
-    for (j, one) in want.iter_mut().enumerate() {
-        for (o, lane) in one.iter_mut().zip(st.s.iter()) {
-            *o = lane[j];
-        }
-        keccak_f1600(one);
-    }
-    p(st);
-    for (j, one) in want.iter().enumerate() {
-        let got: [u64; 25] = core::array::from_fn(|i| st.s[i][j]);
-        assert_eq!(&got, one, "{what}: instance {j}");
-    }
-}
-
 #[test]
 fn random_states_match_scalar() {
     for (name, p) in permutations() {
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-        for n in 0..128 {
-            let mut st = rng.state();
-            check(p, &mut st, &format!("{name}: random state {n}"));
-        }
+        check_random_states(p, &name, 128);
     }
 }
 
 #[test]
 fn chained_states_match_scalar() {
     for (name, p) in permutations() {
-        // Each step permutes the previous output again (as a sponge squeezing does),
-        // after occasionally mixing fresh data into one instance so the chains diverge.
-        let mut rng = XorShift(0x0123_4567_89AB_CDEF);
-        let mut st = rng.state();
-        for n in 0..128 {
-            if n % 5 == 0 {
-                let j = (rng.next() % 8) as usize;
-                let i = (rng.next() % 25) as usize;
-                st.s[i][j] ^= rng.next();
-            }
-            check(p, &mut st, &format!("{name}: chain step {n}"));
-        }
+        check_chained_states(p, &name, 128, 5);
     }
 }
 
 #[test]
 fn edge_states_match_scalar() {
     for (name, p) in permutations() {
-        // All zero: the published first lanes of Keccak-f[1600](0) as well.
-        let mut st = StateX8::default();
-        check(p, &mut st, &format!("{name}: zero state"));
-        assert!(
-            st.s[0].iter().all(|&w| w == 0xF125_8F79_40E1_DDE7),
-            "{name}"
-        );
-        assert!(
-            st.s[1].iter().all(|&w| w == 0x84D5_CCF9_33C0_478A),
-            "{name}"
-        );
-
-        let mut st = StateX8 {
-            s: [[u64::MAX; 8]; 25],
-        };
-        check(p, &mut st, &format!("{name}: all-ones state"));
-
-        // One bit in one instance at a time (every lane, a spread of bit positions, every
-        // instance): catches a wrong rotation or a lane leaking into another instance
-        // (in particular across the two 256-bit halves).
-        for i in 0..25 {
-            for bit in [0u32, 1, 7, 8, 31, 32, 55, 56, 62, 63] {
-                let j = (i + bit as usize) % 8;
-                let mut st = StateX8::default();
-                st.s[i][j] = 1u64 << bit;
-                check(
-                    p,
-                    &mut st,
-                    &format!("{name}: lane {i} bit {bit} instance {j}"),
-                );
-            }
-        }
-
-        // One instance random, the others zero.
-        let mut rng = XorShift(0xDEAD_BEEF_CAFE_F00D);
-        for j in 0..8 {
-            let mut st = StateX8::default();
-            for lane in st.s.iter_mut() {
-                lane[j] = rng.next();
-            }
-            check(p, &mut st, &format!("{name}: only instance {j} set"));
-        }
+        check_edge_states(p, &name);
     }
 }
 

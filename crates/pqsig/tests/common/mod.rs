@@ -1,6 +1,13 @@
-//! Shared helpers for the vector suites: locating `../shared/vectors`, hex, JSON.
+//! Shared helpers of the test suites: for the vector suites, locating `../shared/vectors`,
+//! hex, JSON; a deterministic PRNG; for the kernel equivalence suites, random polynomials
+//! and multi-way Keccak states, congruence and bound checks, the schoolbook product and
+//! the scalar reference for the multi-way permutations, and test bodies shared by more
+//! than one backend.
 #![allow(dead_code)]
 
+use pqsig::kernels::keccak::f1600::keccak_f1600;
+use pqsig::kernels::keccak::xn::{PermuteN, StateXN};
+use pqsig::kernels::mldsa::{Kernels, Poly, Q};
 use std::path::PathBuf;
 
 /// The vectors folder: `$PQSIG_VECTORS`, else `shared/vectors` beside the checkout
@@ -39,7 +46,10 @@ pub fn opt_hex(v: &serde_json::Value, k: &str) -> Option<Vec<u8>> {
 /// Backends the suites run on: all available, or only the one named by
 /// `PQSIG_BACKEND` (the forced-portable CI run).
 pub fn backends() -> Vec<pqsig::Backend> {
-    match std::env::var("PQSIG_BACKEND").ok().and_then(|v| pqsig::Backend::from_name(&v)) {
+    match std::env::var("PQSIG_BACKEND")
+        .ok()
+        .and_then(|v| pqsig::Backend::from_name(&v))
+    {
         Some(b) => vec![b],
         None => pqsig::Backend::available().collect(),
     }
@@ -56,5 +66,388 @@ impl XorShift {
     }
     pub fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// ML-DSA kernels: random polynomials, checks, reference product, shared test bodies.
+
+/// Coefficients per polynomial.
+pub const N: usize = 256;
+/// q as an i64.
+pub const QL: i64 = Q as i64;
+
+impl XorShift {
+    /// Uniform in [lo, hi] (inclusive).
+    pub fn range(&mut self, lo: i64, hi: i64) -> i32 {
+        (lo + (self.next() % (hi - lo + 1) as u64) as i64) as i32
+    }
+    /// A polynomial with coefficients in [lo, hi]: uniform, or (one in four) mostly the
+    /// extreme values, to reach the corners of the bounds.
+    pub fn poly(&mut self, lo: i64, hi: i64) -> Poly {
+        let extremes = self.next() & 3 == 0;
+        let mut p = Poly::default();
+        for c in p.coeffs.iter_mut() {
+            *c = if extremes {
+                match self.next() % 4 {
+                    0 => lo as i32,
+                    1 => hi as i32,
+                    _ => self.range(lo, hi),
+                }
+            } else {
+                self.range(lo, hi)
+            };
+        }
+        p
+    }
+    /// `n` polynomials as from [`XorShift::poly`].
+    pub fn polys(&mut self, n: usize, lo: i64, hi: i64) -> Vec<Poly> {
+        (0..n).map(|_| self.poly(lo, hi)).collect()
+    }
+}
+
+pub fn modq(x: i64) -> i64 {
+    x.rem_euclid(QL)
+}
+
+/// Congruence mod q, coefficient by coefficient, and `|got| < bound_num/bound_den · q`.
+pub fn check_congruent(what: &str, want: &[Poly], got: &[Poly], bound_num: i64, bound_den: i64) {
+    assert_eq!(want.len(), got.len());
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        for c in 0..N {
+            let (wv, gv) = (w.coeffs[c] as i64, g.coeffs[c] as i64);
+            assert_eq!(
+                modq(wv),
+                modq(gv),
+                "{what}: poly {i} coeff {c}: {wv} vs {gv}"
+            );
+            assert!(
+                gv.abs() * bound_den < bound_num * QL,
+                "{what}: poly {i} coeff {c}: |{gv}| exceeds {bound_num}/{bound_den}·q"
+            );
+        }
+    }
+}
+
+pub fn max_abs(p: &[Poly]) -> i64 {
+    p.iter()
+        .flat_map(|x| x.coeffs.iter())
+        .map(|&c| (c as i64).abs())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Negacyclic schoolbook product mod q, coefficients in [0, q).
+pub fn schoolbook(a: &Poly, b: &Poly) -> [i64; N] {
+    let mut r = [0i64; N];
+    for i in 0..N {
+        for j in 0..N {
+            let p = modq(a.coeffs[i] as i64) * modq(b.coeffs[j] as i64) % QL;
+            if i + j < N {
+                r[i + j] = (r[i + j] + p) % QL;
+            } else {
+                r[i + j - N] = (r[i + j - N] - p).rem_euclid(QL);
+            }
+        }
+    }
+    r
+}
+
+/// A transform of a kernel table (`|k| k.ntt`, `|k| k.invntt_tomont`).
+pub type Transform = fn(&Kernels) -> fn(&mut [Poly]);
+
+/// 400 random batches (1–8 polynomials, |a| < q, from `seed`) through the transform `t`
+/// of portable (`pk`) and of each table of `ks`: every output congruent to portable's
+/// with `|out| < bound.0/bound.1 · q`, and the outputs of all of `ks` bit-identical.
+/// Returns the largest |output| of `ks[0]`.
+pub fn check_transform(
+    what: &str,
+    t: Transform,
+    pk: &Kernels,
+    ks: &[&Kernels],
+    seed: u64,
+    bound: (i64, i64),
+) -> i64 {
+    let mut rng = XorShift(seed);
+    let mut seen = 0;
+    for round in 0..400 {
+        let n = 1 + round % 8;
+        let input = rng.polys(n, -(QL - 1), QL - 1);
+        let mut want = input.clone();
+        t(pk)(&mut want);
+        let mut first: Option<Vec<Poly>> = None;
+        for k in ks {
+            let mut got = input.clone();
+            t(k)(&mut got);
+            let name = k.backend.name();
+            check_congruent(&format!("{what} ({name})"), &want, &got, bound.0, bound.1);
+            match &first {
+                None => {
+                    seen = seen.max(max_abs(&got));
+                    first = Some(got);
+                }
+                Some(f) => assert_eq!(
+                    f,
+                    &got,
+                    "{what}: {name} differs from {}, round {round}",
+                    ks[0].backend.name()
+                ),
+            }
+        }
+    }
+    seen
+}
+
+/// `invntt_tomont` of `k` against portable's on the inputs that maximise the unreduced
+/// sums (every coefficient ±(q − 1)) and their alternating-sign forms: congruent, below
+/// 3q/4. Returns the largest |output|.
+pub fn check_invntt_extremes(pk: &Kernels, k: &Kernels) -> i64 {
+    let mut seen = 0;
+    for v in [QL - 1, -(QL - 1)] {
+        for alt in [false, true] {
+            let mut input = vec![Poly {
+                coeffs: [v as i32; N],
+            }];
+            if alt {
+                for (i, c) in input[0].coeffs.iter_mut().enumerate() {
+                    if i % 2 == 1 {
+                        *c = -*c;
+                    }
+                }
+            }
+            let mut want = input.clone();
+            let mut got = input.clone();
+            (pk.invntt_tomont)(&mut want);
+            (k.invntt_tomont)(&mut got);
+            check_congruent("invntt_tomont (extreme input)", &want, &got, 3, 4);
+            seen = seen.max(max_abs(&got));
+        }
+    }
+    seen
+}
+
+/// `pointwise_montgomery` of `k` bit-identical to portable's on 600 rounds of random
+/// operands (1–8 polynomials), the coefficient bounds of `c` and `v` taken from `ranges`
+/// in turn (their products must stay within 2^31·q); the output below q. With
+/// `longer_out`, every third round `out` is one polynomial longer than `v`: the kernel
+/// works over the shorter and must leave the extra one alone.
+pub fn check_pointwise(pk: &Kernels, k: &Kernels, ranges: &[(i64, i64)], longer_out: bool) {
+    let mut rng = XorShift(0x1357_9BDF_2468_ACE0);
+    for round in 0..600 {
+        let (rc, rv) = ranges[round % ranges.len()];
+        let n = 1 + round % 8;
+        let c = rng.poly(-rc, rc);
+        let v = rng.polys(n, -rv, rv);
+        let extra = longer_out && round % 3 == 0;
+        let mut want = vec![Poly::default(); n + extra as usize];
+        let mut got = vec![Poly { coeffs: [777; N] }; n + extra as usize];
+        if extra {
+            want[n] = Poly { coeffs: [777; N] };
+        }
+        (pk.pointwise_montgomery)(&mut want, &c, &v);
+        (k.pointwise_montgomery)(&mut got, &c, &v);
+        assert_eq!(want, got, "pointwise_montgomery, round {round}");
+        assert!(
+            max_abs(&got[..n]) < QL,
+            "pointwise_montgomery: output not below q"
+        );
+    }
+}
+
+/// `matvec_montgomery` of `k` bit-identical to portable's on `rounds` random products:
+/// 1–8 rows, 0..=`max_terms` terms (0 must give zeros, as portable does), the matrix std
+/// (or, every fifth round with `signed_matrices`, in (−q, q), to reach the corners) and
+/// the vector an NTT output (< 9q); the output below q.
+pub fn check_matvec(
+    pk: &Kernels,
+    k: &Kernels,
+    rounds: usize,
+    max_terms: usize,
+    signed_matrices: bool,
+) {
+    let mut rng = XorShift(0x0F1E_2D3C_4B5A_6978);
+    for round in 0..rounds {
+        let rows = 1 + round % 8;
+        let l = round / 8 % (max_terms + 1);
+        let mat = if signed_matrices && round % 5 == 0 {
+            rng.polys(rows * l, -(QL - 1), QL - 1)
+        } else {
+            rng.polys(rows * l, 0, QL - 1)
+        };
+        let v = rng.polys(l, -(9 * QL - 1), 9 * QL - 1);
+        let mut want = vec![Poly::default(); rows];
+        let mut got = vec![Poly { coeffs: [12345; N] }; rows];
+        (pk.matvec_montgomery)(&mut want, &mat, &v);
+        (k.matvec_montgomery)(&mut got, &mat, &v);
+        assert_eq!(want, got, "matvec_montgomery, k {rows} l {l}");
+        assert!(max_abs(&got) < QL, "matvec_montgomery: output not below q");
+    }
+}
+
+/// NTT-based products against the schoolbook product, for each (forward, product,
+/// inverse) combination of kernel tables in `combos` (NTT-domain data is interchangeable
+/// between backends): `pointwise_montgomery`, and `matvec_montgomery` with a 1×1 matrix.
+pub fn check_ntt_products(combos: &[(&Kernels, &Kernels, &Kernels)]) {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for round in 0..40 {
+        let a = rng.poly(-(QL - 1), QL - 1);
+        // Small second factor (like c, s1, s2) or a full-size one.
+        let b = if round % 2 == 0 {
+            rng.poly(-4, 4)
+        } else {
+            rng.poly(-(QL - 1), QL - 1)
+        };
+        let want = schoolbook(&a, &b);
+        for (i, &(f, m, inv)) in combos.iter().enumerate() {
+            let mut ah = [a];
+            let mut bh = [b];
+            (f.ntt)(&mut ah);
+            (f.ntt)(&mut bh);
+            let mut prod = [Poly::default()];
+            (m.pointwise_montgomery)(&mut prod, &bh[0], &ah);
+            (inv.invntt_tomont)(&mut prod);
+            for (c, (&got, &w)) in prod[0].coeffs.iter().zip(&want).enumerate() {
+                assert_eq!(modq(got as i64), w, "round {round} combo {i} coeff {c}");
+            }
+            // The matrix product with a 1×1 matrix is the same product.
+            let mut mv = [Poly::default()];
+            (m.matvec_montgomery)(&mut mv, &bh, &ah);
+            (inv.invntt_tomont)(&mut mv);
+            for (c, (&got, &w)) in mv[0].coeffs.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    modq(got as i64),
+                    w,
+                    "matvec round {round} combo {i} coeff {c}"
+                );
+            }
+        }
+    }
+}
+
+/// `invntt_tomont(reduce32(ntt(a))) = a·2^32 mod q` with the kernels of `k`, on random
+/// batches.
+pub fn check_ntt_inverse_round_trip(k: &Kernels) {
+    let mut rng = XorShift(0xA5A5_5A5A_0F0F_F0F0);
+    // 2^32 mod q: invntt_tomont(ntt(a)) = a·2^32.
+    let mont = (1i64 << 32) % QL;
+    for round in 0..200 {
+        let n = 1 + round % 8;
+        let input = rng.polys(n, -(QL - 1), QL - 1);
+        let mut x = input.clone();
+        (k.ntt)(&mut x);
+        (k.reduce32)(&mut x);
+        (k.invntt_tomont)(&mut x);
+        for (p, r) in input.iter().zip(&x) {
+            for c in 0..N {
+                assert_eq!(modq(p.coeffs[c] as i64 * mont), modq(r.coeffs[c] as i64));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Multi-way Keccak: random states, the scalar reference, shared test bodies.
+
+impl XorShift {
+    /// A `W`-way Keccak state with every word random.
+    pub fn state<const W: usize>(&mut self) -> StateXN<W> {
+        let mut st = StateXN::<W>::default();
+        for lane in st.s.iter_mut() {
+            for w in lane.iter_mut() {
+                *w = self.next();
+            }
+        }
+        st
+    }
+}
+
+/// Permutes `st` with `p` and checks each of the `W` instances against the portable
+/// one-state permutation of that instance.
+pub fn check_permute<const W: usize>(p: PermuteN<W>, st: &mut StateXN<W>, what: &str) {
+    let mut want = [[0u64; 25]; W];
+    for (j, one) in want.iter_mut().enumerate() {
+        for (o, lane) in one.iter_mut().zip(st.s.iter()) {
+            *o = lane[j];
+        }
+        keccak_f1600(one);
+    }
+    p(st);
+    for (j, one) in want.iter().enumerate() {
+        let got: [u64; 25] = core::array::from_fn(|i| st.s[i][j]);
+        assert_eq!(&got, one, "{what}: instance {j}");
+    }
+}
+
+/// `count` random states through `p` (named `name` in failure messages).
+pub fn check_random_states<const W: usize>(p: PermuteN<W>, name: &str, count: usize) {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for n in 0..count {
+        let mut st = rng.state::<W>();
+        check_permute(p, &mut st, &format!("{name}: random state {n}"));
+    }
+}
+
+/// A chain of `steps` permutations, each of the previous output (as a sponge squeezing
+/// does), with fresh data mixed into one instance every `mix_every` steps so the chains
+/// diverge.
+pub fn check_chained_states<const W: usize>(
+    p: PermuteN<W>,
+    name: &str,
+    steps: usize,
+    mix_every: usize,
+) {
+    let mut rng = XorShift(0x0123_4567_89AB_CDEF);
+    let mut st = rng.state::<W>();
+    for n in 0..steps {
+        if n % mix_every == 0 {
+            let j = (rng.next() % W as u64) as usize;
+            let i = (rng.next() % 25) as usize;
+            st.s[i][j] ^= rng.next();
+        }
+        check_permute(p, &mut st, &format!("{name}: chain step {n}"));
+    }
+}
+
+/// Edge states through `p`: all zero (with the published first lanes of
+/// Keccak-f[1600](0)), all ones, one bit in one instance at a time (every lane, a spread
+/// of bit positions, every instance: catches a wrong rotation amount or a lane leaking
+/// into another instance or vector half), one instance random and the others zero.
+pub fn check_edge_states<const W: usize>(p: PermuteN<W>, name: &str) {
+    let mut st = StateXN::<W>::default();
+    check_permute(p, &mut st, &format!("{name}: zero state"));
+    assert!(
+        st.s[0].iter().all(|&w| w == 0xF125_8F79_40E1_DDE7),
+        "{name}"
+    );
+    assert!(
+        st.s[1].iter().all(|&w| w == 0x84D5_CCF9_33C0_478A),
+        "{name}"
+    );
+
+    let mut st = StateXN::<W> {
+        s: [[u64::MAX; W]; 25],
+    };
+    check_permute(p, &mut st, &format!("{name}: all-ones state"));
+
+    for i in 0..25 {
+        for bit in [0u32, 1, 7, 8, 31, 32, 55, 56, 62, 63] {
+            let j = (i + bit as usize) % W;
+            let mut st = StateXN::<W>::default();
+            st.s[i][j] = 1u64 << bit;
+            check_permute(
+                p,
+                &mut st,
+                &format!("{name}: lane {i} bit {bit} instance {j}"),
+            );
+        }
+    }
+
+    let mut rng = XorShift(0xDEAD_BEEF_CAFE_F00D);
+    for j in 0..W {
+        let mut st = StateXN::<W>::default();
+        for lane in st.s.iter_mut() {
+            lane[j] = rng.next();
+        }
+        check_permute(p, &mut st, &format!("{name}: only instance {j} set"));
     }
 }
