@@ -42,7 +42,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             return;
         }
         // Fill a partial block byte-wise, then whole blocks lane-wise.
-        while !data.is_empty() && self.pos % 8 != 0 {
+        while !data.is_empty() && !self.pos.is_multiple_of(8) {
             self.xor_byte(self.pos, data[0]);
             self.pos += 1;
             data = &data[1..];
@@ -91,7 +91,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
                 keccak_f1600(&mut self.state);
                 self.pos = 0;
             }
-            if self.pos % 8 == 0 && out.len() >= 8 {
+            if self.pos.is_multiple_of(8) && out.len() >= 8 {
                 // Whole lanes while aligned.
                 let lanes = ((RATE - self.pos) / 8).min(out.len() / 8);
                 for (i, o) in out[..8 * lanes].chunks_exact_mut(8).enumerate() {
@@ -111,7 +111,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     /// block boundary (fresh after absorbing, or after earlier whole-block squeezes).
     pub fn squeeze_blocks(&mut self, out: &mut [u8]) {
         self.finalize();
-        debug_assert!(out.len() % RATE == 0);
+        debug_assert!(out.len().is_multiple_of(RATE));
         // pos == 0 right after finalize; afterwards pos == RATE at block boundaries.
         for block in out.chunks_mut(RATE) {
             if self.pos == RATE {

@@ -37,7 +37,7 @@ pub fn make_hint_coeff(gamma2: i32, a0: i32, a1: i32) -> i32 {
     let gt = ((gamma2 - a0) >> 31) & 1;
     let lt = ((a0 + gamma2) >> 31) & 1;
     let eq = ((((a0 + gamma2) | -(a0 + gamma2)) >> 31) + 1) & 1; // a0 == −γ2
-    let nz = (((a1 | -a1) >> 31) & 1) as i32; // a1 != 0
+    let nz = ((a1 | -a1) >> 31) & 1; // a1 != 0
     gt | lt | (eq & nz)
 }
 
