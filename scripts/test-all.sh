@@ -10,6 +10,10 @@
 #    selection by environment works and nothing depends on SIMD being present.
 # 3. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
+# 4. The constant-time check, when valgrind is installed: the example ct_check poisons the
+#    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
+#    valgrind can run, and memcheck fails the run on any branch or memory index that
+#    depends on them; then a canary run checks that a deliberate secret branch is caught.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,5 +31,17 @@ if rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET" \
   cargo build -p pqsig --no-default-features --target "$NOSTD_TARGET"
 else
   echo "SKIPPED: bare-metal no_std build ($NOSTD_TARGET could not be installed with rustup)"
+fi
+
+echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
+if command -v valgrind >/dev/null 2>&1; then
+  cargo build --release -p pqsig --example ct_check
+  CT_CHECK="${CARGO_TARGET_DIR:-target}/release/examples/ct_check"
+  valgrind --error-exitcode=1 --track-origins=yes "$CT_CHECK"
+  # The check must be able to fail: memcheck has to flag a deliberate secret branch
+  # (ct_check --canary exits 0 only then; its expected report is not shown).
+  valgrind -q --log-file=/dev/null "$CT_CHECK" --canary
+else
+  echo "SKIPPED: constant-time check (valgrind not installed)"
 fi
 echo "all test stages passed"
