@@ -103,13 +103,25 @@ mod valgrind {
     /// register copy (which memcheck would still consider defined).
     #[inline(always)]
     pub fn poison<T: ?Sized>(x: &mut T) {
-        request(0, MAKE_MEM_UNDEFINED, x as *mut T as *mut u8 as usize, core::mem::size_of_val(x), 0);
+        request(
+            0,
+            MAKE_MEM_UNDEFINED,
+            x as *mut T as *mut u8 as usize,
+            core::mem::size_of_val(x),
+            0,
+        );
     }
 
     /// Declassifies `x` (marks it defined again).
     #[inline(always)]
     pub fn unpoison<T: ?Sized>(x: &mut T) {
-        request(0, MAKE_MEM_DEFINED, x as *mut T as *mut u8 as usize, core::mem::size_of_val(x), 0);
+        request(
+            0,
+            MAKE_MEM_DEFINED,
+            x as *mut T as *mut u8 as usize,
+            core::mem::size_of_val(x),
+            0,
+        );
     }
 
     /// Memcheck's validity bits of `x` (one byte per byte of `x`, 0xFF = undefined),
@@ -117,7 +129,13 @@ mod valgrind {
     pub fn vbits<T: ?Sized>(x: &T) -> Option<Vec<u8>> {
         let n = core::mem::size_of_val(x);
         let mut v = vec![0u8; n];
-        let r = request(0, GET_VBITS, x as *const T as *const u8 as usize, v.as_mut_ptr() as usize, n);
+        let r = request(
+            0,
+            GET_VBITS,
+            x as *const T as *const u8 as usize,
+            v.as_mut_ptr() as usize,
+            n,
+        );
         (r == 1).then_some(v)
     }
 }
@@ -166,13 +184,19 @@ const BATCH: usize = 8;
 fn same_mod_q(a: &[Poly], b: &[Poly]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
-            x.coeffs.iter().zip(y.coeffs.iter()).all(|(u, v)| (*u as i64 - *v as i64).rem_euclid(Q as i64) == 0)
+            x.coeffs
+                .iter()
+                .zip(y.coeffs.iter())
+                .all(|(u, v)| (*u as i64 - *v as i64).rem_euclid(Q as i64) == 0)
         })
 }
 
 /// Runs one check: reports its name, panics (nonzero exit) on a functional mismatch.
 fn check(done: &mut Vec<&'static str>, name: &'static str, ok: bool) {
-    assert!(ok, "{name}: output differs from the portable kernel on the same inputs");
+    assert!(
+        ok,
+        "{name}: output differs from the portable kernel on the same inputs"
+    );
     if !done.contains(&name) {
         done.push(name);
     }
@@ -190,7 +214,10 @@ fn check_kernels(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
 
     for _ in 0..ITERS {
         // ntt / invntt_tomont: |a| < q (s1, s2, t0, y, c·s products).
-        for (name, f, g) in [("ntt", k.ntt, r.ntt), ("invntt_tomont", k.invntt_tomont, r.invntt_tomont)] {
+        for (name, f, g) in [
+            ("ntt", k.ntt, r.ntt),
+            ("invntt_tomont", k.invntt_tomont, r.invntt_tomont),
+        ] {
             let mut a = rng.polys(BATCH, -Q + 1, Q - 1);
             let mut want = a.clone();
             g(&mut want);
@@ -232,7 +259,13 @@ fn check_kernels(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
         // Element-wise arithmetic, exact results.
         type Unary = fn(&mut [Poly]);
         let unary: [(&'static str, Unary, Unary, i32, i32); 3] = [
-            ("reduce32", k.reduce32, r.reduce32, i32::MIN + (1 << 22), i32::MAX - (1 << 22)),
+            (
+                "reduce32",
+                k.reduce32,
+                r.reduce32,
+                i32::MIN + (1 << 22),
+                i32::MAX - (1 << 22),
+            ),
             ("caddq", k.caddq, r.caddq, -Q + 1, Q - 1),
             ("shiftl", k.shiftl, r.shiftl, -(1 << 17), (1 << 17) - 1),
         ];
@@ -246,7 +279,8 @@ fn check_kernels(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
             check(&mut done, name, a == want);
         }
         type Binary = fn(&mut [Poly], &[Poly]);
-        let binary: [(&'static str, Binary, Binary); 2] = [("add", k.add, r.add), ("sub", k.sub, r.sub)];
+        let binary: [(&'static str, Binary, Binary); 2] =
+            [("add", k.add, r.add), ("sub", k.sub, r.sub)];
         for (name, f, g) in binary {
             let mut a = rng.polys(BATCH, -Q + 1, Q - 1);
             let mut bb = rng.polys(BATCH, -Q + 1, Q - 1);
@@ -328,7 +362,8 @@ fn check_kernels(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
             check(&mut done, "keccak_f1600", s == want);
 
             let mut s4 = StateX4::default();
-            s4.s.iter_mut().for_each(|l| l.iter_mut().for_each(|w| *w = rng.next()));
+            s4.s.iter_mut()
+                .for_each(|l| l.iter_mut().for_each(|w| *w = rng.next()));
             let mut want4 = s4.clone();
             (r.permute4)(&mut want4);
             vg::poison(&mut s4);
@@ -337,7 +372,8 @@ fn check_kernels(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
             check(&mut done, "permute4", s4.s == want4.s);
 
             let mut s8 = StateX8::default();
-            s8.s.iter_mut().for_each(|l| l.iter_mut().for_each(|w| *w = rng.next()));
+            s8.s.iter_mut()
+                .for_each(|l| l.iter_mut().for_each(|w| *w = rng.next()));
             let mut want8 = s8.clone();
             (r.permute8)(&mut want8);
             vg::poison(&mut s8);
@@ -396,7 +432,11 @@ fn check_encoders(rng: &mut Rng) -> Vec<&'static str> {
                 let mut ok = encode::unpack_eta(&bytes, eta, &mut p);
                 vg::unpoison(&mut ok);
                 vg::unpoison(&mut p);
-                check(&mut done, "unpack_eta", ok == want_ok && ok != corrupt && p == want_p);
+                check(
+                    &mut done,
+                    "unpack_eta",
+                    ok == want_ok && ok != corrupt && p == want_p,
+                );
                 if !corrupt {
                     check(&mut done, "unpack_eta", p == s);
                 }
@@ -470,7 +510,8 @@ fn check_import(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
     for ps in ParamSet::ALL {
         let p = ps.params();
         let xi: [u8; 32] = rng.bytes();
-        let (_pk, sk) = pqsig::mldsa::keygen_internal_bytes_on(ps, &xi, b).expect("available backend");
+        let (_pk, sk) =
+            pqsig::mldsa::keygen_internal_bytes_on(ps, &xi, b).expect("available backend");
         let mut bytes = sk.to_vec();
         let t0_off = 128 + (p.l + p.k) * p.eta_bytes();
         vg::poison(&mut bytes[32..64]);
@@ -480,7 +521,11 @@ fn check_import(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
         let mut again = key.to_expanded_bytes();
         vg::unpoison(&mut again[..]);
         drop(key);
-        check(&mut done, "SigningKey::from_expanded (K, t0 poisoned)", again[..] == sk[..]);
+        check(
+            &mut done,
+            "SigningKey::from_expanded (K, t0 poisoned)",
+            again[..] == sk[..],
+        );
     }
     done
 }
@@ -539,7 +584,11 @@ fn main() {
     let avail: Vec<Backend> = Backend::available().collect();
     for b in &all {
         if !avail.contains(b) {
-            let why = if under > 0 && *b == Backend::Avx512 { " (valgrind's CPUID hides AVX-512)" } else { "" };
+            let why = if under > 0 && *b == Backend::Avx512 {
+                " (valgrind's CPUID hides AVX-512)"
+            } else {
+                ""
+            };
             println!("  {b}: not available here{why}, skipped");
         }
     }
@@ -547,11 +596,19 @@ fn main() {
         let t = Instant::now();
         let mut names = check_kernels(b, &mut rng);
         names.extend(check_import(b, &mut rng));
-        println!("  {b}: {} ({:.2} s)", names.join(", "), t.elapsed().as_secs_f64());
+        println!(
+            "  {b}: {} ({:.2} s)",
+            names.join(", "),
+            t.elapsed().as_secs_f64()
+        );
     }
     let t = Instant::now();
     let names = check_encoders(&mut rng);
-    println!("  encoders: {} ({:.2} s)", names.join(", "), t.elapsed().as_secs_f64());
+    println!(
+        "  encoders: {} ({:.2} s)",
+        names.join(", "),
+        t.elapsed().as_secs_f64()
+    );
 
     let errors = vg::error_count();
     if errors > 0 {
@@ -564,7 +621,11 @@ fn main() {
     println!(
         "ct_check: ok ({} backend(s): {}; {:.2} s{})",
         avail.len(),
-        avail.iter().map(|b| b.name()).collect::<Vec<_>>().join(", "),
+        avail
+            .iter()
+            .map(|b| b.name())
+            .collect::<Vec<_>>()
+            .join(", "),
         start.elapsed().as_secs_f64(),
         if under > 0 { ", under valgrind" } else { "" }
     );

@@ -40,14 +40,35 @@ fn acvp_keygen() {
                 let want = &res[&(tg, tc)];
                 let seed: [u8; 32] = field_hex(t, "seed").try_into().unwrap();
                 let (sk, vk) = mldsa::keygen_internal_on(ps, &seed, b).unwrap();
-                assert_eq!(vk.to_bytes(), &field_hex(want, "pk")[..], "{b} tg {tg} tc {tc} pk");
-                assert_eq!(&sk.to_expanded_bytes()[..], &field_hex(want, "sk")[..], "{b} tg {tg} tc {tc} sk");
+                assert_eq!(
+                    vk.to_bytes(),
+                    &field_hex(want, "pk")[..],
+                    "{b} tg {tg} tc {tc} pk"
+                );
+                assert_eq!(
+                    &sk.to_expanded_bytes()[..],
+                    &field_hex(want, "sk")[..],
+                    "{b} tg {tg} tc {tc} sk"
+                );
                 // The bytes-only keygen path gives the same encodings.
                 let (pk_b, sk_b) = mldsa::keygen_internal_bytes_on(ps, &seed, b).unwrap();
-                assert_eq!(pk_b, field_hex(want, "pk"), "{b} tg {tg} tc {tc} pk (bytes path)");
-                assert_eq!(&sk_b[..], &field_hex(want, "sk")[..], "{b} tg {tg} tc {tc} sk (bytes path)");
+                assert_eq!(
+                    pk_b,
+                    field_hex(want, "pk"),
+                    "{b} tg {tg} tc {tc} pk (bytes path)"
+                );
+                assert_eq!(
+                    &sk_b[..],
+                    &field_hex(want, "sk")[..],
+                    "{b} tg {tg} tc {tc} sk (bytes path)"
+                );
                 // The expanded encoding loads back, validated against pk, to the same key.
-                let sk2 = SigningKey::from_expanded_with_public(ps, &field_hex(want, "sk"), vk.to_bytes()).unwrap();
+                let sk2 = SigningKey::from_expanded_with_public(
+                    ps,
+                    &field_hex(want, "sk"),
+                    vk.to_bytes(),
+                )
+                .unwrap();
                 assert_eq!(&sk2.to_expanded_bytes()[..], &field_hex(want, "sk")[..]);
                 n += 1;
             }
@@ -99,15 +120,24 @@ fn acvp_siggen() {
                         .unwrap(),
                     "preHash" => {
                         let h = HashAlg::from_name(t["hashAlg"].as_str().unwrap()).unwrap();
-                        sk.sign_prehash_with_rnd(h, &field_hex(t, "message"), &field_hex(t, "context"), &rnd)
-                            .unwrap()
+                        sk.sign_prehash_with_rnd(
+                            h,
+                            &field_hex(t, "message"),
+                            &field_hex(t, "context"),
+                            &rnd,
+                        )
+                        .unwrap()
                     }
                     "externalMu" => sk.sign_mu(&field_hex(t, "mu"), &rnd).unwrap(),
                     "internal" => sk.sign_internal(&field_hex(t, "message"), &rnd),
                     _ => unreachable!(),
                 };
                 let want = field_hex(&res[&(tg, tc)], "signature");
-                assert_eq!(hex::encode(&sig), hex::encode(&want), "{b} tg {tg} tc {tc} ({kind}, det={det})");
+                assert_eq!(
+                    hex::encode(&sig),
+                    hex::encode(&want),
+                    "{b} tg {tg} tc {tc} ({kind}, det={det})"
+                );
                 // And the signature verifies under the derived public key.
                 let vk = sk.verifying_key();
                 let ok = match kind {
@@ -129,7 +159,11 @@ fn acvp_siggen() {
     let nb = backends().len();
     for k in ["pure", "preHash", "internal", "externalMu"] {
         for det in [true, false] {
-            assert_eq!(kinds.get(&format!("{k}/{det}")).copied().unwrap_or(0), 45 * nb, "{k} det={det}");
+            assert_eq!(
+                kinds.get(&format!("{k}/{det}")).copied().unwrap_or(0),
+                45 * nb,
+                "{k} det={det}"
+            );
         }
     }
     assert_eq!(kinds.values().sum::<usize>(), 360 * nb);
@@ -160,7 +194,9 @@ fn acvp_sigver() {
                 let sig = field_hex(t, "signature");
                 let r: Result<(), Error> = match iface {
                     "external" => match g["preHash"].as_str().unwrap() {
-                        "pure" => vk.verify(&field_hex(t, "message"), &field_hex(t, "context"), &sig),
+                        "pure" => {
+                            vk.verify(&field_hex(t, "message"), &field_hex(t, "context"), &sig)
+                        }
                         "preHash" => vk.verify_prehash(
                             HashAlg::from_name(t["hashAlg"].as_str().unwrap()).unwrap(),
                             &field_hex(t, "message"),

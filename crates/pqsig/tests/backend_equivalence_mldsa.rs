@@ -24,8 +24,15 @@ fn all_backends_agree_on_random_inputs() {
             for &b in &backends {
                 let (sk, vk) = mldsa::keygen_internal_on(ps, &xi, b).unwrap();
                 let sig = sk.sign_with_rnd(&msg, &ctx, &rnd).unwrap();
-                let sig_ph = sk.sign_prehash_with_rnd(HashAlg::Sha2_512, &msg, &ctx, &rnd).unwrap();
-                outs.push((vk.to_bytes().to_vec(), sk.to_expanded_bytes().to_vec(), sig, sig_ph));
+                let sig_ph = sk
+                    .sign_prehash_with_rnd(HashAlg::Sha2_512, &msg, &ctx, &rnd)
+                    .unwrap();
+                outs.push((
+                    vk.to_bytes().to_vec(),
+                    sk.to_expanded_bytes().to_vec(),
+                    sig,
+                    sig_ph,
+                ));
             }
             for o in &outs[1..] {
                 assert_eq!(o, &outs[0], "{ps:?}: backends disagree");
@@ -37,11 +44,20 @@ fn all_backends_agree_on_random_inputs() {
             let pos = (rng.next() as usize) % bad.len();
             bad[pos] ^= 1 << (rng.next() % 8);
             for &b in &backends {
-                let vk = VerifyingKey::from_bytes(ps, pk).unwrap().with_backend(b).unwrap();
+                let vk = VerifyingKey::from_bytes(ps, pk)
+                    .unwrap()
+                    .with_backend(b)
+                    .unwrap();
                 assert_eq!(vk.verify(&msg, &ctx, sig), Ok(()));
-                assert_eq!(vk.verify_prehash(HashAlg::Sha2_512, &msg, &ctx, sig_ph), Ok(()));
+                assert_eq!(
+                    vk.verify_prehash(HashAlg::Sha2_512, &msg, &ctx, sig_ph),
+                    Ok(())
+                );
                 assert!(vk.verify(&msg, &ctx, &bad).is_err());
-                let sk = SigningKey::from_expanded_with_public(ps, sk_bytes, pk).unwrap().with_backend(b).unwrap();
+                let sk = SigningKey::from_expanded_with_public(ps, sk_bytes, pk)
+                    .unwrap()
+                    .with_backend(b)
+                    .unwrap();
                 assert_eq!(sk.seed(), None);
                 assert_eq!(&sk.sign_with_rnd(&msg, &ctx, &rnd).unwrap(), sig);
             }

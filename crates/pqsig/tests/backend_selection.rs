@@ -23,8 +23,22 @@ fn selection_logic() {
     for (val, want) in [
         ("portable", Backend::Portable),
         ("PORTABLE", Backend::Portable),
-        ("avx2", if Backend::Avx2.is_available() { Backend::Avx2 } else { Backend::detect() }),
-        ("avx512", if Backend::Avx512.is_available() { Backend::Avx512 } else { Backend::detect() }),
+        (
+            "avx2",
+            if Backend::Avx2.is_available() {
+                Backend::Avx2
+            } else {
+                Backend::detect()
+            },
+        ),
+        (
+            "avx512",
+            if Backend::Avx512.is_available() {
+                Backend::Avx512
+            } else {
+                Backend::detect()
+            },
+        ),
         ("no-such-backend", Backend::detect()),
         ("", Backend::detect()),
     ] {

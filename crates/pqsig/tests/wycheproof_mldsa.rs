@@ -13,11 +13,20 @@ fn ps_of(kl: &str) -> ParamSet {
 }
 
 fn flags(t: &Value) -> Vec<String> {
-    t["flags"].as_array().map(|a| a.iter().map(|f| f.as_str().unwrap().to_string()).collect()).unwrap_or_default()
+    t["flags"]
+        .as_array()
+        .map(|a| a.iter().map(|f| f.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
 }
 
 /// Runs one sign test case against an already-loaded key (or the key-loading error).
-fn check_sign_case(b: Backend, file: &str, key: &Result<SigningKey, Error>, pk: Option<&[u8]>, t: &Value) {
+fn check_sign_case(
+    b: Backend,
+    file: &str,
+    key: &Result<SigningKey, Error>,
+    pk: Option<&[u8]>,
+    t: &Value,
+) {
     let id = format!("{file} tc {} [{b}] {:?}", t["tcId"], flags(t));
     let valid = t["result"].as_str() == Some("valid");
     let key = match key {
@@ -28,9 +37,15 @@ fn check_sign_case(b: Backend, file: &str, key: &Result<SigningKey, Error>, pk: 
         }
     };
     if let Some(pk) = pk {
-        assert_eq!(key.verifying_key().to_bytes(), pk, "{id}: derived public key");
+        assert_eq!(
+            key.verifying_key().to_bytes(),
+            pk,
+            "{id}: derived public key"
+        );
     }
-    let rnd: [u8; 32] = opt_hex(t, "rnd").map(|r| r.try_into().unwrap()).unwrap_or([0u8; 32]);
+    let rnd: [u8; 32] = opt_hex(t, "rnd")
+        .map(|r| r.try_into().unwrap())
+        .unwrap_or([0u8; 32]);
     let ctx = opt_hex(t, "ctx").unwrap_or_default();
     let want_sig = opt_hex(t, "sig");
     let vk = key.verifying_key();
@@ -50,7 +65,11 @@ fn check_sign_case(b: Backend, file: &str, key: &Result<SigningKey, Error>, pk: 
             assert!(r.is_err(), "{id}: invalid case signed");
             if flags(t).iter().any(|f| f == "InvalidContext") {
                 assert_eq!(r, Err(Error::ContextTooLong), "{id}");
-                assert_eq!(key.compute_mu(&msg, &ctx), Err(Error::ContextTooLong), "{id}");
+                assert_eq!(
+                    key.compute_mu(&msg, &ctx),
+                    Err(Error::ContextTooLong),
+                    "{id}"
+                );
             }
         }
     }
@@ -62,12 +81,18 @@ fn check_sign_case(b: Backend, file: &str, key: &Result<SigningKey, Error>, pk: 
             assert_eq!(vk.verify_mu(mu, &sig), Ok(()), "{id}: external-μ verify");
         }
     } else {
-        assert!(!valid || opt_hex(t, "msg").is_some(), "{id}: valid case with neither msg nor mu");
+        assert!(
+            !valid || opt_hex(t, "msg").is_some(),
+            "{id}: valid case with neither msg nor mu"
+        );
     }
 }
 
 fn run_sign_file(kl: &str, seeded: bool) -> usize {
-    let file = format!("mldsa_{kl}_sign_{}_test.json", if seeded { "seed" } else { "noseed" });
+    let file = format!(
+        "mldsa_{kl}_sign_{}_test.json",
+        if seeded { "seed" } else { "noseed" }
+    );
     let j = load_json(&format!("ml-dsa/wycheproof/{file}"));
     let ps = ps_of(kl);
     let mut n = 0;
@@ -90,7 +115,11 @@ fn run_sign_file(kl: &str, seeded: bool) -> usize {
             }
         }
     }
-    assert_eq!(n, j["numberOfTests"].as_u64().unwrap() as usize * backends().len(), "{file} count");
+    assert_eq!(
+        n,
+        j["numberOfTests"].as_u64().unwrap() as usize * backends().len(),
+        "{file} count"
+    );
     n
 }
 
@@ -101,17 +130,25 @@ fn run_verify_file(kl: &str) -> usize {
     let mut n = 0;
     for b in backends() {
         for g in j["testGroups"].as_array().unwrap() {
-            let vk = VerifyingKey::from_bytes(ps, &field_hex(g, "publicKey")).and_then(|k| k.with_backend(b));
+            let vk = VerifyingKey::from_bytes(ps, &field_hex(g, "publicKey"))
+                .and_then(|k| k.with_backend(b));
             for t in g["tests"].as_array().unwrap() {
                 let id = format!("{file} tc {} [{b}] {:?}", t["tcId"], flags(t));
                 let valid = t["result"].as_str() == Some("valid");
                 let r = match &vk {
-                    Ok(vk) => vk.verify(&field_hex(t, "msg"), &opt_hex(t, "ctx").unwrap_or_default(), &field_hex(t, "sig")),
+                    Ok(vk) => vk.verify(
+                        &field_hex(t, "msg"),
+                        &opt_hex(t, "ctx").unwrap_or_default(),
+                        &field_hex(t, "sig"),
+                    ),
                     Err(e) => Err(*e),
                 };
                 assert_eq!(r.is_ok(), valid, "{id}: got {r:?}");
                 let fl = flags(t);
-                if fl.iter().any(|f| f == "IncorrectSignatureLength" || f == "InvalidHintsEncoding") {
+                if fl
+                    .iter()
+                    .any(|f| f == "IncorrectSignatureLength" || f == "InvalidHintsEncoding")
+                {
                     assert_eq!(r, Err(Error::InvalidSignature), "{id}");
                 }
                 if fl.iter().any(|f| f == "IncorrectPublicKeyLength") {
@@ -124,7 +161,11 @@ fn run_verify_file(kl: &str) -> usize {
             }
         }
     }
-    assert_eq!(n, j["numberOfTests"].as_u64().unwrap() as usize * backends().len(), "{file} count");
+    assert_eq!(
+        n,
+        j["numberOfTests"].as_u64().unwrap() as usize * backends().len(),
+        "{file} count"
+    );
     n
 }
 

@@ -40,7 +40,10 @@ impl Backend {
 
     /// Parses a name as accepted by `PQSIG_BACKEND` (case-insensitive).
     pub fn from_name(s: &str) -> Option<Backend> {
-        Self::ALL.iter().copied().find(|b| b.name().eq_ignore_ascii_case(s.trim()))
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|b| b.name().eq_ignore_ascii_case(s.trim()))
     }
 
     /// Whether this CPU and build can run the backend.
@@ -204,7 +207,10 @@ mod tests {
     #[cfg(all(target_arch = "x86_64", feature = "std"))]
     #[test]
     fn detection_matches_cpu() {
-        assert_eq!(Backend::Avx2.is_available(), std::is_x86_feature_detected!("avx2"));
+        assert_eq!(
+            Backend::Avx2.is_available(),
+            std::is_x86_feature_detected!("avx2")
+        );
         let avx512 = std::is_x86_feature_detected!("avx2")
             && std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vl")

@@ -65,7 +65,18 @@ fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
     }
     let mut tr = [0u8; 64];
     sample::h256(&[&pk], &mut tr);
-    Parts { rho, key, a_hat, s1, s1_hat, s2, t1, t0, pk, tr }
+    Parts {
+        rho,
+        key,
+        a_hat,
+        s1,
+        s1_hat,
+        s2,
+        t1,
+        t0,
+        pk,
+        tr,
+    }
 }
 
 /// KeyGen_internal(ξ) returning key objects (with their NTT-domain caches).
@@ -114,6 +125,8 @@ pub(crate) fn keygen_internal_bytes(
 ) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
     let p = ps.params();
     let mut parts = compute(p, kern, xi);
-    let sk = encode::encode_sk(p, &parts.rho, &parts.key, &parts.tr, &parts.s1, &parts.s2, &parts.t0);
+    let sk = encode::encode_sk(
+        p, &parts.rho, &parts.key, &parts.tr, &parts.s1, &parts.s2, &parts.t0,
+    );
     (core::mem::take(&mut parts.pk), sk)
 }

@@ -46,7 +46,14 @@ pub struct SigningKey {
 
 impl Drop for SigningKey {
     fn drop(&mut self) {
-        for v in [&mut self.s1, &mut self.s2, &mut self.t0, &mut self.s1_hat, &mut self.s2_hat, &mut self.t0_hat] {
+        for v in [
+            &mut self.s1,
+            &mut self.s2,
+            &mut self.t0,
+            &mut self.s1_hat,
+            &mut self.s2_hat,
+            &mut self.t0_hat,
+        ] {
             v.iter_mut().for_each(Zeroize::zeroize);
         }
     }
@@ -104,7 +111,11 @@ impl VerifyingKey {
         Self::from_bytes_with(ps, pk, crate::kernels::mldsa::active())
     }
 
-    pub(crate) fn from_bytes_with(ps: ParamSet, pk: &[u8], kern: &'static Kernels) -> Result<Self, Error> {
+    pub(crate) fn from_bytes_with(
+        ps: ParamSet,
+        pk: &[u8],
+        kern: &'static Kernels,
+    ) -> Result<Self, Error> {
         let p = ps.params();
         if pk.len() != p.pk_len() {
             return Err(Error::InvalidKey);
@@ -133,7 +144,14 @@ impl VerifyingKey {
         let a_hat = a_hat.unwrap_or_else(|| expand_a(kern, p, rho));
         (kern.shiftl)(&mut t1);
         (kern.ntt)(&mut t1);
-        VerifyingKey { ps, kern, encoded, tr, a_hat, t1_hat: t1 }
+        VerifyingKey {
+            ps,
+            kern,
+            encoded,
+            tr,
+            a_hat,
+            t1_hat: t1,
+        }
     }
 
     /// The same key running on another backend.
@@ -186,7 +204,15 @@ impl SigningKey {
 
     /// skEncode(ρ, K, tr, s1, s2, t0): the FIPS 204 expanded private key.
     pub fn to_expanded_bytes(&self) -> Zeroizing<Vec<u8>> {
-        encode::encode_sk(self.ps.params(), &self.rho, &self.key, &self.tr, &self.s1, &self.s2, &self.t0)
+        encode::encode_sk(
+            self.ps.params(),
+            &self.rho,
+            &self.key,
+            &self.tr,
+            &self.s1,
+            &self.s2,
+            &self.t0,
+        )
     }
 
     /// Loads an expanded private key (skDecode) and validates it: length, every s1/s2
@@ -225,7 +251,11 @@ impl SigningKey {
         }
     }
 
-    pub(crate) fn from_expanded_with(ps: ParamSet, sk: &[u8], kern: &'static Kernels) -> Result<Self, Error> {
+    pub(crate) fn from_expanded_with(
+        ps: ParamSet,
+        sk: &[u8],
+        kern: &'static Kernels,
+    ) -> Result<Self, Error> {
         let p = ps.params();
         if sk.len() != p.sk_len() {
             return Err(Error::InvalidKey);
@@ -250,11 +280,15 @@ impl SigningKey {
         }
         // Declassified: whether the key is well-formed (not which coefficient failed).
         if !ok {
-            s1.iter_mut().chain(s2.iter_mut()).for_each(Zeroize::zeroize);
+            s1.iter_mut()
+                .chain(s2.iter_mut())
+                .for_each(Zeroize::zeroize);
             return Err(Error::InvalidKey);
         }
         let a_hat = expand_a(kern, p, &rho);
-        Ok(Self::assemble(ps, kern, None, rho, key, tr, s1, s2, t0, a_hat))
+        Ok(Self::assemble(
+            ps, kern, None, rho, key, tr, s1, s2, t0, a_hat,
+        ))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -273,7 +307,21 @@ impl SigningKey {
         let s1_hat = ntt_copy(kern, &s1);
         let s2_hat = ntt_copy(kern, &s2);
         let t0_hat = ntt_copy(kern, &t0);
-        SigningKey { ps, kern, seed, rho, key, tr, s1, s2, t0, s1_hat, s2_hat, t0_hat, a_hat }
+        SigningKey {
+            ps,
+            kern,
+            seed,
+            rho,
+            key,
+            tr,
+            s1,
+            s2,
+            t0,
+            s1_hat,
+            s2_hat,
+            t0_hat,
+            a_hat,
+        }
     }
 
     /// Recomputes the public key: t = NTT^−1(Â·ŝ1) + s2, t1 = Power2Round(t).high.
@@ -302,7 +350,15 @@ impl SigningKey {
         }
         let mut tr = [0u8; 64];
         sample::h256(&[&pk], &mut tr);
-        let vk = VerifyingKey::assemble(self.ps, kern, pk, tr, &self.rho, t1, Some(self.a_hat.clone()));
+        let vk = VerifyingKey::assemble(
+            self.ps,
+            kern,
+            pk,
+            tr,
+            &self.rho,
+            t1,
+            Some(self.a_hat.clone()),
+        );
         (vk, t0)
     }
 

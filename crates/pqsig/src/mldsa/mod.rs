@@ -25,7 +25,10 @@ pub mod sign;
 pub mod verify;
 
 pub use keys::{SigningKey, VerifyingKey};
-pub use mu::{compute_mu, compute_mu_from_public_key, compute_mu_internal, compute_mu_prehash, compute_mu_prehashed, MuHasher, MU_LEN};
+pub use mu::{
+    compute_mu, compute_mu_from_public_key, compute_mu_internal, compute_mu_prehash,
+    compute_mu_prehashed, MuHasher, MU_LEN,
+};
 pub use params::{ParamSet, Params};
 pub use prehash::HashAlg;
 
@@ -45,7 +48,10 @@ pub fn keygen_internal(ps: ParamSet, xi: &[u8; 32]) -> (SigningKey, VerifyingKey
 
 /// KeyGen_internal(ξ) returning only the encodings `(pk, expanded sk)`, without
 /// building key objects (cheaper when keys go straight to storage).
-pub fn keygen_internal_bytes(ps: ParamSet, xi: &[u8; 32]) -> (Vec<u8>, zeroize::Zeroizing<Vec<u8>>) {
+pub fn keygen_internal_bytes(
+    ps: ParamSet,
+    xi: &[u8; 32],
+) -> (Vec<u8>, zeroize::Zeroizing<Vec<u8>>) {
     keygen::keygen_internal_bytes(ps, km::active(), xi)
 }
 
@@ -79,7 +85,8 @@ pub fn keygen_with_rng(
     rng: &mut impl rand_core::CryptoRngCore,
 ) -> Result<(SigningKey, VerifyingKey), Error> {
     let mut xi = zeroize::Zeroizing::new([0u8; 32]);
-    rng.try_fill_bytes(&mut xi[..]).map_err(|_| Error::RandomnessFailure)?;
+    rng.try_fill_bytes(&mut xi[..])
+        .map_err(|_| Error::RandomnessFailure)?;
     Ok(keygen_internal(ps, &xi))
 }
 
@@ -119,7 +126,8 @@ impl SigningKey {
         ctx: &[u8],
     ) -> Result<Vec<u8>, Error> {
         let mut rnd = zeroize::Zeroizing::new([0u8; 32]);
-        rng.try_fill_bytes(&mut rnd[..]).map_err(|_| Error::RandomnessFailure)?;
+        rng.try_fill_bytes(&mut rnd[..])
+            .map_err(|_| Error::RandomnessFailure)?;
         self.sign_with_rnd(msg, ctx, &rnd)
     }
 
@@ -202,13 +210,25 @@ impl VerifyingKey {
     }
 
     /// HashML-DSA.Verify.
-    pub fn verify_prehash(&self, hash: HashAlg, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
+    pub fn verify_prehash(
+        &self,
+        hash: HashAlg,
+        msg: &[u8],
+        ctx: &[u8],
+        sig: &[u8],
+    ) -> Result<(), Error> {
         let mu = compute_mu_prehash(&self.tr, ctx, hash, msg)?;
         verify::verify_mu(self, &mu, sig)
     }
 
     /// HashML-DSA.Verify over a digest PH(M) the caller computed.
-    pub fn verify_prehashed(&self, hash: HashAlg, digest: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
+    pub fn verify_prehashed(
+        &self,
+        hash: HashAlg,
+        digest: &[u8],
+        ctx: &[u8],
+        sig: &[u8],
+    ) -> Result<(), Error> {
         let mu = compute_mu_prehashed(&self.tr, ctx, hash, digest)?;
         verify::verify_mu(self, &mu, sig)
     }

@@ -56,7 +56,11 @@ pub fn compute_mu(tr: &[u8; 64], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN],
 
 /// μ for pure ML-DSA from the encoded public key (tr = H(pk, 64) is computed here;
 /// the key is not otherwise decoded, so this is cheap).
-pub fn compute_mu_from_public_key(pk: &[u8], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
+pub fn compute_mu_from_public_key(
+    pk: &[u8],
+    ctx: &[u8],
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
     let mut tr = [0u8; 64];
     crate::kernels::keccak::sponge::shake256(&[pk], &mut tr);
     compute_mu(&tr, ctx, msg)

@@ -40,18 +40,30 @@ pub struct Params {
 impl Params {
     /// Bytes of one packed η-polynomial: 3 bits (η = 2) or 4 bits (η = 4) per coefficient.
     pub const fn eta_bytes(&self) -> usize {
-        if self.eta == 2 { 96 } else { 128 }
+        if self.eta == 2 {
+            96
+        } else {
+            128
+        }
     }
     /// Bits per z coefficient: 1 + bitlen(γ1 − 1).
     pub const fn z_bits(&self) -> usize {
-        if self.gamma1 == 1 << 17 { 18 } else { 20 }
+        if self.gamma1 == 1 << 17 {
+            18
+        } else {
+            20
+        }
     }
     pub const fn z_bytes(&self) -> usize {
         32 * self.z_bits()
     }
     /// Bits per w1 coefficient: bitlen((q − 1)/(2γ2) − 1).
     pub const fn w1_bits(&self) -> usize {
-        if self.gamma2 == (Q - 1) / 88 { 6 } else { 4 }
+        if self.gamma2 == (Q - 1) / 88 {
+            6
+        } else {
+            4
+        }
     }
     pub const fn w1_bytes(&self) -> usize {
         32 * self.w1_bits()

@@ -59,8 +59,11 @@ impl HashAlg {
 
     /// Parses an ACVP-style name; also accepts `SHA256`, `SHA-256`, `SHAKE128` spellings.
     pub fn from_name(s: &str) -> Result<HashAlg, Error> {
-        let norm: alloc::string::String =
-            s.chars().filter(|c| *c != '-' && *c != '_').flat_map(|c| c.to_uppercase()).collect();
+        let norm: alloc::string::String = s
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .flat_map(|c| c.to_uppercase())
+            .collect();
         Ok(match norm.as_str() {
             "SHA2224" | "SHA224" => HashAlg::Sha2_224,
             "SHA2256" | "SHA256" => HashAlg::Sha2_256,
@@ -98,7 +101,19 @@ impl HashAlg {
 
     /// The DER encoding of the OID (tag, length and value), as it enters M'.
     pub fn oid_der(self) -> [u8; 11] {
-        [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, self.oid_arc()]
+        [
+            0x06,
+            0x09,
+            0x60,
+            0x86,
+            0x48,
+            0x01,
+            0x65,
+            0x03,
+            0x04,
+            0x02,
+            self.oid_arc(),
+        ]
     }
 
     /// Digest length in bytes.

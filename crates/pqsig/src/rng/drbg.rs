@@ -15,7 +15,10 @@ pub struct KatDrbg {
 impl KatDrbg {
     /// `randombytes_init(entropy_input, NULL, 256)`.
     pub fn new(entropy: &[u8; 48]) -> Self {
-        let mut d = KatDrbg { key: [0; 32], v: [0; 16] };
+        let mut d = KatDrbg {
+            key: [0; 32],
+            v: [0; 16],
+        };
         d.update(Some(entropy));
         d
     }
@@ -104,6 +107,9 @@ mod tests {
         let mut d = KatDrbg::new(&entropy);
         let mut seed = [0u8; 48];
         d.fill(&mut seed);
-        assert_eq!(&seed[..8], &[0x06, 0x15, 0x50, 0x23, 0x4D, 0x15, 0x8C, 0x5E]);
+        assert_eq!(
+            &seed[..8],
+            &[0x06, 0x15, 0x50, 0x23, 0x4D, 0x15, 0x8C, 0x5E]
+        );
     }
 }

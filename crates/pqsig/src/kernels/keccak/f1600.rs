@@ -3,12 +3,30 @@
 
 /// Round constants ι for the 24 rounds.
 pub const RC: [u64; 24] = [
-    0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
-    0x000000000000808B, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
-    0x000000000000008A, 0x0000000000000088, 0x0000000080008009, 0x000000008000000A,
-    0x000000008000808B, 0x800000000000008B, 0x8000000000008089, 0x8000000000008003,
-    0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
-    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+    0x0000000000000001,
+    0x0000000000008082,
+    0x800000000000808A,
+    0x8000000080008000,
+    0x000000000000808B,
+    0x0000000080000001,
+    0x8000000080008081,
+    0x8000000000008009,
+    0x000000000000008A,
+    0x0000000000000088,
+    0x0000000080008009,
+    0x000000008000000A,
+    0x000000008000808B,
+    0x800000000000008B,
+    0x8000000000008089,
+    0x8000000000008003,
+    0x8000000000008002,
+    0x8000000000000080,
+    0x000000000000800A,
+    0x800000008000000A,
+    0x8000000080008081,
+    0x8000000000008080,
+    0x0000000080000001,
+    0x8000000080008008,
 ];
 
 /// ρ rotation offsets, indexed by lane x + 5y.
@@ -70,7 +88,8 @@ pub fn keccak_f1600_reference(a: &mut [u64; 25]) {
 /// form above is kept as [`keccak_f1600_reference`] for testing).
 #[inline]
 pub fn keccak_f1600(s: &mut [u64; 25]) {
-    let [mut a00, mut a01, mut a02, mut a03, mut a04, mut a05, mut a06, mut a07, mut a08, mut a09, mut a10, mut a11, mut a12, mut a13, mut a14, mut a15, mut a16, mut a17, mut a18, mut a19, mut a20, mut a21, mut a22, mut a23, mut a24] = *s;
+    let [mut a00, mut a01, mut a02, mut a03, mut a04, mut a05, mut a06, mut a07, mut a08, mut a09, mut a10, mut a11, mut a12, mut a13, mut a14, mut a15, mut a16, mut a17, mut a18, mut a19, mut a20, mut a21, mut a22, mut a23, mut a24] =
+        *s;
     for &rc in RC.iter() {
         let c0 = a00 ^ a05 ^ a10 ^ a15 ^ a20;
         let c1 = a01 ^ a06 ^ a11 ^ a16 ^ a21;
@@ -134,7 +153,10 @@ pub fn keccak_f1600(s: &mut [u64; 25]) {
         a24 = b24 ^ (!b20 & b21);
         a00 ^= rc;
     }
-    *s = [a00, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24];
+    *s = [
+        a00, a01, a02, a03, a04, a05, a06, a07, a08, a09, a10, a11, a12, a13, a14, a15, a16, a17,
+        a18, a19, a20, a21, a22, a23, a24,
+    ];
 }
 
 #[cfg(test)]
@@ -152,7 +174,8 @@ mod tests {
 
     #[test]
     fn unrolled_matches_reference() {
-        let mut a: [u64; 25] = core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15));
+        let mut a: [u64; 25] =
+            core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15));
         let mut b = a;
         for _ in 0..5 {
             keccak_f1600(&mut a);

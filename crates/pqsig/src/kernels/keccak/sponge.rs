@@ -26,7 +26,11 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     pub const RATE: usize = RATE;
 
     pub const fn new() -> Self {
-        Sponge { state: [0; 25], pos: 0, squeezing: false }
+        Sponge {
+            state: [0; 25],
+            pos: 0,
+            squeezing: false,
+        }
     }
 
     #[inline]
@@ -185,7 +189,10 @@ mod tests {
     fn known_answers() {
         let mut o = [0u8; 32];
         shake128(&[b""], &mut o);
-        assert_eq!(hx(&o), "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
+        assert_eq!(
+            hx(&o),
+            "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
+        );
         let mut o = [0u8; 64];
         shake256(&[b""], &mut o);
         assert_eq!(
@@ -194,7 +201,10 @@ mod tests {
         );
         let mut o = [0u8; 32];
         sha3(b"abc", &mut o);
-        assert_eq!(hx(&o), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
+        assert_eq!(
+            hx(&o),
+            "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532"
+        );
     }
     #[test]
     fn incremental_matches_one_shot() {

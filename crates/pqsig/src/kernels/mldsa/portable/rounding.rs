@@ -126,7 +126,11 @@ mod tests {
                 if r0 > g2 {
                     r0 -= 2 * g2;
                 }
-                let (w1, w0) = if a - r0 == Q - 1 { (0, r0 - 1) } else { ((a - r0) / (2 * g2), r0) };
+                let (w1, w0) = if a - r0 == Q - 1 {
+                    (0, r0 - 1)
+                } else {
+                    ((a - r0) / (2 * g2), r0)
+                };
                 assert_eq!((a1, a0), (w1, w0), "a = {a}, γ2 = {g2}");
             }
         }
@@ -139,7 +143,11 @@ mod tests {
             for a in (0..Q).step_by(13).chain(Q - 50..Q) {
                 let (a1, a0) = decompose_coeff(g2, a);
                 assert_eq!(use_hint_coeff(g2, a, 0), a1);
-                let want = if a0 > 0 { (a1 + 1).rem_euclid(m) } else { (a1 - 1).rem_euclid(m) };
+                let want = if a0 > 0 {
+                    (a1 + 1).rem_euclid(m)
+                } else {
+                    (a1 - 1).rem_euclid(m)
+                };
                 assert_eq!(use_hint_coeff(g2, a, 1), want);
             }
         }
