@@ -49,22 +49,7 @@ fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
     sample::expand_s(kern, p, &rho_prime, &mut s1, &mut s2);
     let s1_hat = ntt_copy(kern, &s1);
 
-    let mut t1 = vec![Poly::default(); p.k];
-    let mut t0 = vec![Poly::default(); p.k];
-    (kern.matvec_montgomery)(&mut t1, &a_hat, &s1_hat);
-    (kern.reduce32)(&mut t1);
-    (kern.invntt_tomont)(&mut t1);
-    (kern.add)(&mut t1, &s2);
-    (kern.caddq)(&mut t1);
-    (kern.power2round)(&mut t1, &mut t0);
-
-    let mut pk = vec![0u8; p.pk_len()];
-    pk[..32].copy_from_slice(&rho);
-    for (i, t) in t1.iter().enumerate() {
-        encode::pack_t1(t, &mut pk[32 + 320 * i..32 + 320 * (i + 1)]);
-    }
-    let mut tr = [0u8; 64];
-    sample::h256(&[&pk], &mut tr);
+    let PublicParts { t1, t0, pk, tr } = public_parts(kern, p, &rho, &a_hat, &s1_hat, &s2);
     Parts {
         rho,
         key,
@@ -77,6 +62,42 @@ fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
         pk,
         tr,
     }
+}
+
+/// What Algorithm 6 derives from (ρ, ŝ1, s2): t1 and t0 (the caller wipes t0), pkEncode
+/// and tr = H(pk). Shared by keygen and by the key-import consistency check.
+pub(crate) struct PublicParts {
+    pub t1: Vec<Poly>,
+    pub t0: Vec<Poly>,
+    pub pk: Vec<u8>,
+    pub tr: [u8; 64],
+}
+
+/// t = NTT⁻¹(Â ∘ ŝ1) + s2, (t1, t0) = Power2Round(t), pk = pkEncode(ρ, t1), tr = H(pk).
+pub(crate) fn public_parts(
+    kern: &Kernels,
+    p: &Params,
+    rho: &[u8; 32],
+    a_hat: &[Poly],
+    s1_hat: &[Poly],
+    s2: &[Poly],
+) -> PublicParts {
+    let mut t1 = vec![Poly::default(); p.k];
+    let mut t0 = vec![Poly::default(); p.k];
+    (kern.matvec_montgomery)(&mut t1, a_hat, s1_hat);
+    (kern.reduce32)(&mut t1);
+    (kern.invntt_tomont)(&mut t1);
+    (kern.add)(&mut t1, s2);
+    (kern.caddq)(&mut t1);
+    (kern.power2round)(&mut t1, &mut t0);
+    let mut pk = vec![0u8; p.pk_len()];
+    pk[..32].copy_from_slice(rho);
+    for (i, t) in t1.iter().enumerate() {
+        encode::pack_t1(t, &mut pk[32 + 320 * i..32 + 320 * (i + 1)]);
+    }
+    let mut tr = [0u8; 64];
+    sample::h256(&[&pk], &mut tr);
+    PublicParts { t1, t0, pk, tr }
 }
 
 /// KeyGen_internal(ξ) returning key objects (with their NTT-domain caches).

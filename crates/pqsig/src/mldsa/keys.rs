@@ -335,21 +335,8 @@ impl SigningKey {
     pub(crate) fn derive_public(&self) -> (VerifyingKey, Vec<Poly>) {
         let p = self.ps.params();
         let kern = self.kern;
-        let mut t1 = vec![Poly::default(); p.k];
-        let mut t0 = vec![Poly::default(); p.k];
-        (kern.matvec_montgomery)(&mut t1, &self.a_hat, &self.s1_hat);
-        (kern.reduce32)(&mut t1);
-        (kern.invntt_tomont)(&mut t1);
-        (kern.add)(&mut t1, &self.s2);
-        (kern.caddq)(&mut t1);
-        (kern.power2round)(&mut t1, &mut t0);
-        let mut pk = vec![0u8; p.pk_len()];
-        pk[..32].copy_from_slice(&self.rho);
-        for (i, t) in t1.iter().enumerate() {
-            encode::pack_t1(t, &mut pk[32 + 320 * i..32 + 320 * (i + 1)]);
-        }
-        let mut tr = [0u8; 64];
-        sample::h256(&[&pk], &mut tr);
+        let super::keygen::PublicParts { t1, t0, pk, tr } =
+            super::keygen::public_parts(kern, p, &self.rho, &self.a_hat, &self.s1_hat, &self.s2);
         let vk = VerifyingKey::assemble(
             self.ps,
             kern,
