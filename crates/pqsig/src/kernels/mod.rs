@@ -3,6 +3,8 @@
 //!
 //! * [`mldsa`] — q = 8380417, n = 256: NTT, inverse NTT, pointwise Montgomery products,
 //!   rejection samplers, power2round / decompose / hints, norm checks.
+//! * [`falcon`] — q = 12289, n = 2..1024: NTT, FFT over binary64 (native or emulated),
+//!   SamplerZ.
 //! * [`keccak`] — Keccak-f\[1600\] one-way and four-way, SHAKE128/256 and SHA3 on top.
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
@@ -10,6 +12,7 @@
 //! Scheme code fetches one kernel table per operation ([`mldsa::kernels`]) and calls
 //! through it; no dispatch happens inside a loop over coefficients.
 
+pub mod falcon;
 pub mod keccak;
 pub mod mldsa;
 pub mod select;

@@ -1,0 +1,17 @@
+//! Falcon (round 3) and FN-DSA (the putative FIPS 206 draft of the `fn-dsa` 0.4.0 crate).
+//!
+//! * [`params`] — degrees, sizes, bounds.
+//! * [`codec`] — public key, compact secret key, compressed / padded signatures (strict).
+//! * [`hash`] — hash-to-point (SHAKE256 → Z_q[x]/(x^n+1)).
+//! * [`verify`] — verification (NTT mod q, norm bound).
+//! * [`keygen`] — NTRU key generation (Gaussian f, g; NTRUSolve with exact big integers).
+//! * [`sign`] — signing: LDL tree, fast Fourier sampling, SamplerZ's software side.
+//! * [`fndsa`] — FN-DSA (draft) on top of the same core.
+
+pub mod codec;
+pub mod fndsa;
+pub mod hash;
+pub mod keygen;
+pub mod params;
+pub mod sign;
+pub mod verify;
