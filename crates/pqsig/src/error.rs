@@ -26,6 +26,9 @@ pub enum Error {
     RandomnessFailure,
     /// The requested pre-hash function is not supported.
     UnsupportedHash,
+    /// The algorithm does not offer this operation (e.g. a context string or
+    /// deterministic signing with round-3 Falcon, which defines neither).
+    Unsupported,
 }
 
 impl fmt::Display for Error {
@@ -40,6 +43,7 @@ impl fmt::Display for Error {
             Error::BackendUnavailable => "backend not available on this machine",
             Error::RandomnessFailure => "OS random number generator failed",
             Error::UnsupportedHash => "unsupported pre-hash function",
+            Error::Unsupported => "operation not supported by this algorithm",
         })
     }
 }
