@@ -4,6 +4,7 @@
 //! * [`codec`] — public key, compact secret key, compressed / padded signatures (strict).
 //! * [`hash`] — hash-to-point (SHAKE256 → Z_q[x]/(x^n+1)).
 //! * [`verify`] — verification (NTT mod q, norm bound).
+//! * [`keys`] — the public API: parameter sets, key types, sign and verify.
 //! * [`keygen`] — NTRU key generation (Gaussian f, g; NTRUSolve with exact big integers).
 //! * [`sign`] — signing: LDL tree, fast Fourier sampling, SamplerZ's software side.
 //! * [`fndsa`] — FN-DSA (draft) on top of the same core.
@@ -12,6 +13,9 @@ pub mod codec;
 pub mod fndsa;
 pub mod hash;
 pub mod keygen;
+pub mod keys;
 pub mod params;
 pub mod sign;
 pub mod verify;
+
+pub use keys::{FnDsaParamSet, ParamSet};
