@@ -1,0 +1,601 @@
+//! AVX2 NTT kernels mod 12289: 16 coefficients per vector as u16 lanes.
+//!
+//! Every value stays canonical (in `[0, q)`) after every butterfly, exactly as in the
+//! portable code, so results are bit-identical to it. The tools:
+//! * Montgomery product with `mullo`/`mulhi` on u16 lanes: for x·y < q·2^16,
+//!   `hi(x·y) − hi(m·q)` with `m = lo(x·y)·q⁻¹ mod 2^16` is `x·y/2^16 mod q` in (−q, q);
+//! * canonical correction by an unsigned minimum: `min(r, r + q)` maps (−q, q) (as u16)
+//!   to `[0, q)`, `min(s, s − q)` maps `[0, 2q)` to `[0, q)`.
+//!
+//! Layers whose butterflies span at least 16 coefficients work on whole vectors. The four
+//! last forward layers (first four inverse layers) pair coefficients within a chunk of 32
+//! held in two vectors X, Y: lane permutations of granularity 8, 4, 2, 1 (`shuffle8` …
+//! `shuffle1`, each its own inverse) bring every butterfly pair into the same lane of X
+//! and Y, and are undone before the chunk is stored, so the output order is the portable
+//! one. Per-lane twiddles for those layers come from `tables::lane_table`.
+//!
+//! Each table entry is a safe wrapper around a whole `#[target_feature(enable = "avx2")]`
+//! function; the table is only handed out by [`super::kernels`] after AVX2 was detected,
+//! which is what makes the wrappers sound.
+
+// Value-only intrinsics are safe inside `#[target_feature]` functions; explicit `unsafe`
+// blocks stay around loads and stores.
+#![allow(unused_unsafe)]
+
+use super::portable;
+use super::tables::{lane_table, GM, IGM};
+use super::{NttKernels, Q, QINV, R2};
+use crate::kernels::select::Backend;
+use core::arch::x86_64::*;
+
+pub static KERNELS: NttKernels = NttKernels {
+    backend: Backend::Avx2,
+    ntt,
+    intt,
+    mul_monty,
+    to_monty,
+    div,
+    add,
+    sub,
+    from_i16,
+    from_i8,
+    sqnorm_centered,
+    sqnorm_i16,
+};
+
+/// The AVX-512 backend runs the AVX2 NTT kernels.
+pub static KERNELS_AVX512: NttKernels = NttKernels {
+    backend: Backend::Avx512,
+    ..KERNELS
+};
+
+/// Per-lane twiddles of the in-register layers (see `tables::lane_table`).
+static FWD1: [[u16; 16]; 64] = lane_table(&GM, 1);
+static FWD2: [[u16; 16]; 64] = lane_table(&GM, 2);
+static FWD4: [[u16; 16]; 64] = lane_table(&GM, 4);
+static INV1: [[u16; 16]; 64] = lane_table(&IGM, 1);
+static INV2: [[u16; 16]; 64] = lane_table(&IGM, 2);
+static INV4: [[u16; 16]; 64] = lane_table(&IGM, 4);
+
+// ---------------------------------------------------------------------------------------
+// Lane arithmetic.
+
+#[inline(always)]
+unsafe fn load(p: &[u16]) -> __m256i {
+    debug_assert!(p.len() >= 16);
+    // SAFETY: 16 readable u16 (caller's slice), unaligned load.
+    unsafe { _mm256_loadu_si256(p.as_ptr() as *const __m256i) }
+}
+
+#[inline(always)]
+unsafe fn store(p: &mut [u16], v: __m256i) {
+    debug_assert!(p.len() >= 16);
+    // SAFETY: 16 writable u16 (caller's slice), unaligned store.
+    unsafe { _mm256_storeu_si256(p.as_mut_ptr() as *mut __m256i, v) }
+}
+
+#[inline(always)]
+unsafe fn load_tw(t: &[u16; 16]) -> __m256i {
+    // SAFETY: exactly 16 u16.
+    unsafe { _mm256_loadu_si256(t.as_ptr() as *const __m256i) }
+}
+
+/// `[0, 2q) → [0, q)`.
+#[inline(always)]
+unsafe fn csubq(s: __m256i, q: __m256i) -> __m256i {
+    unsafe { _mm256_min_epu16(s, _mm256_sub_epi16(s, q)) }
+}
+
+/// `(−q, q)` (two's complement in u16) `→ [0, q)`.
+#[inline(always)]
+unsafe fn caddq(r: __m256i, q: __m256i) -> __m256i {
+    unsafe { _mm256_min_epu16(r, _mm256_add_epi16(r, q)) }
+}
+
+#[inline(always)]
+unsafe fn addmod(a: __m256i, b: __m256i, q: __m256i) -> __m256i {
+    unsafe { csubq(_mm256_add_epi16(a, b), q) }
+}
+
+#[inline(always)]
+unsafe fn submod(a: __m256i, b: __m256i, q: __m256i) -> __m256i {
+    unsafe { caddq(_mm256_sub_epi16(a, b), q) }
+}
+
+/// `x·y/2^16 mod q` in `[0, q)` for x·y < q·2^16 (one operand in `[0, q)`).
+#[inline(always)]
+unsafe fn montymul(x: __m256i, y: __m256i, q: __m256i, qinv: __m256i) -> __m256i {
+    unsafe {
+        let lo = _mm256_mullo_epi16(x, y);
+        let hi = _mm256_mulhi_epu16(x, y);
+        let m = _mm256_mullo_epi16(lo, qinv);
+        let t = _mm256_mulhi_epu16(m, q);
+        caddq(_mm256_sub_epi16(hi, t), q)
+    }
+}
+
+/// Lane permutations on a pair of vectors, each an involution (see the module docs and
+/// `tables::lane_map`): within groups of 2g lanes, X' = (X.lo_g, Y.lo_g), Y' = (X.hi_g,
+/// Y.hi_g).
+#[inline(always)]
+unsafe fn shuffle8(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+    unsafe {
+        (
+            _mm256_permute2x128_si256::<0x20>(x, y),
+            _mm256_permute2x128_si256::<0x31>(x, y),
+        )
+    }
+}
+
+#[inline(always)]
+unsafe fn shuffle4(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+    unsafe { (_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y)) }
+}
+
+#[inline(always)]
+unsafe fn shuffle2(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+    unsafe {
+        (
+            _mm256_blend_epi32::<0b1010_1010>(x, _mm256_slli_epi64::<32>(y)),
+            _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>(x), y),
+        )
+    }
+}
+
+#[inline(always)]
+unsafe fn shuffle1(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
+    unsafe {
+        (
+            _mm256_blend_epi16::<0b1010_1010>(x, _mm256_slli_epi32::<16>(y)),
+            _mm256_blend_epi16::<0b1010_1010>(_mm256_srli_epi32::<16>(x), y),
+        )
+    }
+}
+
+/// Cooley–Tukey butterfly: (x, y) ← (x + y·w, x − y·w).
+#[inline(always)]
+unsafe fn bf_ct(x: &mut __m256i, y: &mut __m256i, w: __m256i, q: __m256i, qi: __m256i) {
+    unsafe {
+        let v = montymul(*y, w, q, qi);
+        let u = *x;
+        *x = addmod(u, v, q);
+        *y = submod(u, v, q);
+    }
+}
+
+/// Gentleman–Sande butterfly: (x, y) ← (x + y, (x − y)·w).
+#[inline(always)]
+unsafe fn bf_gs(x: &mut __m256i, y: &mut __m256i, w: __m256i, q: __m256i, qi: __m256i) {
+    unsafe {
+        let (u, v) = (*x, *y);
+        *x = addmod(u, v, q);
+        *y = montymul(submod(u, v, q), w, q, qi);
+    }
+}
+
+/// Twiddles of the half-distance-8 layer for chunk `p`: groups `m + 2p` and `m + 2p + 1`
+/// (eight lanes each).
+#[inline(always)]
+unsafe fn tw8(t: &[u16; 1024], k: usize) -> __m256i {
+    unsafe { _mm256_set_m128i(_mm_set1_epi16(t[k + 1] as i16), _mm_set1_epi16(t[k] as i16)) }
+}
+
+// ---------------------------------------------------------------------------------------
+// Transforms.
+
+/// # Safety
+/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
+#[target_feature(enable = "avx2")]
+unsafe fn ntt_one(a: &mut [u16], logn: u32) {
+    let n = 1usize << logn;
+    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    // Layers with half-distance ≥ 16: whole vectors.
+    let mut ht = n;
+    let mut m = 1;
+    while ht > 16 {
+        ht >>= 1;
+        for i in 0..m {
+            let w = unsafe { _mm256_set1_epi16(GM[m + i] as i16) };
+            let j1 = 2 * i * ht;
+            let (lo, hi) = a[j1..j1 + 2 * ht].split_at_mut(ht);
+            for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
+                unsafe {
+                    let (mut u, mut v) = (load(x), load(y));
+                    bf_ct(&mut u, &mut v, w, q, qi);
+                    store(x, u);
+                    store(y, v);
+                }
+            }
+        }
+        m <<= 1;
+    }
+    // Now m = n/16 groups of 16: the half-distance 8, 4, 2, 1 layers, in registers per
+    // 32-coefficient chunk. Layer with half-distance h has n/(2h) groups.
+    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
+        unsafe {
+            let (mut x, mut y) = (load(&chunk[..16]), load(&chunk[16..]));
+            (x, y) = shuffle8(x, y);
+            bf_ct(&mut x, &mut y, tw8(&GM, n / 16 + 2 * p), q, qi);
+            (x, y) = shuffle4(x, y);
+            bf_ct(&mut x, &mut y, load_tw(&FWD4[n / 32 + p]), q, qi);
+            (x, y) = shuffle2(x, y);
+            bf_ct(&mut x, &mut y, load_tw(&FWD2[n / 32 + p]), q, qi);
+            (x, y) = shuffle1(x, y);
+            bf_ct(&mut x, &mut y, load_tw(&FWD1[n / 32 + p]), q, qi);
+            // Back to the natural order.
+            (x, y) = shuffle1(x, y);
+            (x, y) = shuffle2(x, y);
+            (x, y) = shuffle4(x, y);
+            (x, y) = shuffle8(x, y);
+            let (c0, c1) = chunk.split_at_mut(16);
+            store(c0, x);
+            store(c1, y);
+        }
+    }
+}
+
+/// # Safety
+/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
+#[target_feature(enable = "avx2")]
+unsafe fn intt_one(a: &mut [u16], logn: u32) {
+    let n = 1usize << logn;
+    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    // Half-distance 1, 2, 4, 8 layers in registers per chunk (n/2, n/4, n/8, n/16
+    // groups): the layer with h has twiddle vector index (n/(2h))·h/16 + p = n/32 + p.
+    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
+        unsafe {
+            let (mut x, mut y) = (load(&chunk[..16]), load(&chunk[16..]));
+            (x, y) = shuffle8(x, y);
+            (x, y) = shuffle4(x, y);
+            (x, y) = shuffle2(x, y);
+            (x, y) = shuffle1(x, y);
+            bf_gs(&mut x, &mut y, load_tw(&INV1[n / 32 + p]), q, qi);
+            (x, y) = shuffle1(x, y);
+            bf_gs(&mut x, &mut y, load_tw(&INV2[n / 32 + p]), q, qi);
+            (x, y) = shuffle2(x, y);
+            bf_gs(&mut x, &mut y, load_tw(&INV4[n / 32 + p]), q, qi);
+            (x, y) = shuffle4(x, y);
+            bf_gs(&mut x, &mut y, tw8(&IGM, n / 16 + 2 * p), q, qi);
+            (x, y) = shuffle8(x, y);
+            let (c0, c1) = chunk.split_at_mut(16);
+            store(c0, x);
+            store(c1, y);
+        }
+    }
+    // Half-distance ≥ 16: whole vectors.
+    let mut t = 16;
+    let mut m = n / 16;
+    while m > 1 {
+        let hm = m >> 1;
+        for i in 0..hm {
+            let w = unsafe { _mm256_set1_epi16(IGM[hm + i] as i16) };
+            let j1 = 2 * i * t;
+            let (lo, hi) = a[j1..j1 + 2 * t].split_at_mut(t);
+            for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
+                unsafe {
+                    let (mut u, mut v) = (load(x), load(y));
+                    bf_gs(&mut u, &mut v, w, q, qi);
+                    store(x, u);
+                    store(y, v);
+                }
+            }
+        }
+        t <<= 1;
+        m = hm;
+    }
+    // Division by n (Montgomery factor included in the constant).
+    let ni = unsafe { _mm256_set1_epi16(portable::inv_n_monty(logn) as i16) };
+    for x in a.chunks_exact_mut(16) {
+        unsafe { store(x, montymul(load(x), ni, q, qi)) };
+    }
+}
+
+fn ntt(a: &mut [u16], logn: u32) {
+    let n = 1usize << logn;
+    debug_assert!(a.len().is_multiple_of(n));
+    for p in a.chunks_exact_mut(n) {
+        if logn < 5 {
+            portable::ntt_one(p, logn);
+        } else {
+            // SAFETY: AVX2 was detected before this table was handed out; n = 2^logn
+            // with logn in 5..=10.
+            unsafe { ntt_one(p, logn) }
+        }
+    }
+}
+
+fn intt(a: &mut [u16], logn: u32) {
+    let n = 1usize << logn;
+    debug_assert!(a.len().is_multiple_of(n));
+    for p in a.chunks_exact_mut(n) {
+        if logn < 5 {
+            portable::intt_one(p, logn);
+        } else {
+            // SAFETY: as in `ntt`.
+            unsafe { intt_one(p, logn) }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Coefficient-wise kernels. Vector bodies over 16 lanes; the (short) tails of slices
+// not a multiple of 16 long use the portable formulas, which compute the same values.
+
+/// `a ← f(a, b)` lane-wise, `b` one polynomial repeated over `a` or as long as `a`.
+#[inline(always)]
+unsafe fn zip_vec(
+    a: &mut [u16],
+    b: &[u16],
+    fv: impl Fn(__m256i, __m256i) -> __m256i,
+    fs: impl Fn(u32, u32) -> u32,
+) {
+    if b.is_empty() {
+        return;
+    }
+    debug_assert!(a.len().is_multiple_of(b.len()));
+    for chunk in a.chunks_mut(b.len()) {
+        let mut xs = chunk.chunks_exact_mut(16);
+        let mut ys = b.chunks_exact(16);
+        for (x, y) in (&mut xs).zip(&mut ys) {
+            unsafe { store(x, fv(load(x), load(y))) };
+        }
+        for (x, &y) in xs.into_remainder().iter_mut().zip(ys.remainder()) {
+            *x = fs(*x as u32, y as u32) as u16;
+        }
+    }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn mul_monty_avx2(a: &mut [u16], b: &[u16]) {
+    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    unsafe { zip_vec(a, b, |x, y| montymul(x, y, q, qi), portable::mq_montymul) }
+}
+
+fn mul_monty(a: &mut [u16], b: &[u16]) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { mul_monty_avx2(a, b) }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn add_avx2(a: &mut [u16], b: &[u16]) {
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
+    unsafe { zip_vec(a, b, |x, y| addmod(x, y, q), portable::mq_add) }
+}
+
+fn add(a: &mut [u16], b: &[u16]) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { add_avx2(a, b) }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn sub_avx2(a: &mut [u16], b: &[u16]) {
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
+    unsafe { zip_vec(a, b, |x, y| submod(x, y, q), portable::mq_sub) }
+}
+
+fn sub(a: &mut [u16], b: &[u16]) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { sub_avx2(a, b) }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn to_monty_avx2(a: &mut [u16]) {
+    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    let r2 = unsafe { _mm256_set1_epi16(R2 as i16) };
+    let mut xs = a.chunks_exact_mut(16);
+    for x in &mut xs {
+        unsafe { store(x, montymul(load(x), r2, q, qi)) };
+    }
+    for x in xs.into_remainder() {
+        *x = portable::mq_montymul(*x as u32, R2) as u16;
+    }
+}
+
+fn to_monty(a: &mut [u16]) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { to_monty_avx2(a) }
+}
+
+/// y^(q−2) in Montgomery form, the addition chain of `portable::mq_inv_monty`.
+#[inline(always)]
+unsafe fn inv_monty(y: __m256i, q: __m256i, qi: __m256i) -> __m256i {
+    unsafe {
+        let m = |a, b| montymul(a, b, q, qi);
+        let y2 = m(y, y);
+        let y3 = m(y2, y);
+        let y6 = m(y3, y3);
+        let y12 = m(y6, y6);
+        let y15 = m(y12, y3);
+        let mut t = y15;
+        for _ in 0..4 {
+            t = m(t, t);
+        }
+        let y255 = m(t, y15);
+        t = y255;
+        for _ in 0..4 {
+            t = m(t, t);
+        }
+        let y4095 = m(t, y15);
+        let y8190 = m(y4095, y4095);
+        let y12285 = m(y8190, y4095);
+        m(y12285, y2)
+    }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn div_avx2(a: &mut [u16], b: &[u16]) -> bool {
+    if b.is_empty() {
+        return true;
+    }
+    debug_assert!(a.len().is_multiple_of(b.len()));
+    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    let r2 = unsafe { _mm256_set1_epi16(R2 as i16) };
+    let mut zero_v = unsafe { _mm256_setzero_si256() };
+    let mut zero_s = 0u32;
+    for chunk in a.chunks_mut(b.len()) {
+        let mut xs = chunk.chunks_exact_mut(16);
+        let mut ys = b.chunks_exact(16);
+        for (x, y) in (&mut xs).zip(&mut ys) {
+            unsafe {
+                let yv = load(y);
+                zero_v = _mm256_or_si256(zero_v, _mm256_cmpeq_epi16(yv, _mm256_setzero_si256()));
+                let yi = inv_monty(montymul(yv, r2, q, qi), q, qi);
+                store(x, montymul(yi, load(x), q, qi));
+            }
+        }
+        for (x, &y) in xs.into_remainder().iter_mut().zip(ys.remainder()) {
+            let y = y as u32;
+            zero_s |= y.wrapping_sub(1);
+            let yi = portable::mq_inv_monty(portable::mq_montymul(y, R2));
+            *x = portable::mq_montymul(yi, *x as u32) as u16;
+        }
+    }
+    let zero_v = unsafe { _mm256_testz_si256(zero_v, zero_v) } == 0;
+    !zero_v && zero_s >> 31 == 0
+}
+
+fn div(a: &mut [u16], b: &[u16]) -> bool {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { div_avx2(a, b) }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn from_i16_avx2(out: &mut [u16], x: &[i16]) {
+    debug_assert_eq!(out.len(), x.len());
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
+    let mut os = out.chunks_exact_mut(16);
+    let mut xs = x.chunks_exact(16);
+    for (o, v) in (&mut os).zip(&mut xs) {
+        // SAFETY: 16 readable i16.
+        unsafe {
+            let v = _mm256_loadu_si256(v.as_ptr() as *const __m256i);
+            store(o, caddq(v, q));
+        }
+    }
+    for (o, &v) in os.into_remainder().iter_mut().zip(xs.remainder()) {
+        *o = portable::mq_small(v as i32) as u16;
+    }
+}
+
+fn from_i16(out: &mut [u16], x: &[i16]) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { from_i16_avx2(out, x) }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn from_i8_avx2(out: &mut [u16], x: &[i8]) {
+    debug_assert_eq!(out.len(), x.len());
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
+    let mut os = out.chunks_exact_mut(16);
+    let mut xs = x.chunks_exact(16);
+    for (o, v) in (&mut os).zip(&mut xs) {
+        // SAFETY: 16 readable i8.
+        unsafe {
+            let v = _mm256_cvtepi8_epi16(_mm_loadu_si128(v.as_ptr() as *const __m128i));
+            store(o, caddq(v, q));
+        }
+    }
+    for (o, &v) in os.into_remainder().iter_mut().zip(xs.remainder()) {
+        *o = portable::mq_small(v as i32) as u16;
+    }
+}
+
+fn from_i8(out: &mut [u16], x: &[i8]) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { from_i8_avx2(out, x) }
+}
+
+/// Adds the eight u32 lanes of `s` (each < 2^32) into a u64 pair accumulator.
+#[inline(always)]
+unsafe fn widen_acc(acc: __m256i, s: __m256i) -> __m256i {
+    unsafe {
+        let z = _mm256_setzero_si256();
+        let lo = _mm256_unpacklo_epi32(s, z);
+        let hi = _mm256_unpackhi_epi32(s, z);
+        _mm256_add_epi64(acc, _mm256_add_epi64(lo, hi))
+    }
+}
+
+#[inline(always)]
+unsafe fn hsum64(acc: __m256i) -> u64 {
+    let mut l = [0u64; 4];
+    // SAFETY: 32 writable bytes.
+    unsafe { _mm256_storeu_si256(l.as_mut_ptr() as *mut __m256i, acc) };
+    l.iter().fold(0u64, |s, &v| s.wrapping_add(v))
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn sqnorm_centered_avx2(a: &[u16]) -> u64 {
+    let (q, half) = unsafe {
+        (
+            _mm256_set1_epi16(Q as i16),
+            _mm256_set1_epi16((Q >> 1) as i16),
+        )
+    };
+    let mut acc = unsafe { _mm256_setzero_si256() };
+    let mut xs = a.chunks_exact(16);
+    for x in &mut xs {
+        unsafe {
+            let v = load(x);
+            // Subtract q where v > (q−1)/2 (signed compare is fine: v < 2^15).
+            let big = _mm256_cmpgt_epi16(v, half);
+            let c = _mm256_sub_epi16(v, _mm256_and_si256(big, q));
+            // |c| ≤ 6144: each i32 lane of madd is ≤ 2·6144² < 2^27.
+            acc = widen_acc(acc, _mm256_madd_epi16(c, c));
+        }
+    }
+    let mut s = unsafe { hsum64(acc) };
+    for &x in xs.remainder() {
+        let c = portable::mq_center(x as u32) as i64;
+        s += (c * c) as u64;
+    }
+    s
+}
+
+fn sqnorm_centered(a: &[u16]) -> u64 {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { sqnorm_centered_avx2(a) }
+}
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn sqnorm_i16_avx2(x: &[i16]) -> u64 {
+    let mut acc = unsafe { _mm256_setzero_si256() };
+    let mut xs = x.chunks_exact(16);
+    for v in &mut xs {
+        // SAFETY: 16 readable i16. madd of two i16 squares: each lane ≤ 2·2^30 = 2^31,
+        // which only -32768 in both slots reaches; read as u32 it is exact.
+        unsafe {
+            let v = _mm256_loadu_si256(v.as_ptr() as *const __m256i);
+            acc = widen_acc(acc, _mm256_madd_epi16(v, v));
+        }
+    }
+    let mut s = unsafe { hsum64(acc) };
+    for &v in xs.remainder() {
+        let c = v as i64;
+        s += (c * c) as u64;
+    }
+    s
+}
+
+fn sqnorm_i16(x: &[i16]) -> u64 {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { sqnorm_i16_avx2(x) }
+}
