@@ -1,1 +1,300 @@
-//! PLACEHOLDER — being written by a helper.
+//! SamplerZ, kernel side: the base (half-Gaussian) sampler and the BerExp acceptance test
+//! over a caller-provided random byte stream, for a batch of (centre, 1/σ) requests.
+//!
+//! # The split
+//! Falcon's signer (`crate::falcon::sign`) owns the randomness (a ChaCha20-based PRNG
+//! seeded from SHAKE256) and computes, for every integer it needs, a centre `mu` and an
+//! inverse standard deviation `isigma`. This kernel turns a batch of such requests into
+//! integers, pulling bytes from the signer's [`Stream`] lazily and in exactly the order of
+//! the round-3 reference implementation (the KATs depend on it). Per request and per
+//! attempt of the rejection loop:
+//!
+//! 1. base sampler: one `u64` (8 bytes little-endian, see [`Stream::next_u64`] for the
+//!    refill rule) then one `u8`, forming a 72-bit value `lo + 2^64·hi` compared with the
+//!    18-entry reverse cumulative table [`RCDT`]; the result `z0 >= 0` is the number of
+//!    table entries above the value (half-Gaussian, σ0 = 1.8205);
+//! 2. one `u8` whose low bit `b` selects `z = b + (2b − 1)·z0`;
+//! 3. BerExp(x, ccs): up to eight `u8`, compared lazily (most significant first) with
+//!    `ccs · exp(−x) · 2^64`; the attempt is accepted with that probability.
+//!
+//! The table also carries the ChaCha20 eight-block function the signer's PRNG refills
+//! its window with ([`SamplerKernels::chacha20x8`]): it is where a SIMD backend helps,
+//! and its output layout is the one the reference mimics from its AVX2 code.
+//!
+//! # Bounds
+//! * `isigma ∈ [1/2, 1]` (σ between 1 and 2; Falcon's leaves have σ in [1.2, 1.9]);
+//! * `|mu| < 2^31 − 64` (Falcon's centres are below 2^15 in magnitude);
+//! * `sigma_min ∈ (0, 1/isigma]`, so that `ccs = sigma_min · isigma ≤ 1`;
+//! * output: `floor(mu) + z` with `|z| ≤ 19`.
+//!
+//! # Constant time
+//! No branch or memory index depends on `mu`, `isigma` or the sampled values, except:
+//! * the number of rejection-loop iterations. Its distribution does not depend on `mu`
+//!   nor on σ: the acceptance probability is scaled by `ccs = σ_min/σ`, which makes the
+//!   expected acceptance rate the same for every (centre, σ) (Falcon specification,
+//!   §3.9.3, and Howe–Prest–Ricosset–Rossi, "Isochronous Gaussian sampling", 2020);
+//! * how many of BerExp's eight bytes are read: reading stops at the first random byte
+//!   that differs from the corresponding byte of `ccs·exp(−x)·2^64`. Going on past byte
+//!   `k` happens with probability 2^(−8k) for any value; what it reveals is that the
+//!   random bytes so far equal the top bytes of a uniformly masked quantity, which is
+//!   the same accepted leakage as in the reference (the KATs fix this consumption order,
+//!   so the bytes cannot be drawn eagerly).
+//!
+//! Both are inherent to the round-3 algorithm (the reference has the same two).
+
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+pub mod portable;
+
+use crate::kernels::falcon::fpr::{self, Fpr};
+use crate::kernels::select::{self, Backend};
+use zeroize::Zeroize;
+
+/// Size of the random window the sampler reads from, in bytes (the reference's PRNG
+/// buffer: eight interleaved ChaCha20 blocks).
+pub const WINDOW: usize = 512;
+
+/// The reverse cumulative distribution table of the base sampler, 72-bit fixed point:
+/// entry k is `2^72 · Pr[z0 > k]` for the half-Gaussian of σ0 = 1.8205 (round-3
+/// specification, Table 3.1). `z0` = number of entries strictly above the random value.
+pub const RCDT: [u128; 18] = [
+    0xA3F7F42ED3AC391802,
+    0x54D32B181F3F7DDB82,
+    0x227DCDD0934829C1FF,
+    0x0AD1754377C7994AE4,
+    0x0295846CAEF33F1F6F,
+    0x00774AC754ED74BD5F,
+    0x001024DD542B776AE4,
+    0x0001A1FFDC65AD63DA,
+    0x00001F80D88A7B6428,
+    0x000001C3FDB2040C69,
+    0x00000012CF24D031FB,
+    0x00000000949F8B091F,
+    0x0000000003665DA998,
+    0x00000000000EBF6EBB,
+    0x0000000000002F5D7E,
+    0x000000000000007098,
+    0x0000000000000000C6,
+    0x000000000000000001,
+];
+
+/// [`RCDT`] split into 24-bit limbs `[low, middle, high]` (the comparison is done limb by
+/// limb with borrows in 32-bit words, which needs no 128-bit or 64-bit compare).
+pub const RCDT_LIMBS: [[u32; 3]; 18] = {
+    let mut out = [[0u32; 3]; 18];
+    let mut i = 0;
+    while i < 18 {
+        let v = RCDT[i];
+        out[i] = [
+            (v & 0xFF_FFFF) as u32,
+            ((v >> 24) & 0xFF_FFFF) as u32,
+            ((v >> 48) & 0xFF_FFFF) as u32,
+        ];
+        i += 1;
+    }
+    out
+};
+
+/// One sampling request: an integer from the discrete Gaussian of centre `mu` and
+/// standard deviation `1/isigma` (bounds in the module docs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Request {
+    pub mu: Fpr,
+    pub isigma: Fpr,
+}
+
+impl zeroize::DefaultIsZeroes for Request {}
+
+/// The random window and its read position. Owned by the signer's PRNG; the kernel
+/// reads it through a [`Stream`], which refills it when it runs out.
+#[derive(Clone)]
+pub struct Window {
+    pub bytes: [u8; WINDOW],
+    /// Next unread byte (`WINDOW` = empty, refill before reading).
+    pub pos: usize,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            bytes: [0; WINDOW],
+            pos: WINDOW,
+        }
+    }
+}
+
+impl Zeroize for Window {
+    fn zeroize(&mut self) {
+        crate::wipe::wipe(&mut self.bytes, [0; WINDOW]);
+        self.pos = WINDOW;
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+/// Produces the next `WINDOW` random bytes (the signer's PRNG state).
+pub trait Refill {
+    fn refill(&mut self, window: &mut [u8; WINDOW]);
+}
+
+/// A lazily refilled random byte stream with the reference PRNG's read semantics.
+pub struct Stream<'a> {
+    pub window: &'a mut Window,
+    pub source: &'a mut dyn Refill,
+}
+
+impl Stream<'_> {
+    #[inline(always)]
+    fn refill(&mut self) {
+        self.source.refill(&mut self.window.bytes);
+        self.window.pos = 0;
+    }
+
+    /// Eight bytes, little-endian. If fewer than nine bytes are left in the window, the
+    /// remaining ones are dropped and the window refilled first (the reference's rule:
+    /// it never leaves the window empty after a read).
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        if self.window.pos >= WINDOW - 9 {
+            self.refill();
+        }
+        let p = self.window.pos;
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&self.window.bytes[p..p + 8]);
+        self.window.pos = p + 8;
+        u64::from_le_bytes(b)
+    }
+
+    /// One byte; the window is refilled as soon as its last byte was read.
+    #[inline(always)]
+    pub fn next_u8(&mut self) -> u8 {
+        if self.window.pos >= WINDOW {
+            // Only reachable for a window that was never filled.
+            self.refill();
+        }
+        let v = self.window.bytes[self.window.pos];
+        self.window.pos += 1;
+        if self.window.pos == WINDOW {
+            self.refill();
+        }
+        v
+    }
+}
+
+/// One backend's SamplerZ kernels.
+pub struct SamplerKernels {
+    pub backend: Backend,
+    /// `out[i]` ← an integer from D_{Z, reqs[i].mu, 1/reqs[i].isigma}, requests processed
+    /// in order over `stream`. `sigma_min` is the degree's σ_min (`fpr::SIGMA_MIN[logn]`).
+    /// `out` must be at least as long as `reqs`.
+    pub sample: fn(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]),
+    /// The base sampler alone (one draw of `z0`), exposed for tests and benchmarks.
+    pub gaussian0: fn(stream: &mut Stream<'_>) -> i32,
+    /// Eight ChaCha20 blocks of the reference PRNG: instance `u` (0..8) runs ChaCha20 on
+    /// the state `constants ‖ key_iv` with the 64-bit `counter + u` XORed into words 14
+    /// and 15; word `v` of instance `u`'s output goes, little-endian, to bytes
+    /// `4u + 32v ..` of `out`.
+    pub chacha20x8: fn(key_iv: &[u32; 12], counter: u64, out: &mut [u8; WINDOW]),
+}
+
+/// The SamplerZ kernels of a backend (portable if it is unavailable here). The AVX-512
+/// backend reuses the AVX2 kernels.
+pub fn kernels(b: Backend) -> &'static SamplerKernels {
+    match b {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if b.is_available() => &avx2::KERNELS,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if b.is_available() => &avx2::KERNELS_AVX512,
+        _ => &portable::KERNELS,
+    }
+}
+
+/// The kernels of the process-wide backend.
+pub fn active() -> &'static SamplerKernels {
+    kernels(select::active())
+}
+
+/// `out[i]` ← SamplerZ(`reqs[i]`) with the active backend (see [`SamplerKernels::sample`]).
+pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+    (active().sample)(stream, sigma_min, reqs, out)
+}
+
+/// The 72-bit value of one base-sampler draw, as three 24-bit limbs `[low, mid, high]`.
+#[inline(always)]
+pub(crate) fn draw72(stream: &mut Stream<'_>) -> [u32; 3] {
+    let lo = stream.next_u64();
+    let hi = stream.next_u8() as u32;
+    [
+        (lo as u32) & 0xFF_FFFF,
+        ((lo >> 24) as u32) & 0xFF_FFFF,
+        ((lo >> 48) as u32) | (hi << 16),
+    ]
+}
+
+/// BerExp: true with probability `ccs · exp(−x)`, for `x >= 0` and `0 < ccs <= 1`.
+#[inline(always)]
+fn ber_exp(stream: &mut Stream<'_>, x: Fpr, ccs: Fpr) -> bool {
+    // x = s·ln 2 + r with 0 <= r < ln 2; x >= 0 so truncation is the floor.
+    let s = x.mul(fpr::INV_LOG2).trunc() as i32;
+    let r = x.sub(Fpr::of(s as i64).mul(fpr::LOG2));
+    // exp(-x) < 2^-63 once s >= 64: saturate the shift at 63 without a branch (the result
+    // is then within 2^-63 of the exact probability).
+    let mut sw = s as u32;
+    sw ^= (sw ^ 63) & (63u32.wrapping_sub(sw) >> 31).wrapping_neg();
+    // ccs·exp(-r)·2^64, minus one so that r = 0, ccs = 1 still fits in 64 bits, then
+    // scaled by 2^-s.
+    let z = (fpr::expm_p63(r, ccs) << 1).wrapping_sub(1) >> sw;
+    // Compare a uniform 64-bit value with z, one byte at a time from the top, stopping at
+    // the first difference: the sign of that byte difference is the answer.
+    let mut i = 64;
+    let mut w;
+    loop {
+        i -= 8;
+        w = (stream.next_u8() as u32).wrapping_sub(((z >> i) as u32) & 0xFF);
+        if w != 0 || i == 0 {
+            break;
+        }
+    }
+    (w >> 31) != 0
+}
+
+/// The whole sampler for one batch, generic over the base sampler's table comparison
+/// (`rcdt(limbs)` returns z0). Inlined into each backend's entry point.
+#[inline(always)]
+pub(crate) fn run_batch<F: Fn(&[u32; 3]) -> i32>(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    reqs: &[Request],
+    out: &mut [i32],
+    rcdt: F,
+) {
+    for (o, req) in out.iter_mut().zip(reqs) {
+        // mu = s + r with s an integer and 0 <= r < 1.
+        let s = req.mu.floor();
+        let r = req.mu.sub(Fpr::of(s));
+        // dss = 1/(2σ²); ccs = σ_min/σ.
+        let dss = req.isigma.sqr().half();
+        let ccs = req.isigma.mul(sigma_min);
+        // Rejection loop: its iteration count is the one documented leak (module docs).
+        loop {
+            let mut v = draw72(stream);
+            let z0 = rcdt(&v);
+            v.zeroize();
+            let b = (stream.next_u8() & 1) as i32;
+            // b = 1: z = z0 + 1 >= 1; b = 0: z = -z0 <= 0 (bimodal around r).
+            let z = b + ((b << 1) - 1) * z0;
+            // Accept with probability exp(-x), where
+            // x = (z - r)²/(2σ²) - z0²/(2σ0²).
+            let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
+            let x = x.sub(Fpr::of((z0 * z0) as i64).mul(fpr::INV_2SQRSIGMA0));
+            if ber_exp(stream, x, ccs) {
+                *o = (s as i32).wrapping_add(z);
+                break;
+            }
+        }
+    }
+}

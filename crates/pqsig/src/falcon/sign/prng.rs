@@ -1,0 +1,101 @@
+//! The sampler's PRNG (round-3 reference): ChaCha20 keyed from 56 bytes of a SHAKE256
+//! output, eight instances interleaved into a 512-byte window.
+//!
+//! Seed layout (56 bytes): bytes 0..48 are twelve little-endian 32-bit words, the
+//! ChaCha20 state words 4..16 (key, then the 16-byte "IV" words 12..16); bytes 48..56 are
+//! a little-endian 64-bit block counter. A refill produces eight blocks: instance `u`
+//! XORs `counter + u` into state words 14 and 15 (low, high half), and word `v` of its
+//! output lands at bytes `4u + 32v` of the window (the layout of an eight-lane SIMD
+//! implementation); the counter then advances by eight.
+//!
+//! Reads go through [`Stream`]: `u64` reads refill early when fewer than nine bytes are
+//! left (dropping them), `u8` reads refill right after the last byte.
+
+use crate::kernels::falcon::samplerz::{Refill, SamplerKernels, Stream, Window, WINDOW};
+use crate::kernels::keccak::sponge::Shake256;
+use zeroize::Zeroize;
+
+/// Bytes drawn from the SHAKE256 context per PRNG instantiation.
+pub const SEED_LEN: usize = 56;
+
+/// ChaCha20 key material and block counter (secret).
+pub(crate) struct ChaChaState {
+    key_iv: [u32; 12],
+    counter: u64,
+    kernels: &'static SamplerKernels,
+}
+
+impl Refill for ChaChaState {
+    fn refill(&mut self, window: &mut [u8; WINDOW]) {
+        (self.kernels.chacha20x8)(&self.key_iv, self.counter, window);
+        self.counter = self.counter.wrapping_add(8);
+    }
+}
+
+impl Drop for ChaChaState {
+    fn drop(&mut self) {
+        crate::wipe::wipe(&mut self.key_iv, [0; 12]);
+        crate::wipe::wipe(&mut self.counter, 0);
+    }
+}
+
+/// The sampler PRNG: ChaCha20 state plus the current window. Zeroized on drop.
+pub struct Prng {
+    state: ChaChaState,
+    window: Window,
+}
+
+impl Prng {
+    /// Seeds from the next 56 bytes of `src` (a SHAKE256 context in squeezing mode) and
+    /// fills the first window, as the reference's `prng_init` does.
+    pub fn new(src: &mut Shake256, kernels: &'static SamplerKernels) -> Prng {
+        let mut seed = [0u8; SEED_LEN];
+        src.squeeze(&mut seed);
+        let p = Prng::from_seed(&seed, kernels);
+        seed.zeroize();
+        p
+    }
+
+    /// Seeds from 56 explicit bytes (see the module docs for the layout).
+    pub fn from_seed(seed: &[u8; SEED_LEN], kernels: &'static SamplerKernels) -> Prng {
+        let mut key_iv = [0u32; 12];
+        for (w, c) in key_iv.iter_mut().zip(seed.chunks_exact(4)) {
+            *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        let mut cb = [0u8; 8];
+        cb.copy_from_slice(&seed[48..56]);
+        let counter = u64::from_le_bytes(cb);
+        cb.zeroize();
+        let mut p = Prng {
+            state: ChaChaState {
+                key_iv,
+                counter,
+                kernels,
+            },
+            window: Window::default(),
+        };
+        crate::wipe::wipe(&mut key_iv, [0; 12]);
+        p.state.refill(&mut p.window.bytes);
+        p.window.pos = 0;
+        p
+    }
+
+    /// The byte stream the SamplerZ kernel reads.
+    #[inline]
+    pub fn stream(&mut self) -> Stream<'_> {
+        Stream {
+            window: &mut self.window,
+            source: &mut self.state,
+        }
+    }
+
+    /// Next 64-bit value (reference `prng_get_u64`).
+    pub fn next_u64(&mut self) -> u64 {
+        self.stream().next_u64()
+    }
+
+    /// Next byte (reference `prng_get_u8`).
+    pub fn next_u8(&mut self) -> u8 {
+        self.stream().next_u8()
+    }
+}

@@ -1,0 +1,156 @@
+//! The AVX2 SamplerZ kernels (also the AVX-512 backend's) against portable, bit for bit,
+//! on random inputs: ChaCha20 eight-block outputs for random keys and counters (including
+//! counters whose low half wraps inside the group of eight), base-sampler draws and
+//! SamplerZ batches of random sizes over random streams with random centres and σ. The
+//! streams must also be left at the same position (same number of bytes consumed).
+//! Skipped (with a message) where AVX2 is unavailable.
+
+mod common;
+
+use common::XorShift;
+use pqsig::falcon::sign::prng::{Prng, SEED_LEN};
+use pqsig::kernels::falcon::fpr::{self, Fpr};
+use pqsig::kernels::falcon::samplerz::{kernels, Request, SamplerKernels, WINDOW};
+use pqsig::Backend;
+
+fn tables() -> Vec<&'static SamplerKernels> {
+    let mut v = Vec::new();
+    for b in [Backend::Avx2, Backend::Avx512] {
+        if b.is_available() {
+            let k = kernels(b);
+            assert_eq!(k.backend, b);
+            v.push(k);
+        } else {
+            println!("skipped: {b} is not available on this CPU/target");
+        }
+    }
+    v
+}
+
+fn seed(rng: &mut XorShift) -> [u8; SEED_LEN] {
+    let mut s = [0u8; SEED_LEN];
+    s.copy_from_slice(&rng.bytes(SEED_LEN));
+    s
+}
+
+#[test]
+fn chacha20x8_matches_portable() {
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0x5EED_C4AC_4A20_0001);
+    for k in tables() {
+        for round in 0..2000 {
+            let key_iv: [u32; 12] = core::array::from_fn(|_| rng.next() as u32);
+            let counter = match round % 4 {
+                0 => rng.next(),
+                // Low word about to wrap within the eight blocks.
+                1 => (rng.next() << 32) | (0xFFFF_FFF8 + rng.next() % 8),
+                // The whole 64-bit counter about to wrap.
+                2 => u64::MAX - rng.next() % 8,
+                _ => rng.next() % 1024,
+            };
+            let mut want = [0u8; WINDOW];
+            let mut got = [0xAAu8; WINDOW];
+            (pk.chacha20x8)(&key_iv, counter, &mut want);
+            (k.chacha20x8)(&key_iv, counter, &mut got);
+            assert_eq!(want, got, "{}: round {round}", k.backend);
+        }
+    }
+}
+
+#[test]
+fn gaussian0_matches_portable() {
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0x5EED_6A05_0000_0002);
+    for k in tables() {
+        for _ in 0..20 {
+            let s = seed(&mut rng);
+            // Same (portable) PRNG for both; only the base sampler differs.
+            let mut p1 = Prng::from_seed(&s, pk);
+            let mut p2 = Prng::from_seed(&s, pk);
+            for i in 0..20_000 {
+                let a = (pk.gaussian0)(&mut p1.stream());
+                let b = (k.gaussian0)(&mut p2.stream());
+                assert_eq!(a, b, "{}: draw {i}", k.backend);
+            }
+            assert_eq!(
+                p1.next_u64(),
+                p2.next_u64(),
+                "{}: stream position",
+                k.backend
+            );
+        }
+    }
+}
+
+/// A random request: centre anywhere in ±2^15 (with a fraction, or an exact integer, or
+/// a half-integer), σ in [σ_min, 1.9].
+fn request(rng: &mut XorShift, sigma_min: f64) -> Request {
+    let m = rng.next();
+    let mu = match m % 4 {
+        0 => (m >> 8) as i64 % 65536 - 32768,
+        1 => ((m >> 8) as i64 % 65536 - 32768) * 2 + 1,
+        _ => ((m >> 8) as i64 % (1 << 40)) - (1 << 39),
+    };
+    let mu = match m % 4 {
+        0 => Fpr::of(mu),
+        1 => Fpr::scaled(mu, -1),
+        _ => Fpr::scaled(mu, -24),
+    };
+    let t = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+    let sigma = sigma_min + t * (1.9 - sigma_min);
+    Request {
+        mu,
+        isigma: Fpr::from_bits((1.0 / sigma).to_bits()),
+    }
+}
+
+#[test]
+fn sample_matches_portable() {
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0x5EED_5A3F_1E00_0003);
+    for k in tables() {
+        for round in 0..300 {
+            let logn = 1 + round % 10;
+            let sm = fpr::SIGMA_MIN[logn];
+            let sigma_min = f64::from_bits(sm.to_bits());
+            let s = seed(&mut rng);
+            let mut p1 = Prng::from_seed(&s, pk);
+            let mut p2 = Prng::from_seed(&s, pk);
+            for _ in 0..20 {
+                let len = 1 + (rng.next() % 64) as usize;
+                let reqs: Vec<Request> = (0..len).map(|_| request(&mut rng, sigma_min)).collect();
+                let mut want = vec![0i32; len];
+                let mut got = vec![i32::MIN; len];
+                (pk.sample)(&mut p1.stream(), sm, &reqs, &mut want);
+                (k.sample)(&mut p2.stream(), sm, &reqs, &mut got);
+                assert_eq!(want, got, "{}: round {round}", k.backend);
+            }
+            assert_eq!(
+                p1.next_u64(),
+                p2.next_u64(),
+                "{}: stream position",
+                k.backend
+            );
+        }
+    }
+}
+
+#[test]
+fn prng_with_simd_chacha_matches_portable() {
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0x5EED_9A2C_0000_0004);
+    for k in tables() {
+        for _ in 0..50 {
+            let s = seed(&mut rng);
+            let mut p1 = Prng::from_seed(&s, pk);
+            let mut p2 = Prng::from_seed(&s, k);
+            for i in 0..5000 {
+                if rng.next() % 3 == 0 {
+                    assert_eq!(p1.next_u64(), p2.next_u64(), "{}: read {i}", k.backend);
+                } else {
+                    assert_eq!(p1.next_u8(), p2.next_u8(), "{}: read {i}", k.backend);
+                }
+            }
+        }
+    }
+}
