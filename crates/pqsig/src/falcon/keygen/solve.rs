@@ -1,0 +1,934 @@
+//! NTRUSolve: given f, g (small, odd resultants), find F, G with f·G − g·F = q over
+//! Z[X]/(X^n + 1), exactly as the round-3 reference key generator does.
+//!
+//! Outline (depth d works on degree n/2^d):
+//! 1. Field norms down to degree 1: f_{d+1}(X^2) = f_d(X)·f_d(−X), computed in RNS
+//!    (31-bit primes) with the NTT, where the norm is a product of the two values at
+//!    each pair of opposite roots. The deepest f, g are the resultants Res(f, X^n+1),
+//!    Res(g, X^n+1).
+//! 2. Extended GCD of the two resultants (binary, constant-time), times q.
+//! 3. Lifting: from (F', G') at depth d+1, (F, G) = (F'(X^2)·g(−X), G'(X^2)·f(−X)) at
+//!    depth d (computed per prime in the NTT and rebuilt with the CRT), then Babai
+//!    reduction against (f, g): k = round((F·adj f + G·adj g)/(f·adj f + g·adj g))
+//!    evaluated with the FFT on floating-point approximations of the top words, with a
+//!    decreasing scale, repeated until the scale reaches zero. Depths 1 and 0 use the
+//!    reference's special paths (one FFT pass; one 31-bit prime).
+//!
+//! Byte-exactness with the KATs requires the same integers and the same floating-point
+//! operations as the reference at every step, including the failure conditions (out of
+//! range reduction coefficients, a non-unit GCD, final coefficients over the bound, the
+//! final check of the equation). Integer parts are free in *how* they compute (any
+//! exact method gives the same values); where the reference can wrap around (products
+//! reduced modulo a fixed set of primes), the same primes are used. The floating-point
+//! parts call the FFT kernels in the reference's order.
+//!
+//! Constant time: no branch or memory index depends on secret values, except the
+//! rejections (a failed candidate is discarded as a whole; only the fact that it failed
+//! and where is revealed about a key that is never used).
+
+use alloc::vec;
+use alloc::vec::Vec;
+use zeroize::Zeroizing;
+
+use super::modp::{self, SmallPrime, PRIMES};
+use super::zint;
+use crate::kernels::falcon::fft::{self, FftKernels};
+use crate::kernels::falcon::fpr::{self, Fpr};
+
+/// Word lengths (31-bit words) of f and g at each depth (enough for the deepest
+/// resultants), as in the reference.
+const MAX_BL_SMALL: [usize; 11] = [1, 1, 2, 2, 4, 7, 14, 27, 53, 106, 209];
+/// Word lengths of the unreduced F and G at each depth.
+const MAX_BL_LARGE: [usize; 10] = [2, 2, 5, 7, 12, 21, 40, 78, 157, 308];
+/// Measured bit length (average, standard deviation) of the coefficients of (f, g) at
+/// each depth; the Babai schedule assumes average ± 6σ.
+const BITLENGTH: [(i32, i32); 11] = [
+    (4, 0),
+    (11, 1),
+    (24, 1),
+    (50, 1),
+    (102, 1),
+    (202, 2),
+    (401, 4),
+    (794, 5),
+    (1577, 8),
+    (3138, 13),
+    (6308, 25),
+];
+/// Up to this depth the reference computes k·f in RNS with slen + 1 primes (a product
+/// that could in principle wrap modulo their product; we reproduce that exactly).
+const DEPTH_INT_FG: u32 = 4;
+
+type Buf<T> = Zeroizing<Vec<T>>;
+
+fn buf_u32(len: usize) -> Buf<u32> {
+    Zeroizing::new(vec![0u32; len])
+}
+fn buf_fpr(len: usize) -> Buf<Fpr> {
+    Zeroizing::new(vec![fpr::ZERO; len])
+}
+
+/// Solves the NTRU equation for (f, g) of degree 2^logn (1 <= logn <= 10). On success
+/// writes F and G (coefficients in [-lim, lim]) and returns true; on failure returns
+/// false (the caller draws a new (f, g)). F and G are written only on success.
+#[allow(non_snake_case)]
+pub(crate) fn solve_ntru(
+    logn: u32,
+    f: &[i8],
+    g: &[i8],
+    F: &mut [i8],
+    G: &mut [i8],
+    lim: i32,
+) -> bool {
+    let n = 1usize << logn;
+    let fk = fft::active();
+    let chain = FgChain::new(logn, f, g);
+
+    // Deepest level: the resultants and their Bezout coefficients (times q).
+    let Some((mut fd, mut gd)) = solve_deepest(logn, &chain) else {
+        return false;
+    };
+
+    // Lifting.
+    let last_generic = if logn <= 2 { 0 } else { 2 };
+    let mut depth = logn;
+    while depth > last_generic {
+        depth -= 1;
+        match solve_intermediate(fk, logn, depth, &chain, &fd, &gd) {
+            Some((a, b)) => {
+                fd = a;
+                gd = b;
+            }
+            None => return false,
+        }
+    }
+    let (fw, gw) = if logn > 2 {
+        let Some((a, b)) = solve_depth1(fk, logn, f, g, &fd, &gd) else {
+            return false;
+        };
+        solve_depth0(fk, logn, f, g, &a, &b)
+    } else {
+        (fd, gd)
+    };
+
+    // F and G have one (signed 31-bit) word per coefficient: bound them.
+    let mut Ft = Zeroizing::new(vec![0i8; n]);
+    let mut Gt = Zeroizing::new(vec![0i8; n]);
+    for (dst, src) in [(&mut Ft, &fw), (&mut Gt, &gw)] {
+        for (d, &w) in dst.iter_mut().zip(src.iter()) {
+            let z = zint::one_to_plain(w);
+            if z < -lim || z > lim {
+                return false;
+            }
+            *d = z as i8;
+        }
+    }
+    // Check f·G − g·F = q modulo p0 (all terms are small, so this is exact).
+    if !check_equation(logn, f, g, &Ft, &Gt) {
+        return false;
+    }
+    F[..n].copy_from_slice(&Ft);
+    G[..n].copy_from_slice(&Gt);
+    true
+}
+
+/// f·G − g·F == q modulo (X^n+1, p0), via the NTT.
+#[allow(non_snake_case)]
+fn check_equation(logn: u32, f: &[i8], g: &[i8], F: &[i8], G: &[i8]) -> bool {
+    let n = 1usize << logn;
+    let sp = &PRIMES[0];
+    let p = sp.p;
+    let mut t = buf_u32(5 * n);
+    let (gm, rest) = t.split_at_mut(n);
+    let (a, rest) = rest.split_at_mut(n);
+    let (b, rest) = rest.split_at_mut(n);
+    let (c, d) = rest.split_at_mut(n);
+    sp.mkgm_fwd(logn, gm);
+    for i in 0..n {
+        a[i] = modp::set(f[i] as i32, p);
+        b[i] = modp::set(g[i] as i32, p);
+        c[i] = modp::set(F[i] as i32, p);
+        d[i] = modp::set(G[i] as i32, p);
+    }
+    sp.ntt(a, gm, logn);
+    sp.ntt(b, gm, logn);
+    sp.ntt(c, gm, logn);
+    sp.ntt(d, gm, logn);
+    // (fG − gF)/R must equal q/R in every slot.
+    let r = sp.mmul(12289, 1);
+    let mut bad = 0u32;
+    for i in 0..n {
+        let z = modp::sub(sp.mmul(a[i], d[i]), sp.mmul(b[i], c[i]), p);
+        bad |= z ^ r;
+    }
+    bad == 0
+}
+
+/// The (f, g) at every depth, in RNS + NTT form: block d holds f_d then g_d, each as
+/// MAX_BL_SMALL[d] rows (one per prime) of n_d = n/2^d residues.
+struct FgChain {
+    data: Buf<u32>,
+    off: [usize; 11],
+}
+
+impl FgChain {
+    fn new(logn: u32, f: &[i8], g: &[i8]) -> FgChain {
+        let mut off = [0usize; 11];
+        let mut total = 0;
+        for d in 0..=logn as usize {
+            off[d] = total;
+            total += 2 * MAX_BL_SMALL[d] << (logn as usize - d);
+        }
+        let mut data = buf_u32(total);
+        let n = 1usize << logn;
+        // Depth 0: f, g modulo p0, in NTT form.
+        {
+            let sp = &PRIMES[0];
+            let mut gm = buf_u32(n);
+            sp.mkgm_fwd(logn, &mut gm);
+            let blk = &mut data[..2 * n];
+            let (bf, bg) = blk.split_at_mut(n);
+            for i in 0..n {
+                bf[i] = modp::set(f[i] as i32, sp.p);
+                bg[i] = modp::set(g[i] as i32, sp.p);
+            }
+            sp.ntt(bf, &gm, logn);
+            sp.ntt(bg, &gm, logn);
+        }
+        let mut chain = FgChain { data, off };
+        for d in 0..logn {
+            chain.step(logn, d);
+        }
+        chain
+    }
+
+    /// f_d and g_d (NTT rows).
+    fn level(&self, logn: u32, d: u32) -> (&[u32], &[u32]) {
+        let sz = MAX_BL_SMALL[d as usize] << (logn - d);
+        let o = self.off[d as usize];
+        (&self.data[o..o + sz], &self.data[o + sz..o + 2 * sz])
+    }
+
+    /// Computes level d+1 from level d.
+    fn step(&mut self, logn_top: u32, d: u32) {
+        let logn = logn_top - d;
+        let n = 1usize << logn;
+        let hn = n >> 1;
+        let slen = MAX_BL_SMALL[d as usize];
+        let tlen = MAX_BL_SMALL[d as usize + 1];
+        let (src, dst) = self.data.split_at_mut(self.off[d as usize + 1]);
+        let src = &src[self.off[d as usize]..];
+        let (df, dg) = dst[..2 * tlen * hn].split_at_mut(tlen * hn);
+
+        // Primes already present: the norm is the product of each pair of values.
+        for u in 0..slen {
+            let sp = &PRIMES[u];
+            for (blk, dblk) in [(0, &mut *df), (1, &mut *dg)] {
+                let row = &src[(blk * slen + u) * n..(blk * slen + u + 1) * n];
+                let drow = &mut dblk[u * hn..(u + 1) * hn];
+                for v in 0..hn {
+                    drow[v] = sp.mmul(sp.mmul(row[2 * v], row[2 * v + 1]), sp.r2);
+                }
+            }
+        }
+        if tlen == slen {
+            return;
+        }
+        // More primes: rebuild f_d, g_d as plain integers, then reduce them.
+        let mut plain = buf_u32(2 * slen * n);
+        plain.copy_from_slice(&src[..2 * slen * n]);
+        let mut tmp = buf_u32(3 * n + slen);
+        {
+            let (igm, _) = tmp.split_at_mut(n);
+            for u in 0..slen {
+                let sp = &PRIMES[u];
+                sp.mkgm_inv(logn, igm);
+                for blk in 0..2 {
+                    let o = (blk * slen + u) * n;
+                    sp.intt(&mut plain[o..o + n], igm, logn);
+                }
+            }
+        }
+        for blk in 0..2 {
+            let o = blk * slen * n;
+            zint::rebuild_crt(&mut plain[o..o + slen * n], slen, n, n, true, &mut tmp);
+        }
+        let (gm, rest) = tmp.split_at_mut(n);
+        let t1 = &mut rest[..n];
+        for u in slen..tlen {
+            let sp = &PRIMES[u];
+            sp.mkgm_fwd(logn, gm);
+            for (blk, dblk) in [(0, &mut *df), (1, &mut *dg)] {
+                let o = blk * slen * n;
+                zint::mod_small_signed_batch(t1, &plain[o..], slen, n, n, sp);
+                sp.ntt(t1, gm, logn);
+                let drow = &mut dblk[u * hn..(u + 1) * hn];
+                for v in 0..hn {
+                    drow[v] = sp.mmul(sp.mmul(t1[2 * v], t1[2 * v + 1]), sp.r2);
+                }
+            }
+        }
+    }
+}
+
+/// Deepest level: (F, G) with Res(f)·G − Res(g)·F = q, as MAX_BL_SMALL[logn]-word
+/// integers. None if the resultants are not coprime (or the product by q overflows).
+fn solve_deepest(logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
+    let len = MAX_BL_SMALL[logn as usize];
+    let (rf, rg) = chain.level(logn, logn);
+    let mut fp = buf_u32(len);
+    let mut gp = buf_u32(len);
+    fp.copy_from_slice(&rf[..len]);
+    gp.copy_from_slice(&rg[..len]);
+    let mut tmp = buf_u32(4 * len + 2);
+    // The resultants are positive: no signed normalisation.
+    zint::rebuild_crt(&mut fp, len, 1, 1, false, &mut tmp);
+    zint::rebuild_crt(&mut gp, len, 1, 1, false, &mut tmp);
+    let mut big_f = buf_u32(len);
+    let mut big_g = buf_u32(len);
+    // Res(f)·G − Res(g)·F = 1.
+    if !zint::bezout(&mut big_g, &mut big_f, &fp, &gp, &mut tmp) {
+        return None;
+    }
+    if zint::mul_small(&mut big_f, 12289) != 0 || zint::mul_small(&mut big_g, 12289) != 0 {
+        return None;
+    }
+    Some((big_f, big_g))
+}
+
+/// Converts `n` big integers of `flen` words (word-major, `stride`) to floating point,
+/// summing the words from the lowest, as the reference does (`poly_big_to_fp`).
+fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
+    if flen == 0 {
+        d[..n].fill(fpr::ZERO);
+        return;
+    }
+    for (i, di) in d[..n].iter_mut().enumerate() {
+        // Negative values: load |x| word by word (two's complement negation on the fly)
+        // and negate each word's contribution.
+        let neg = (x[(flen - 1) * stride + i] >> 30).wrapping_neg();
+        let xm = neg >> 1;
+        let mut cc = neg & 1;
+        let mut acc = fpr::ZERO;
+        let mut fsc = fpr::ONE;
+        for v in 0..flen {
+            let mut w = (x[v * stride + i] ^ xm).wrapping_add(cc);
+            cc = w >> 31;
+            w &= 0x7FFF_FFFF;
+            w = w.wrapping_sub((w << 1) & neg);
+            acc = acc.add(Fpr::of(w as i32 as i64).mul(fsc));
+            fsc = fsc.mul(fpr::PTWO31);
+        }
+        *di = acc;
+    }
+}
+
+/// Reduces `v` (any i32) modulo p into [0, p).
+#[inline(always)]
+fn set_wide(v: i32, p: u32) -> u32 {
+    let w = modp::set(v, p);
+    // |v| < 2^31 < 2p: at most one more subtraction.
+    let d = w.wrapping_sub(p);
+    d.wrapping_add(p & modp::tbmask(d))
+}
+
+/// Computes the unreduced (F, G) at depth `depth` (degree n = 2^logn, logn = logn_top −
+/// depth) modulo the first `llen` primes, from (F', G') at depth+1 (`dlen`-word
+/// integers, n/2 of them) and the NTT rows of f_d, g_d given by `fg_ntt(u, fx, gx)`.
+/// Output: `ft`, `gt` (llen rows of n residues each, coefficient form).
+#[allow(clippy::too_many_arguments)]
+fn lift_rns(
+    logn: u32,
+    llen: usize,
+    fd: &[u32],
+    gd: &[u32],
+    dlen: usize,
+    out_f: &mut [u32],
+    out_g: &mut [u32],
+    mut fg_ntt: impl FnMut(usize, &SmallPrime, &[u32], &mut [u32], &mut [u32]),
+) {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let mut tmp = buf_u32(6 * n);
+    let (gm, rest) = tmp.split_at_mut(n);
+    let (igm, rest) = rest.split_at_mut(n);
+    let (fx, rest) = rest.split_at_mut(n);
+    let (gx, rest) = rest.split_at_mut(n);
+    let (fp, rest) = rest.split_at_mut(hn);
+    let gp = &mut rest[..hn];
+    for u in 0..llen {
+        let sp = &PRIMES[u];
+        sp.mkgm(logn, gm, igm);
+        fg_ntt(u, sp, gm, fx, gx);
+        zint::mod_small_signed_batch(fp, fd, dlen, hn, hn, sp);
+        zint::mod_small_signed_batch(gp, gd, dlen, hn, hn, sp);
+        sp.ntt(fp, gm, logn - 1);
+        sp.ntt(gp, gm, logn - 1);
+        // F = F'(X^2)·g(−X), G = G'(X^2)·f(−X): at the pair (w, −w), g(−w) is the other
+        // value of the pair.
+        let rf = &mut out_f[u * n..(u + 1) * n];
+        let rg = &mut out_g[u * n..(u + 1) * n];
+        for v in 0..hn {
+            let m_f = sp.mmul(fp[v], sp.r2);
+            let m_g = sp.mmul(gp[v], sp.r2);
+            rf[2 * v] = sp.mmul(gx[2 * v + 1], m_f);
+            rf[2 * v + 1] = sp.mmul(gx[2 * v], m_f);
+            rg[2 * v] = sp.mmul(fx[2 * v + 1], m_g);
+            rg[2 * v + 1] = sp.mmul(fx[2 * v], m_g);
+        }
+        sp.intt(rf, igm, logn);
+        sp.intt(rg, igm, logn);
+    }
+}
+
+/// Generic lifting step at `depth` (used for depth >= 2, and for every depth when
+/// logn <= 2). Input: F', G' at depth+1 (MAX_BL_SMALL[depth+1] words, n/2 each).
+/// Output: F, G at depth (MAX_BL_SMALL[depth] words, n each).
+fn solve_intermediate(
+    fk: &FftKernels,
+    logn_top: u32,
+    depth: u32,
+    chain: &FgChain,
+    fd: &[u32],
+    gd: &[u32],
+) -> Option<(Buf<u32>, Buf<u32>)> {
+    let logn = logn_top - depth;
+    let n = 1usize << logn;
+    let slen = MAX_BL_SMALL[depth as usize];
+    let dlen = MAX_BL_SMALL[depth as usize + 1];
+    let llen = MAX_BL_LARGE[depth as usize];
+
+    // f_d, g_d: NTT rows (from the chain) and plain integers (slen words).
+    let (cf, cg) = chain.level(logn_top, depth);
+    let mut ft = buf_u32(slen * n);
+    let mut gt = buf_u32(slen * n);
+    ft.copy_from_slice(cf);
+    gt.copy_from_slice(cg);
+    {
+        let mut igm = buf_u32(n);
+        for u in 0..slen {
+            let sp = &PRIMES[u];
+            sp.mkgm_inv(logn, &mut igm);
+            sp.intt(&mut ft[u * n..(u + 1) * n], &igm, logn);
+            sp.intt(&mut gt[u * n..(u + 1) * n], &igm, logn);
+        }
+        let mut tmp = buf_u32(slen + 2 * n);
+        zint::rebuild_crt(&mut ft, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
+    }
+
+    // Unreduced F, G modulo llen primes, then as integers.
+    let mut big_f = buf_u32(llen * n);
+    let mut big_g = buf_u32(llen * n);
+    lift_rns(
+        logn,
+        llen,
+        fd,
+        gd,
+        dlen,
+        &mut big_f,
+        &mut big_g,
+        |u, sp, gm, fx, gx| {
+            if u < slen {
+                fx.copy_from_slice(&cf[u * n..(u + 1) * n]);
+                gx.copy_from_slice(&cg[u * n..(u + 1) * n]);
+            } else {
+                zint::mod_small_signed_batch(fx, &ft, slen, n, n, sp);
+                zint::mod_small_signed_batch(gx, &gt, slen, n, n, sp);
+                sp.ntt(fx, gm, logn);
+                sp.ntt(gx, gm, logn);
+            }
+        },
+    );
+    {
+        let mut tmp = buf_u32(llen + 2 * n);
+        zint::rebuild_crt(&mut big_f, llen, n, n, true, &mut tmp);
+        zint::rebuild_crt(&mut big_g, llen, n, n, true, &mut tmp);
+    }
+
+    // Babai reduction.
+    let mut rt = buf_fpr(4 * n + n / 2 + n);
+    let (rt1, rest) = rt.split_at_mut(n);
+    let (rt2, rest) = rest.split_at_mut(n);
+    let (rt3, rest) = rest.split_at_mut(n);
+    let (rt4, rest) = rest.split_at_mut(n);
+    let (rt5, _) = rest.split_at_mut(n / 2 + n);
+
+    // f, g approximated by their top (at most 10) words; scaled down by 2^scale_fg.
+    let rlen = slen.min(10);
+    big_to_fp(rt3, &ft[(slen - rlen) * n..], rlen, n, n);
+    big_to_fp(rt4, &gt[(slen - rlen) * n..], rlen, n, n);
+    let scale_fg = 31 * (slen - rlen) as i32;
+    let (avg, std) = BITLENGTH[depth as usize];
+    let minbl_fg = avg - 6 * std;
+    let maxbl_fg = avg + 6 * std;
+
+    // rt5 = 1/(f·adj f + g·adj g); rt3, rt4 = adj f, adj g.
+    (fk.fft)(rt3, logn);
+    (fk.fft)(rt4, logn);
+    (fk.poly_invnorm2_fft)(rt5, rt3, rt4, logn);
+    (fk.poly_adj_fft)(rt3, logn);
+    (fk.poly_adj_fft)(rt4, logn);
+
+    let mut kprod = KfProduct::new(logn, depth, &ft, &gt, slen);
+    let mut k = buf_u32(n);
+
+    let mut fglen = llen;
+    let mut maxbl_fg_big = 31 * llen as i32;
+    let mut scale_k = maxbl_fg_big - minbl_fg;
+    loop {
+        let rlen = fglen.min(10);
+        let scale_big = 31 * (fglen - rlen) as i32;
+        big_to_fp(rt1, &big_f[(fglen - rlen) * n..], rlen, n, n);
+        big_to_fp(rt2, &big_g[(fglen - rlen) * n..], rlen, n, n);
+
+        // rt2 = (F·adj f + G·adj g) / (f·adj f + g·adj g).
+        (fk.fft)(rt1, logn);
+        (fk.fft)(rt2, logn);
+        (fk.poly_mul_fft)(rt1, rt3, logn);
+        (fk.poly_mul_fft)(rt2, rt4, logn);
+        (fk.poly_add)(rt2, rt1, logn);
+        (fk.poly_mul_autoadj_fft)(rt2, rt5, logn);
+        (fk.ifft)(rt2, logn);
+
+        // Rescale to 2^scale_k: multiply by 2^-dc (a public exponent).
+        let pdc = pow2_neg(scale_k - scale_big + scale_fg);
+        for (ku, &x) in k.iter_mut().zip(rt2.iter()) {
+            let xv = x.mul(pdc);
+            // Out of range means the reduction failed: the candidate is dropped.
+            if !fpr::MTWO31M1.lt(xv) || !xv.lt(fpr::PTWO31M1) {
+                return None;
+            }
+            *ku = xv.rint() as i32 as u32;
+        }
+
+        // (F, G) -= (k·f, k·g)·2^scale_k, modulo 2^(31·fglen).
+        let sch = (scale_k / 31) as usize;
+        let scl = (scale_k % 31) as u32;
+        kprod.sub(&mut big_f, &mut big_g, fglen, n, &k, sch, scl);
+
+        // Expected size of (F, G) now; drop a word when it is no longer needed.
+        let new_maxbl = scale_k + maxbl_fg + 10;
+        if new_maxbl < maxbl_fg_big {
+            maxbl_fg_big = new_maxbl;
+            if fglen as i32 * 31 >= maxbl_fg_big + 31 {
+                fglen -= 1;
+            }
+        }
+        if scale_k <= 0 {
+            break;
+        }
+        scale_k = (scale_k - 25).max(0);
+    }
+
+    // Sign-extend if the working length fell below slen; output slen words.
+    if fglen < slen {
+        for x in [&mut big_f, &mut big_g] {
+            for i in 0..n {
+                let sw = (x[(fglen - 1) * n + i] >> 30).wrapping_neg() >> 1;
+                for v in fglen..slen {
+                    x[v * n + i] = sw;
+                }
+            }
+        }
+    }
+    big_f.truncate(slen * n);
+    big_g.truncate(slen * n);
+    Some((big_f, big_g))
+}
+
+/// 2^-dc exactly, by the reference's square-and-multiply on 1/2 (or 2 if dc < 0).
+fn pow2_neg(dc: i32) -> Fpr {
+    let (mut dc, mut pt) = if dc < 0 {
+        (-dc, fpr::TWO)
+    } else {
+        (dc, fpr::ONEHALF)
+    };
+    let mut pdc = fpr::ONE;
+    while dc != 0 {
+        if dc & 1 != 0 {
+            pdc = pdc.mul(pt);
+        }
+        dc >>= 1;
+        pt = pt.sqr();
+    }
+    pdc
+}
+
+/// Subtracting (k·f, k·g)·2^sc from (F, G) during the Babai loop of one level, with f
+/// and g fixed: at depth <= DEPTH_INT_FG the products are computed in RNS over
+/// slen + 1 primes (as the reference, including its wrap-around semantics), with the
+/// NTT forms of f and g and the twiddles computed once per level; deeper, the exact
+/// schoolbook product is used.
+struct KfProduct<'a> {
+    logn: u32,
+    slen: usize,
+    ft: &'a [u32],
+    gt: &'a [u32],
+    /// RNS mode: per prime, f and g in NTT form (tlen rows each) and the tables.
+    tlen: usize,
+    f_ntt: Buf<u32>,
+    g_ntt: Buf<u32>,
+    gm: Buf<u32>,
+    igm: Buf<u32>,
+    /// k·f and k·g in RNS, then plain (tlen rows each).
+    kf: Buf<u32>,
+    kg: Buf<u32>,
+    tmp: Buf<u32>,
+}
+
+impl<'a> KfProduct<'a> {
+    fn new(logn: u32, depth: u32, ft: &'a [u32], gt: &'a [u32], slen: usize) -> Self {
+        let n = 1usize << logn;
+        if depth > DEPTH_INT_FG {
+            return KfProduct {
+                logn,
+                slen,
+                ft,
+                gt,
+                tlen: 0,
+                f_ntt: buf_u32(0),
+                g_ntt: buf_u32(0),
+                gm: buf_u32(0),
+                igm: buf_u32(0),
+                kf: buf_u32(0),
+                kg: buf_u32(0),
+                tmp: buf_u32(0),
+            };
+        }
+        let tlen = slen + 1;
+        let mut f_ntt = buf_u32(tlen * n);
+        let mut g_ntt = buf_u32(tlen * n);
+        let mut gm = buf_u32(tlen * n);
+        let mut igm = buf_u32(tlen * n);
+        for u in 0..tlen {
+            let sp = &PRIMES[u];
+            let (gmu, igmu) = (&mut gm[u * n..(u + 1) * n], &mut igm[u * n..(u + 1) * n]);
+            sp.mkgm(logn, gmu, igmu);
+            let rf = &mut f_ntt[u * n..(u + 1) * n];
+            zint::mod_small_signed_batch(rf, ft, slen, n, n, sp);
+            sp.ntt(rf, gmu, logn);
+            let rg = &mut g_ntt[u * n..(u + 1) * n];
+            zint::mod_small_signed_batch(rg, gt, slen, n, n, sp);
+            sp.ntt(rg, gmu, logn);
+        }
+        KfProduct {
+            logn,
+            slen,
+            ft,
+            gt,
+            tlen,
+            f_ntt,
+            g_ntt,
+            gm,
+            igm,
+            kf: buf_u32(tlen * n),
+            kg: buf_u32(tlen * n),
+            tmp: buf_u32(n + tlen + 2 * n),
+        }
+    }
+
+    /// (F, G) -= (k·f, k·g)·2^(31·sch + scl) modulo 2^(31·fglen); F, G word-major with
+    /// stride `stride` (>= n words per row). k holds i32 values (as u32).
+    #[allow(clippy::too_many_arguments)]
+    #[allow(non_snake_case)]
+    fn sub(
+        &mut self,
+        F: &mut [u32],
+        G: &mut [u32],
+        fglen: usize,
+        stride: usize,
+        k: &[u32],
+        sch: usize,
+        scl: u32,
+    ) {
+        let logn = self.logn;
+        let n = 1usize << logn;
+        if self.tlen == 0 {
+            // Schoolbook, negacyclic: F[u+v] -= k[u]·f[v] (wrapping with a sign change).
+            for u in 0..n {
+                let ku = k[u] as i32;
+                for v in 0..n {
+                    let (pos, kk) = if u + v < n {
+                        (u + v, ku.wrapping_neg())
+                    } else {
+                        (u + v - n, ku)
+                    };
+                    zint::add_scaled_mul_small(
+                        &mut F[pos..],
+                        fglen,
+                        stride,
+                        &self.ft[v..],
+                        self.slen,
+                        n,
+                        kk,
+                        sch,
+                        scl,
+                    );
+                    zint::add_scaled_mul_small(
+                        &mut G[pos..],
+                        fglen,
+                        stride,
+                        &self.gt[v..],
+                        self.slen,
+                        n,
+                        kk,
+                        sch,
+                        scl,
+                    );
+                }
+            }
+            return;
+        }
+        let tlen = self.tlen;
+        let (kt, rest) = self.tmp.split_at_mut(n);
+        for u in 0..tlen {
+            let sp = &PRIMES[u];
+            let gm = &self.gm[u * n..(u + 1) * n];
+            let igm = &self.igm[u * n..(u + 1) * n];
+            for (t, &kv) in kt.iter_mut().zip(k.iter()) {
+                *t = set_wide(kv as i32, sp.p);
+            }
+            sp.ntt(kt, gm, logn);
+            let rf = &mut self.kf[u * n..(u + 1) * n];
+            let rg = &mut self.kg[u * n..(u + 1) * n];
+            let sf = &self.f_ntt[u * n..(u + 1) * n];
+            let sg = &self.g_ntt[u * n..(u + 1) * n];
+            for i in 0..n {
+                let km = sp.mmul(kt[i], sp.r2);
+                rf[i] = sp.mmul(km, sf[i]);
+                rg[i] = sp.mmul(km, sg[i]);
+            }
+            sp.intt(rf, igm, logn);
+            sp.intt(rg, igm, logn);
+        }
+        zint::rebuild_crt(&mut self.kf, tlen, n, n, true, rest);
+        zint::rebuild_crt(&mut self.kg, tlen, n, n, true, rest);
+        for i in 0..n {
+            zint::sub_scaled(&mut F[i..], fglen, stride, &self.kf[i..], tlen, n, sch, scl);
+            zint::sub_scaled(&mut G[i..], fglen, stride, &self.kg[i..], tlen, n, sch, scl);
+        }
+    }
+}
+
+/// Depth 1 (logn_top >= 3): lifting from depth 2 and a single floating-point Babai
+/// round (the unreduced values fit in 53 bits of precision). Output: F, G with one
+/// word per coefficient (the rounded value as u32).
+fn solve_depth1(
+    fk: &FftKernels,
+    logn_top: u32,
+    f: &[i8],
+    g: &[i8],
+    fd: &[u32],
+    gd: &[u32],
+) -> Option<(Buf<u32>, Buf<u32>)> {
+    let depth = 1usize;
+    let n_top = 1usize << logn_top;
+    let logn = logn_top - 1;
+    let n = 1usize << logn;
+    let slen = MAX_BL_SMALL[depth];
+    let dlen = MAX_BL_SMALL[depth + 1];
+    let llen = MAX_BL_LARGE[depth];
+
+    let mut big_f = buf_u32(llen * n);
+    let mut big_g = buf_u32(llen * n);
+    let mut ft = buf_u32(slen * n);
+    let mut gt = buf_u32(slen * n);
+    {
+        let mut tmp = buf_u32(3 * n_top);
+        let (gm_top, rest) = tmp.split_at_mut(n_top);
+        let (fx_top, rest) = rest.split_at_mut(n_top);
+        let gx_top = &mut rest[..n_top];
+        lift_rns(
+            logn,
+            llen,
+            fd,
+            gd,
+            dlen,
+            &mut big_f,
+            &mut big_g,
+            |u, sp, _gm, fx, gx| {
+                // f_1 modulo p from f: NTT at full degree, then the pair products.
+                sp.mkgm_fwd(logn_top, gm_top);
+                for i in 0..n_top {
+                    fx_top[i] = modp::set(f[i] as i32, sp.p);
+                    gx_top[i] = modp::set(g[i] as i32, sp.p);
+                }
+                sp.ntt(fx_top, gm_top, logn_top);
+                sp.ntt(gx_top, gm_top, logn_top);
+                for v in 0..n {
+                    fx[v] = sp.mmul(sp.mmul(fx_top[2 * v], fx_top[2 * v + 1]), sp.r2);
+                    gx[v] = sp.mmul(sp.mmul(gx_top[2 * v], gx_top[2 * v + 1]), sp.r2);
+                }
+                if u < slen {
+                    let mut igm = buf_u32(n);
+                    sp.mkgm_inv(logn, &mut igm);
+                    let rf = &mut ft[u * n..(u + 1) * n];
+                    rf.copy_from_slice(fx);
+                    sp.intt(rf, &igm, logn);
+                    let rg = &mut gt[u * n..(u + 1) * n];
+                    rg.copy_from_slice(gx);
+                    sp.intt(rg, &igm, logn);
+                }
+            },
+        );
+    }
+    {
+        let mut tmp = buf_u32(llen + 2 * n);
+        zint::rebuild_crt(&mut big_f, llen, n, n, true, &mut tmp);
+        zint::rebuild_crt(&mut big_g, llen, n, n, true, &mut tmp);
+        zint::rebuild_crt(&mut ft, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
+    }
+
+    let mut rt = buf_fpr(6 * n);
+    let (rt1, rest) = rt.split_at_mut(n);
+    let (rt2, rest) = rest.split_at_mut(n);
+    let (rt3, rest) = rest.split_at_mut(n);
+    let (rt4, rest) = rest.split_at_mut(n);
+    let (rt5, rt6) = rest.split_at_mut(n);
+    big_to_fp(rt1, &big_f, llen, n, n);
+    big_to_fp(rt2, &big_g, llen, n, n);
+    big_to_fp(rt3, &ft, slen, n, n);
+    big_to_fp(rt4, &gt, slen, n, n);
+    (fk.fft)(rt1, logn);
+    (fk.fft)(rt2, logn);
+    (fk.fft)(rt3, logn);
+    (fk.fft)(rt4, logn);
+    (fk.poly_add_muladj_fft)(rt5, rt1, rt2, rt3, rt4, logn);
+    (fk.poly_invnorm2_fft)(rt6, rt3, rt4, logn);
+    (fk.poly_mul_autoadj_fft)(rt5, rt6, logn);
+    (fk.ifft)(rt5, logn);
+    for z in rt5.iter_mut() {
+        let zv = *z;
+        if !Fpr::lt(zv, fpr::PTWO63M1) || !Fpr::lt(fpr::MTWO63M1, zv) {
+            return None;
+        }
+        *z = Fpr::of(zv.rint());
+    }
+    (fk.fft)(rt5, logn);
+    (fk.poly_mul_fft)(rt3, rt5, logn);
+    (fk.poly_mul_fft)(rt4, rt5, logn);
+    (fk.poly_sub)(rt1, rt3, logn);
+    (fk.poly_sub)(rt2, rt4, logn);
+    (fk.ifft)(rt1, logn);
+    (fk.ifft)(rt2, logn);
+    let mut out_f = buf_u32(n);
+    let mut out_g = buf_u32(n);
+    for i in 0..n {
+        out_f[i] = rt1[i].rint() as u32;
+        out_g[i] = rt2[i].rint() as u32;
+    }
+    Some((out_f, out_g))
+}
+
+/// Depth 0 (logn >= 3): everything fits in one 31-bit prime. Lifting, then the exact
+/// numerator and denominator of the Babai coefficient modulo p, the quotient rounded
+/// through the FFT, and the reduction. Output: F, G (i32 as u32, one per coefficient).
+fn solve_depth0(
+    fk: &FftKernels,
+    logn: u32,
+    f: &[i8],
+    g: &[i8],
+    fd: &[u32],
+    gd: &[u32],
+) -> (Buf<u32>, Buf<u32>) {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let sp = &PRIMES[0];
+    let p = sp.p;
+
+    let mut t = buf_u32(10 * n);
+    let (gm, rest) = t.split_at_mut(n);
+    let (igm, rest) = rest.split_at_mut(n);
+    let (big_f, rest) = rest.split_at_mut(n);
+    let (big_g, rest) = rest.split_at_mut(n);
+    let (ft, rest) = rest.split_at_mut(n);
+    let (gt, rest) = rest.split_at_mut(n);
+    let (fa, rest) = rest.split_at_mut(n);
+    let (ga, rest) = rest.split_at_mut(n);
+    let (num, rest) = rest.split_at_mut(n);
+    let den = &mut rest[..n];
+    sp.mkgm(logn, gm, igm);
+
+    // F', G' in NTT form (degree n/2).
+    let (fp, gp) = num.split_at_mut(hn);
+    for v in 0..hn {
+        fp[v] = set_wide(zint::one_to_plain(fd[v]), p);
+        gp[v] = set_wide(zint::one_to_plain(gd[v]), p);
+    }
+    sp.ntt(fp, gm, logn - 1);
+    sp.ntt(gp, gm, logn - 1);
+    for i in 0..n {
+        ft[i] = modp::set(f[i] as i32, p);
+        gt[i] = modp::set(g[i] as i32, p);
+    }
+    sp.ntt(ft, gm, logn);
+    sp.ntt(gt, gm, logn);
+    // Unreduced F, G in NTT form.
+    for v in 0..hn {
+        let m_f = sp.mmul(fp[v], sp.r2);
+        let m_g = sp.mmul(gp[v], sp.r2);
+        big_f[2 * v] = sp.mmul(gt[2 * v + 1], m_f);
+        big_f[2 * v + 1] = sp.mmul(gt[2 * v], m_f);
+        big_g[2 * v] = sp.mmul(ft[2 * v + 1], m_g);
+        big_g[2 * v + 1] = sp.mmul(ft[2 * v], m_g);
+    }
+
+    // adj f, adj g (coefficient order i -> -i) in NTT form.
+    for i in 1..n {
+        fa[n - i] = modp::set(-(f[i] as i32), p);
+        ga[n - i] = modp::set(-(g[i] as i32), p);
+    }
+    fa[0] = modp::set(f[0] as i32, p);
+    ga[0] = modp::set(g[0] as i32, p);
+    sp.ntt(fa, gm, logn);
+    sp.ntt(ga, gm, logn);
+    // num = F·adj f + G·adj g, den = f·adj f + g·adj g.
+    for i in 0..n {
+        let wf = sp.mmul(fa[i], sp.r2);
+        let wg = sp.mmul(ga[i], sp.r2);
+        num[i] = modp::add(sp.mmul(wf, big_f[i]), sp.mmul(wg, big_g[i]), p);
+        den[i] = modp::add(sp.mmul(wf, ft[i]), sp.mmul(wg, gt[i]), p);
+    }
+    sp.intt(num, igm, logn);
+    sp.intt(den, igm, logn);
+
+    // Quotient through the FFT (den is auto-adjoint: its FFT is real).
+    let mut rt = buf_fpr(n + hn);
+    let (rden, rnum) = rt.split_at_mut(hn);
+    {
+        let mut tmp = buf_fpr(n);
+        for i in 0..n {
+            tmp[i] = Fpr::of(modp::norm(den[i], p) as i64);
+        }
+        (fk.fft)(&mut tmp, logn);
+        rden.copy_from_slice(&tmp[..hn]);
+    }
+    for i in 0..n {
+        rnum[i] = Fpr::of(modp::norm(num[i], p) as i64);
+    }
+    (fk.fft)(rnum, logn);
+    (fk.poly_div_autoadj_fft)(rnum, rden, logn);
+    (fk.ifft)(rnum, logn);
+    // k in NTT form; reduce (F, G) -= k·(f, g).
+    let kt = num;
+    for i in 0..n {
+        kt[i] = set_wide(rnum[i].rint() as i32, p);
+    }
+    sp.ntt(kt, gm, logn);
+    for i in 0..n {
+        let kw = sp.mmul(kt[i], sp.r2);
+        big_f[i] = modp::sub(big_f[i], sp.mmul(kw, ft[i]), p);
+        big_g[i] = modp::sub(big_g[i], sp.mmul(kw, gt[i]), p);
+    }
+    sp.intt(big_f, igm, logn);
+    sp.intt(big_g, igm, logn);
+    let mut out_f = buf_u32(n);
+    let mut out_g = buf_u32(n);
+    for i in 0..n {
+        out_f[i] = modp::norm(big_f[i], p) as u32;
+        out_g[i] = modp::norm(big_g[i], p) as u32;
+    }
+    (out_f, out_g)
+}

@@ -1,0 +1,590 @@
+//! Big integers for NTRUSolve: little-endian sequences of 31-bit words (each `u32`
+//! keeps its top bit clear), signed values in two's complement over 31·len bits.
+//!
+//! Polynomials with big coefficients are stored *word-major*: word j of coefficient i
+//! is at `x[j * stride + i]` (stride = number of coefficients). The same layout holds
+//! RNS residues (row j = residues modulo prime j), so the CRT rebuild works in place and
+//! every inner loop runs over coefficients (vectorisable, data-independent).
+//!
+//! All functions are constant-time with respect to the values (the lengths, scales and
+//! strides are public).
+
+use super::modp::{self, SmallPrime, PRIMES};
+
+const MASK31: u32 = 0x7FFF_FFFF;
+
+/// `m <- m * x` over `m.len()` words (contiguous); returns the carry word. `x < 2^31`.
+pub(crate) fn mul_small(m: &mut [u32], x: u32) -> u32 {
+    let mut cc = 0u32;
+    for w in m.iter_mut() {
+        let z = (*w as u64) * (x as u64) + cc as u64;
+        *w = (z as u32) & MASK31;
+        cc = (z >> 31) as u32;
+    }
+    cc
+}
+
+/// `d mod p` for the unsigned integer of `dlen` words at `d[j * stride]`.
+#[inline]
+#[cfg(test)]
+pub(crate) fn mod_small_unsigned(d: &[u32], dlen: usize, stride: usize, sp: &SmallPrime) -> u32 {
+    let p = sp.p;
+    let c31 = sp.c31();
+    let mut x = 0u32;
+    for j in (0..dlen).rev() {
+        // x <- x·2^31 + w (w < 2^31 < 2p, reduced once).
+        x = sp.mmul(x, c31);
+        let w = d[j * stride].wrapping_sub(p);
+        let w = w.wrapping_add(p & modp::tbmask(w));
+        x = modp::add(x, w, p);
+    }
+    x
+}
+
+/// `d mod p` for the signed integer of `dlen` words at `d[j * stride]`; `rx` must be
+/// 2^(31·dlen) mod p ([`SmallPrime::pow2_31`]).
+#[inline]
+#[cfg(test)]
+pub(crate) fn mod_small_signed(
+    d: &[u32],
+    dlen: usize,
+    stride: usize,
+    sp: &SmallPrime,
+    rx: u32,
+) -> u32 {
+    if dlen == 0 {
+        return 0;
+    }
+    let z = mod_small_unsigned(d, dlen, stride, sp);
+    let neg = (d[(dlen - 1) * stride] >> 30).wrapping_neg();
+    modp::sub(z, rx & neg, sp.p)
+}
+
+/// Residues modulo `sp` of `n` signed integers of `dlen` words (word-major with stride
+/// `stride`, coefficient i at offset i) into `out[..n]`.
+pub(crate) fn mod_small_signed_batch(
+    out: &mut [u32],
+    d: &[u32],
+    dlen: usize,
+    stride: usize,
+    n: usize,
+    sp: &SmallPrime,
+) {
+    let p = sp.p;
+    let out = &mut out[..n];
+    if dlen == 0 {
+        out.fill(0);
+        return;
+    }
+    let c31 = sp.c31();
+    let rx = sp.pow2_31(dlen);
+    out.fill(0);
+    for j in (0..dlen).rev() {
+        let row = &d[j * stride..j * stride + n];
+        for (x, &w) in out.iter_mut().zip(row) {
+            let t = sp.mmul(*x, c31);
+            let w = w.wrapping_sub(p);
+            let w = w.wrapping_add(p & modp::tbmask(w));
+            *x = modp::add(t, w, p);
+        }
+    }
+    let top = &d[(dlen - 1) * stride..(dlen - 1) * stride + n];
+    for (x, &w) in out.iter_mut().zip(top) {
+        let neg = (w >> 30).wrapping_neg();
+        *x = modp::sub(*x, rx & neg, p);
+    }
+}
+
+/// Rebuilds `n` integers of `xlen` words from their RNS form, in place: on input row j
+/// (`xx[j*stride .. j*stride+n]`) holds the residues modulo `PRIMES[j]`; on output it
+/// holds word j of each integer. With `signed`, values are normalised into
+/// `[-(P-1)/2, (P-1)/2]` (P = product of the `xlen` primes), two's complement.
+/// `tmp` needs `xlen + 2n` words.
+pub(crate) fn rebuild_crt(
+    xx: &mut [u32],
+    xlen: usize,
+    stride: usize,
+    n: usize,
+    signed: bool,
+    tmp: &mut [u32],
+) {
+    if xlen == 0 {
+        return;
+    }
+    let (prod, rest) = tmp.split_at_mut(xlen);
+    let (acc, rest) = rest.split_at_mut(n);
+    let cc = &mut rest[..n];
+    // prod = product of the primes processed so far (u words).
+    prod[0] = PRIMES[0].p;
+    for u in 1..xlen {
+        let sp = &PRIMES[u];
+        let p = sp.p;
+        let c31 = sp.c31();
+        // acc[i] = (current value of integer i, u words) mod p.
+        acc.fill(0);
+        for j in (0..u).rev() {
+            let row = &xx[j * stride..j * stride + n];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                let t = sp.mmul(*a, c31);
+                let w = w.wrapping_sub(p);
+                let w = w.wrapping_add(p & modp::tbmask(w));
+                *a = modp::add(t, w, p);
+            }
+        }
+        // acc[i] <- s·(x_p - x_q) mod p: the multiple of prod to add.
+        {
+            let row = &xx[u * stride..u * stride + n];
+            for (a, &xp) in acc.iter_mut().zip(row) {
+                *a = sp.mmul(sp.s, modp::sub(xp, *a, p));
+            }
+        }
+        // x_i += prod * acc[i]; the carry becomes word u.
+        cc.fill(0);
+        for (j, &pw) in prod[..u].iter().enumerate() {
+            let row = &mut xx[j * stride..j * stride + n];
+            for ((x, &a), c) in row.iter_mut().zip(acc.iter()).zip(cc.iter_mut()) {
+                let z = (pw as u64) * (a as u64) + (*x as u64) + (*c as u64);
+                *x = (z as u32) & MASK31;
+                *c = (z >> 31) as u32;
+            }
+        }
+        xx[u * stride..u * stride + n].copy_from_slice(cc);
+        prod[u] = mul_small(&mut prod[..u], p);
+    }
+    if signed {
+        for i in 0..n {
+            norm_zero(&mut xx[i..], stride, prod, xlen);
+        }
+    }
+}
+
+/// If x > (m-1)/2, replace x with x - m (m odd, both `len` words; x strided).
+fn norm_zero(x: &mut [u32], stride: usize, m: &[u32], len: usize) {
+    // r = sign of ((m-1)/2 - x): -1, 0 or 1, decided by the highest differing word.
+    let mut r = 0u32;
+    let mut bb = 0u32;
+    for j in (0..len).rev() {
+        let wx = x[j * stride];
+        let wp = (m[j] >> 1) | (bb << 30);
+        bb = m[j] & 1;
+        let cc = wp.wrapping_sub(wx);
+        let cc = (cc.wrapping_neg() >> 31) | (cc >> 31).wrapping_neg();
+        r |= cc & ((r & 1).wrapping_sub(1));
+    }
+    // Subtract m iff r = -1.
+    let ctl = r >> 31;
+    let mask = ctl.wrapping_neg();
+    let mut c = 0u32;
+    for j in 0..len {
+        let aw = x[j * stride];
+        let w = aw.wrapping_sub(m[j]).wrapping_sub(c);
+        c = w >> 31;
+        x[j * stride] = aw ^ (((w & MASK31) ^ aw) & mask);
+    }
+}
+
+/// `x <- x + k·y·2^(31·sch + scl)` modulo 2^(31·xlen) (x: `xlen` words at stride `xs`;
+/// y: signed, `ylen` words at stride `ys`, sign-extended). `scl < 31`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn add_scaled_mul_small(
+    x: &mut [u32],
+    xlen: usize,
+    xs: usize,
+    y: &[u32],
+    ylen: usize,
+    ys: usize,
+    k: i32,
+    sch: usize,
+    scl: u32,
+) {
+    if ylen == 0 {
+        return;
+    }
+    let ysign = (y[(ylen - 1) * ys] >> 30).wrapping_neg() >> 1;
+    let mut tw = 0u32;
+    let mut cc = 0i32;
+    for u in sch..xlen {
+        let v = u - sch;
+        let wy = if v < ylen { y[v * ys] } else { ysign };
+        let wys = ((wy << scl) & MASK31) | tw;
+        tw = wy >> (31 - scl);
+        let z = (wys as i64) * (k as i64) + (x[u * xs] as i64) + (cc as i64);
+        x[u * xs] = (z as u32) & MASK31;
+        cc = ((z as u64) >> 31) as u32 as i32;
+    }
+}
+
+/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) (same conventions as
+/// [`add_scaled_mul_small`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sub_scaled(
+    x: &mut [u32],
+    xlen: usize,
+    xs: usize,
+    y: &[u32],
+    ylen: usize,
+    ys: usize,
+    sch: usize,
+    scl: u32,
+) {
+    if ylen == 0 {
+        return;
+    }
+    let ysign = (y[(ylen - 1) * ys] >> 30).wrapping_neg() >> 1;
+    let mut tw = 0u32;
+    let mut cc = 0u32;
+    for u in sch..xlen {
+        let v = u - sch;
+        let wy = if v < ylen { y[v * ys] } else { ysign };
+        let wys = ((wy << scl) & MASK31) | tw;
+        tw = wy >> (31 - scl);
+        let w = x[u * xs].wrapping_sub(wys).wrapping_sub(cc);
+        x[u * xs] = w & MASK31;
+        cc = w >> 31;
+    }
+}
+
+/// The signed value of a one-word integer (bit 30 is the sign).
+#[inline(always)]
+pub(crate) fn one_to_plain(w: u32) -> i32 {
+    (w | ((w & 0x4000_0000) << 1)) as i32
+}
+
+// ---------------------------------------------------------------------------------
+// Extended binary GCD (deepest level of NTRUSolve). Contiguous integers.
+
+/// `a <- -a` if `ctl == 1` (ctl in {0, 1}).
+fn negate(a: &mut [u32], ctl: u32) {
+    let mut cc = ctl;
+    let m = ctl.wrapping_neg() >> 1;
+    for w in a.iter_mut() {
+        let aw = (*w ^ m).wrapping_add(cc);
+        *w = aw & MASK31;
+        cc = aw >> 31;
+    }
+}
+
+/// `(a, b) <- ((a·xa + b·xb) / 2^31, (a·ya + b·yb) / 2^31)` (the low 31 bits are
+/// expected to be zero and are dropped); a negative result is negated. Returns bit 0
+/// set if a was negated, bit 1 if b was.
+fn co_reduce(a: &mut [u32], b: &mut [u32], xa: i64, xb: i64, ya: i64, yb: i64) -> u32 {
+    let len = a.len();
+    let mut cca = 0i64;
+    let mut ccb = 0i64;
+    for u in 0..len {
+        let wa = a[u] as u64;
+        let wb = b[u] as u64;
+        let za = wa
+            .wrapping_mul(xa as u64)
+            .wrapping_add(wb.wrapping_mul(xb as u64))
+            .wrapping_add(cca as u64);
+        let zb = wa
+            .wrapping_mul(ya as u64)
+            .wrapping_add(wb.wrapping_mul(yb as u64))
+            .wrapping_add(ccb as u64);
+        if u > 0 {
+            a[u - 1] = (za as u32) & MASK31;
+            b[u - 1] = (zb as u32) & MASK31;
+        }
+        cca = (za as i64) >> 31;
+        ccb = (zb as i64) >> 31;
+    }
+    a[len - 1] = cca as u32;
+    b[len - 1] = ccb as u32;
+    let nega = ((cca as u64) >> 63) as u32;
+    let negb = ((ccb as u64) >> 63) as u32;
+    negate(a, nega);
+    negate(b, negb);
+    nega | (negb << 1)
+}
+
+/// Final correction of a Montgomery-style reduction: if `neg`, -m <= a < 0 and m is
+/// added; otherwise 0 <= a < 2m (top word may use 32 bits) and m is subtracted if
+/// a >= m.
+fn finish_mod(a: &mut [u32], m: &[u32], neg: u32) {
+    let len = a.len();
+    let mut cc = 0u32;
+    for u in 0..len {
+        cc = a[u].wrapping_sub(m[u]).wrapping_sub(cc) >> 31;
+    }
+    let xm = neg.wrapping_neg() >> 1;
+    let ym = (neg | (1 - cc)).wrapping_neg();
+    let mut cc = neg;
+    for u in 0..len {
+        let mw = (m[u] ^ xm) & ym;
+        let aw = a[u].wrapping_sub(mw).wrapping_sub(cc);
+        a[u] = aw & MASK31;
+        cc = aw >> 31;
+    }
+}
+
+/// `(a, b) <- ((a·xa + b·xb) / 2^31 mod m, (a·ya + b·yb) / 2^31 mod m)`, m odd,
+/// `m0i = -1/m[0] mod 2^31`.
+#[allow(clippy::too_many_arguments)]
+fn co_reduce_mod(
+    a: &mut [u32],
+    b: &mut [u32],
+    m: &[u32],
+    m0i: u32,
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+) {
+    let len = a.len();
+    let mut cca = 0i64;
+    let mut ccb = 0i64;
+    let fa = (a[0]
+        .wrapping_mul(xa as u32)
+        .wrapping_add(b[0].wrapping_mul(xb as u32)))
+    .wrapping_mul(m0i)
+        & MASK31;
+    let fb = (a[0]
+        .wrapping_mul(ya as u32)
+        .wrapping_add(b[0].wrapping_mul(yb as u32)))
+    .wrapping_mul(m0i)
+        & MASK31;
+    for u in 0..len {
+        let wa = a[u] as u64;
+        let wb = b[u] as u64;
+        let mu = m[u] as u64;
+        let za = wa
+            .wrapping_mul(xa as u64)
+            .wrapping_add(wb.wrapping_mul(xb as u64))
+            .wrapping_add(mu.wrapping_mul(fa as u64))
+            .wrapping_add(cca as u64);
+        let zb = wa
+            .wrapping_mul(ya as u64)
+            .wrapping_add(wb.wrapping_mul(yb as u64))
+            .wrapping_add(mu.wrapping_mul(fb as u64))
+            .wrapping_add(ccb as u64);
+        if u > 0 {
+            a[u - 1] = (za as u32) & MASK31;
+            b[u - 1] = (zb as u32) & MASK31;
+        }
+        cca = (za as i64) >> 31;
+        ccb = (zb as i64) >> 31;
+    }
+    a[len - 1] = cca as u32;
+    b[len - 1] = ccb as u32;
+    finish_mod(a, m, ((cca as u64) >> 63) as u32);
+    finish_mod(b, m, ((ccb as u64) >> 63) as u32);
+}
+
+/// -1/x mod 2^31 for odd x.
+fn ninv31(x: u32) -> u32 {
+    let mut y = 2u32.wrapping_sub(x);
+    for _ in 0..4 {
+        y = y.wrapping_mul(2u32.wrapping_sub(x.wrapping_mul(y)));
+    }
+    y.wrapping_neg() & MASK31
+}
+
+/// Extended GCD of two odd positive integers x, y of the same length `len`.
+/// On success (gcd = 1, both odd) returns true and sets u, v with
+/// 0 <= u <= y, 0 <= v <= x and x·u - y·v = 1. `tmp` needs 4·len words.
+///
+/// Binary GCD driven by the top two and the low word of (a, b), 31 steps at a time,
+/// with the same invariants (a = x·u0 - y·v0, b = x·u1 - y·v1) as the Falcon
+/// reference; the result is the canonical one (u = 1/x mod y), and the running time
+/// depends only on `len`.
+pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> bool {
+    let len = x.len();
+    if len == 0 {
+        return false;
+    }
+    let (u1, rest) = tmp.split_at_mut(len);
+    let (v1, rest) = rest.split_at_mut(len);
+    let (a, rest) = rest.split_at_mut(len);
+    let b = &mut rest[..len];
+    let u0 = &mut u[..len];
+    let v0 = &mut v[..len];
+
+    let x0i = ninv31(x[0]);
+    let y0i = ninv31(y[0]);
+
+    // a = x, u0 = 1, v0 = 0; b = y, u1 = y, v1 = x - 1.
+    a.copy_from_slice(x);
+    b.copy_from_slice(y);
+    u0.fill(0);
+    u0[0] = 1;
+    v0.fill(0);
+    u1.copy_from_slice(y);
+    v1.copy_from_slice(x);
+    v1[0] = v1[0].wrapping_sub(1);
+
+    // Each outer step removes at least 30 bits from len(a) + len(b).
+    let mut num = 62 * len as u32 + 30;
+    while num >= 30 {
+        // Top words: two highest words at the highest index >= 1 where a or b is
+        // non-zero (constant-time scan), or the single low word.
+        let mut c0 = u32::MAX;
+        let mut c1 = u32::MAX;
+        let (mut a0, mut a1, mut b0, mut b1) = (0u32, 0u32, 0u32, 0u32);
+        for j in (0..len).rev() {
+            let aw = a[j];
+            let bw = b[j];
+            a0 ^= (a0 ^ aw) & c0;
+            a1 ^= (a1 ^ aw) & c1;
+            b0 ^= (b0 ^ bw) & c0;
+            b1 ^= (b1 ^ bw) & c1;
+            c1 = c0;
+            c0 &= (((aw | bw).wrapping_add(MASK31)) >> 31).wrapping_sub(1);
+        }
+        a1 |= a0 & c1;
+        a0 &= !c1;
+        b1 |= b0 & c1;
+        b0 &= !c1;
+        let mut a_hi = ((a0 as u64) << 31) + a1 as u64;
+        let mut b_hi = ((b0 as u64) << 31) + b1 as u64;
+        let mut a_lo = a[0];
+        let mut b_lo = b[0];
+
+        // 31 binary-GCD steps on the approximations, tracked as a 2x2 matrix.
+        let (mut pa, mut pb, mut qa, mut qb) = (1i64, 0i64, 0i64, 1i64);
+        for i in 0..31 {
+            // rt = 1 iff a_hi > b_hi.
+            let rz = b_hi.wrapping_sub(a_hi);
+            let rt = ((rz ^ ((a_hi ^ b_hi) & (a_hi ^ rz))) >> 63) as u32;
+            let oa = (a_lo >> i) & 1;
+            let ob = (b_lo >> i) & 1;
+            let c_ab = oa & ob & rt;
+            let c_ba = oa & ob & !rt;
+            let c_a = c_ab | (oa ^ 1);
+
+            a_lo = a_lo.wrapping_sub(b_lo & c_ab.wrapping_neg());
+            a_hi = a_hi.wrapping_sub(b_hi & (c_ab as u64).wrapping_neg());
+            pa = pa.wrapping_sub(qa & (c_ab as i64).wrapping_neg());
+            pb = pb.wrapping_sub(qb & (c_ab as i64).wrapping_neg());
+            b_lo = b_lo.wrapping_sub(a_lo & c_ba.wrapping_neg());
+            b_hi = b_hi.wrapping_sub(a_hi & (c_ba as u64).wrapping_neg());
+            qa = qa.wrapping_sub(pa & (c_ba as i64).wrapping_neg());
+            qb = qb.wrapping_sub(pb & (c_ba as i64).wrapping_neg());
+
+            a_lo = a_lo.wrapping_add(a_lo & c_a.wrapping_sub(1));
+            pa = pa.wrapping_add(pa & (c_a as i64).wrapping_sub(1));
+            pb = pb.wrapping_add(pb & (c_a as i64).wrapping_sub(1));
+            a_hi ^= (a_hi ^ (a_hi >> 1)) & (c_a as u64).wrapping_neg();
+            b_lo = b_lo.wrapping_add(b_lo & c_a.wrapping_neg());
+            qa = qa.wrapping_add(qa & (c_a as i64).wrapping_neg());
+            qb = qb.wrapping_add(qb & (c_a as i64).wrapping_neg());
+            b_hi ^= (b_hi ^ (b_hi >> 1)) & (c_a as u64).wrapping_sub(1);
+        }
+
+        // Apply to (a, b); fix the signs of the coefficients if a or b was negated.
+        let r = co_reduce(a, b, pa, pb, qa, qb);
+        let ra = ((r & 1) as i64).wrapping_neg();
+        let rb = ((r >> 1) as i64).wrapping_neg();
+        pa = pa.wrapping_sub(pa.wrapping_add(pa) & ra);
+        pb = pb.wrapping_sub(pb.wrapping_add(pb) & ra);
+        qa = qa.wrapping_sub(qa.wrapping_add(qa) & rb);
+        qb = qb.wrapping_sub(qb.wrapping_add(qb) & rb);
+        co_reduce_mod(u0, u1, y, y0i, pa, pb, qa, qb);
+        co_reduce_mod(v0, v1, x, x0i, pa, pb, qa, qb);
+        num -= 30;
+    }
+
+    // a holds the GCD: require a = 1, and x, y odd.
+    let mut rc = a[0] ^ 1;
+    for &w in &a[1..] {
+        rc |= w;
+    }
+    let is_one = 1 - ((rc | rc.wrapping_neg()) >> 31);
+    (is_one & x[0] & y[0]) == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    // Tiny bignum helpers over u128 for checks.
+    fn to_words(mut x: u128, len: usize) -> Vec<u32> {
+        let mut v = vec![0u32; len];
+        for w in v.iter_mut() {
+            *w = (x as u32) & MASK31;
+            x >>= 31;
+        }
+        v
+    }
+    fn from_words(v: &[u32]) -> u128 {
+        let mut x = 0u128;
+        for &w in v.iter().rev() {
+            x = (x << 31) | w as u128;
+        }
+        x
+    }
+
+    #[test]
+    fn bezout_small() {
+        let cases: [(u128, u128); 4] = [
+            (3, 5),
+            (123456789, 987654321),
+            ((1u128 << 90) + 1, (1u128 << 89) + 3),
+            (1_000_000_007, 998_244_353),
+        ];
+        for &(x, y) in &cases {
+            let len = 3;
+            let xw = to_words(x, len);
+            let yw = to_words(y, len);
+            let mut u = vec![0u32; len];
+            let mut v = vec![0u32; len];
+            let mut tmp = vec![0u32; 4 * len];
+            let ok = bezout(&mut u, &mut v, &xw, &yw, &mut tmp);
+            let g = {
+                let (mut a, mut b) = (x, y);
+                while b != 0 {
+                    let t = a % b;
+                    a = b;
+                    b = t;
+                }
+                a
+            };
+            assert_eq!(ok, g == 1, "{x} {y}");
+            if ok {
+                let (uu, vv) = (from_words(&u), from_words(&v));
+                assert!(uu <= y && vv <= x);
+                // x*u - y*v == 1 (mod 2^128 is enough here: values < 2^93 · 2^93 overflow,
+                // so check modulo a prime instead).
+                let m = 1_000_000_000_000_000_003u128 % (1u128 << 62);
+                let lhs = (x % m) * (uu % m) % m;
+                let rhs = ((y % m) * (vv % m) + 1) % m;
+                assert_eq!(lhs, rhs);
+            }
+        }
+    }
+
+    #[test]
+    fn crt_rebuild_signed() {
+        let n = 3usize;
+        let xlen = 4usize;
+        let vals: [i128; 3] = [-5, 123456789012345678901234, -(1i128 << 100) + 17];
+        let mut xx = vec![0u32; xlen * n];
+        for (i, &v) in vals.iter().enumerate() {
+            for j in 0..xlen {
+                let p = PRIMES[j].p as i128;
+                xx[j * n + i] = v.rem_euclid(p) as u32;
+            }
+        }
+        let mut tmp = vec![0u32; xlen + 2 * n];
+        rebuild_crt(&mut xx, xlen, n, n, true, &mut tmp);
+        for (i, &v) in vals.iter().enumerate() {
+            let words: Vec<u32> = (0..xlen).map(|j| xx[j * n + i]).collect();
+            let u = from_words(&words);
+            let bits = 31 * xlen as u32;
+            let s = if u >> (bits - 1) != 0 {
+                u as i128 - (1i128 << bits)
+            } else {
+                u as i128
+            };
+            assert_eq!(s, v);
+            // Residues round-trip.
+            for j in 0..xlen {
+                let sp = &PRIMES[j];
+                let r = mod_small_signed(&xx[i..], xlen, n, sp, sp.pow2_31(xlen));
+                assert_eq!(r as i128, v.rem_euclid(sp.p as i128));
+            }
+        }
+    }
+}
