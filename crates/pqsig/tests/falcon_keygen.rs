@@ -1,0 +1,121 @@
+//! Falcon key generation properties for every degree (logn 1..=10), from random seeds:
+//! the NTRU equation f·G − g·F = q holds exactly, h·f = g mod q, coefficients are in
+//! range, the solver alone reproduces (F, G), and generation is deterministic.
+
+mod common;
+
+use common::XorShift;
+use pqsig::falcon::keygen;
+use pqsig::falcon::params;
+
+const Q: i64 = 12289;
+
+/// Negacyclic product over the integers.
+fn mul_negacyclic(a: &[i64], b: &[i64]) -> Vec<i64> {
+    let n = a.len();
+    let mut c = vec![0i64; n];
+    for i in 0..n {
+        for j in 0..n {
+            let t = a[i] * b[j];
+            if i + j < n {
+                c[i + j] += t;
+            } else {
+                c[i + j - n] -= t;
+            }
+        }
+    }
+    c
+}
+
+fn widen(x: &[i8]) -> Vec<i64> {
+    x.iter().map(|&v| v as i64).collect()
+}
+
+fn check_keypair(kp: &keygen::KeyPair) {
+    let logn = kp.logn;
+    let n = 1usize << logn;
+    for v in [&kp.f, &kp.g, &kp.F, &kp.G] {
+        assert_eq!(v.len(), n);
+        assert!(v.iter().all(|&x| (-127..=127).contains(&x)));
+    }
+    let lim = 1i32 << (params::FG_BITS[logn as usize] - 1);
+    assert!(kp
+        .f
+        .iter()
+        .chain(kp.g.iter())
+        .all(|&x| (x as i32) < lim && (x as i32) > -lim));
+    // Odd resultants: odd coefficient sums.
+    assert_eq!(kp.f.iter().map(|&x| x as i64).sum::<i64>() & 1, 1);
+    assert_eq!(kp.g.iter().map(|&x| x as i64).sum::<i64>() & 1, 1);
+    // f·G − g·F = q exactly.
+    let (f, g, bf, bg) = (widen(&kp.f), widen(&kp.g), widen(&kp.F), widen(&kp.G));
+    let fg = mul_negacyclic(&f, &bg);
+    let gf = mul_negacyclic(&g, &bf);
+    for i in 0..n {
+        let want = if i == 0 { Q } else { 0 };
+        assert_eq!(
+            fg[i] - gf[i],
+            want,
+            "logn {logn}: NTRU equation, coefficient {i}"
+        );
+    }
+    // h·f = g mod q.
+    assert_eq!(kp.h.len(), n);
+    assert!(kp.h.iter().all(|&x| (x as i64) < Q));
+    let h: Vec<i64> = kp.h.iter().map(|&x| x as i64).collect();
+    let hf = mul_negacyclic(&h, &f);
+    for i in 0..n {
+        assert_eq!(
+            hf[i].rem_euclid(Q),
+            g[i].rem_euclid(Q),
+            "logn {logn}: h·f = g"
+        );
+    }
+    // Squared norm of (g, −f) below 1.17²·q.
+    let sq: i64 = f.iter().chain(g.iter()).map(|x| x * x).sum();
+    assert!(sq < 16823);
+}
+
+#[test]
+fn keypairs_for_every_degree() {
+    let mut rng = XorShift(0x5eed_f41c_0123_4567);
+    for logn in 1..=10u32 {
+        let count = if logn >= 9 { 3 } else { 6 };
+        for _ in 0..count {
+            let seed: [u8; 48] = rng.bytes(48).try_into().unwrap();
+            let kp = keygen::keygen_from_seed48(&seed, logn).unwrap();
+            assert_eq!(kp.logn, logn);
+            check_keypair(&kp);
+            // The solver alone gives the same (F, G).
+            let sol = keygen::solve(&kp.f, &kp.g, logn).expect("solve");
+            assert_eq!(&sol.F[..], &kp.F[..]);
+            assert_eq!(&sol.G[..], &kp.G[..]);
+            // Deterministic from the seed.
+            let again = keygen::keygen_from_seed48(&seed, logn).unwrap();
+            assert_eq!(
+                (&again.f, &again.g, &again.F, &again.G),
+                (&kp.f, &kp.g, &kp.F, &kp.G)
+            );
+            assert_eq!(again.h, kp.h);
+        }
+    }
+}
+
+#[test]
+fn unsupported_degrees_are_errors() {
+    let seed = [7u8; 48];
+    assert!(keygen::keygen_from_seed48(&seed, 0).is_err());
+    assert!(keygen::keygen_from_seed48(&seed, 11).is_err());
+    assert!(keygen::solve(&[1, 0], &[1, 0], 0).is_none());
+    assert!(keygen::solve(&[1], &[1], 1).is_none());
+}
+
+#[test]
+fn solver_rejects_even_resultants() {
+    // f = 1 + X (sum 2: even resultant) cannot be solved.
+    assert!(keygen::solve(&[1, 1, 0, 0], &[1, 0, 0, 0], 2).is_none());
+    // f = 1, g = 0 ... g even: no solution either (resultant 0).
+    assert!(keygen::solve(&[1, 0, 0, 0], &[0, 0, 0, 0], 2).is_none());
+    // f = g = 1: every solution has G − F = q, so none fits in [−127, 127].
+    assert!(keygen::solve(&[1, 0, 0, 0], &[1, 0, 0, 0], 2).is_none());
+}
