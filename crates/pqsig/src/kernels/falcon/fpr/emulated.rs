@@ -26,7 +26,7 @@
 //! No operation branches on, or indexes memory with, data: conditions are turned into
 //! all-zeros / all-ones masks; division and square root run a fixed number of
 //! iterations (55 each). The few primitives whose constant-time lowering depends on the
-//! target go through the [`Ops`] trait:
+//! target go through the private `Ops` trait:
 //!
 //! * shifts of a 64-bit word by a secret count: one instruction on 64-bit targets; on
 //!   32-bit targets the compiler may lower them with a branch or a select, so there they
@@ -41,6 +41,15 @@
 //!
 //! Both variants are always compiled; the unit tests check the portable one against the
 //! host one so that the 32-bit code paths are exercised on any machine.
+//!
+//! Checked in the generated code (release, `thumbv7em-none-eabihf` and x86-64): the only
+//! conditional branches are the loop counters of `div` and `sqrt`. On Thumb-2, LLVM turns
+//! some of the masks back into `IT`-predicated ALU instructions (`movmi`, `lslmi`, ...);
+//! on Cortex-M4 those take one cycle whether or not their condition holds. On x86-64 the
+//! same masks become `cmov`/`setcc`.
+//!
+//! Cost on x86-64 (throughput, independent operations, one Xeon core): add ≈ 8×,
+//! mul ≈ 5×, div ≈ 40×, sqrt ≈ 65× the FPU instruction; `rint` and `of` are on par.
 
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
