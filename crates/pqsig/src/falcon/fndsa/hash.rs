@@ -1,0 +1,123 @@
+//! FN-DSA (draft) message representative μ and hash-to-point. DRAFT: FIPS 206 may change
+//! the domain separation, the pre-hash identifiers and the hash input layout.
+//!
+//! * `hvk = SHAKE256(vk)[..64]`;
+//! * pure: `μ = SHAKE256(hvk ‖ 0x00 ‖ |ctx| ‖ ctx ‖ msg)[..64]`;
+//! * pre-hash: `μ = SHAKE256(hvk ‖ 0x01 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(msg))[..64]`;
+//! * `c = HashToPoint(nonce ‖ μ)`: SHAKE256, little-endian 16-bit words, reject ≥ 61445,
+//!   reduce mod q.
+
+use super::params::{MU_LEN, NONCE_LEN, Q};
+use crate::error::Error;
+use crate::kernels::keccak::sponge::{shake256, Shake256};
+use crate::mldsa::prehash::HashAlg;
+
+/// `SHAKE256(vk)`, 64 bytes: binds μ to the verifying key.
+pub fn hash_vrfy_key(vk: &[u8]) -> [u8; MU_LEN] {
+    let mut r = [0u8; MU_LEN];
+    shake256(&[vk], &mut r);
+    r
+}
+
+/// Incremental μ for pure FN-DSA: absorb the message in pieces, then
+/// [`MuHasher::finalize`]; sign or verify the result through the external-μ interface.
+#[derive(Clone)]
+pub struct MuHasher {
+    h: Shake256,
+}
+
+impl MuHasher {
+    /// Starts μ for the key hashed as `hvk` and context `ctx` (at most 255 bytes).
+    pub fn new(hvk: &[u8; MU_LEN], ctx: &[u8]) -> Result<Self, Error> {
+        if ctx.len() > 255 {
+            return Err(Error::ContextTooLong);
+        }
+        let mut h = Shake256::new();
+        h.absorb(hvk);
+        h.absorb(&[0u8, ctx.len() as u8]);
+        h.absorb(ctx);
+        Ok(MuHasher { h })
+    }
+
+    /// Absorbs the next piece of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.h.absorb(data);
+    }
+
+    /// μ.
+    pub fn finalize(mut self) -> [u8; MU_LEN] {
+        let mut mu = [0u8; MU_LEN];
+        self.h.squeeze(&mut mu);
+        mu
+    }
+}
+
+/// μ for pure FN-DSA.
+pub fn compute_mu(hvk: &[u8; MU_LEN], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
+    let mut h = MuHasher::new(hvk, ctx)?;
+    h.update(msg);
+    Ok(h.finalize())
+}
+
+/// μ for HashFN-DSA over `msg` (hashed here with `hash`).
+pub fn compute_mu_prehash(
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    hash: HashAlg,
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut ph = [0u8; 64];
+    let n = hash.digest(msg, &mut ph);
+    compute_mu_prehashed(hvk, ctx, hash, &ph[..n])
+}
+
+/// μ for HashFN-DSA over a digest the caller computed. The digest must have the hash's
+/// output length (fn-dsa does not check this; we refuse a mismatch as
+/// [`Error::InvalidLength`]).
+pub fn compute_mu_prehashed(
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    hash: HashAlg,
+    digest: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    if ctx.len() > 255 {
+        return Err(Error::ContextTooLong);
+    }
+    if digest.len() != hash.output_len() {
+        return Err(Error::InvalidLength);
+    }
+    let mut h = Shake256::new();
+    h.absorb(hvk);
+    h.absorb(&[1u8, ctx.len() as u8]);
+    h.absorb(ctx);
+    h.absorb(&hash.oid_der());
+    h.absorb(digest);
+    let mut mu = [0u8; MU_LEN];
+    h.squeeze(&mut mu);
+    Ok(mu)
+}
+
+/// Hash-to-point: `c` (n = c.len() values in `[0, q)`) from SHAKE256(nonce ‖ μ), read as
+/// little-endian 16-bit words; words ≥ 61445 = 5q are skipped. The nonce and μ are
+/// public, so the data-dependent loop is harmless.
+pub fn hash_to_point(nonce: &[u8; NONCE_LEN], mu: &[u8; MU_LEN], c: &mut [u16]) {
+    let mut h = Shake256::new();
+    h.absorb(nonce);
+    h.absorb(mu);
+    // Squeeze a whole rate block at a time (136 bytes = 68 words).
+    let mut block = [0u8; 136];
+    let mut i = 0;
+    while i < c.len() {
+        h.squeeze(&mut block);
+        for w in block.chunks_exact(2) {
+            let v = u16::from_le_bytes([w[0], w[1]]) as u32;
+            if v < 5 * Q {
+                c[i] = (v % Q) as u16;
+                i += 1;
+                if i == c.len() {
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The byte stream FN-DSA (draft, fn-dsa 0.4.0) draws all its randomness from: SHAKE256
+//! over a seed, read sequentially. Multi-byte values are little-endian. DRAFT: the PRNG
+//! is one of the things FIPS 206 may change.
+//!
+//! Key generation reads it over the 32-byte seed; each signing attempt over
+//! `seed' ‖ attempt` (41 bytes). Reading a u16 or u64 that straddles a block boundary
+//! gives the same bytes as reading them one at a time, so the stream is exactly "the
+//! SHAKE256 output, in order".
+
+use crate::kernels::keccak::sponge::{Shake256, SHAKE256_RATE};
+use zeroize::Zeroize;
+
+/// Buffered SHAKE256 output (secret: wiped on drop; the sponge wipes its own state).
+pub struct ShakeStream {
+    sponge: Shake256,
+    buf: [u8; SHAKE256_RATE],
+    pos: usize,
+}
+
+impl ShakeStream {
+    /// The stream of SHAKE256 over the concatenation of `parts`.
+    pub fn new(parts: &[&[u8]]) -> Self {
+        let mut sponge = Shake256::new();
+        for p in parts {
+            sponge.absorb(p);
+        }
+        ShakeStream {
+            sponge,
+            buf: [0u8; SHAKE256_RATE],
+            pos: SHAKE256_RATE,
+        }
+    }
+
+    #[inline(always)]
+    fn refill(&mut self) {
+        self.sponge.squeeze_blocks(&mut self.buf);
+        self.pos = 0;
+    }
+
+    /// Next byte.
+    #[inline(always)]
+    pub fn next_u8(&mut self) -> u8 {
+        if self.pos == SHAKE256_RATE {
+            self.refill();
+        }
+        let b = self.buf[self.pos];
+        self.pos += 1;
+        b
+    }
+
+    /// Next two bytes, little-endian.
+    #[inline(always)]
+    pub fn next_u16(&mut self) -> u16 {
+        if self.pos + 2 <= SHAKE256_RATE {
+            let v = u16::from_le_bytes([self.buf[self.pos], self.buf[self.pos + 1]]);
+            self.pos += 2;
+            v
+        } else {
+            let lo = self.next_u8() as u16;
+            lo | (self.next_u8() as u16) << 8
+        }
+    }
+
+    /// Next eight bytes, little-endian.
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        if self.pos + 8 <= SHAKE256_RATE {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&self.buf[self.pos..self.pos + 8]);
+            self.pos += 8;
+            u64::from_le_bytes(w)
+        } else {
+            let mut v = 0u64;
+            for i in 0..8 {
+                v |= (self.next_u8() as u64) << (8 * i);
+            }
+            v
+        }
+    }
+
+    /// Fills `out` with the next bytes.
+    pub fn fill(&mut self, out: &mut [u8]) {
+        let mut off = 0;
+        while off < out.len() {
+            if self.pos == SHAKE256_RATE {
+                self.refill();
+            }
+            let k = (SHAKE256_RATE - self.pos).min(out.len() - off);
+            out[off..off + k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+            self.pos += k;
+            off += k;
+        }
+    }
+}
+
+impl Drop for ShakeStream {
+    fn drop(&mut self) {
+        self.buf.zeroize();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::keccak::sponge::shake256;
+
+    #[test]
+    fn stream_is_plain_shake_output() {
+        let mut expect = [0u8; 1000];
+        shake256(&[b"seed", b"!"], &mut expect);
+        let mut s = ShakeStream::new(&[b"se", b"ed!"]);
+        let mut got = [0u8; 1000];
+        let mut i = 0;
+        // Mixed reads, some straddling block boundaries.
+        while i + 11 <= 1000 {
+            got[i] = s.next_u8();
+            got[i + 1..i + 3].copy_from_slice(&s.next_u16().to_le_bytes());
+            got[i + 3..i + 11].copy_from_slice(&s.next_u64().to_le_bytes());
+            i += 11;
+        }
+        s.fill(&mut got[i..]);
+        assert_eq!(got[..], expect[..]);
+    }
+}

@@ -1,0 +1,67 @@
+//! FN-DSA (draft, fn-dsa 0.4.0) verification. DRAFT.
+//!
+//! Strict decoding (exact length, header `0x30 + logn`, canonical compressed s2 with
+//! |s2_i| ≤ 840), `c = HashToPoint(nonce ‖ μ)`, `s1 = c − s2·h mod q` (NTT kernels),
+//! then accept iff every |s1_i| ≤ 840, s2 ≠ 0 and `‖s1‖² + ‖s2‖² ≤ β²`. The s2 ≠ 0
+//! condition mirrors fn-dsa's overflow test (`‖s1‖² < 2^32 − ‖s2‖²`, false when
+//! ‖s2‖² = 0); such a signature could not satisfy the bound anyway.
+//!
+//! Everything here is public data; no constant-time requirement.
+
+use super::codec::comp_decode;
+use super::hash::hash_to_point;
+use super::params::{signature_size, B_INF, MU_LEN, NONCE_LEN, Q, SQBETA};
+use crate::error::Error;
+use crate::kernels::falcon::ntt::NttKernels;
+use alloc::vec;
+
+/// Verifies `sig` on μ against `h_mont` (the public polynomial in the NTT domain, in
+/// Montgomery form: `NTT(h)·R mod q`).
+pub(crate) fn verify_mu(
+    k: &NttKernels,
+    logn: u32,
+    h_mont: &[u16],
+    mu: &[u8; MU_LEN],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let n = 1usize << logn;
+    if sig.len() != signature_size(logn) || sig[0] != 0x30 + logn as u8 {
+        return Err(Error::InvalidSignature);
+    }
+    let mut s2 = vec![0i16; n];
+    if !comp_decode(&sig[1 + NONCE_LEN..], &mut s2) {
+        return Err(Error::InvalidSignature);
+    }
+    let mut nonce = [0u8; NONCE_LEN];
+    nonce.copy_from_slice(&sig[1..1 + NONCE_LEN]);
+
+    let mut buf = vec![0u16; 2 * n];
+    let (c, t) = buf.split_at_mut(n);
+    hash_to_point(&nonce, mu, c);
+    // t = s2·h (|s2_i| <= 840 < q, as from_i16 requires).
+    (k.from_i16)(t, &s2);
+    (k.ntt)(t, logn);
+    (k.mul_monty)(t, h_mont);
+    (k.intt)(t, logn);
+    // c = s1 = c − s2·h.
+    (k.sub)(c, t);
+
+    let mut norm1 = 0u64;
+    let mut linf_ok = true;
+    for &x in c.iter() {
+        let x = x as i32;
+        let s = if x > (Q as i32 - 1) / 2 {
+            x - Q as i32
+        } else {
+            x
+        };
+        linf_ok &= s.abs() <= B_INF;
+        norm1 += (s * s) as u64;
+    }
+    let norm2: u64 = s2.iter().map(|&x| (x as i64 * x as i64) as u64).sum();
+    if linf_ok && norm2 != 0 && norm1 + norm2 <= SQBETA[logn as usize] as u64 {
+        Ok(())
+    } else {
+        Err(Error::VerificationFailed)
+    }
+}
