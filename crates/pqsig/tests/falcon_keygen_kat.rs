@@ -107,6 +107,9 @@ fn run(rel: &str, logn: u32) {
         drbg.fill(&mut seed);
         let kp = keygen::keygen_from_seed48(&seed, logn).expect("keygen");
         let (pk, sk) = (encode_pk(&kp), encode_sk(&kp));
+        // The library's encoders agree with the local ones.
+        assert_eq!(kp.public_key_bytes().unwrap(), pk);
+        assert_eq!(&kp.secret_key_bytes().unwrap()[..], &sk[..]);
         if pk == r.pk && sk == r.sk {
             ok += 1;
         } else {

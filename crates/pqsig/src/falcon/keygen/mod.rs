@@ -13,7 +13,7 @@
 //! as the reference, so the SHAKE stream stays aligned with the KATs.
 //!
 //! FN-DSA (draft) samples f and g differently and in a different order; it reuses
-//! [`solve`] (NTRUSolve with the final checks) and [`compute_public`].
+//! [`solve`] (NTRUSolve with the final checks) and `verify::compute_public`.
 //!
 //! Side channels: sampling and solving are constant-time except for the rejections of
 //! whole candidates (documented where they happen); the secrets are zeroized on drop.
@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
-use crate::falcon::params;
+use crate::falcon::{codec, params, verify};
 use crate::kernels::falcon::fft;
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::keccak::sponge::Shake256;
@@ -54,6 +54,18 @@ impl Drop for KeyPair {
         self.g.zeroize();
         self.F.zeroize();
         self.G.zeroize();
+    }
+}
+
+impl KeyPair {
+    /// The round-3 public key encoding `0x00+logn ‖ h` (14 bits per coefficient).
+    pub fn public_key_bytes(&self) -> Result<Vec<u8>, Error> {
+        codec::encode_public_key(&self.h, self.logn)
+    }
+
+    /// The round-3 compact secret key encoding `0x50+logn ‖ f ‖ g ‖ F` (zeroized on drop).
+    pub fn secret_key_bytes(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+        codec::encode_secret_key(&self.f, &self.g, &self.F, self.logn)
     }
 }
 
@@ -96,7 +108,7 @@ pub fn keygen_from_shake(rng: &mut Shake256, logn: u32) -> Result<KeyPair, Error
         if !fits_encoding(&f, &g, logn) || !norms_ok(&f, &g, logn) {
             continue;
         }
-        if !compute_public(&mut h, &f, &g, logn) {
+        if !verify::compute_public(&mut h, &f, &g, logn) {
             continue;
         }
         if solve::solve_ntru(logn, &f, &g, &mut F, &mut G, 127) {
@@ -200,57 +212,4 @@ pub fn solve(f: &[i8], g: &[i8], logn: u32) -> Option<NtruSolution> {
     } else {
         None
     }
-}
-
-/// h = g/f mod (X^n+1, q); false if f is not invertible. (Temporary local version
-/// until `falcon::verify::compute_public` lands.)
-pub fn compute_public(h: &mut [u16], f: &[i8], g: &[i8], logn: u32) -> bool {
-    const Q: u32 = 12289;
-    let n = 1usize << logn;
-    fn pw(mut b: u32, mut e: u32) -> u32 {
-        let mut r = 1u32;
-        while e > 0 {
-            if e & 1 == 1 {
-                r = r * b % Q;
-            }
-            b = b * b % Q;
-            e >>= 1;
-        }
-        r
-    }
-    // Primitive 2n-th root of unity: 7 has order 2048 mod q.
-    let w = pw(7, (2048 / (2 * n)) as u32);
-    // Evaluate at the odd powers of w (a plain O(n^2) transform: temporary code).
-    let mut fe = vec![0u32; n];
-    let mut ge = vec![0u32; n];
-    for (j, (a, b)) in fe.iter_mut().zip(ge.iter_mut()).enumerate() {
-        let x = pw(w, (2 * j + 1) as u32);
-        let (mut sf, mut sg, mut xp) = (0u32, 0u32, 1u32);
-        for i in 0..n {
-            sf = (sf + ((f[i] as i32).rem_euclid(Q as i32) as u32) * xp) % Q;
-            sg = (sg + ((g[i] as i32).rem_euclid(Q as i32) as u32) * xp) % Q;
-            xp = xp * x % Q;
-        }
-        *a = sf;
-        *b = sg;
-    }
-    if fe.iter().any(|&x| x == 0) {
-        return false;
-    }
-    let he: Vec<u32> = fe
-        .iter()
-        .zip(ge.iter())
-        .map(|(&a, &b)| b * pw(a, Q - 2) % Q)
-        .collect();
-    // Interpolate: h_i = (1/n) sum_j he_j x_j^{-i}.
-    let ninv = pw(n as u32, Q - 2);
-    for i in 0..n {
-        let mut s = 0u32;
-        for (j, &v) in he.iter().enumerate() {
-            let x = pw(w, (2 * j + 1) as u32);
-            s = (s + v * pw(pw(x, Q - 2), i as u32)) % Q;
-        }
-        h[i] = (s * ninv % Q) as u16;
-    }
-    true
 }
