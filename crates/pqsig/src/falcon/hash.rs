@@ -1,1 +1,81 @@
-//! PLACEHOLDER — being written by a helper.
+//! Hash-to-point: a SHAKE256 output stream → c ∈ Z_q\[x\]/(x^n + 1).
+//!
+//! The stream is read as 16-bit big-endian words; a word w < 61445 = 5q gives the next
+//! coefficient w mod q, larger words are skipped. For round-3 Falcon the stream is
+//! SHAKE256(nonce ‖ message).
+//!
+//! Timing: the number of rejected words (and so the running time) depends on the SHAKE
+//! output, i.e. on the nonce and the message. Both are public in Falcon — they travel
+//! with the signature — so this straightforward variable-time form is used. (The
+//! reference's constant-time variant exists for a setting where the message is secret
+//! and the nonce is known, which this crate does not target; it yields the same c.)
+
+use super::params::{self, NONCE_LEN};
+use crate::kernels::keccak::sponge::Shake256;
+
+/// 5q: words at or above it are rejected.
+const REJECT: u32 = 5 * params::Q;
+
+/// Fills `c` (n = c.len() coefficients, n ≤ 1024) from a SHAKE256 sponge that has
+/// absorbed its input. Squeezes no more than the words it reads: two bytes per
+/// coefficient plus two per rejected word.
+pub fn hash_to_point(sponge: &mut Shake256, c: &mut [u16]) {
+    let mut buf = [0u8; 2048];
+    let mut filled = 0;
+    while filled < c.len() {
+        // Each word yields at most one coefficient, so asking for exactly the missing
+        // count never reads past the last word used.
+        let want = (2 * (c.len() - filled)).min(buf.len());
+        let chunk = &mut buf[..want];
+        sponge.squeeze(chunk);
+        for w in chunk.chunks_exact(2) {
+            let w = u16::from_be_bytes([w[0], w[1]]) as u32;
+            if w < REJECT {
+                c[filled] = (w % params::Q) as u16;
+                filled += 1;
+            }
+        }
+    }
+}
+
+/// c = HashToPoint(SHAKE256(nonce ‖ message)), `c.len()` coefficients.
+pub fn hash_to_point_msg(nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
+    let mut sponge = Shake256::new();
+    sponge.absorb(nonce);
+    sponge.absorb(msg);
+    hash_to_point(&mut sponge, c);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same stream read two bytes at a time, as the specification reads it.
+    fn slow(nonce: &[u8; NONCE_LEN], msg: &[u8], n: usize) -> Vec<u16> {
+        let mut s = Shake256::new();
+        s.absorb(nonce);
+        s.absorb(msg);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut b = [0u8; 2];
+            s.squeeze(&mut b);
+            let w = u16::from_be_bytes(b) as u32;
+            if w < 61445 {
+                out.push((w % 12289) as u16);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn matches_word_by_word_reading() {
+        for logn in 1..=10 {
+            let n = 1 << logn;
+            let nonce = [logn as u8; NONCE_LEN];
+            let mut c = vec![0u16; n];
+            hash_to_point_msg(&nonce, b"message", &mut c);
+            assert_eq!(c, slow(&nonce, b"message", n));
+            assert!(c.iter().all(|&v| (v as u32) < params::Q));
+        }
+    }
+}

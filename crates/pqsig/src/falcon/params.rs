@@ -76,7 +76,7 @@ pub const fn sk_size(logn: u32) -> usize {
 /// Largest detached compressed signature: header + nonce + the longest comp(s2) the
 /// reference signer emits (752 for logn 9, 1462 for logn 10).
 pub const fn sig_compressed_max_size(logn: u32) -> usize {
-    (((11usize << logn) + (101usize >> (10 - logn))) + 7) / 8 + 41
+    ((11usize << logn) + (101usize >> (10 - logn))).div_ceil(8) + 41
 }
 
 /// Padded signature: header + nonce + comp(s2) + zero padding (666 for logn 9, 1280 for
