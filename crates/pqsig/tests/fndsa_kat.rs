@@ -178,7 +178,6 @@ fn fndsa_kat_sign_byte_exact() {
 }
 
 #[test]
-#[ignore = "waits for the shared NTRU solver (crate::falcon::keygen)"]
 fn fndsa_kat_keygen_byte_exact() {
     let vs = vectors();
     let mut bad = Vec::new();

@@ -28,7 +28,7 @@ pub fn modq_encode(h: &[u16], out: &mut [u8]) -> usize {
 /// Unpacks `h.len()` (a multiple of 4) 14-bit values from `buf`, which must be exactly
 /// `7·len/4` bytes long. `None` if the length is wrong or a value is `≥ q`.
 pub fn modq_decode(buf: &[u8], h: &mut [u16]) -> Option<()> {
-    if h.len() % 4 != 0 || buf.len() != 7 * (h.len() / 4) {
+    if !h.len().is_multiple_of(4) || buf.len() != 7 * (h.len() / 4) {
         return None;
     }
     // Public data: an early exit is fine, but a single flag keeps the loop simple.
@@ -90,7 +90,7 @@ pub fn trim_i8_fits(x: &[i8], bits: u32) -> bool {
 /// data (the key is rejected as a whole).
 pub fn trim_i8_decode(buf: &[u8], x: &mut [i8], bits: u32) -> Option<usize> {
     let total_bits = x.len() * bits as usize;
-    if total_bits % 8 != 0 || !(2..=8).contains(&bits) {
+    if !total_bits.is_multiple_of(8) || !(2..=8).contains(&bits) {
         return None;
     }
     let need = total_bits / 8;

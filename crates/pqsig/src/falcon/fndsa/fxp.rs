@@ -88,6 +88,18 @@ impl Fxr {
         Fxr((q ^ s).wrapping_sub(s))
     }
 
+    /// Multiplication by 2^e (wrapping), e < 64.
+    #[inline(always)]
+    pub(crate) fn mul2e(self, e: u32) -> Fxr {
+        Fxr(self.0 << e)
+    }
+
+    /// Nearest integer (ties up); wraps to −2^31 at 2^31 − 1/2 and above.
+    #[inline(always)]
+    pub(crate) fn round(self) -> i32 {
+        ((self.0.wrapping_add(0x8000_0000) as i64) >> 32) as i32
+    }
+
     /// Signed comparison.
     #[inline(always)]
     pub(crate) fn lt(self, o: Fxr) -> bool {
@@ -296,6 +308,37 @@ pub(crate) fn ifft(logn: u32, f: &mut [Fxr]) {
     }
 }
 
+/// `a ← a·b` (FFT domain).
+pub(crate) fn mul_fft(logn: u32, a: &mut [Fxr], b: &[Fxr]) {
+    let hn = 1usize << (logn - 1);
+    for i in 0..hn {
+        let z = load(a, i, hn).mul(load(b, i, hn));
+        store(a, i, hn, z);
+    }
+}
+
+/// `a ← a / b` for a self-adjoint b given by its `n/2` real FFT values (two real
+/// divisions, as the reference does).
+pub(crate) fn div_selfadj_fft(logn: u32, a: &mut [Fxr], b: &[Fxr]) {
+    let hn = 1usize << (logn - 1);
+    for i in 0..hn {
+        a[i] = a[i].div(b[i]);
+        a[i + hn] = a[i + hn].div(b[i]);
+    }
+}
+
+/// `a ← 2^e / a` (FFT domain): `2^e·conj(a) / |a|²`.
+pub(crate) fn inv_mul2e_fft(logn: u32, a: &mut [Fxr], e: u32) {
+    let hn = 1usize << (logn - 1);
+    for i in 0..hn {
+        let re = a[i];
+        let im = a[i + hn].neg();
+        let z = a[i].sqr().add(a[i + hn].sqr());
+        a[i] = re.mul2e(e).div(z);
+        a[i + hn] = im.mul2e(e).div(z);
+    }
+}
+
 /// Squared norm of the second Gram–Schmidt vector of the NTRU basis of (f, g),
 /// `‖q·adj(f)/(f·adj f + g·adj g)‖² + ‖q·adj(g)/(…)‖²`, computed as fn-dsa does, and
 /// compared with its bound `(0.999 · 1.17)² · q` (as 32.32 fixed point). `tmp` needs
@@ -357,13 +400,13 @@ mod tests {
         assert_eq!(GM[4].im.0, 1643612827);
         // Against the binary64 table (correctly rounded cos/sin): rounding that to 2^-32
         // gives the same integers (no entry is within 2^-21 units of a tie).
-        for k in 2..1024 {
+        for (k, w) in GM.iter().enumerate().skip(2) {
             let (re, im) = crate::kernels::falcon::fft::gm(k);
             let scale = 4294967296.0f64;
             let r = (f64::from_bits(re.to_bits()) * scale).round() as i64;
             let i = (f64::from_bits(im.to_bits()) * scale).round() as i64;
-            assert_eq!(GM[k].re.0 as i64, r, "re {k}");
-            assert_eq!(GM[k].im.0 as i64, i, "im {k}");
+            assert_eq!(w.re.0 as i64, r, "re {k}");
+            assert_eq!(w.im.0 as i64, i, "im {k}");
         }
     }
 

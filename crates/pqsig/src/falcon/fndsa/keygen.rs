@@ -8,12 +8,9 @@
 //!    32.32 fixed point fails ([`super::fxp::ortho_norm_ok`]), or if NTRUSolve fails;
 //! 4. h = g/f mod q, kept in the NTT domain (that is what the verifying key holds).
 //!
-//! NTRUSolve is the shared round-3 solver ([`crate::falcon::keygen`]), not fn-dsa's
-//! ntrugen solver. As explained in the module documentation of [`super`], both end with
-//! an exact-integer Babai step at depth 0, so they return the same (F, G) unless a
-//! rounding at that step falls on different sides of a half-integer or one of them
-//! rejects (f, g) where the other does not; `tests/fndsa_kat.rs` measures this on the
-//! 90 vectors.
+//! NTRUSolve is fn-dsa's (ntrugen) algorithm, in [`super::ntru`]: the shared round-3
+//! solver finds valid solutions too, but rejects a different set of (f, g), which
+//! changes which candidate becomes the key (see [`super::ntru`]).
 //!
 //! One deliberate deviation: at the toy degrees 6..=8 a sampled coefficient can exceed
 //! what the signing-key encoding holds (e.g. |f_i| > 31 at logn 8); fn-dsa would then
@@ -159,9 +156,7 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
 /// NTRUSolve: F, G in [-127, 127] with f·G − g·F = q, or false.
 #[allow(non_snake_case)]
 fn solve_ntru(logn: u32, f: &[i8], g: &[i8], F: &mut [i8], G: &mut [i8]) -> bool {
-    // TODO(fndsa): wire to the shared solver when crate::falcon::keygen lands.
-    let _ = (logn, f, g, F, G);
-    false
+    super::ntru::solve_ntru(logn, f, g, F, G)
 }
 
 #[cfg(test)]
@@ -189,6 +184,45 @@ mod tests {
                 (sigma / expect - 1.0).abs() < 0.1,
                 "logn {logn}: {sigma} vs {expect}"
             );
+        }
+    }
+
+    /// Keys of every degree satisfy f·G − g·F = q, have small F, G, and h = g/f.
+    #[test]
+    #[allow(non_snake_case)]
+    fn keys_satisfy_the_ntru_equation() {
+        let k = crate::kernels::falcon::ntt::active();
+        for logn in 2..=10u32 {
+            let n = 1usize << logn;
+            for t in 0..(if logn <= 8 { 3u8 } else { 1 }) {
+                let kp = keygen(k, logn, &[t ^ logn as u8; 32]);
+                let (f, g, F, G) = (&kp.f[..], &kp.g[..], &kp.F[..], &kp.G[..]);
+                let mut r = vec![0i64; n];
+                for i in 0..n {
+                    for j in 0..n {
+                        let v = f[i] as i64 * G[j] as i64 - g[i] as i64 * F[j] as i64;
+                        if i + j < n {
+                            r[i + j] += v;
+                        } else {
+                            r[i + j - n] -= v;
+                        }
+                    }
+                }
+                assert_eq!(r[0], 12289, "logn {logn}");
+                assert!(r[1..].iter().all(|&x| x == 0), "logn {logn}");
+                assert!(F.iter().chain(G.iter()).all(|&x| x != -128));
+                // NTT(h)·NTT(f) = NTT(g).
+                let mut a = vec![0u16; n];
+                let mut b = vec![0u16; n];
+                (k.from_i8)(&mut a, f);
+                (k.ntt)(&mut a, logn);
+                (k.to_monty)(&mut a);
+                b.copy_from_slice(&kp.h);
+                (k.mul_monty)(&mut b, &a);
+                (k.from_i8)(&mut a, g);
+                (k.ntt)(&mut a, logn);
+                assert_eq!(a, b, "logn {logn}");
+            }
         }
     }
 }

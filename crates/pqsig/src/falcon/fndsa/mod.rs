@@ -145,6 +145,7 @@ mod fxp;
 pub mod hash;
 mod keygen;
 mod keys;
+mod ntru;
 pub mod params;
 mod prng;
 mod sampler;

@@ -1,0 +1,355 @@
+//! Arithmetic modulo the 31-bit RNS primes p (1.34·2^30 < p < 2^31, p = 1 mod 2048) and
+//! the NTT over `Z_p[X]/(X^n + 1)` used by the FN-DSA NTRU solver.
+//!
+//! Values are in `[0, p)` ("unsigned form"); Montgomery products use R = 2^32:
+//! `mmul(a, b) = a·b/2^32 mod p`. Every function is branch-free.
+//!
+//! The NTT layout is the one the solver's pairing steps rely on: `gm[rev(i)]` holds
+//! `g^i·R` for the primitive 2n-th root g (rev = bit reversal over logn bits), and the
+//! transform pairs `a[2j]`, `a[2j+1]` as the values at w and −w.
+
+use super::primes::PRIMES;
+
+/// One RNS modulus with its constants (`g`, `ig`, `s` in Montgomery form).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SmallPrime {
+    pub p: u32,
+    /// −1/p mod 2^32.
+    pub p0i: u32,
+    /// 2^64 mod p.
+    pub r2: u32,
+    /// A primitive 2048-th root of 1 (Montgomery form).
+    pub g: u32,
+    /// 1/g (Montgomery form).
+    pub ig: u32,
+    /// 1/(product of the earlier primes) mod p (Montgomery form).
+    pub s: u32,
+}
+
+/// All-ones if the top bit of x is set.
+#[inline(always)]
+pub(crate) const fn tbmask(x: u32) -> u32 {
+    ((x as i32) >> 31) as u32
+}
+
+/// v mod p for v in [−(p−1), p−1].
+#[inline(always)]
+pub(crate) fn set(v: i32, p: u32) -> u32 {
+    let w = v as u32;
+    w.wrapping_add(p & tbmask(w))
+}
+
+/// v mod p for v in [0, 2p).
+#[inline(always)]
+pub(crate) fn set_u(v: u32, p: u32) -> u32 {
+    let w = v.wrapping_sub(p);
+    w.wrapping_add(p & tbmask(w))
+}
+
+/// The representative of x in [−p/2, p/2].
+#[inline(always)]
+pub(crate) fn norm(x: u32, p: u32) -> i32 {
+    let c = tbmask(x.wrapping_sub((p + 1) >> 1));
+    x.wrapping_sub(p & !c) as i32
+}
+
+/// 2^32 mod p (= 2^32 − 2p), the Montgomery form of 1.
+#[inline(always)]
+pub(crate) fn mont_one(p: u32) -> u32 {
+    p.wrapping_neg() << 1
+}
+
+/// 2^31 mod p (= 2^31 − p), the Montgomery form of 1/2.
+#[inline(always)]
+pub(crate) fn mont_half(p: u32) -> u32 {
+    0x8000_0000 - p
+}
+
+#[inline(always)]
+pub(crate) fn add(a: u32, b: u32, p: u32) -> u32 {
+    let d = a.wrapping_add(b).wrapping_sub(p);
+    d.wrapping_add(p & tbmask(d))
+}
+
+#[inline(always)]
+pub(crate) fn sub(a: u32, b: u32, p: u32) -> u32 {
+    let d = a.wrapping_sub(b);
+    d.wrapping_add(p & tbmask(d))
+}
+
+/// a/2 mod p.
+#[inline(always)]
+pub(crate) fn half(a: u32, p: u32) -> u32 {
+    a.wrapping_add(p & (a & 1).wrapping_neg()) >> 1
+}
+
+/// a·b/2^32 mod p.
+#[inline(always)]
+pub(crate) fn mmul(a: u32, b: u32, p: u32, p0i: u32) -> u32 {
+    let z = a as u64 * b as u64;
+    let w = (z as u32).wrapping_mul(p0i);
+    let d = (((z + w as u64 * p as u64) >> 32) as u32).wrapping_sub(p);
+    d.wrapping_add(p & tbmask(d))
+}
+
+/// x/y mod p (0 if y = 0), by a constant-time binary extended GCD (60 steps).
+pub(crate) fn div(x: u32, y: u32, p: u32) -> u32 {
+    // a·x = u·y and b·x = v·y (mod p) throughout; b stays odd; when a reaches 0, b is
+    // gcd(y, p) (= 1 for y != 0) and v = x/y.
+    let (mut a, mut b, mut u, mut v) = (y, p, x, 0u32);
+    for _ in 0..60 {
+        let a_odd = (a & 1).wrapping_neg();
+        let swap = tbmask(a.wrapping_sub(b)) & a_odd;
+        let t = swap & (a ^ b);
+        a ^= t;
+        b ^= t;
+        let t = swap & (u ^ v);
+        u ^= t;
+        v ^= t;
+        a -= a_odd & b;
+        u = sub(u, a_odd & v, p);
+        a >>= 1;
+        u = half(u, p);
+    }
+    v & tbmask(b.wrapping_sub(2))
+}
+
+impl SmallPrime {
+    /// The first modulus (used alone at depth 0).
+    #[inline(always)]
+    pub(crate) fn p0() -> &'static SmallPrime {
+        &PRIMES[0]
+    }
+
+    #[inline(always)]
+    pub(crate) fn mmul(&self, a: u32, b: u32) -> u32 {
+        mmul(a, b, self.p, self.p0i)
+    }
+
+    /// 2^(31·e) mod p (e public), plain form.
+    pub(crate) fn pow2_31(&self, e: u32) -> u32 {
+        // x = 2^63 mod p is the Montgomery form of 2^31.
+        let mut x = half(self.r2, self.p);
+        let mut d = 1u32;
+        let mut e = e;
+        loop {
+            if e & 1 != 0 {
+                d = self.mmul(d, x);
+            }
+            e >>= 1;
+            if e == 0 {
+                return d;
+            }
+            x = self.mmul(x, x);
+        }
+    }
+
+    /// Root of 1 of order 2n (Montgomery form), from g (order 2048).
+    fn root(&self, mut g: u32, logn: u32) -> u32 {
+        for _ in logn..10 {
+            g = self.mmul(g, g);
+        }
+        g
+    }
+
+    /// Forward twiddles: `gm[rev(i)] = g^i · R` for i < n.
+    pub(crate) fn mkgm(&self, logn: u32, gm: &mut [u32]) {
+        let g = self.root(self.g, logn);
+        let mut x = mont_one(self.p);
+        for i in 0..(1usize << logn) {
+            gm[rev(i, logn)] = x;
+            x = self.mmul(x, g);
+        }
+    }
+
+    /// Inverse twiddles, with the 1/2 of each inverse layer folded in:
+    /// `igm[rev(i)] = g^(−i) · R/2`.
+    pub(crate) fn mkigm(&self, logn: u32, igm: &mut [u32]) {
+        let ig = self.root(self.ig, logn);
+        let mut x = mont_half(self.p);
+        for i in 0..(1usize << logn) {
+            igm[rev(i, logn)] = x;
+            x = self.mmul(x, ig);
+        }
+    }
+
+    /// NTT in place (unsigned inputs), `a.len() >= n`.
+    pub(crate) fn ntt(&self, logn: u32, a: &mut [u32], gm: &[u32]) {
+        let p = self.p;
+        let mut t = 1usize << logn;
+        for lm in 0..logn {
+            let m = 1usize << lm;
+            let ht = t >> 1;
+            for i in 0..m {
+                let s = gm[i + m];
+                let j0 = i * t;
+                for j in j0..(j0 + ht) {
+                    let x1 = a[j];
+                    let x2 = self.mmul(a[j + ht], s);
+                    a[j] = add(x1, x2, p);
+                    a[j + ht] = sub(x1, x2, p);
+                }
+            }
+            t = ht;
+        }
+    }
+
+    /// Inverse NTT in place (including the 1/n factor through the halvings).
+    pub(crate) fn intt(&self, logn: u32, a: &mut [u32], igm: &[u32]) {
+        let p = self.p;
+        let mut t = 1usize;
+        for lm in 0..logn {
+            let hm = 1usize << (logn - 1 - lm);
+            let dt = t << 1;
+            for i in 0..hm {
+                let s = igm[i + hm];
+                let j0 = i * dt;
+                for j in j0..(j0 + t) {
+                    let x1 = a[j];
+                    let x2 = a[j + t];
+                    a[j] = half(add(x1, x2, p), p);
+                    a[j + t] = self.mmul(sub(x1, x2, p), s);
+                }
+            }
+            t = dt;
+        }
+    }
+}
+
+/// Bit reversal of i over logn bits.
+#[inline(always)]
+pub(crate) fn rev(i: usize, logn: u32) -> usize {
+    if logn == 0 {
+        0
+    } else {
+        (i.reverse_bits() >> (usize::BITS - logn)) & ((1 << logn) - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_prime(n: u64) -> bool {
+        let (mut d, mut r) = (n - 1, 0);
+        while d % 2 == 0 {
+            d /= 2;
+            r += 1;
+        }
+        let mulm = |a: u64, b: u64| ((a as u128 * b as u128) % n as u128) as u64;
+        let powm = |mut b: u64, mut e: u64| {
+            let mut x = 1;
+            while e > 0 {
+                if e & 1 == 1 {
+                    x = mulm(x, b);
+                }
+                b = mulm(b, b);
+                e >>= 1;
+            }
+            x
+        };
+        'w: for a in [2u64, 3, 5, 7, 11, 13, 17] {
+            let mut x = powm(a, d);
+            if x == 1 || x == n - 1 {
+                continue;
+            }
+            for _ in 0..r - 1 {
+                x = mulm(x, x);
+                if x == n - 1 {
+                    continue 'w;
+                }
+            }
+            return false;
+        }
+        true
+    }
+
+    #[test]
+    fn table() {
+        let mut expect = (1u64 << 31) - 2047;
+        for (i, sp) in PRIMES.iter().enumerate() {
+            while !is_prime(expect) {
+                expect -= 2048;
+            }
+            assert_eq!(sp.p as u64, expect, "prime {i}");
+            expect -= 2048;
+            let p = sp.p as u128;
+            assert_eq!(sp.p.wrapping_mul(sp.p0i), u32::MAX);
+            assert_eq!(sp.r2 as u128, (1u128 << 64) % p);
+            let r_inv = {
+                // 1/2^32 mod p.
+                let mut x = 1u64;
+                for _ in 0..32 {
+                    x = (x + (x & 1) * sp.p as u64) >> 1;
+                }
+                x as u128
+            };
+            let g = sp.g as u128 * r_inv % p;
+            let ig = sp.ig as u128 * r_inv % p;
+            assert_eq!(g * ig % p, 1);
+            let mut x = g;
+            for _ in 0..10 {
+                x = x * x % p;
+            }
+            assert_eq!(x, p - 1, "g has order 2048");
+            let mut s = sp.s as u128 * r_inv % p;
+            for q in &PRIMES[..i] {
+                s = s * q.p as u128 % p;
+            }
+            assert_eq!(s, 1);
+        }
+    }
+
+    #[test]
+    fn ntt_round_trip_and_product() {
+        let sp = &PRIMES[3];
+        for logn in 1..=10u32 {
+            let n = 1usize << logn;
+            let mut gm = vec![0u32; n];
+            let mut igm = vec![0u32; n];
+            sp.mkgm(logn, &mut gm);
+            sp.mkigm(logn, &mut igm);
+            let a: Vec<u32> = (0..n as u32).map(|i| (i * 7919 + 13) % sp.p).collect();
+            let b: Vec<u32> = (0..n as u32).map(|i| (i * 104729 + 5) % sp.p).collect();
+            let mut x = a.clone();
+            sp.ntt(logn, &mut x, &gm);
+            let mut y = b.clone();
+            sp.ntt(logn, &mut y, &gm);
+            let r2 = sp.r2;
+            for i in 0..n {
+                x[i] = sp.mmul(sp.mmul(x[i], y[i]), r2);
+            }
+            sp.intt(logn, &mut x, &igm);
+            // Schoolbook negacyclic product.
+            let p = sp.p as u64;
+            let mut c = vec![0u64; n];
+            for i in 0..n {
+                for j in 0..n {
+                    let t = a[i] as u64 * b[j] as u64 % p;
+                    if i + j < n {
+                        c[i + j] = (c[i + j] + t) % p;
+                    } else {
+                        c[i + j - n] = (c[i + j - n] + p - t) % p;
+                    }
+                }
+            }
+            for i in 0..n {
+                assert_eq!(x[i] as u64, c[i], "logn {logn} i {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn division() {
+        let sp = &PRIMES[0];
+        let p = sp.p;
+        for (x, y) in [(1u32, 2u32), (12345, 678910), (p - 1, p - 2), (5, 0)] {
+            let q = div(x, y, p);
+            if y == 0 {
+                assert_eq!(q, 0);
+            } else {
+                assert_eq!((q as u64 * y as u64 % p as u64) as u32, x);
+            }
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Polynomials with big-integer coefficients for the FN-DSA NTRU solver: the words of
+//! the n coefficients are interleaved (word j of coefficient i at `i + j·n`). Plain
+//! coefficients are signed base-2^31 integers.
+//!
+//! These helpers fix the exact arithmetic of the Babai reduction steps (fixed-point
+//! approximations, scaled subtractions), which decides which (f, g) fn-dsa keeps; they
+//! follow its operations exactly.
+
+use super::super::fxp::Fxr;
+use super::mp::{self, tbmask, SmallPrime};
+use super::primes::PRIMES;
+use super::zint::{self, add_scaled_mul_small, bitlength, rebuild_crt};
+
+/// Largest bit length of the coefficients of x (`xlen` words each, signed; the length
+/// of a negative value is that of its complement). Constant-time.
+pub(crate) fn max_bitlength(logn: u32, x: &[u32], xlen: usize) -> u32 {
+    let n = 1usize << logn;
+    let (mut t, mut tk) = (0u32, 0u32);
+    for i in 0..n {
+        // Sign mask over 31 bits, then the top non-zero sign-adjusted word and its index.
+        let m = (x[i + ((xlen - 1) << logn)] >> 30).wrapping_neg() & 0x7FFF_FFFF;
+        let (mut c, mut ck) = (0u32, 0u32);
+        for j in 0..xlen {
+            let w = x[i + (j << logn)] ^ m;
+            let nz = (w.wrapping_sub(1) >> 31).wrapping_sub(1);
+            c ^= nz & (c ^ w);
+            ck ^= nz & (ck ^ j as u32);
+        }
+        // Keep (c, ck) if it is larger than (t, tk).
+        let nz1 = tk.wrapping_sub(ck);
+        let nz2 = (tk ^ ck).wrapping_sub(1) & t.wrapping_sub(c);
+        let nz = tbmask(nz1 | nz2);
+        t ^= nz & (t ^ c);
+        tk ^= nz & (tk ^ ck);
+    }
+    31 * tk + bitlength(t)
+}
+
+/// (x / 31, x % 31) for x <= 63487.
+#[inline(always)]
+pub(crate) const fn divrem31(x: u32) -> (u32, u32) {
+    let q = x.wrapping_mul(67651) >> 21;
+    (q, x - 31 * q)
+}
+
+/// Fixed-point approximations `x / 2^sc` of the coefficients of f (`flen` words each;
+/// requires |x| < 2^(30 + sc)): the three words around bit `sc` are gathered without
+/// secret-dependent indexing (sc depends on the key) and shifted into 32.32 form
+/// (truncating toward −∞).
+pub(crate) fn big_to_fixed(logn: u32, f: &[u32], flen: usize, sc: u32, d: &mut [Fxr]) {
+    let n = 1usize << logn;
+    if flen == 0 {
+        d[..n].fill(Fxr::ZERO);
+        return;
+    }
+    // sc = 31·sch + scl with scl in 1..=31 (sch wraps to −1 when sc = 0, harmlessly).
+    let (mut sch, mut scl) = divrem31(sc);
+    let t = scl.wrapping_sub(1) >> 5;
+    sch = sch.wrapping_sub(t & 1);
+    scl |= t & 31;
+    let t0 = sch.wrapping_sub(1) & 0xFFFF;
+    let t1 = sch & 0xFFFF;
+    let t2 = sch.wrapping_add(1) & 0xFFFF;
+    for i in 0..n {
+        let (mut w0, mut w1, mut w2) = (0u32, 0u32, 0u32);
+        for j in 0..flen {
+            let w = f[i + (j << logn)];
+            let t = j as u32;
+            w0 |= w & (((t ^ t0).wrapping_sub(1) as i32 >> 16) as u32);
+            w1 |= w & (((t ^ t1).wrapping_sub(1) as i32 >> 16) as u32);
+            w2 |= w & (((t ^ t2).wrapping_sub(1) as i32 >> 16) as u32);
+        }
+        // Words beyond the top one are sign copies.
+        let ws = (f[i + ((flen - 1) << logn)] >> 30).wrapping_neg() >> 1;
+        let ff = (flen as u32).wrapping_sub(sch) as i32;
+        w0 |= ws & ((ff >> 31) as u32);
+        w1 |= ws & ((ff.wrapping_sub(1) >> 31) as u32);
+        w2 |= ws & ((ff.wrapping_sub(2) >> 31) as u32);
+        w2 |= (w2 & 0x4000_0000) << 1;
+        let xl = (w0 >> (scl - 1)) | (w1 << (32 - scl));
+        let xh = (w1 >> scl) | (w2 << (31 - scl));
+        d[i] = Fxr(xl as u64 | (xh as u64) << 32);
+    }
+}
+
+/// F ← F − k·f·2^sc (schoolbook, mod X^n + 1; F has `flen_big` words, f `flen` words,
+/// k signed 32-bit values stored as u32).
+pub(crate) fn sub_scaled(
+    logn: u32,
+    cf: &mut [u32],
+    flen_big: usize,
+    f: &[u32],
+    flen: usize,
+    k: &[u32],
+    sc: u32,
+) {
+    if flen == 0 {
+        return;
+    }
+    let (sch, scl) = divrem31(sc);
+    if sch as usize >= flen_big {
+        return;
+    }
+    let flen = flen.min(flen_big - sch as usize);
+    let n = 1usize << logn;
+    for i in 0..n {
+        let kf = (k[i].wrapping_neg()) as i32;
+        for j in i..n {
+            add_scaled_mul_small(&mut cf[j..], flen_big, &f[(j - i)..], flen, n, kf, sch, scl);
+        }
+        let kf = kf.wrapping_neg();
+        for j in 0..i {
+            add_scaled_mul_small(
+                &mut cf[j..],
+                flen_big,
+                &f[(j + n - i)..],
+                flen,
+                n,
+                kf,
+                sch,
+                scl,
+            );
+        }
+    }
+}
+
+/// F ← F − k·f·2^sc with k·f computed by NTT: f is given in RNS+NTT over `flen + 1`
+/// primes; `tmp` needs `n·(flen + 4)` words. logn >= 3.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sub_scaled_ntt(
+    logn: u32,
+    cf: &mut [u32],
+    flen_big: usize,
+    f: &[u32],
+    flen: usize,
+    k: &[u32],
+    sc: u32,
+    tmp: &mut [u32],
+) {
+    let n = 1usize << logn;
+    let tlen = flen + 1;
+    let (gm, rest) = tmp.split_at_mut(n);
+    let (igm, rest) = rest.split_at_mut(n);
+    let (fk, t1) = rest.split_at_mut(tlen * n);
+    for i in 0..tlen {
+        let sp = &PRIMES[i];
+        sp.mkgm(logn, gm);
+        sp.mkigm(logn, igm);
+        for j in 0..n {
+            t1[j] = mp::set(k[j] as i32, sp.p);
+        }
+        sp.ntt(logn, t1, gm);
+        let fs = &f[i << logn..];
+        let ff = &mut fk[i << logn..(i + 1) << logn];
+        for j in 0..n {
+            ff[j] = sp.mmul(sp.mmul(t1[j], fs[j]), sp.r2);
+        }
+        sp.intt(logn, ff, igm);
+    }
+    rebuild_crt(fk, tlen, n, 1, true, t1);
+    let (sch, scl) = divrem31(sc);
+    for i in 0..n {
+        zint::sub_scaled(&mut cf[i..], flen_big, &fk[i..], tlen, n, sch, scl);
+    }
+}
+
+/// F ← F − k·2^sc·N(f) at depth 1 (degree n = 2^(logn_top − 1)), where N(f) =
+/// f_e² − X·f_o² is recomputed from the top-level f modulo each prime, and F has
+/// `flen_big` (1 or 2) words per coefficient. k is temporarily replaced by its scaled
+/// NTT form and restored between primes. `tmp` needs 3n words.
+pub(crate) fn sub_kf_scaled_depth1(
+    logn_top: u32,
+    cf: &mut [u32],
+    flen_big: usize,
+    k: &mut [u32],
+    sc: u32,
+    f: &[i8],
+    tmp: &mut [u32],
+) {
+    let logn = logn_top - 1;
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let (gm, rest) = tmp.split_at_mut(n);
+    let (t1, rest) = rest.split_at_mut(n);
+    let t2 = &mut rest[..n];
+
+    // F to RNS (1 or 2 primes).
+    if flen_big == 1 {
+        let p = PRIMES[0].p;
+        for x in cf[..n].iter_mut() {
+            let w = *x | ((*x & 0x4000_0000) << 1);
+            *x = mp::set(w as i32, p);
+        }
+    } else {
+        debug_assert_eq!(flen_big, 2);
+        let (s0, s1) = (&PRIMES[0], &PRIMES[1]);
+        let z0 = mp::half(s0.r2, s0.p);
+        let z1 = mp::half(s1.r2, s1.p);
+        for i in 0..n {
+            let xl = cf[i];
+            let xh = cf[i + n] | ((cf[i + n] & 0x4000_0000) << 1);
+            let r0 = mp::add(
+                mp::set_u(xl, s0.p),
+                s0.mmul(mp::set(xh as i32, s0.p), z0),
+                s0.p,
+            );
+            let r1 = mp::add(
+                mp::set_u(xl, s1.p),
+                s1.mmul(mp::set(xh as i32, s1.p), z1),
+                s1.p,
+            );
+            cf[i] = r0;
+            cf[i + n] = r1;
+        }
+    }
+
+    for i in 0..flen_big {
+        let sp: &SmallPrime = &PRIMES[i];
+        let p = sp.p;
+        let r3 = sp.mmul(sp.r2, sp.r2);
+        sp.mkgm(logn, gm);
+
+        // k ← 2^sc·k, into the NTT domain.
+        let mut scv = sp.mmul(1u32 << (sc & 31), sp.r2);
+        for _ in 0..(sc >> 5) {
+            scv = sp.mmul(scv, sp.r2);
+        }
+        for x in k[..n].iter_mut() {
+            *x = sp.mmul(scv, mp::set(*x as i32, p));
+        }
+        sp.ntt(logn, k, gm);
+
+        let fu = &mut cf[i << logn..(i + 1) << logn];
+        sp.ntt(logn, fu, gm);
+
+        // N(f) from the even and odd halves of the top-level f; NTT(X) at the pair
+        // (2j, 2j+1) is (gm[j + n/2], −gm[j + n/2]).
+        for j in 0..n {
+            t1[j] = mp::set(f[2 * j] as i32, p);
+            t2[j] = mp::set(f[2 * j + 1] as i32, p);
+        }
+        sp.ntt(logn, t1, gm);
+        sp.ntt(logn, t2, gm);
+        for j in 0..hn {
+            let (xe0, xe1) = (t1[2 * j], t1[2 * j + 1]);
+            let (xo0, xo1) = (t2[2 * j], t2[2 * j + 1]);
+            let xv0 = gm[j + hn];
+            let xv1 = p - xv0;
+            let xe0 = sp.mmul(xe0, xe0);
+            let xe1 = sp.mmul(xe1, xe1);
+            let xo0 = sp.mmul(xo0, xo0);
+            let xo1 = sp.mmul(xo1, xo1);
+            let xf0 = mp::sub(xe0, sp.mmul(xo0, xv0), p);
+            let xf1 = mp::sub(xe1, sp.mmul(xo1, xv1), p);
+            let xkf0 = sp.mmul(sp.mmul(xf0, k[2 * j]), r3);
+            let xkf1 = sp.mmul(sp.mmul(xf1, k[2 * j + 1]), r3);
+            fu[2 * j] = mp::sub(fu[2 * j], xkf0, p);
+            fu[2 * j + 1] = mp::sub(fu[2 * j + 1], xkf1, p);
+        }
+
+        sp.mkigm(logn, t1);
+        sp.intt(logn, fu, t1);
+
+        // Restore k for the next prime.
+        if i + 1 < flen_big {
+            sp.intt(logn, k, t1);
+            let mut scv = 1u32 << (sc.wrapping_neg() & 31);
+            for _ in 0..(sc >> 5) {
+                scv = sp.mmul(scv, 1);
+            }
+            for x in k[..n].iter_mut() {
+                *x = mp::norm(sp.mmul(scv, *x), p) as u32;
+            }
+        }
+    }
+
+    // Back to plain signed words.
+    if flen_big == 1 {
+        let p = PRIMES[0].p;
+        for x in cf[..n].iter_mut() {
+            *x = (mp::norm(*x, p) as u32) & 0x7FFF_FFFF;
+        }
+    } else {
+        let (p0, s1) = (PRIMES[0].p, &PRIMES[1]);
+        let p1 = s1.p;
+        let pp = p0 as u64 * p1 as u64;
+        let hpp = pp >> 1;
+        for i in 0..n {
+            let x0 = cf[i];
+            let x1 = cf[i + n];
+            let x0m1 = x0.wrapping_sub(p1 & !tbmask(x0.wrapping_sub(p1)));
+            let y = s1.mmul(mp::sub(x1, x0m1, p1), s1.s);
+            let z = x0 as u64 + p0 as u64 * y as u64;
+            let z = z.wrapping_sub(pp & (hpp.wrapping_sub(z) >> 63).wrapping_neg());
+            cf[i] = z as u32 & 0x7FFF_FFFF;
+            cf[i + n] = (z >> 31) as u32 & 0x7FFF_FFFF;
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! Big integers for the FN-DSA NTRU solver: base 2^31 words (little-endian, two's
+//! complement in 31 bits for signed values), or RNS modulo the first primes of
+//! [`PRIMES`]. The words of one integer may be interleaved with others: `stride` is the
+//! distance between consecutive words. All loops run over public lengths; no branch or
+//! index depends on values.
+
+use super::mp::{add, half, mmul, set_u, sub, tbmask};
+use super::primes::PRIMES;
+
+/// m ← m·x (x < 2^31, m unsigned, stride 1); returns the carry word.
+pub(crate) fn mul_small(m: &mut [u32], x: u32) -> u32 {
+    let mut cc = 0u32;
+    for w in m.iter_mut() {
+        let z = *w as u64 * x as u64 + cc as u64;
+        *w = z as u32 & 0x7FFF_FFFF;
+        cc = (z >> 31) as u32;
+    }
+    cc
+}
+
+/// d mod p, d unsigned with `dlen` words at `stride`.
+pub(crate) fn mod_small_unsigned(
+    d: &[u32],
+    dlen: usize,
+    stride: usize,
+    p: u32,
+    p0i: u32,
+    r2: u32,
+) -> u32 {
+    // Horner from the top word; z = 2^63 mod p is the Montgomery form of 2^31.
+    let z = half(r2, p);
+    let mut x = 0u32;
+    for j in (0..dlen).rev() {
+        x = mmul(x, z, p, p0i);
+        x = add(x, set_u(d[j * stride], p), p);
+    }
+    x
+}
+
+/// d mod p, d signed with `dlen` words at `stride`; `rx = 2^(31·dlen) mod p`.
+pub(crate) fn mod_small_signed(
+    d: &[u32],
+    dlen: usize,
+    stride: usize,
+    p: u32,
+    p0i: u32,
+    r2: u32,
+    rx: u32,
+) -> u32 {
+    if dlen == 0 {
+        return 0;
+    }
+    let r = mod_small_unsigned(d, dlen, stride, p, p0i, r2);
+    sub(r, rx & (d[stride * (dlen - 1)] >> 30).wrapping_neg(), p)
+}
+
+/// d ← d + a·s (a unsigned, stride 1; d at `stride`, one word longer than a, the top
+/// word receiving the carry).
+fn add_mul_small(d: &mut [u32], stride: usize, a: &[u32], s: u32) {
+    let mut cc = 0u32;
+    for (i, &aw) in a.iter().enumerate() {
+        let j = i * stride;
+        let z = s as u64 * aw as u64 + d[j] as u64 + cc as u64;
+        d[j] = z as u32 & 0x7FFF_FFFF;
+        cc = (z >> 31) as u32;
+    }
+    d[a.len() * stride] = cc;
+}
+
+/// x ← x − m if x > ⌊m/2⌋ (x in [0, m), at `stride`; m stride 1, same length).
+fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
+    // Compare x with ⌊m/2⌋ from the top word down: r = −1, 0, 1.
+    let mut r = 0u32;
+    let mut bb = 0u32;
+    for i in (0..m.len()).rev() {
+        let mw = m[i];
+        let hmw = (mw >> 1) | (bb << 30);
+        bb = mw & 1;
+        let xw = x[i * stride];
+        let cc = hmw.wrapping_sub(xw);
+        let cc = (cc.wrapping_neg() >> 31) | tbmask(cc);
+        r |= cc & (r & 1).wrapping_sub(1);
+    }
+    let mk = tbmask(r);
+    let mut cc = 0u32;
+    for (i, &mw) in m.iter().enumerate() {
+        let j = i * stride;
+        let xw = x[j].wrapping_sub(mw & mk).wrapping_sub(cc);
+        x[j] = xw & 0x7FFF_FFFF;
+        cc = xw >> 31;
+    }
+}
+
+/// CRT reconstruction in place. `xx` holds `sets` consecutive groups of `n` integers,
+/// each in RNS over the first `xlen` primes, interleaved (stride n). On output each is
+/// in base 2^31 (xlen words, same layout), in [0, m) or, if `signed`, in [−m/2, m/2]
+/// (m = product of the primes). `tmp` needs `xlen` words.
+pub(crate) fn rebuild_crt(
+    xx: &mut [u32],
+    xlen: usize,
+    n: usize,
+    sets: usize,
+    signed: bool,
+    tmp: &mut [u32],
+) {
+    tmp[0] = PRIMES[0].p;
+    for i in 1..xlen {
+        // The first i words of each integer hold x mod q_i (q_i = p_0···p_{i−1}); word i
+        // holds x mod p_i. x mod q_{i+1} = xq + q_i·(s_i·(xp − xq) mod p_i).
+        let sp = &PRIMES[i];
+        for set in 0..sets {
+            let base = set * n * xlen;
+            for k in 0..n {
+                let xq = &mut xx[base + k..];
+                let xp = xq[i * n];
+                let xr = mod_small_unsigned(xq, i, n, sp.p, sp.p0i, sp.r2);
+                let xt = mmul(sp.s, sub(xp, xr, sp.p), sp.p, sp.p0i);
+                add_mul_small(xq, n, &tmp[..i], xt);
+            }
+        }
+        tmp[i] = mul_small(&mut tmp[..i], sp.p);
+    }
+    if signed {
+        for set in 0..sets {
+            for k in 0..n {
+                norm_zero(&mut xx[set * n * xlen + k..], n, &tmp[..xlen]);
+            }
+        }
+    }
+}
+
+/// a ← −a if ctl = all-ones (a unsigned, stride 1), as fn-dsa computes it.
+///
+/// Note: like fn-dsa 0.4.0, the first word adds 1 (`− ctl`) but a carry out of a word
+/// is then *subtracted* from the next one, so the result is off when a word of `a` is
+/// zero (probability about 2^-31 per word). We keep fn-dsa's behaviour so that the
+/// solver accepts and rejects exactly the same (f, g); a wrong value only ever makes
+/// the final checks reject the candidate (every accepted (F, G) is verified to satisfy
+/// the NTRU equation modulo p with small coefficients, hence exactly).
+fn negate(a: &mut [u32], ctl: u32) {
+    let m = ctl >> 1;
+    let mut cc = ctl;
+    for w in a.iter_mut() {
+        let z = (*w ^ m).wrapping_sub(cc);
+        cc = z >> 31;
+        *w = z & 0x7FFF_FFFF;
+    }
+}
+
+/// (a, b) ← (|(a·xa + b·xb)/2^31|, |(a·ya + b·yb)/2^31|) (low bits dropped); returns the
+/// two sign masks. Coefficients in [−2^31, 2^31].
+fn co_lin_div31_abs(
+    a: &mut [u32],
+    b: &mut [u32],
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+) -> (u32, u32) {
+    let len = a.len();
+    let (mut cca, mut ccb) = (0i64, 0i64);
+    for i in 0..len {
+        let (aw, bw) = (a[i] as u64, b[i] as u64);
+        let za = aw
+            .wrapping_mul(xa as u64)
+            .wrapping_add(bw.wrapping_mul(xb as u64))
+            .wrapping_add(cca as u64);
+        let zb = aw
+            .wrapping_mul(ya as u64)
+            .wrapping_add(bw.wrapping_mul(yb as u64))
+            .wrapping_add(ccb as u64);
+        if i > 0 {
+            a[i - 1] = za as u32 & 0x7FFF_FFFF;
+            b[i - 1] = zb as u32 & 0x7FFF_FFFF;
+        }
+        cca = (za as i64) >> 31;
+        ccb = (zb as i64) >> 31;
+    }
+    a[len - 1] = cca as u32 & 0x7FFF_FFFF;
+    b[len - 1] = ccb as u32 & 0x7FFF_FFFF;
+    let nega = (cca >> 63) as u32;
+    let negb = (ccb >> 63) as u32;
+    negate(a, nega);
+    negate(b, negb);
+    (nega, negb)
+}
+
+/// Final correction of a modular value: if neg, −m <= a < 0 (add m); else 0 <= a < 2m
+/// (subtract m if a >= m). The top word may use 32 bits when !neg.
+fn finish_mod(a: &mut [u32], m: &[u32], neg: u32) {
+    let mut cc = 0u32;
+    for (&aw, &mw) in a.iter().zip(m) {
+        cc = aw.wrapping_sub(mw).wrapping_sub(cc) >> 31;
+    }
+    let xm = neg >> 1;
+    let ym = neg | cc.wrapping_sub(1);
+    let mut cc = neg & 1;
+    for (aw, &mw) in a.iter_mut().zip(m) {
+        let z = aw.wrapping_sub((mw ^ xm) & ym).wrapping_sub(cc);
+        *aw = z & 0x7FFF_FFFF;
+        cc = z >> 31;
+    }
+}
+
+/// (a, b) ← ((a·xa + b·xb)/2^31 mod m, (a·ya + b·yb)/2^31 mod m) (Montgomery-style
+/// division by 2^31; m odd, m0i = −1/m mod 2^31; coefficient bounds as for
+/// [`co_lin_div31_abs`], also on xa + xb and ya + yb).
+#[allow(clippy::too_many_arguments)]
+fn co_lin_mod(
+    a: &mut [u32],
+    b: &mut [u32],
+    m: &[u32],
+    m0i: u32,
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+) {
+    let len = a.len();
+    let fa = a[0]
+        .wrapping_mul(xa as u32)
+        .wrapping_add(b[0].wrapping_mul(xb as u32))
+        .wrapping_mul(m0i)
+        & 0x7FFF_FFFF;
+    let fb = a[0]
+        .wrapping_mul(ya as u32)
+        .wrapping_add(b[0].wrapping_mul(yb as u32))
+        .wrapping_mul(m0i)
+        & 0x7FFF_FFFF;
+    let (mut cca, mut ccb) = (0i64, 0i64);
+    for i in 0..len {
+        let (aw, bw, mw) = (a[i] as u64, b[i] as u64, m[i] as u64);
+        let za = aw
+            .wrapping_mul(xa as u64)
+            .wrapping_add(bw.wrapping_mul(xb as u64))
+            .wrapping_add(mw.wrapping_mul(fa as u64))
+            .wrapping_add(cca as u64);
+        let zb = aw
+            .wrapping_mul(ya as u64)
+            .wrapping_add(bw.wrapping_mul(yb as u64))
+            .wrapping_add(mw.wrapping_mul(fb as u64))
+            .wrapping_add(ccb as u64);
+        if i > 0 {
+            a[i - 1] = za as u32 & 0x7FFF_FFFF;
+            b[i - 1] = zb as u32 & 0x7FFF_FFFF;
+        }
+        cca = (za as i64) >> 31;
+        ccb = (zb as i64) >> 31;
+    }
+    a[len - 1] = cca as u32;
+    b[len - 1] = ccb as u32;
+    finish_mod(a, m, (cca >> 63) as u32);
+    finish_mod(b, m, (ccb >> 63) as u32);
+}
+
+/// −1/x mod 2^31 for odd x.
+fn ninv31(x: u32) -> u32 {
+    let mut y = 2u32.wrapping_sub(x);
+    for _ in 0..4 {
+        y = y.wrapping_mul(2u32.wrapping_sub(x.wrapping_mul(y)));
+    }
+    y.wrapping_neg() & 0x7FFF_FFFF
+}
+
+/// Bezout coefficients of two odd positive integers x, y (same length, unsigned): if
+/// gcd(x, y) = 1, sets u, v with `x·u − y·v = 1`, `0 <= u <= y`, `0 <= v <= x` (unique)
+/// and returns all-ones; otherwise returns 0. Constant-time binary GCD, 31 steps per
+/// outer round on 63-bit approximations (Pornin, ePrint 2020/972). `tmp` needs 4 words
+/// per word of x.
+pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> u32 {
+    let len = x.len();
+    if len == 0 {
+        return 0;
+    }
+    // Invariants: a = x·u0 − y·v0, b = x·u1 − y·v1, 0 <= a <= x, 0 <= b <= y.
+    let (u1, v1) = (u, v);
+    let (u0, rest) = tmp.split_at_mut(len);
+    let (v0, rest) = rest.split_at_mut(len);
+    let (a, rest) = rest.split_at_mut(len);
+    let b = &mut rest[..len];
+    a.copy_from_slice(x);
+    b.copy_from_slice(y);
+    u0.fill(0);
+    u0[0] = 1;
+    v0.fill(0);
+    u1.copy_from_slice(y);
+    v1.copy_from_slice(x);
+    v1[0] = x[0].wrapping_sub(1);
+    let x0i = ninv31(x[0]);
+    let y0i = ninv31(y[0]);
+
+    let mut num = 62 * len + 31;
+    while num >= 31 {
+        num -= 31;
+        // Top bits of max(a, b): c0/c1/cp track where the two top non-zero words are.
+        let (mut c0, mut c1, mut cp) = (u32::MAX, u32::MAX, u32::MAX);
+        let (mut a0, mut a1, mut b0, mut b1) = (0u32, 0u32, 0u32, 0u32);
+        for i in (0..len).rev() {
+            let (aw, bw) = (a[i], b[i]);
+            a1 ^= c1 & (a1 ^ aw);
+            a0 ^= c0 & (a0 ^ aw);
+            b1 ^= c1 & (b1 ^ bw);
+            b0 ^= c0 & (b0 ^ bw);
+            cp = c0;
+            c0 = c1;
+            c1 &= (((aw | bw) + 0x7FFF_FFFF) >> 31).wrapping_sub(1);
+        }
+        // Align so the approximations keep 32 top bits (never lzcnt of 0).
+        let s = (a1 | b1 | ((cp & c0) >> 1)).leading_zeros();
+        let ha = (a1 << s) | (a0 >> (31 - s));
+        let hb = (b1 << s) | (b0 >> (31 - s));
+        let ha = (ha ^ (cp & (ha ^ a1))) & !c0;
+        let hb = (hb ^ (cp & (hb ^ b1))) & !c0;
+        let mut xa = ((ha as u64) << 31) | a[0] as u64;
+        let mut xb = ((hb as u64) << 31) | b[0] as u64;
+
+        // 31 steps on the approximations, recording the update matrix in two packed
+        // 64-bit words (f in the low half, g in the high half).
+        let mut fg0 = 1u64;
+        let mut fg1 = 1u64 << 32;
+        for _ in 0..31 {
+            let a_odd = (xa & 1).wrapping_neg();
+            let swap = a_odd & (((xa.wrapping_sub(xb) as i64) >> 63) as u64);
+            let t = swap & (xa ^ xb);
+            xa ^= t;
+            xb ^= t;
+            let t = swap & (fg0 ^ fg1);
+            fg0 ^= t;
+            fg1 ^= t;
+            xa = xa.wrapping_sub(a_odd & xb);
+            fg0 = fg0.wrapping_sub(a_odd & fg1);
+            xa >>= 1;
+            fg1 <<= 1;
+        }
+        let fg0 = fg0.wrapping_add(0x7FFF_FFFF_7FFF_FFFF);
+        let fg1 = fg1.wrapping_add(0x7FFF_FFFF_7FFF_FFFF);
+        let f0 = (fg0 & 0xFFFF_FFFF) as i64 - 0x7FFF_FFFF;
+        let g0 = (fg0 >> 32) as i64 - 0x7FFF_FFFF;
+        let f1 = (fg1 & 0xFFFF_FFFF) as i64 - 0x7FFF_FFFF;
+        let g1 = (fg1 >> 32) as i64 - 0x7FFF_FFFF;
+
+        let (nega, negb) = co_lin_div31_abs(a, b, f0, g0, f1, g1);
+        let ma = nega as i64 | ((nega as i64) << 32);
+        let mb = negb as i64 | ((negb as i64) << 32);
+        let f0 = f0 - ((f0 + f0) & ma);
+        let g0 = g0 - ((g0 + g0) & ma);
+        let f1 = f1 - ((f1 + f1) & mb);
+        let g1 = g1 - ((g1 + g1) & mb);
+        co_lin_mod(u0, u1, y, y0i, f0, g0, f1, g1);
+        co_lin_mod(v0, v1, x, x0i, f0, g0, f1, g1);
+    }
+    // b = gcd(x, y): success iff it is 1 (and x, y odd).
+    let mut r = b[0] ^ 1;
+    for &w in &b[1..] {
+        r |= w;
+    }
+    r |= (x[0] & y[0] & 1) ^ 1;
+    ((r | r.wrapping_neg()) >> 31).wrapping_sub(1)
+}
+
+/// Bit length of x (0 for 0), constant-time.
+#[inline(always)]
+pub(crate) fn bitlength(x: u32) -> u32 {
+    32 - x.leading_zeros()
+}
+
+/// x ← x + k·2^(31·sch + scl)·y (signed, truncated to x's `xlen` words; x and y share
+/// `stride`; scl in 0..=30).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn add_scaled_mul_small(
+    x: &mut [u32],
+    xlen: usize,
+    y: &[u32],
+    ylen: usize,
+    stride: usize,
+    k: i32,
+    sch: u32,
+    scl: u32,
+) {
+    let sch = sch as usize;
+    if ylen == 0 || sch >= xlen {
+        return;
+    }
+    let ysign = (y[(ylen - 1) * stride] >> 30).wrapping_neg() >> 1;
+    let mut tw = 0u32;
+    let mut cc = 0i32;
+    for u in sch..xlen {
+        let i = u * stride;
+        let j = (u - sch) * stride;
+        let wy = if u < sch + ylen { y[j] } else { ysign };
+        let wys = ((wy << scl) & 0x7FFF_FFFF) | tw;
+        tw = wy >> (31 - scl);
+        let z = wys as i64 * k as i64 + x[i] as i64 + cc as i64;
+        x[i] = z as u32 & 0x7FFF_FFFF;
+        cc = (z >> 31) as i32;
+    }
+}
+
+/// x ← x − 2^(31·sch + scl)·y (signed, truncated to x's `xlen` words; shared stride).
+pub(crate) fn sub_scaled(
+    x: &mut [u32],
+    xlen: usize,
+    y: &[u32],
+    ylen: usize,
+    stride: usize,
+    sch: u32,
+    scl: u32,
+) {
+    let sch = sch as usize;
+    if ylen == 0 || sch >= xlen {
+        return;
+    }
+    let ysign = (y[(ylen - 1) * stride] >> 30).wrapping_neg() >> 1;
+    let mut tw = 0u32;
+    let mut cc = 0u32;
+    for u in sch..xlen {
+        let i = u * stride;
+        let j = (u - sch) * stride;
+        let wy = if u < sch + ylen { y[j] } else { ysign };
+        let wys = ((wy << scl) & 0x7FFF_FFFF) | tw;
+        tw = wy >> (31 - scl);
+        let z = x[i].wrapping_sub(wys).wrapping_sub(cc);
+        x[i] = z & 0x7FFF_FFFF;
+        cc = z >> 31;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain value of a (small) base-2^31 unsigned integer.
+    fn val(a: &[u32]) -> u128 {
+        a.iter()
+            .rev()
+            .fold(0u128, |acc, &w| (acc << 31) | w as u128)
+    }
+
+    fn words(mut x: u128, len: usize) -> Vec<u32> {
+        (0..len)
+            .map(|_| {
+                let w = (x & 0x7FFF_FFFF) as u32;
+                x >>= 31;
+                w
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bezout_small() {
+        let cases: [(u128, u128); 4] = [
+            (3, 7),
+            (1_000_000_007, 998_244_353),
+            ((1u128 << 61) - 1, (1u128 << 89) - 1),
+            (12289 * 3 * 5, 77 * 13),
+        ];
+        for (x, y) in cases {
+            let xw = words(x, 3);
+            let yw = words(y, 3);
+            let mut u = vec![0u32; 3];
+            let mut v = vec![0u32; 3];
+            let mut tmp = vec![0u32; 12];
+            let r = bezout(&mut u, &mut v, &xw, &yw, &mut tmp);
+            let g = {
+                let (mut a, mut b) = (x, y);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                a
+            };
+            if g == 1 {
+                assert_eq!(r, u32::MAX);
+                let (u, v) = (val(&u), val(&v));
+                assert!(u <= y && v <= x);
+                // x·u − y·v = 1 checked modulo 2^128 (exact here: both products fit).
+                assert_eq!(x.wrapping_mul(u).wrapping_sub(y.wrapping_mul(v)), 1);
+            } else {
+                assert_eq!(r, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn crt_round_trip() {
+        // Two signed integers over 3 primes, one set, n = 2.
+        let vals: [i128; 2] = [-123_456_789_012_345_678_901, 987_654_321_098_765_432];
+        let n = 2;
+        let xlen = 3;
+        let mut xx = vec![0u32; n * xlen];
+        for (k, &v) in vals.iter().enumerate() {
+            for i in 0..xlen {
+                let p = PRIMES[i].p as i128;
+                xx[i * n + k] = v.rem_euclid(p) as u32;
+            }
+        }
+        let mut tmp = vec![0u32; xlen];
+        rebuild_crt(&mut xx, xlen, n, 1, true, &mut tmp);
+        for (k, &v) in vals.iter().enumerate() {
+            let w: Vec<u32> = (0..xlen).map(|i| xx[i * n + k]).collect();
+            let mut x = val(&w) as i128;
+            if w[xlen - 1] >> 30 != 0 {
+                x -= 1i128 << (31 * xlen);
+            }
+            assert_eq!(x, v);
+        }
+    }
+}
