@@ -11,15 +11,21 @@ Examples:
   pqsig sign   --alg ML-DSA-65 --sk alice.sk --in msg.txt --out msg.sig
   pqsig verify --alg ML-DSA-65 --pk alice.pk --in msg.txt --sig msg.sig && echo valid
   pqsig kat    --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
+  pqsig keygen --alg Falcon-512 --pk bob.pk --sk bob.sk
+  pqsig kat    --alg Falcon-512 > falcon512-KAT.rsp
   pqsig demo
   PQSIG_BACKEND=portable pqsig demo
 
 Exit codes: 0 success / valid signature; 1 invalid signature (verify) or failed
 self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
 
-/// pqsig: post-quantum signatures (ML-DSA / FIPS 204) from the command line.
+/// pqsig: post-quantum signatures (ML-DSA / FIPS 204, Falcon round 3, FN-DSA draft) from
+/// the command line.
 ///
-/// Keys and signatures are raw FIPS 204 encodings. The arithmetic backend is chosen at
+/// Keys and signatures are raw encodings: FIPS 204 for ML-DSA; the round-3 public key,
+/// compact secret key and detached signature (0x30+logn || nonce || comp(s2), zero-padded
+/// for Falcon-padded-*) for Falcon; the fn-dsa 0.4.0 encodings for FN-DSA (a draft that
+/// will change). The arithmetic backend is chosen at
 /// run time (CPU detection; PQSIG_BACKEND=portable|avx2|avx512; or --backend).
 #[derive(Debug, Parser)]
 #[command(name = "pqsig", version, after_help = EXAMPLES, propagate_version = true)]
@@ -61,14 +67,16 @@ pub struct KeygenArgs {
     /// Algorithm name (see `pqsig list`; case-insensitive).
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
     pub alg: Algorithm,
-    /// Derive the key pair deterministically from this seed (ML-DSA: 64 hex digits = ξ).
+    /// Derive the key pair deterministically from this seed: ML-DSA 32 bytes (ξ), Falcon
+    /// 48 bytes (the NIST keygen draw, absorbed into SHAKE256), FN-DSA 32 bytes; in hex.
     /// Without it the seed comes from the operating system.
     #[arg(long, value_name = "HEX")]
     pub seed: Option<String>,
     /// Where to write the public key.
     #[arg(long, value_name = "FILE")]
     pub pk: PathBuf,
-    /// Where to write the secret key (expanded FIPS 204 encoding; mode 0600 on unix).
+    /// Where to write the secret key (ML-DSA: expanded FIPS 204 key; Falcon: compact
+    /// round-3 key; FN-DSA: fn-dsa signing key; mode 0600 on unix).
     #[arg(long, value_name = "FILE")]
     pub sk: PathBuf,
 }
@@ -90,10 +98,11 @@ pub struct SignArgs {
     /// Where to write the signature (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Context string in hex (at most 255 bytes; default empty).
+    /// Context string in hex (at most 255 bytes; default empty; round-3 Falcon has none).
     #[arg(long, value_name = "HEX")]
     pub ctx: Option<String>,
-    /// Deterministic signing (rnd = 0^32) instead of hedged signing with OS randomness.
+    /// Deterministic signing (ML-DSA only: rnd = 0^32) instead of hedged signing with OS
+    /// randomness. Falcon and FN-DSA always sign with fresh randomness.
     #[arg(long)]
     pub deterministic: bool,
 }

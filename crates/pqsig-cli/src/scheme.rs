@@ -4,6 +4,7 @@
 //! operation is one `match` over [`Algorithm`] (or over the key enums). Adding an
 //! algorithm family = one variant in each key enum and one arm per `match` below.
 
+use pqsig::falcon::{self, fndsa};
 use pqsig::mldsa;
 use pqsig::rng::drbg::KatDrbg;
 use pqsig::{Algorithm, Backend, Error};
@@ -12,11 +13,15 @@ use zeroize::Zeroizing;
 /// A decoded public key.
 pub enum PublicKey {
     MlDsa(mldsa::VerifyingKey),
+    Falcon(falcon::VerifyingKey),
+    FnDsa(fndsa::VerifyingKey),
 }
 
 /// A decoded secret key.
 pub enum SecretKey {
     MlDsa(mldsa::SigningKey),
+    Falcon(falcon::SigningKey),
+    FnDsa(fndsa::SigningKey),
 }
 
 /// How signing gets its randomness.
@@ -25,13 +30,26 @@ pub enum Signing {
     /// Fresh randomness from the operating system (the default).
     Hedged,
     /// No randomness (ML-DSA: rnd = 0^32); the same inputs give the same signature.
+    /// Falcon and FN-DSA define no deterministic mode (`Error::Unsupported`).
     Deterministic,
+}
+
+/// Whether the algorithm takes a context string (round-3 Falcon does not).
+pub fn supports_context(alg: Algorithm) -> bool {
+    !matches!(alg, Algorithm::Falcon(_))
+}
+
+/// Whether the algorithm has a deterministic signing mode (ML-DSA only).
+pub fn supports_deterministic(alg: Algorithm) -> bool {
+    matches!(alg, Algorithm::MlDsa(_))
 }
 
 /// Length of the key-generation seed accepted by `keygen --seed` and as a secret key file.
 pub fn seed_len(alg: Algorithm) -> usize {
     match alg {
         Algorithm::MlDsa(_) => mldsa::SEED_LEN,
+        Algorithm::Falcon(_) => falcon::keys::SEED_LEN,
+        Algorithm::FnDsa(_) => fndsa::params::KEYGEN_SEED_LEN,
     }
 }
 
@@ -39,6 +57,9 @@ pub fn seed_len(alg: Algorithm) -> usize {
 pub fn fixed_signature_len(alg: Algorithm) -> Option<usize> {
     match alg {
         Algorithm::MlDsa(ps) => Some(ps.signature_len()),
+        Algorithm::Falcon(ps) if ps.padded() => Some(ps.signature_len()),
+        Algorithm::Falcon(_) => None,
+        Algorithm::FnDsa(ps) => Some(ps.signature_len()),
     }
 }
 
@@ -63,6 +84,58 @@ pub fn keygen(
             };
             Ok((PublicKey::MlDsa(vk), SecretKey::MlDsa(sk)))
         }
+        Algorithm::Falcon(ps) => {
+            let mut s = Zeroizing::new([0u8; falcon::keys::SEED_LEN]);
+            fill_seed(&mut s[..], seed)?;
+            let (sk, vk) = falcon::keygen_from_seed(ps, &s[..])?;
+            let (sk, vk) = pin(
+                sk,
+                vk,
+                backend,
+                |k, b| k.with_backend(b),
+                |k, b| k.with_backend(b),
+            )?;
+            Ok((PublicKey::Falcon(vk), SecretKey::Falcon(sk)))
+        }
+        Algorithm::FnDsa(ps) => {
+            let mut s = Zeroizing::new([0u8; fndsa::params::KEYGEN_SEED_LEN]);
+            fill_seed(&mut s[..], seed)?;
+            let (sk, vk) = fndsa::keygen_from_seed(ps.logn(), &s[..])?;
+            let (sk, vk) = pin(
+                sk,
+                vk,
+                backend,
+                |k, b| k.with_backend(b),
+                |k, b| k.with_backend(b),
+            )?;
+            Ok((PublicKey::FnDsa(vk), SecretKey::FnDsa(sk)))
+        }
+    }
+}
+
+/// Copies a given seed (exact length required) or draws one from the OS.
+fn fill_seed(out: &mut [u8], seed: Option<&[u8]>) -> Result<(), Error> {
+    match seed {
+        Some(s) if s.len() == out.len() => {
+            out.copy_from_slice(s);
+            Ok(())
+        }
+        Some(_) => Err(Error::InvalidLength),
+        None => pqsig::rng::os_fill(out),
+    }
+}
+
+/// Moves both keys of a fresh pair to `backend` when one is requested.
+fn pin<S, V>(
+    sk: S,
+    vk: V,
+    backend: Option<Backend>,
+    sk_on: impl FnOnce(S, Backend) -> Result<S, Error>,
+    vk_on: impl FnOnce(V, Backend) -> Result<V, Error>,
+) -> Result<(S, V), Error> {
+    match backend {
+        Some(b) => Ok((sk_on(sk, b)?, vk_on(vk, b)?)),
+        None => Ok((sk, vk)),
     }
 }
 
@@ -76,6 +149,17 @@ pub fn secret_key_forms(alg: Algorithm) -> String {
                 mldsa::SEED_LEN
             )
         }
+        Algorithm::Falcon(ps) => format!(
+            "{} bytes (compact key 0x{:02x}||f||g||F) or {} bytes (seed)",
+            ps.secret_key_len(),
+            0x50 + ps.logn(),
+            falcon::keys::SEED_LEN
+        ),
+        Algorithm::FnDsa(ps) => format!(
+            "{} bytes (signing key) or {} bytes (seed)",
+            ps.secret_key_len(),
+            fndsa::params::KEYGEN_SEED_LEN
+        ),
     }
 }
 
@@ -93,6 +177,26 @@ impl SecretKey {
                 };
                 Ok(SecretKey::MlDsa(key))
             }
+            Algorithm::Falcon(ps) => {
+                let key = if bytes.len() == falcon::keys::SEED_LEN {
+                    falcon::keygen_from_seed(ps, bytes)?.0
+                } else if bytes.len() == ps.secret_key_len() {
+                    falcon::SigningKey::from_bytes(ps, bytes)?
+                } else {
+                    return Err(Error::InvalidLength);
+                };
+                Ok(SecretKey::Falcon(key))
+            }
+            Algorithm::FnDsa(ps) => {
+                let key = if bytes.len() == fndsa::params::KEYGEN_SEED_LEN {
+                    fndsa::SigningKey::from_seed(ps.logn(), bytes)?
+                } else if bytes.len() == ps.secret_key_len() {
+                    fndsa::SigningKey::from_bytes_logn(ps.logn(), bytes)?
+                } else {
+                    return Err(Error::InvalidLength);
+                };
+                Ok(SecretKey::FnDsa(key))
+            }
         }
     }
 
@@ -100,6 +204,8 @@ impl SecretKey {
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         match self {
             SecretKey::MlDsa(k) => k.to_expanded_bytes(),
+            SecretKey::Falcon(k) => Zeroizing::new(k.to_bytes().to_vec()),
+            SecretKey::FnDsa(k) => Zeroizing::new(k.to_bytes().to_vec()),
         }
     }
 
@@ -107,6 +213,8 @@ impl SecretKey {
     pub fn with_backend(self, b: Backend) -> Result<Self, Error> {
         match self {
             SecretKey::MlDsa(k) => Ok(SecretKey::MlDsa(k.with_backend(b)?)),
+            SecretKey::Falcon(k) => Ok(SecretKey::Falcon(k.with_backend(b)?)),
+            SecretKey::FnDsa(k) => Ok(SecretKey::FnDsa(k.with_backend(b)?)),
         }
     }
 
@@ -115,6 +223,16 @@ impl SecretKey {
         match (self, pk) {
             (SecretKey::MlDsa(k), PublicKey::MlDsa(p)) if k.param_set() == p.param_set() => {
                 k.check_against_public(p.to_bytes())
+            }
+            (SecretKey::Falcon(k), PublicKey::Falcon(p)) if k.param_set() == p.param_set() => {
+                k.check_against_public(p.to_bytes())
+            }
+            (SecretKey::FnDsa(k), PublicKey::FnDsa(p)) if k.logn() == p.logn() => {
+                if k.verifying_key().to_bytes() == p.to_bytes() {
+                    Ok(())
+                } else {
+                    Err(Error::InvalidKey)
+                }
             }
             _ => Err(Error::InvalidKey),
         }
@@ -125,6 +243,38 @@ impl SecretKey {
         match (self, mode) {
             (SecretKey::MlDsa(k), Signing::Hedged) => k.sign(msg, ctx),
             (SecretKey::MlDsa(k), Signing::Deterministic) => k.sign_deterministic(msg, ctx),
+            (SecretKey::Falcon(k), Signing::Hedged) => {
+                if !ctx.is_empty() {
+                    return Err(Error::Unsupported);
+                }
+                k.sign(msg)
+            }
+            (SecretKey::FnDsa(k), Signing::Hedged) => k.sign(msg, ctx),
+            (SecretKey::Falcon(_) | SecretKey::FnDsa(_), Signing::Deterministic) => {
+                Err(Error::Unsupported)
+            }
+        }
+    }
+}
+
+impl SecretKey {
+    /// Signs with every random input drawn from `rng` (reproducible with a seeded DRBG:
+    /// the demo uses it to compare backends on the same inputs).
+    pub fn sign_with_rng(
+        &self,
+        rng: &mut KatDrbg,
+        msg: &[u8],
+        ctx: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        match self {
+            SecretKey::MlDsa(k) => k.sign_with_rng(rng, msg, ctx),
+            SecretKey::Falcon(k) => {
+                if !ctx.is_empty() {
+                    return Err(Error::Unsupported);
+                }
+                k.sign_with_rng(rng, msg)
+            }
+            SecretKey::FnDsa(k) => k.sign_with_rng(rng, msg, ctx),
         }
     }
 }
@@ -136,12 +286,21 @@ impl PublicKey {
             Algorithm::MlDsa(ps) => Ok(PublicKey::MlDsa(mldsa::VerifyingKey::from_bytes(
                 ps, bytes,
             )?)),
+            Algorithm::Falcon(ps) => Ok(PublicKey::Falcon(falcon::VerifyingKey::from_bytes(
+                ps, bytes,
+            )?)),
+            Algorithm::FnDsa(ps) => Ok(PublicKey::FnDsa(fndsa::VerifyingKey::from_bytes_logn(
+                ps.logn(),
+                bytes,
+            )?)),
         }
     }
 
     pub fn to_bytes(&self) -> &[u8] {
         match self {
             PublicKey::MlDsa(k) => k.to_bytes(),
+            PublicKey::Falcon(k) => k.to_bytes(),
+            PublicKey::FnDsa(k) => k.to_bytes(),
         }
     }
 
@@ -149,6 +308,8 @@ impl PublicKey {
     pub fn with_backend(self, b: Backend) -> Result<Self, Error> {
         match self {
             PublicKey::MlDsa(k) => Ok(PublicKey::MlDsa(k.with_backend(b)?)),
+            PublicKey::Falcon(k) => Ok(PublicKey::Falcon(k.with_backend(b)?)),
+            PublicKey::FnDsa(k) => Ok(PublicKey::FnDsa(k.with_backend(b)?)),
         }
     }
 
@@ -157,6 +318,8 @@ impl PublicKey {
     pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
         match self {
             PublicKey::MlDsa(k) => k.verify(msg, ctx, sig),
+            PublicKey::Falcon(k) => k.verify_with_context(msg, ctx, sig),
+            PublicKey::FnDsa(k) => k.verify(msg, ctx, sig),
         }
     }
 }
@@ -186,6 +349,25 @@ pub fn kat_record(alg: Algorithm, drbg: &mut KatDrbg, msg: &[u8]) -> Result<KatR
                 sm,
             })
         }
+        Algorithm::Falcon(ps) => {
+            let (sk, vk) = falcon::keygen_with_rng(ps, drbg)?;
+            let sig = sk.sign_with_rng(drbg, msg)?;
+            Ok(KatRecord {
+                pk: vk.to_bytes().to_vec(),
+                sk: Zeroizing::new(sk.to_bytes().to_vec()),
+                sm: falcon::keys::signed_message(ps, &sig, msg)?,
+            })
+        }
+        Algorithm::FnDsa(ps) => {
+            let (sk, vk) = fndsa::keygen_with_rng(ps.logn(), drbg)?;
+            let mut sm = sk.sign_with_rng(drbg, msg, &[])?;
+            sm.extend_from_slice(msg);
+            Ok(KatRecord {
+                pk: vk.to_bytes().to_vec(),
+                sk: Zeroizing::new(sk.to_bytes().to_vec()),
+                sm,
+            })
+        }
     }
 }
 
@@ -199,6 +381,16 @@ pub fn kat_open(alg: Algorithm, pk: &[u8], sm: &[u8]) -> Result<Vec<u8>, Error> 
             }
             let (sig, msg) = sm.split_at(n);
             mldsa::VerifyingKey::from_bytes(ps, pk)?.verify(msg, &[], sig)?;
+            Ok(msg.to_vec())
+        }
+        Algorithm::Falcon(ps) => Ok(falcon::VerifyingKey::from_bytes(ps, pk)?.open(sm)?.to_vec()),
+        Algorithm::FnDsa(ps) => {
+            let n = ps.signature_len();
+            if sm.len() < n {
+                return Err(Error::InvalidSignature);
+            }
+            let (sig, msg) = sm.split_at(n);
+            fndsa::VerifyingKey::from_bytes_logn(ps.logn(), pk)?.verify(msg, &[], sig)?;
             Ok(msg.to_vec())
         }
     }

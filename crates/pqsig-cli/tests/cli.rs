@@ -1,5 +1,6 @@
 //! Black-box tests of the `pqsig` binary: output formats, files and exit codes.
 
+use pqsig::falcon;
 use pqsig::mldsa::{self, ParamSet, SigningKey, VerifyingKey};
 use pqsig::Algorithm;
 use std::path::{Path, PathBuf};
@@ -97,8 +98,25 @@ fn assert_error(out: &Output, needle: &str) {
     assert!(out.stdout.is_empty());
 }
 
+/// A key-generation seed of the algorithm's length (ML-DSA/FN-DSA 32, Falcon 48 bytes).
+fn seed_hex_for(alg: &str, byte: u8) -> String {
+    hex::encode(vec![byte; seed_len(Algorithm::from_name(alg).unwrap())])
+}
+
 fn seed_hex(byte: u8) -> String {
-    hex::encode([byte; 32])
+    seed_hex_for("ML-DSA-44", byte)
+}
+
+fn seed_len(alg: Algorithm) -> usize {
+    match alg {
+        Algorithm::Falcon(_) => 48,
+        _ => 32,
+    }
+}
+
+/// Whether every signature of `alg` has exactly `signature_len()` bytes.
+fn fixed_length(alg: Algorithm) -> bool {
+    !matches!(alg, Algorithm::Falcon(ps) if !ps.padded())
 }
 
 /// The ML-DSA parameter set, for comparisons with the library (`None` for other families).
@@ -119,7 +137,7 @@ fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
         "--alg",
         alg,
         "--seed",
-        &seed_hex(seed),
+        &seed_hex_for(alg, seed),
         "--pk",
         s(&pk),
         "--sk",
@@ -136,7 +154,11 @@ fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
 fn list_prints_every_algorithm_name() {
     let out = run(&["list"]);
     assert_eq!(code(&out), 0);
-    assert_eq!(stdout(&out), "ML-DSA-44\nML-DSA-65\nML-DSA-87\n");
+    assert_eq!(
+        stdout(&out),
+        "ML-DSA-44\nML-DSA-65\nML-DSA-87\nFalcon-512\nFalcon-1024\nFalcon-padded-512\n\
+         Falcon-padded-1024\nFN-DSA-512\nFN-DSA-1024\n"
+    );
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     assert_eq!(stdout(&out), names.join("\n") + "\n");
     assert!(out.stderr.is_empty());
@@ -191,7 +213,7 @@ fn keygen_with_seed_is_deterministic_and_matches_the_library() {
             "--alg",
             &lower,
             "--seed",
-            &seed_hex(7),
+            &seed_hex_for(name, 7),
             "--pk",
             s(&pk2),
             "--sk",
@@ -206,6 +228,16 @@ fn keygen_with_seed_is_deterministic_and_matches_the_library() {
             let (sk, vk) = mldsa::keygen_internal(ps, &[7u8; 32]);
             assert_eq!(pk_a, vk.to_bytes());
             assert_eq!(sk_a, sk.to_expanded_bytes().as_slice());
+        }
+        if let Algorithm::Falcon(ps) = alg {
+            let (sk, vk) = falcon::keygen_from_seed(ps, &[7u8; 48]).unwrap();
+            assert_eq!(pk_a, vk.to_bytes());
+            assert_eq!(sk_a, sk.to_bytes());
+        }
+        if let Algorithm::FnDsa(ps) = alg {
+            let (sk, vk) = falcon::fndsa::keygen_from_seed(ps.logn(), &[7u8; 32]).unwrap();
+            assert_eq!(pk_a, vk.to_bytes());
+            assert_eq!(sk_a, sk.to_bytes());
         }
         assert_eq!(pk_a.len(), alg.public_key_len());
         assert_eq!(sk_a.len(), alg.secret_key_len());
@@ -339,14 +371,37 @@ fn sign_verify_round_trip_with_and_without_context() {
             let extra: Vec<&str> = ctx.map(|c| vec!["--ctx", c]).unwrap_or_default();
             let sig = dir.path("sig");
             let out = sign(name, &sk, &msg, &sig, &extra);
+            if matches!(alg, Algorithm::Falcon(_)) {
+                // Round-3 Falcon has no context string: refused, not ignored.
+                if ctx.is_some() {
+                    assert_eq!(code(&out), 2, "{name}");
+                    assert!(stderr(&out).contains("not supported"), "{}", stderr(&out));
+                    let v = verify(name, &pk, &msg, &sig, &extra);
+                    assert_eq!(code(&v), 2);
+                    continue;
+                }
+            }
             assert_eq!(code(&out), 0, "{}", stderr(&out));
-            assert_eq!(std::fs::read(&sig).unwrap().len(), alg.signature_len());
+            let len = std::fs::read(&sig).unwrap().len();
+            if fixed_length(alg) {
+                assert_eq!(len, alg.signature_len());
+            } else {
+                assert!(len <= alg.signature_len());
+            }
             let v = verify(name, &pk, &msg, &sig, &extra);
             assert_eq!(code(&v), 0, "{}", stderr(&v));
             assert!(v.stdout.is_empty() && v.stderr.is_empty());
             // Another context (or none) must not verify.
             let other: &[&str] = if ctx.is_some() { &[] } else { &["--ctx", "01"] };
-            assert_eq!(code(&verify(name, &pk, &msg, &sig, other)), 1);
+            let expect = if matches!(alg, Algorithm::Falcon(_)) {
+                2
+            } else {
+                1
+            };
+            assert_eq!(code(&verify(name, &pk, &msg, &sig, other)), expect);
+            // Another message must not verify.
+            let other_msg = dir.write("other", b"attack at dusk\n");
+            assert_eq!(code(&verify(name, &pk, &other_msg, &sig, &extra)), 1);
         }
     }
 }
@@ -665,9 +720,19 @@ fn kat_output_format_and_known_answers() {
             assert_eq!(sk.len(), alg.secret_key_len());
             let sm = r.bytes("sm");
             assert_eq!(r.get("smlen").parse::<usize>().unwrap(), sm.len());
+            if let Algorithm::Falcon(ps) = alg {
+                let vk = falcon::VerifyingKey::from_bytes(ps, &pk).unwrap();
+                assert_eq!(vk.open(&sm), Ok(msg.as_slice()));
+                assert!(falcon::SigningKey::from_bytes(ps, &sk).is_ok());
+                continue;
+            }
             assert_eq!(sm.len(), alg.signature_len() + mlen);
             let (sig, m) = sm.split_at(alg.signature_len());
             assert_eq!(m, msg.as_slice());
+            if let Algorithm::FnDsa(ps) = alg {
+                let vk = falcon::fndsa::VerifyingKey::from_bytes_logn(ps.logn(), &pk).unwrap();
+                assert_eq!(vk.verify(&msg, &[], sig), Ok(()));
+            }
             if let Some(ps) = mldsa(alg) {
                 let vk = VerifyingKey::from_bytes(ps, &pk).unwrap();
                 assert_eq!(vk.verify(&msg, &[], sig), Ok(()));
@@ -691,6 +756,41 @@ fn kat_output_format_and_known_answers() {
                 .starts_with("66AF1F4837B08A2D04BE10BF5D5337D9BCC8973840CBB5F6"));
             assert_eq!(r.get("smlen"), "2453");
         }
+    }
+}
+
+/// The shared vectors folder (`PQSIG_VECTORS` or `../shared/vectors` beside the checkout).
+fn vectors_dir() -> PathBuf {
+    match std::env::var_os("PQSIG_VECTORS") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
+    }
+}
+
+/// `pqsig kat` regenerates the four round-3 Falcon KAT files byte for byte (all 100
+/// records each: keygen through the NIST DRBG, signing, the signed-message layouts).
+#[test]
+fn kat_regenerates_the_falcon_round3_files() {
+    let dir = vectors_dir().join("falcon");
+    for (alg, file) in [
+        ("Falcon-512", "round3/falcon512-KAT.rsp"),
+        ("Falcon-1024", "round3/falcon1024-KAT.rsp"),
+        (
+            "Falcon-padded-512",
+            "round3-padded/falcon-padded-512-KAT.rsp",
+        ),
+        (
+            "Falcon-padded-1024",
+            "round3-padded/falcon-padded-1024-KAT.rsp",
+        ),
+    ] {
+        let path = dir.join(file);
+        let want = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (set PQSIG_VECTORS)", path.display()));
+        let out = run(&["kat", "--alg", alg]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(parse_rsp(&stdout(&out), alg).len(), 100);
+        assert!(out.stdout == want, "{alg}: output differs from {file}");
     }
 }
 
@@ -737,7 +837,9 @@ fn demo_passes_and_prints_every_algorithm() {
                 .find(|l| l.starts_with(alg.name()) && l.contains(b.name()))
                 .unwrap_or_else(|| panic!("no row for {alg} on {b}:\n{text}"));
             assert!(row.contains(&alg.public_key_len().to_string()));
-            assert!(row.contains(&alg.signature_len().to_string()));
+            if fixed_length(alg) {
+                assert!(row.contains(&alg.signature_len().to_string()));
+            }
             assert!(row.trim_end().ends_with("ok"));
         }
     }

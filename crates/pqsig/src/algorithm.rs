@@ -1,12 +1,17 @@
 //! The algorithm registry: names as users type them, and dispatch to the schemes.
 
 use crate::error::Error;
+use crate::falcon::{FnDsaParamSet, ParamSet as FalconParamSet};
 use crate::mldsa::ParamSet;
 
 /// Every signature algorithm pqsig implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     MlDsa(ParamSet),
+    /// Round-3 Falcon (NIST KAT compatible), compressed or padded signatures.
+    Falcon(FalconParamSet),
+    /// FN-DSA as drafted in the `fn-dsa` 0.4.0 crate (**draft, will change**).
+    FnDsa(FnDsaParamSet),
 }
 
 impl Algorithm {
@@ -15,12 +20,20 @@ impl Algorithm {
         Algorithm::MlDsa(ParamSet::MlDsa44),
         Algorithm::MlDsa(ParamSet::MlDsa65),
         Algorithm::MlDsa(ParamSet::MlDsa87),
+        Algorithm::Falcon(FalconParamSet::Falcon512),
+        Algorithm::Falcon(FalconParamSet::Falcon1024),
+        Algorithm::Falcon(FalconParamSet::FalconPadded512),
+        Algorithm::Falcon(FalconParamSet::FalconPadded1024),
+        Algorithm::FnDsa(FnDsaParamSet::FnDsa512),
+        Algorithm::FnDsa(FnDsaParamSet::FnDsa1024),
     ];
 
     /// The canonical name (`ML-DSA-65`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::MlDsa(p) => p.name(),
+            Algorithm::Falcon(p) => p.name(),
+            Algorithm::FnDsa(p) => p.name(),
         }
     }
 
@@ -43,17 +56,23 @@ impl Algorithm {
     pub fn public_key_len(self) -> usize {
         match self {
             Algorithm::MlDsa(p) => p.public_key_len(),
+            Algorithm::Falcon(p) => p.public_key_len(),
+            Algorithm::FnDsa(p) => p.public_key_len(),
         }
     }
     pub fn secret_key_len(self) -> usize {
         match self {
             Algorithm::MlDsa(p) => p.secret_key_len(),
+            Algorithm::Falcon(p) => p.secret_key_len(),
+            Algorithm::FnDsa(p) => p.secret_key_len(),
         }
     }
     /// Signature length (the maximum, for variable-length schemes).
     pub fn signature_len(self) -> usize {
         match self {
             Algorithm::MlDsa(p) => p.signature_len(),
+            Algorithm::Falcon(p) => p.signature_len(),
+            Algorithm::FnDsa(p) => p.signature_len(),
         }
     }
 }

@@ -6,10 +6,16 @@
 //! 2. For count i = 0..N it draws `seed_i` = 48 bytes, then `msg_i` = `mlen_i` bytes with
 //!    `mlen_i = 33·(i+1)` (the order in which the harness writes its `.req` file).
 //! 3. For each record a fresh DRBG is seeded with `seed_i` (`randombytes_init`); then
-//!    `crypto_sign_keypair` and `crypto_sign(msg_i)` draw from it. For ML-DSA (the
-//!    pq-crystals reference, FIPS 204 final): KeyGen draws ξ = 32 bytes, Sign draws
-//!    rnd = 32 bytes (hedged variant); pure ML-DSA with an empty context string;
-//!    `sk` is the expanded key and `sm = σ || msg_i`.
+//!    `crypto_sign_keypair` and `crypto_sign(msg_i)` draw from it:
+//!    * ML-DSA (the pq-crystals reference, FIPS 204 final): KeyGen draws ξ = 32 bytes,
+//!      Sign draws rnd = 32 bytes (hedged variant); pure ML-DSA with an empty context
+//!      string; `sk` is the expanded key and `sm = σ || msg_i`.
+//!    * Falcon (the round-3 reference): KeyGen draws 48 bytes (SHAKE256 seed); Sign draws
+//!      the nonce (40 bytes) then the sampler seed (48 bytes); `sk` is the compact key;
+//!      `sm = siglen || nonce || msg || 0x20+logn || comp(s2)`, or `sig(padded) || msg`
+//!      for Falcon-padded-* (the liboqs / PQClean padded KATs).
+//!    * FN-DSA (draft, no official KAT file exists): KeyGen draws the 32-byte seed, Sign
+//!      the 40-byte seed; pure FN-DSA with an empty context; `sm = sig || msg`.
 //! 4. Each `sm` is opened (verified) with `pk` before it is printed; a failure is a bug
 //!    and exits with code 2.
 //!
@@ -26,14 +32,19 @@ use pqsig::rng::drbg::KatDrbg;
 pub const LONG_ABOUT: &str = "\
 Write the NIST .rsp file of PQCgenKAT_sign to standard output.
 
-The DRBG-to-FIPS 204 mapping is that of PQCgenKAT_sign.c with the reference code:
+The DRBG flow is that of PQCgenKAT_sign.c with each scheme's reference code:
   * an AES-256-CTR DRBG seeded with bytes 00..2f draws, for count i = 0..N-1,
     seed_i (48 bytes) then msg_i (mlen = 33*(i+1) bytes), in that interleaved order;
   * per record, a fresh DRBG seeded with seed_i supplies randombytes():
-    KeyGen draws xi (32 bytes), Sign draws rnd (32 bytes, hedged signing);
-  * pure ML-DSA with an empty context; sk is the expanded key; sm = signature || msg.
+    ML-DSA: KeyGen draws xi (32 bytes), Sign draws rnd (32 bytes, hedged signing);
+      pure ML-DSA, empty context; sk is the expanded key; sm = signature || msg.
+    Falcon-512/1024 (round 3): KeyGen draws 48 bytes, Sign draws nonce (40) then seed
+      (48); sk is the compact key; sm = siglen(2) || nonce || msg || 0x20+logn || comp(s2).
+    Falcon-padded-512/1024: the same, sm = signature(666/1280) || msg.
+    FN-DSA-512/1024 (draft): KeyGen draws 32 bytes, Sign 40; empty context;
+      sm = signature || msg.
 Every signed message is verified before it is written (exit 2 if one fails).
-Output: '# ML-DSA-44', an empty line, then per record count/seed/mlen/msg/pk/sk/smlen/sm
+Output: '# <algorithm name>', an empty line, then per record count/seed/mlen/msg/pk/sk/smlen/sm
 lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E...";
 
 /// The entropy `PQCgenKAT_sign` seeds its DRBG with: 00 01 .. 2f.

@@ -11,7 +11,7 @@ pub fn run(args: ListArgs) -> Result<(), Failure> {
         if args.long {
             writeln!(
                 out,
-                "{:<12} pk {:>5} B  sk {:>5} B  sig {:>5} B",
+                "{:<18} pk {:>5} B  sk {:>5} B  sig {:>5} B",
                 alg.name(),
                 alg.public_key_len(),
                 alg.secret_key_len(),

@@ -18,4 +18,9 @@ pub mod params;
 pub mod sign;
 pub mod verify;
 
-pub use keys::{FnDsaParamSet, ParamSet};
+#[cfg(feature = "std")]
+pub use keys::keygen;
+pub use keys::{
+    keygen_from_seed, keygen_with_rng, ExpandedSigningKey, FnDsaParamSet, ParamSet, SigningKey,
+    VerifyingKey,
+};
