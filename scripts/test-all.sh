@@ -8,9 +8,12 @@
 #    Wycheproof) loop over every backend available on this CPU themselves.
 # 2. The whole workspace again with the portable backend forced through PQSIG_BACKEND:
 #    selection by environment works and nothing depends on SIMD being present.
-# 3. The no_std + alloc build of the library, for the host and, when the target can be
+# 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
+#    fpr-emulated): every KAT (keygen, signing in both modes, FN-DSA) must pass bit for bit
+#    without the FPU.
+# 4. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
-# 4. The constant-time check, when valgrind is installed: the example ct_check poisons the
+# 5. The constant-time check, when valgrind is installed: the example ct_check poisons the
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
 #    depends on them; then a canary run checks that a deliberate secret branch is caught.
@@ -23,12 +26,16 @@ cargo test
 echo "== cargo test with PQSIG_BACKEND=portable (forced portable run)"
 PQSIG_BACKEND=portable cargo test
 
+echo "== Falcon / FN-DSA with emulated floating point (feature fpr-emulated)"
+cargo test -p pqsig --features fpr-emulated --test 'falcon_*' --test 'fndsa_*' --test 'fpr_*'
+
 echo "== no_std + alloc build of the library"
 cargo build -p pqsig --no-default-features
 NOSTD_TARGET=thumbv7em-none-eabihf
 if rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET" \
    || rustup target add "$NOSTD_TARGET" >/dev/null 2>&1; then
   cargo build -p pqsig --no-default-features --target "$NOSTD_TARGET"
+  cargo build -p pqsig --no-default-features --features fpr-emulated --target "$NOSTD_TARGET"
 else
   echo "SKIPPED: bare-metal no_std build ($NOSTD_TARGET could not be installed with rustup)"
 fi
