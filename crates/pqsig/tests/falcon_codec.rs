@@ -330,6 +330,16 @@ fn public_key_rejects_coefficient_ge_q() {
         let mut h = vec![0u16; 512];
         assert_eq!(modq_decode(&mut h, &b.bytes()[1..], 9), None);
     }
+    // logn = 1 (a partial last byte).
+    let mut b = Bits::new();
+    b.push(0x01, 8).push(12289, 14).push(5, 14);
+    let mut ok = Bits::new();
+    ok.push(0x01, 8).push(12288, 14).push(5, 14);
+    assert_eq!(
+        codec::decode_public_key(&ok.bytes()),
+        Ok((1, vec![12288, 5]))
+    );
+    assert_eq!(codec::decode_public_key(&b.bytes()), Err(Error::InvalidKey));
     // The encoder refuses such values.
     let mut out = [0u8; 8];
     assert_eq!(modq_encode(&mut out, &[12289, 0, 0, 0], 2), None);
@@ -706,4 +716,73 @@ fn fuzz_decoders_never_panic() {
         Err(Error::InvalidSignature)
     );
     assert!(codec::encode_public_key(&[0; 2048], 11).is_err());
+}
+
+/// The compressed format decoded bit by bit, straight from its definition: the model
+/// the optimised decoder is compared with.
+fn comp_decode_model(n: usize, buf: &[u8]) -> Option<(Vec<i16>, usize)> {
+    let bit = |i: usize| -> Option<u32> { buf.get(i / 8).map(|b| ((b >> (7 - i % 8)) & 1) as u32) };
+    let mut i = 0;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let sign = bit(i)?;
+        let mut low = 0;
+        for j in 1..8 {
+            low = (low << 1) | bit(i + j)?;
+        }
+        i += 8;
+        let mut zeros = 0;
+        while bit(i)? == 0 {
+            zeros += 1;
+            i += 1;
+            if zeros > 15 {
+                return None;
+            }
+        }
+        i += 1;
+        let m = (low + 128 * zeros) as i16;
+        if sign == 1 && m == 0 {
+            return None;
+        }
+        out.push(if sign == 1 { -m } else { m });
+    }
+    let used = i.div_ceil(8);
+    while i % 8 != 0 {
+        if bit(i)? != 0 {
+            return None;
+        }
+        i += 1;
+    }
+    Some((out, used))
+}
+
+#[test]
+fn comp_decode_matches_bitwise_model() {
+    let mut rng = XorShift(0xc0de);
+    for round in 0..20000 {
+        let logn = 1 + (round % 6) as u32;
+        let n = 1usize << logn;
+        let input = if round % 3 == 0 {
+            let len = (rng.next() % (3 * n as u64 + 4)) as usize;
+            rng.bytes(len)
+        } else {
+            let max = [5i16, 127, 300, 2047][(rng.next() % 4) as usize];
+            let s2 = rand_s2(&mut rng, n, max);
+            let mut buf = vec![0u8; 3 * n + 8];
+            let k = comp_encode(&mut buf, &s2, logn).unwrap();
+            buf.truncate(k + (rng.next() % 10) as usize);
+            for _ in 0..rng.next() % 3 {
+                let i = (rng.next() as usize) % buf.len();
+                buf[i] ^= 1 << (rng.next() % 8);
+            }
+            buf
+        };
+        let mut x = vec![0i16; n];
+        let got = comp_decode(&mut x, &input, logn).map(|k| (x.clone(), k));
+        assert_eq!(
+            got,
+            comp_decode_model(n, &input),
+            "logn {logn} input {input:02x?}"
+        );
+    }
 }

@@ -64,6 +64,21 @@ pub fn modq_decode(x: &mut [u16], buf: &[u8], logn: u32) -> Option<usize> {
     if x.len() != n || buf.len() < len {
         return None;
     }
+    if n >= 4 {
+        // Four values in every seven bytes, no padding bits.
+        let mut bad = false;
+        for (vs, bs) in x.chunks_exact_mut(4).zip(buf[..len].chunks_exact(7)) {
+            let mut w = [0u8; 8];
+            w[1..].copy_from_slice(bs);
+            let w = u64::from_be_bytes(w);
+            for (i, v) in vs.iter_mut().enumerate() {
+                let c = (w >> (42 - 14 * i)) as u32 & 0x3FFF;
+                bad |= c >= params::Q;
+                *v = c as u16;
+            }
+        }
+        return (!bad).then_some(len);
+    }
     let mut r = BitReader::new(&buf[..len]);
     for v in x.iter_mut() {
         let w = r.get(14)?;
@@ -183,41 +198,61 @@ pub fn comp_decode(x: &mut [i16], buf: &[u8], logn: u32) -> Option<usize> {
     if x.len() != n {
         return None;
     }
-    let mut acc = 0u32;
-    let mut acc_len = 0u32;
+    // `acc` holds `nb` unread bits at its top (the next one is bit 63), zeros below.
+    // Bytes are read ahead; those not reached are given back at the end.
+    let mut acc = 0u64;
+    let mut nb = 0u32;
     let mut pos = 0usize;
     for v in x.iter_mut() {
-        // Eight bits: sign and the low seven bits of |x|.
-        acc = (acc << 8) | *buf.get(pos)? as u32;
-        pos += 1;
-        let b = (acc >> acc_len) & 0xFF;
-        let neg = b >> 7;
-        let mut m = b & 0x7F;
-        // Unary high part: count zeros up to the terminating one.
-        loop {
-            if acc_len == 0 {
-                acc = (acc << 8) | *buf.get(pos)? as u32;
-                pos += 1;
-                acc_len = 8;
-            }
-            acc_len -= 1;
-            if (acc >> acc_len) & 1 != 0 {
-                break;
-            }
-            m += 128;
-            if m > 2047 {
-                return None;
+        // One coefficient takes at most 8 + 15 + 1 = 24 bits; at least 56 are buffered
+        // after a refill unless the input ends.
+        if nb < 24 {
+            if let Some(w) = buf.get(pos..pos + 8) {
+                // Whole bytes that fit below the buffered bits; the rest is masked off.
+                let w = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+                let k = (63 - nb) / 8;
+                acc |= w >> nb;
+                pos += k as usize;
+                nb += 8 * k;
+                acc &= !(u64::MAX >> nb);
+            } else {
+                while nb <= 56 && pos < buf.len() {
+                    acc |= (buf[pos] as u64) << (56 - nb);
+                    pos += 1;
+                    nb += 8;
+                }
+                if nb < 8 {
+                    return None;
+                }
             }
         }
+        // Sign and the low seven bits of |x|.
+        let b = (acc >> 56) as u32;
+        acc <<= 8;
+        nb -= 8;
+        // Unary high part: zeros up to a one, at most 15 of them (|x| ≤ 2047). A one
+        // outside the buffered bits means too many zeros (≥ 16 are buffered unless the
+        // input ends) or an input that ends first.
+        let z = acc.leading_zeros();
+        if z >= nb || z > 15 {
+            return None;
+        }
+        acc <<= z + 1;
+        nb -= z + 1;
+        let m = (b & 0x7F) | (z << 7);
+        let neg = b >> 7;
         if neg == 1 && m == 0 {
             return None;
         }
         *v = if neg == 1 { -(m as i16) } else { m as i16 };
     }
-    if acc & ((1u32 << acc_len) - 1) != 0 {
+    // Whole bytes read ahead are not part of the encoding; the bits left in the last
+    // byte that is must be zero.
+    let consumed = pos - (nb / 8) as usize;
+    if nb % 8 != 0 && acc >> (64 - nb % 8) != 0 {
         return None;
     }
-    Some(pos)
+    Some(consumed)
 }
 
 /// MSB-first bit packing into an exactly sized buffer.
