@@ -249,7 +249,7 @@ pub fn comp_decode(x: &mut [i16], buf: &[u8], logn: u32) -> Option<usize> {
     // Whole bytes read ahead are not part of the encoding; the bits left in the last
     // byte that is must be zero.
     let consumed = pos - (nb / 8) as usize;
-    if nb % 8 != 0 && acc >> (64 - nb % 8) != 0 {
+    if !nb.is_multiple_of(8) && acc >> (64 - nb % 8) != 0 {
         return None;
     }
     Some(consumed)
