@@ -169,6 +169,9 @@ fn check_equation(logn: u32, f: &[i8], g: &[i8], F: &[i8], G: &[i8]) -> bool {
 struct FgChain {
     data: Buf<u32>,
     off: [usize; 11],
+    /// Plain (CRT-rebuilt, signed) f_d then g_d, MAX_BL_SMALL[d] words each, for the
+    /// depths where the step to d+1 needed them (empty otherwise).
+    plain: [Buf<u32>; 11],
 }
 
 impl FgChain {
@@ -177,7 +180,7 @@ impl FgChain {
         let mut total = 0;
         for d in 0..=logn as usize {
             off[d] = total;
-            total += 2 * MAX_BL_SMALL[d] << (logn as usize - d);
+            total += (2 * MAX_BL_SMALL[d]) << (logn as usize - d);
         }
         let mut data = buf_u32(total);
         let n = 1usize << logn;
@@ -195,7 +198,11 @@ impl FgChain {
             sp.ntt(bf, &gm, logn);
             sp.ntt(bg, &gm, logn);
         }
-        let mut chain = FgChain { data, off };
+        let mut chain = FgChain {
+            data,
+            off,
+            plain: core::array::from_fn(|_| buf_u32(0)),
+        };
         for d in 0..logn {
             chain.step(logn, d);
         }
@@ -234,14 +241,14 @@ impl FgChain {
         if tlen == slen {
             return;
         }
-        // More primes: rebuild f_d, g_d as plain integers, then reduce them.
+        // More primes: rebuild f_d, g_d as plain integers (kept for the lifting), then
+        // reduce them.
         let mut plain = buf_u32(2 * slen * n);
         plain.copy_from_slice(&src[..2 * slen * n]);
         let mut tmp = buf_u32(3 * n + slen);
         {
             let (igm, _) = tmp.split_at_mut(n);
-            for u in 0..slen {
-                let sp = &PRIMES[u];
+            for (u, sp) in PRIMES.iter().enumerate().take(slen) {
                 sp.mkgm_inv(logn, igm);
                 for blk in 0..2 {
                     let o = (blk * slen + u) * n;
@@ -268,6 +275,35 @@ impl FgChain {
                 }
             }
         }
+        self.plain[d as usize] = plain;
+    }
+
+    /// Plain f_d, g_d (MAX_BL_SMALL[d] words, n_d coefficients each, word-major).
+    fn plain(&self, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
+        let slen = MAX_BL_SMALL[d as usize];
+        let n = 1usize << (logn - d);
+        let mut ft = buf_u32(slen * n);
+        let mut gt = buf_u32(slen * n);
+        let saved = &self.plain[d as usize];
+        if !saved.is_empty() {
+            ft.copy_from_slice(&saved[..slen * n]);
+            gt.copy_from_slice(&saved[slen * n..2 * slen * n]);
+            return (ft, gt);
+        }
+        let (cf, cg) = self.level(logn, d);
+        ft.copy_from_slice(cf);
+        gt.copy_from_slice(cg);
+        let mut igm = buf_u32(n);
+        for u in 0..slen {
+            let sp = &PRIMES[u];
+            sp.mkgm_inv(logn - d, &mut igm);
+            sp.intt(&mut ft[u * n..(u + 1) * n], &igm, logn - d);
+            sp.intt(&mut gt[u * n..(u + 1) * n], &igm, logn - d);
+        }
+        let mut tmp = buf_u32(slen + 2 * n);
+        zint::rebuild_crt(&mut ft, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
+        (ft, gt)
     }
 }
 
@@ -381,6 +417,74 @@ fn lift_rns(
     }
 }
 
+/// Up to this degree the unreduced (F, G) are computed as exact binary products
+/// (cheaper than ~llen NTTs and a quadratic CRT when n is small and integers long).
+const BINARY_LIFT_MAX_N: usize = 16;
+
+/// Unreduced F = F'(X^2)·g(−X), G = G'(X^2)·f(−X) at degree n = 2^logn, computed
+/// exactly with schoolbook products of the big coefficients, and written as llen-word
+/// integers (word-major, stride n). That equals the reference's value (reduced modulo
+/// the product P of llen primes and centred) whenever |F|, |G| < P/2; P/2 > 2^(31·llen-3)
+/// for every llen used, so the result is checked against 2^(31·llen-3) and None is
+/// returned otherwise (the caller then uses the RNS path: a branch on an event that
+/// never happens with the Gaussian f, g, and reveals only that it did).
+#[allow(clippy::too_many_arguments)]
+fn lift_binary(
+    logn: u32,
+    fd: &[u32],
+    gd: &[u32],
+    dlen: usize,
+    ft: &[u32],
+    gt: &[u32],
+    slen: usize,
+    llen: usize,
+) -> Option<(Buf<u32>, Buf<u32>)> {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    // Accumulator width: the sum of n/2 products < 2^(31·(dlen+slen) + 8).
+    let w = (dlen + slen + 1).max(llen);
+    let mut absd = buf_u32(hn * dlen);
+    let mut negd = buf_u32(hn);
+    let mut abss = buf_u32(n * slen);
+    let mut negs = buf_u32(n);
+    let mut acc = buf_u32(n * w);
+    let mut prod = buf_u32(dlen + slen);
+    let mut out_f = buf_u32(llen * n);
+    let mut out_g = buf_u32(llen * n);
+    let mut ok = 0u32;
+    for (src_d, src_s, out) in [(fd, gt, &mut out_f), (gd, ft, &mut out_g)] {
+        zint::abs_gather(&mut absd, &mut negd, src_d, dlen, hn);
+        zint::abs_gather(&mut abss, &mut negs, src_s, slen, n);
+        acc.fill(0);
+        for i in 0..hn {
+            let a = &absd[i * dlen..(i + 1) * dlen];
+            for j in 0..n {
+                let b = &abss[j * slen..(j + 1) * slen];
+                zint::mul_abs(&mut prod, a, b);
+                // (−1)^j from the substitution X -> −X; a sign flip when 2i + j wraps.
+                let (k, wrap) = if 2 * i + j < n {
+                    (2 * i + j, 0)
+                } else {
+                    (2 * i + j - n, 1)
+                };
+                let neg = negd[i] ^ negs[j] ^ (j as u32 & 1) ^ wrap;
+                zint::add_signed(&mut acc[k * w..(k + 1) * w], &prod, neg);
+            }
+        }
+        for k in 0..n {
+            let x = &acc[k * w..(k + 1) * w];
+            ok |= zint::exceeds_bits(x, 31 * llen - 3);
+            for j in 0..llen {
+                out[j * n + k] = x[j];
+            }
+        }
+    }
+    if ok != 0 {
+        return None;
+    }
+    Some((out_f, out_g))
+}
+
 /// Generic lifting step at `depth` (used for depth >= 2, and for every depth when
 /// logn <= 2). Input: F', G' at depth+1 (MAX_BL_SMALL[depth+1] words, n/2 each).
 /// Output: F, G at depth (MAX_BL_SMALL[depth] words, n each).
@@ -400,51 +504,46 @@ fn solve_intermediate(
 
     // f_d, g_d: NTT rows (from the chain) and plain integers (slen words).
     let (cf, cg) = chain.level(logn_top, depth);
-    let mut ft = buf_u32(slen * n);
-    let mut gt = buf_u32(slen * n);
-    ft.copy_from_slice(cf);
-    gt.copy_from_slice(cg);
-    {
-        let mut igm = buf_u32(n);
-        for u in 0..slen {
-            let sp = &PRIMES[u];
-            sp.mkgm_inv(logn, &mut igm);
-            sp.intt(&mut ft[u * n..(u + 1) * n], &igm, logn);
-            sp.intt(&mut gt[u * n..(u + 1) * n], &igm, logn);
-        }
-        let mut tmp = buf_u32(slen + 2 * n);
-        zint::rebuild_crt(&mut ft, slen, n, n, true, &mut tmp);
-        zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
-    }
+    let (ft, gt) = chain.plain(logn_top, depth);
 
-    // Unreduced F, G modulo llen primes, then as integers.
-    let mut big_f = buf_u32(llen * n);
-    let mut big_g = buf_u32(llen * n);
-    lift_rns(
-        logn,
-        llen,
-        fd,
-        gd,
-        dlen,
-        &mut big_f,
-        &mut big_g,
-        |u, sp, gm, fx, gx| {
-            if u < slen {
-                fx.copy_from_slice(&cf[u * n..(u + 1) * n]);
-                gx.copy_from_slice(&cg[u * n..(u + 1) * n]);
-            } else {
-                zint::mod_small_signed_batch(fx, &ft, slen, n, n, sp);
-                zint::mod_small_signed_batch(gx, &gt, slen, n, n, sp);
-                sp.ntt(fx, gm, logn);
-                sp.ntt(gx, gm, logn);
-            }
-        },
-    );
-    {
-        let mut tmp = buf_u32(llen + 2 * n);
-        zint::rebuild_crt(&mut big_f, llen, n, n, true, &mut tmp);
-        zint::rebuild_crt(&mut big_g, llen, n, n, true, &mut tmp);
-    }
+    // Unreduced F, G as llen-word integers: exact products in binary at small degrees,
+    // else modulo llen primes and the CRT (as the reference).
+    let lifted = if n <= BINARY_LIFT_MAX_N {
+        lift_binary(logn, fd, gd, dlen, &ft, &gt, slen, llen)
+    } else {
+        None
+    };
+    let (mut big_f, mut big_g) = match lifted {
+        Some(v) => v,
+        None => {
+            let mut big_f = buf_u32(llen * n);
+            let mut big_g = buf_u32(llen * n);
+            lift_rns(
+                logn,
+                llen,
+                fd,
+                gd,
+                dlen,
+                &mut big_f,
+                &mut big_g,
+                |u, sp, gm, fx, gx| {
+                    if u < slen {
+                        fx.copy_from_slice(&cf[u * n..(u + 1) * n]);
+                        gx.copy_from_slice(&cg[u * n..(u + 1) * n]);
+                    } else {
+                        zint::mod_small_signed_batch(fx, &ft, slen, n, n, sp);
+                        zint::mod_small_signed_batch(gx, &gt, slen, n, n, sp);
+                        sp.ntt(fx, gm, logn);
+                        sp.ntt(gx, gm, logn);
+                    }
+                },
+            );
+            let mut tmp = buf_u32(llen + 2 * n);
+            zint::rebuild_crt(&mut big_f, llen, n, n, true, &mut tmp);
+            zint::rebuild_crt(&mut big_g, llen, n, n, true, &mut tmp);
+            (big_f, big_g)
+        }
+    };
 
     // Babai reduction.
     let mut rt = buf_fpr(4 * n + n / 2 + n);
@@ -556,44 +655,61 @@ fn pow2_neg(dc: i32) -> Fpr {
 }
 
 /// Subtracting (k·f, k·g)·2^sc from (F, G) during the Babai loop of one level, with f
-/// and g fixed: at depth <= DEPTH_INT_FG the products are computed in RNS over
+/// and g fixed. At depth <= DEPTH_INT_FG the products are computed in RNS over
 /// slen + 1 primes (as the reference, including its wrap-around semantics), with the
-/// NTT forms of f and g and the twiddles computed once per level; deeper, the exact
-/// schoolbook product is used.
-struct KfProduct<'a> {
-    logn: u32,
-    slen: usize,
-    ft: &'a [u32],
-    gt: &'a [u32],
-    /// RNS mode: per prime, f and g in NTT form (tlen rows each) and the tables.
-    tlen: usize,
-    f_ntt: Buf<u32>,
-    g_ntt: Buf<u32>,
-    gm: Buf<u32>,
-    igm: Buf<u32>,
-    /// k·f and k·g in RNS, then plain (tlen rows each).
-    kf: Buf<u32>,
-    kg: Buf<u32>,
-    tmp: Buf<u32>,
+/// NTT forms of f and g and the twiddles computed once per level. Deeper, the exact
+/// product is computed (the reference uses an exact schoolbook product there): signed
+/// 31-bit digits of f, g, i128 column sums, then one carry pass.
+enum KfProduct {
+    Rns {
+        logn: u32,
+        tlen: usize,
+        /// Per prime: f and g in NTT form, and the tables (tlen rows of n each).
+        f_ntt: Buf<u32>,
+        g_ntt: Buf<u32>,
+        gm: Buf<u32>,
+        igm: Buf<u32>,
+        /// k·f and k·g in RNS, then plain (tlen rows each).
+        kf: Buf<u32>,
+        kg: Buf<u32>,
+        tmp: Buf<u32>,
+    },
+    Exact {
+        logn: u32,
+        slen: usize,
+        /// Digits of f and g: n × slen, low words unsigned, the top word signed.
+        fdig: Zeroizing<Vec<i64>>,
+        gdig: Zeroizing<Vec<i64>>,
+        acc: Zeroizing<Vec<i128>>,
+        prod: Buf<u32>,
+    },
 }
 
-impl<'a> KfProduct<'a> {
-    fn new(logn: u32, depth: u32, ft: &'a [u32], gt: &'a [u32], slen: usize) -> Self {
+impl KfProduct {
+    fn new(logn: u32, depth: u32, ft: &[u32], gt: &[u32], slen: usize) -> Self {
         let n = 1usize << logn;
         if depth > DEPTH_INT_FG {
-            return KfProduct {
+            let mut fdig = Zeroizing::new(vec![0i64; n * slen]);
+            let mut gdig = Zeroizing::new(vec![0i64; n * slen]);
+            for (dig, src) in [(&mut fdig, ft), (&mut gdig, gt)] {
+                for v in 0..n {
+                    for j in 0..slen {
+                        let w = src[j * n + v];
+                        dig[v * slen + j] = if j + 1 == slen {
+                            zint::one_to_plain(w) as i64
+                        } else {
+                            w as i64
+                        };
+                    }
+                }
+            }
+            return KfProduct::Exact {
                 logn,
                 slen,
-                ft,
-                gt,
-                tlen: 0,
-                f_ntt: buf_u32(0),
-                g_ntt: buf_u32(0),
-                gm: buf_u32(0),
-                igm: buf_u32(0),
-                kf: buf_u32(0),
-                kg: buf_u32(0),
-                tmp: buf_u32(0),
+                fdig,
+                gdig,
+                acc: Zeroizing::new(vec![0i128; slen]),
+                prod: buf_u32(slen + 2),
             };
         }
         let tlen = slen + 1;
@@ -612,11 +728,8 @@ impl<'a> KfProduct<'a> {
             zint::mod_small_signed_batch(rg, gt, slen, n, n, sp);
             sp.ntt(rg, gmu, logn);
         }
-        KfProduct {
+        KfProduct::Rns {
             logn,
-            slen,
-            ft,
-            gt,
             tlen,
             f_ntt,
             g_ntt,
@@ -642,71 +755,86 @@ impl<'a> KfProduct<'a> {
         sch: usize,
         scl: u32,
     ) {
-        let logn = self.logn;
-        let n = 1usize << logn;
-        if self.tlen == 0 {
-            // Schoolbook, negacyclic: F[u+v] -= k[u]·f[v] (wrapping with a sign change).
-            for u in 0..n {
-                let ku = k[u] as i32;
-                for v in 0..n {
-                    let (pos, kk) = if u + v < n {
-                        (u + v, ku.wrapping_neg())
-                    } else {
-                        (u + v - n, ku)
-                    };
-                    zint::add_scaled_mul_small(
-                        &mut F[pos..],
-                        fglen,
-                        stride,
-                        &self.ft[v..],
-                        self.slen,
-                        n,
-                        kk,
-                        sch,
-                        scl,
-                    );
-                    zint::add_scaled_mul_small(
-                        &mut G[pos..],
-                        fglen,
-                        stride,
-                        &self.gt[v..],
-                        self.slen,
-                        n,
-                        kk,
-                        sch,
-                        scl,
-                    );
+        match self {
+            KfProduct::Exact {
+                logn,
+                slen,
+                fdig,
+                gdig,
+                acc,
+                prod,
+            } => {
+                let n = 1usize << *logn;
+                let slen = *slen;
+                let plen = slen + 2;
+                for (dig, X) in [(&**fdig, &mut *F), (&**gdig, &mut *G)] {
+                    for kk in 0..n {
+                        acc.fill(0);
+                        // Negacyclic: u + v = kk, or u + v = kk + n with a sign change.
+                        for (u, &ku) in k[..n].iter().enumerate() {
+                            let ku = ku as i32 as i64;
+                            let (v, ks) = if u <= kk {
+                                (kk - u, ku)
+                            } else {
+                                (kk + n - u, -ku)
+                            };
+                            let d = &dig[v * slen..(v + 1) * slen];
+                            for (a, &dj) in acc.iter_mut().zip(d) {
+                                *a += (ks * dj) as i128;
+                            }
+                        }
+                        let mut c = 0i128;
+                        for j in 0..plen {
+                            let t = if j < slen { acc[j] + c } else { c };
+                            prod[j] = (t as u32) & 0x7FFF_FFFF;
+                            c = t >> 31;
+                        }
+                        zint::sub_scaled(&mut X[kk..], fglen, stride, prod, plen, 1, sch, scl);
+                    }
                 }
             }
-            return;
-        }
-        let tlen = self.tlen;
-        let (kt, rest) = self.tmp.split_at_mut(n);
-        for u in 0..tlen {
-            let sp = &PRIMES[u];
-            let gm = &self.gm[u * n..(u + 1) * n];
-            let igm = &self.igm[u * n..(u + 1) * n];
-            for (t, &kv) in kt.iter_mut().zip(k.iter()) {
-                *t = set_wide(kv as i32, sp.p);
+            KfProduct::Rns {
+                logn,
+                tlen,
+                f_ntt,
+                g_ntt,
+                gm,
+                igm,
+                kf,
+                kg,
+                tmp,
+            } => {
+                let logn = *logn;
+                let n = 1usize << logn;
+                let tlen = *tlen;
+                let (kt, rest) = tmp.split_at_mut(n);
+                for u in 0..tlen {
+                    let sp = &PRIMES[u];
+                    let gm = &gm[u * n..(u + 1) * n];
+                    let igm = &igm[u * n..(u + 1) * n];
+                    for (t, &kv) in kt.iter_mut().zip(k.iter()) {
+                        *t = set_wide(kv as i32, sp.p);
+                    }
+                    sp.ntt(kt, gm, logn);
+                    let rf = &mut kf[u * n..(u + 1) * n];
+                    let rg = &mut kg[u * n..(u + 1) * n];
+                    let sf = &f_ntt[u * n..(u + 1) * n];
+                    let sg = &g_ntt[u * n..(u + 1) * n];
+                    for i in 0..n {
+                        let km = sp.mmul(kt[i], sp.r2);
+                        rf[i] = sp.mmul(km, sf[i]);
+                        rg[i] = sp.mmul(km, sg[i]);
+                    }
+                    sp.intt(rf, igm, logn);
+                    sp.intt(rg, igm, logn);
+                }
+                zint::rebuild_crt(kf, tlen, n, n, true, rest);
+                zint::rebuild_crt(kg, tlen, n, n, true, rest);
+                for i in 0..n {
+                    zint::sub_scaled(&mut F[i..], fglen, stride, &kf[i..], tlen, n, sch, scl);
+                    zint::sub_scaled(&mut G[i..], fglen, stride, &kg[i..], tlen, n, sch, scl);
+                }
             }
-            sp.ntt(kt, gm, logn);
-            let rf = &mut self.kf[u * n..(u + 1) * n];
-            let rg = &mut self.kg[u * n..(u + 1) * n];
-            let sf = &self.f_ntt[u * n..(u + 1) * n];
-            let sg = &self.g_ntt[u * n..(u + 1) * n];
-            for i in 0..n {
-                let km = sp.mmul(kt[i], sp.r2);
-                rf[i] = sp.mmul(km, sf[i]);
-                rg[i] = sp.mmul(km, sg[i]);
-            }
-            sp.intt(rf, igm, logn);
-            sp.intt(rg, igm, logn);
-        }
-        zint::rebuild_crt(&mut self.kf, tlen, n, n, true, rest);
-        zint::rebuild_crt(&mut self.kg, tlen, n, n, true, rest);
-        for i in 0..n {
-            zint::sub_scaled(&mut F[i..], fglen, stride, &self.kf[i..], tlen, n, sch, scl);
-            zint::sub_scaled(&mut G[i..], fglen, stride, &self.kg[i..], tlen, n, sch, scl);
         }
     }
 }

@@ -183,39 +183,8 @@ fn norm_zero(x: &mut [u32], stride: usize, m: &[u32], len: usize) {
     }
 }
 
-/// `x <- x + k·y·2^(31·sch + scl)` modulo 2^(31·xlen) (x: `xlen` words at stride `xs`;
-/// y: signed, `ylen` words at stride `ys`, sign-extended). `scl < 31`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn add_scaled_mul_small(
-    x: &mut [u32],
-    xlen: usize,
-    xs: usize,
-    y: &[u32],
-    ylen: usize,
-    ys: usize,
-    k: i32,
-    sch: usize,
-    scl: u32,
-) {
-    if ylen == 0 {
-        return;
-    }
-    let ysign = (y[(ylen - 1) * ys] >> 30).wrapping_neg() >> 1;
-    let mut tw = 0u32;
-    let mut cc = 0i32;
-    for u in sch..xlen {
-        let v = u - sch;
-        let wy = if v < ylen { y[v * ys] } else { ysign };
-        let wys = ((wy << scl) & MASK31) | tw;
-        tw = wy >> (31 - scl);
-        let z = (wys as i64) * (k as i64) + (x[u * xs] as i64) + (cc as i64);
-        x[u * xs] = (z as u32) & MASK31;
-        cc = ((z as u64) >> 31) as u32 as i32;
-    }
-}
-
-/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) (same conventions as
-/// [`add_scaled_mul_small`]).
+/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) (x: `xlen` words at stride
+/// `xs`; y: signed, `ylen` words at stride `ys`, sign-extended; `scl < 31`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sub_scaled(
     x: &mut [u32],
@@ -248,6 +217,72 @@ pub(crate) fn sub_scaled(
 #[inline(always)]
 pub(crate) fn one_to_plain(w: u32) -> i32 {
     (w | ((w & 0x4000_0000) << 1)) as i32
+}
+
+/// Gathers `n` signed integers of `len` words (word-major, stride n) into contiguous
+/// absolute values (`abs[i*len..]`) and sign flags (`neg[i]` = 1 if negative).
+pub(crate) fn abs_gather(abs: &mut [u32], neg: &mut [u32], x: &[u32], len: usize, n: usize) {
+    for i in 0..n {
+        let s = x[(len - 1) * n + i] >> 30;
+        let m = s.wrapping_neg() >> 1;
+        let mut cc = s;
+        for j in 0..len {
+            let w = (x[j * n + i] ^ m).wrapping_add(cc);
+            abs[i * len + j] = w & MASK31;
+            cc = w >> 31;
+        }
+        neg[i] = s;
+    }
+}
+
+/// `out <- a·b` for unsigned integers (out has a.len() + b.len() words).
+pub(crate) fn mul_abs(out: &mut [u32], a: &[u32], b: &[u32]) {
+    let la = a.len();
+    out.fill(0);
+    for (i, &bw) in b.iter().enumerate() {
+        let mut cc = 0u64;
+        let row = &mut out[i..i + la + 1];
+        for (o, &aw) in row[..la].iter_mut().zip(a.iter()) {
+            let z = (aw as u64) * (bw as u64) + (*o as u64) + cc;
+            *o = (z as u32) & MASK31;
+            cc = z >> 31;
+        }
+        row[la] = cc as u32;
+    }
+}
+
+/// `acc <- acc + (−1)^neg · p` modulo 2^(31·acc.len()) (acc two's complement; p unsigned,
+/// no longer than acc).
+pub(crate) fn add_signed(acc: &mut [u32], p: &[u32], neg: u32) {
+    let m = neg.wrapping_neg() >> 1;
+    let mut cc = neg;
+    for (j, a) in acc.iter_mut().enumerate() {
+        let pw = if j < p.len() { p[j] } else { 0 };
+        let w = a.wrapping_add(pw ^ m).wrapping_add(cc);
+        *a = w & MASK31;
+        cc = w >> 31;
+    }
+}
+
+/// 1 if the signed integer x (two's complement over all its words) has |x| >= 2^bits
+/// (more precisely: is outside [-2^bits, 2^bits)), else 0. Constant time.
+pub(crate) fn exceeds_bits(x: &[u32], bits: usize) -> u32 {
+    let len = x.len();
+    let sign = (x[len - 1] >> 30).wrapping_neg(); // all ones if negative
+    let mut diff = 0u32;
+    for (j, &w) in x.iter().enumerate() {
+        // Bits at positions >= `bits` must all equal the sign.
+        let lo = 31 * j;
+        let mask = if lo + 31 <= bits {
+            0
+        } else if lo >= bits {
+            MASK31
+        } else {
+            MASK31 & !((1u32 << (bits - lo)) - 1)
+        };
+        diff |= (w ^ sign) & mask;
+    }
+    (diff | diff.wrapping_neg()) >> 31
 }
 
 // ---------------------------------------------------------------------------------
@@ -386,32 +421,28 @@ fn ninv31(x: u32) -> u32 {
 ///
 /// Binary GCD driven by the top two and the low word of (a, b), 31 steps at a time,
 /// with the same invariants (a = x·u0 - y·v0, b = x·u1 - y·v1) as the Falcon
-/// reference; the result is the canonical one (u = 1/x mod y), and the running time
-/// depends only on `len`.
+/// reference; only the u side is tracked, and v = (x·u - 1)/y is obtained at the end by
+/// an exact (Hensel) division. The result is the canonical one (u = 1/x mod y, and v
+/// follows from u), and the running time depends only on `len`.
 pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> bool {
     let len = x.len();
     if len == 0 {
         return false;
     }
     let (u1, rest) = tmp.split_at_mut(len);
-    let (v1, rest) = rest.split_at_mut(len);
     let (a, rest) = rest.split_at_mut(len);
-    let b = &mut rest[..len];
+    let (b, rest) = rest.split_at_mut(len);
+    let r = &mut rest[..len];
     let u0 = &mut u[..len];
-    let v0 = &mut v[..len];
 
-    let x0i = ninv31(x[0]);
     let y0i = ninv31(y[0]);
 
-    // a = x, u0 = 1, v0 = 0; b = y, u1 = y, v1 = x - 1.
+    // a = x, u0 = 1; b = y, u1 = y.
     a.copy_from_slice(x);
     b.copy_from_slice(y);
     u0.fill(0);
     u0[0] = 1;
-    v0.fill(0);
     u1.copy_from_slice(y);
-    v1.copy_from_slice(x);
-    v1[0] = v1[0].wrapping_sub(1);
 
     // Each outer step removes at least 30 bits from len(a) + len(b).
     let mut num = 62 * len as u32 + 30;
@@ -472,15 +503,14 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
         }
 
         // Apply to (a, b); fix the signs of the coefficients if a or b was negated.
-        let r = co_reduce(a, b, pa, pb, qa, qb);
-        let ra = ((r & 1) as i64).wrapping_neg();
-        let rb = ((r >> 1) as i64).wrapping_neg();
+        let rr = co_reduce(a, b, pa, pb, qa, qb);
+        let ra = ((rr & 1) as i64).wrapping_neg();
+        let rb = ((rr >> 1) as i64).wrapping_neg();
         pa = pa.wrapping_sub(pa.wrapping_add(pa) & ra);
         pb = pb.wrapping_sub(pb.wrapping_add(pb) & ra);
         qa = qa.wrapping_sub(qa.wrapping_add(qa) & rb);
         qb = qb.wrapping_sub(qb.wrapping_add(qb) & rb);
         co_reduce_mod(u0, u1, y, y0i, pa, pb, qa, qb);
-        co_reduce_mod(v0, v1, x, x0i, pa, pb, qa, qb);
         num -= 30;
     }
 
@@ -490,7 +520,51 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
         rc |= w;
     }
     let is_one = 1 - ((rc | rc.wrapping_neg()) >> 31);
-    (is_one & x[0] & y[0]) == 1
+    let ok = (is_one & x[0] & y[0]) == 1;
+    // v = (x·u - 1) / y, exact: computed modulo 2^(31·len) (v <= x < 2^(31·len)) with
+    // the 2-adic inverse of y, word by word.
+    mul_low(r, x, u0);
+    sub_one(r);
+    let yi = ninv31(y[0]).wrapping_neg() & MASK31; // 1/y mod 2^31
+    let v = &mut v[..len];
+    for j in 0..len {
+        let q = r[j].wrapping_mul(yi) & MASK31;
+        v[j] = q;
+        // r <- r - q·y·2^(31·j), truncated (word j becomes zero).
+        let mut cc = 0u64;
+        for t in 0..len - j {
+            let p = (q as u64) * (y[t] as u64) + cc;
+            let d = r[j + t].wrapping_sub((p as u32) & MASK31);
+            r[j + t] = d & MASK31;
+            cc = (p >> 31) + (d >> 31) as u64;
+        }
+    }
+    ok
+}
+
+/// `r <- x·u mod 2^(31·len)` (all three `len` words, unsigned).
+fn mul_low(r: &mut [u32], x: &[u32], u: &[u32]) {
+    let len = r.len();
+    r.fill(0);
+    for i in 0..len {
+        let ui = u[i] as u64;
+        let mut cc = 0u64;
+        for t in 0..len - i {
+            let z = (x[t] as u64) * ui + (r[i + t] as u64) + cc;
+            r[i + t] = (z as u32) & MASK31;
+            cc = z >> 31;
+        }
+    }
+}
+
+/// `r <- r - 1 mod 2^(31·len)`.
+fn sub_one(r: &mut [u32]) {
+    let mut cc = 1u32;
+    for w in r.iter_mut() {
+        let d = w.wrapping_sub(cc);
+        *w = d & MASK31;
+        cc = d >> 31;
+    }
 }
 
 #[cfg(test)]
