@@ -84,6 +84,17 @@ const GAUSS0: [[u32; 3]; 18] = [
     [0, 0, 129],
 ];
 
+/// [`GAUSS0`] as 79-bit integers.
+const GAUSS0_79: [u128; 18] = {
+    let mut t = [0u128; 18];
+    let mut i = 0;
+    while i < 18 {
+        t[i] = (GAUSS0[i][0] as u128) << 48 | (GAUSS0[i][1] as u128) << 24 | GAUSS0[i][2] as u128;
+        i += 1;
+    }
+    t
+};
+
 /// The sampler state: the attempt's random stream and the scheme degree (which selects
 /// σ_min).
 pub struct Sampler {
@@ -106,18 +117,14 @@ impl Sampler {
     #[inline]
     fn gaussian0(&mut self) -> (i32, i32) {
         let lo = self.rng.next_u64();
-        let hi = self.rng.next_u16() as u32;
+        let hi = self.rng.next_u16() as u128;
         let b = (lo & 1) as i32;
-        let v0 = ((lo >> 1) as u32) & 0x00FF_FFFF;
-        let v1 = ((lo >> 25) as u32) & 0x00FF_FFFF;
-        let v2 = ((lo >> 49) as u32) | (hi << 15);
-        // z = number of entries the 79-bit value (v2:v1:v0) is below (borrow chain).
+        // The 79-bit value v = (hi:lo) >> 1; z = number of table entries above v, from
+        // the borrow of v − T[k] (no branch, every entry visited).
+        let v = ((hi << 64) | lo as u128) >> 1;
         let mut z = 0i32;
-        for t in &GAUSS0 {
-            let cc = v0.wrapping_sub(t[2]) >> 31;
-            let cc = v1.wrapping_sub(t[1]).wrapping_sub(cc) >> 31;
-            let cc = v2.wrapping_sub(t[0]).wrapping_sub(cc) >> 31;
-            z += cc as i32;
+        for &t in &GAUSS0_79 {
+            z += (v.wrapping_sub(t) >> 127) as i32;
         }
         (z, b)
     }

@@ -54,19 +54,6 @@ pub(crate) fn mod_small_signed(
     sub(r, rx & (d[stride * (dlen - 1)] >> 30).wrapping_neg(), p)
 }
 
-/// d ← d + a·s (a unsigned, stride 1; d at `stride`, one word longer than a, the top
-/// word receiving the carry).
-fn add_mul_small(d: &mut [u32], stride: usize, a: &[u32], s: u32) {
-    let mut cc = 0u32;
-    for (i, &aw) in a.iter().enumerate() {
-        let j = i * stride;
-        let z = s as u64 * aw as u64 + d[j] as u64 + cc as u64;
-        d[j] = z as u32 & 0x7FFF_FFFF;
-        cc = (z >> 31) as u32;
-    }
-    d[a.len() * stride] = cc;
-}
-
 /// x ← x − m if x > ⌊m/2⌋ (x in [0, m), at `stride`; m stride 1, same length).
 fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
     // Compare x with ⌊m/2⌋ from the top word down: r = −1, 0, 1.
@@ -95,6 +82,9 @@ fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
 /// each in RNS over the first `xlen` primes, interleaved (stride n). On output each is
 /// in base 2^31 (xlen words, same layout), in [0, m) or, if `signed`, in [−m/2, m/2]
 /// (m = product of the primes). `tmp` needs `xlen` words.
+///
+/// The n integers of a group are processed side by side, word by word (independent
+/// dependency chains), which gives the same values as one integer at a time.
 pub(crate) fn rebuild_crt(
     xx: &mut [u32],
     xlen: usize,
@@ -103,22 +93,45 @@ pub(crate) fn rebuild_crt(
     signed: bool,
     tmp: &mut [u32],
 ) {
+    let mut lanes = alloc::vec![0u32; 2 * n];
+    let (xr, cc) = lanes.split_at_mut(n);
     tmp[0] = PRIMES[0].p;
     for i in 1..xlen {
-        // The first i words of each integer hold x mod q_i (q_i = p_0···p_{i−1}); word i
-        // holds x mod p_i. x mod q_{i+1} = xq + q_i·(s_i·(xp − xq) mod p_i).
+        // The first i words of each integer hold x mod q_i (q_i = p_0···p_{i−1}, in
+        // tmp[..i]); word i holds x mod p_i. x mod q_{i+1} = xq + q_i·(s_i·(xp − xq) mod
+        // p_i).
         let sp = &PRIMES[i];
+        let (p, p0i) = (sp.p, sp.p0i);
+        let z = half(sp.r2, p); // Montgomery form of 2^31
         for set in 0..sets {
-            let base = set * n * xlen;
-            for k in 0..n {
-                let xq = &mut xx[base + k..];
-                let xp = xq[i * n];
-                let xr = mod_small_unsigned(xq, i, n, sp.p, sp.p0i, sp.r2);
-                let xt = mmul(sp.s, sub(xp, xr, sp.p), sp.p, sp.p0i);
-                add_mul_small(xq, n, &tmp[..i], xt);
+            let x = &mut xx[set * n * xlen..(set + 1) * n * xlen];
+            // xr = xq mod p_i (Horner from the top word).
+            xr.fill(0);
+            for j in (0..i).rev() {
+                for (r, &w) in xr.iter_mut().zip(&x[j * n..(j + 1) * n]) {
+                    *r = add(mmul(*r, z, p, p0i), set_u(w, p), p);
+                }
             }
+            // xr = s_i·(xp − xq) mod p_i.
+            for (r, &w) in xr.iter_mut().zip(&x[i * n..(i + 1) * n]) {
+                *r = mmul(sp.s, sub(w, *r, p), p, p0i);
+            }
+            // x += q_i·xr (i words of q_i; the carry becomes word i).
+            cc.fill(0);
+            for (j, &qj) in tmp[..i].iter().enumerate() {
+                for ((w, c), &t) in x[j * n..(j + 1) * n]
+                    .iter_mut()
+                    .zip(cc.iter_mut())
+                    .zip(xr.iter())
+                {
+                    let v = t as u64 * qj as u64 + *w as u64 + *c as u64;
+                    *w = v as u32 & 0x7FFF_FFFF;
+                    *c = (v >> 31) as u32;
+                }
+            }
+            x[i * n..(i + 1) * n].copy_from_slice(cc);
         }
-        tmp[i] = mul_small(&mut tmp[..i], sp.p);
+        tmp[i] = mul_small(&mut tmp[..i], p);
     }
     if signed {
         for set in 0..sets {
