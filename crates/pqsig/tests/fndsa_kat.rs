@@ -189,3 +189,183 @@ fn fndsa_kat_keygen_byte_exact() {
     }
     assert!(bad.is_empty(), "keys differ for (logn, j) = {bad:?}");
 }
+
+/// Malformed keys and signatures are typed errors, never panics: wrong lengths and
+/// headers, out-of-range key values, the forbidden `-2^(w-1)` code, non-invertible f,
+/// random bytes, and non-canonical signature encodings.
+#[test]
+fn fndsa_malformed_inputs_are_errors() {
+    use pqsig::Error;
+    let vs = vectors();
+    let mut rng = common::XorShift(0xF0F0_1234);
+    for v in vs.iter().filter(|v| v.j < 2) {
+        let what = format!("logn {} j {}", v.logn, v.j);
+        // Verifying key: every truncation and extension, wrong headers, a value >= q.
+        for len in [0, 1, v.vk.len() - 1, v.vk.len() + 1] {
+            let mut b = v.vk.clone();
+            b.resize(len, 0);
+            assert_eq!(
+                VerifyingKey::from_bytes(&b).err(),
+                Some(Error::InvalidKey),
+                "{what}"
+            );
+        }
+        for head in [
+            0x01u8,
+            0x0B,
+            0x0F,
+            0x10,
+            0x50 + v.logn as u8,
+            0x80 | v.logn as u8,
+        ] {
+            let mut b = v.vk.clone();
+            b[0] = head;
+            if head as u32 != v.logn {
+                assert!(
+                    VerifyingKey::from_bytes(&b).is_err(),
+                    "{what}: head {head:#x}"
+                );
+            }
+        }
+        assert!(VerifyingKey::from_bytes_logn(v.logn ^ 1, &v.vk).is_err());
+        let mut b = v.vk.clone();
+        b[1] = 0xFF;
+        b[2] |= 0x3F; // first value = 0x3FFF >= q
+        assert_eq!(
+            VerifyingKey::from_bytes(&b).err(),
+            Some(Error::InvalidKey),
+            "{what}"
+        );
+
+        // Signing key: lengths, header, forbidden code, non-invertible f (f = 0).
+        for len in [0, 1, v.sk.len() - 1, v.sk.len() + 1] {
+            let mut b = v.sk.clone();
+            b.resize(len, 0);
+            assert_eq!(
+                SigningKey::from_bytes(&b).err(),
+                Some(Error::InvalidKey),
+                "{what}"
+            );
+        }
+        let mut b = v.sk.clone();
+        b[0] = 0x40 + v.logn as u8;
+        assert!(SigningKey::from_bytes(&b).is_err(), "{what}");
+        let bits = fndsa::params::fg_bits(v.logn) as usize;
+        let n = 1usize << v.logn;
+        let mut b = v.sk.clone();
+        // f_0 = -2^(bits-1): low `bits` bits of the first byte(s) = 100..0.
+        let code = 1u32 << (bits - 1);
+        let w = (b[1] as u32 | (b[2] as u32) << 8) & !((1u32 << bits) - 1) | code;
+        b[1] = w as u8;
+        b[2] = (w >> 8) as u8;
+        assert_eq!(
+            SigningKey::from_bytes(&b).err(),
+            Some(Error::InvalidKey),
+            "{what}"
+        );
+        let mut b = v.sk.clone();
+        for x in b[1..1 + bits * n / 8].iter_mut() {
+            *x = 0;
+        }
+        assert_eq!(
+            SigningKey::from_bytes(&b).err(),
+            Some(Error::InvalidKey),
+            "{what}: f = 0"
+        );
+        // F altered: G almost surely leaves [-127, 127] (or the key is merely different);
+        // either way no panic.
+        let mut b = v.sk.clone();
+        b[1 + 2 * bits * n / 8] ^= 0x55;
+        let _ = SigningKey::from_bytes(&b);
+
+        // Random bytes of the right lengths.
+        for _ in 0..20 {
+            let mut b = rng.bytes(v.vk.len());
+            b[0] = v.logn as u8;
+            let _ = VerifyingKey::from_bytes(&b);
+            let mut b = rng.bytes(v.sk.len());
+            b[0] = 0x50 + v.logn as u8;
+            let _ = SigningKey::from_bytes(&b);
+        }
+
+        // Signatures: random bodies, all-ones, "-0", trailing garbage, wrong lengths.
+        let vk = VerifyingKey::from_bytes(&v.vk).unwrap();
+        for _ in 0..50 {
+            let mut s = rng.bytes(v.sig.len());
+            s[0] = 0x30 + v.logn as u8;
+            assert!(vk.verify_mu(&v.mu, &s).is_err(), "{what}");
+        }
+        let mut s = vec![0xFFu8; v.sig.len()];
+        s[0] = 0x30 + v.logn as u8;
+        assert_eq!(
+            vk.verify_mu(&v.mu, &s),
+            Err(Error::InvalidSignature),
+            "{what}"
+        );
+        let mut s = v.sig.clone();
+        s[41] |= 0x01; // sign bit of s2[0]
+        s[41] &= 0x01; // magnitude low bits 0
+        let _ = vk.verify_mu(&v.mu, &s);
+        let mut s = vec![0u8; v.sig.len()];
+        s[0] = 0x30 + v.logn as u8;
+        s[41] = 0x01; // "-0" then nothing: invalid
+        assert_eq!(
+            vk.verify_mu(&v.mu, &s),
+            Err(Error::InvalidSignature),
+            "{what}"
+        );
+        let mut s = v.sig.clone();
+        s.push(0);
+        assert_eq!(
+            vk.verify_mu(&v.mu, &s),
+            Err(Error::InvalidSignature),
+            "{what}"
+        );
+        assert_eq!(
+            vk.verify_mu(&v.mu, &[]),
+            Err(Error::InvalidSignature),
+            "{what}"
+        );
+        assert_eq!(
+            vk.verify_mu(&v.mu[..63], &v.sig),
+            Err(Error::InvalidLength),
+            "{what}"
+        );
+        // Context too long.
+        assert_eq!(
+            vk.verify(b"m", &[0u8; 256], &v.sig),
+            Err(Error::ContextTooLong)
+        );
+        // Prehashed digest of the wrong length.
+        assert_eq!(
+            vk.verify_prehashed(HashAlg::Sha3_256, &[0u8; 31], &v.ctx, &v.sig),
+            Err(Error::InvalidLength)
+        );
+        // Signing-side argument checks.
+        let sk = SigningKey::from_bytes(&v.sk).unwrap();
+        assert_eq!(
+            sk.sign_with_seed(b"m", b"", &[0u8; 39]).err(),
+            Some(Error::InvalidLength)
+        );
+        assert_eq!(
+            sk.sign_mu_with_seed(&[0u8; 63], &[0u8; 40]).err(),
+            Some(Error::InvalidLength)
+        );
+        assert_eq!(
+            sk.sign_with_seed(b"m", &[0u8; 256], &[0u8; 40]).err(),
+            Some(Error::ContextTooLong)
+        );
+    }
+    assert_eq!(
+        fndsa::keygen_from_seed(11, &[0u8; 32]).err(),
+        Some(pqsig::Error::Unsupported)
+    );
+    assert_eq!(
+        fndsa::keygen_from_seed(1, &[0u8; 32]).err(),
+        Some(pqsig::Error::Unsupported)
+    );
+    assert_eq!(
+        fndsa::keygen_from_seed(9, &[0u8; 31]).err(),
+        Some(pqsig::Error::InvalidLength)
+    );
+}

@@ -328,10 +328,11 @@ impl SigningKey {
         }
     }
 
-    /// Key generation from a 32-byte seed (deterministic; logn 2..=10).
+    /// Key generation from a 32-byte seed (deterministic; logn 2..=10, else
+    /// [`Error::Unsupported`]).
     pub fn from_seed(logn: u32, seed: &[u8]) -> Result<Self, Error> {
         if !logn_ok(logn) {
-            return Err(Error::InvalidLength);
+            return Err(Error::Unsupported);
         }
         let seed: &[u8; KEYGEN_SEED_LEN] = seed.try_into().map_err(|_| Error::InvalidLength)?;
         let backend = select::active();
