@@ -93,7 +93,7 @@ pub(crate) fn rebuild_crt(
     signed: bool,
     tmp: &mut [u32],
 ) {
-    let mut lanes = alloc::vec![0u32; 2 * n];
+    let mut lanes = zeroize::Zeroizing::new(alloc::vec![0u32; 2 * n]);
     let (xr, cc) = lanes.split_at_mut(n);
     tmp[0] = PRIMES[0].p;
     for i in 1..xlen {
