@@ -35,9 +35,10 @@
 //!   6..=7, 6 for 8..=9, 5 for 10 (the round-3 widths), packed LSB first. The value
 //!   `-2^(w-1)` is rejected on decoding. G is not stored: the decoder recomputes
 //!   `G = g·F/f mod q` and rejects the key if f is not invertible mod (q, X^n+1) or G
-//!   leaves `[-127, 127]`; it also recomputes NTT(h) = NTT(g)/NTT(f) (so the verifying key
-//!   follows from the signing key). The trailing hash is *not* checked against h by fn-dsa (the draft
-//!   does not require it); we do not check it either, and use it as stored.
+//!   leaves `[-127, 127]`; it also recomputes NTT(h) = NTT(g)/NTT(f) (so the verifying
+//!   key follows from the signing key). The trailing hash is *not* checked against h by
+//!   fn-dsa (the draft does not require it); we do not check it either, and use it as
+//!   stored.
 //!   Round 3: `0x50 + logn ‖ f ‖ g ‖ F`, MSB-first packing, no hash (1281 bytes).
 //! * **Signature** (fixed length, the round-3 "padded" sizes: 47, 52, 63, 82, 122, 200,
 //!   356, 666, 1280 bytes for logn 2..=10): `0x30 + logn` ‖ nonce (40) ‖ comp(s2) ‖ zero
@@ -134,8 +135,10 @@
 //! ## Verification
 //!
 //! Strict decoding as above; `c` from `(nonce, μ)`; `s1 = c − s2·h mod q` (centred);
-//! accept iff `|s1_i| ≤ 840` for all i and `‖s1‖² + ‖s2‖² ≤ β²` (without 32-bit
-//! wrap-around). Round 3 has no L∞ bound on s1.
+//! accept iff `|s1_i| ≤ 840` for all i, `s2 ≠ 0` and `‖s1‖² + ‖s2‖² ≤ β²` (fn-dsa's
+//! overflow guard `‖s1‖² < 2^32 − ‖s2‖²` is false for s2 = 0; no such signature could
+//! pass the bound anyway). Round 3 has no L∞ bound on s1 (its decoder allows
+//! |s2_i| ≤ 2047) and no s2 ≠ 0 condition.
 //!
 //! ## Status against fn-dsa 0.4.0
 //!
