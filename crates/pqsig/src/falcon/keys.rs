@@ -108,13 +108,14 @@ impl FnDsaParamSet {
         }
     }
 
-    /// Verifying key: the round-3 public key encoding.
+    /// Verifying key `0x00+logn ‖ NTT(h)` (14 bits per value, LSB-first packing: the
+    /// round-3 size, not its bytes; see [`super::fndsa`]).
     pub const fn public_key_len(self) -> usize {
         params::pk_size(self.logn())
     }
 
-    /// Signing key: the round-3 compact key followed by the 64-byte hash of the verifying
-    /// key (1345 / 2369 bytes).
+    /// Signing key `0x50+logn ‖ f ‖ g ‖ F ‖ SHAKE256(vk)` (LSB-first packing; 1345 / 2369
+    /// bytes).
     pub const fn secret_key_len(self) -> usize {
         params::sk_size(self.logn()) + 64
     }
