@@ -12,9 +12,9 @@
 //! (target t1) first, then the left one (t0 corrected by L10); at a leaf, the real then
 //! the imaginary coordinate.
 
+use super::ops::{Inline, PolyOps, INLINE_MAX_LOGN};
 use super::sampler::Sampler;
 use super::tree::tree_size;
-use crate::kernels::falcon::fft::FftKernels;
 use crate::kernels::falcon::fpr::{self, Fpr};
 
 /// Complex product (the reference's operation order).
@@ -94,8 +94,8 @@ fn deg4(samp: &mut Sampler, z0: &mut [Fpr], z1: &mut [Fpr], tree: &[Fpr], t0: &[
 /// sample near the target `(t0, t1)`. `z0`, `z1` hold n values each (z1 is also used as
 /// scratch); `tmp` at least 2n.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn with_tree(
-    fk: &FftKernels,
+pub(crate) fn with_tree<O: PolyOps>(
+    fk: &O,
     samp: &mut Sampler,
     z0: &mut [Fpr],
     z1: &mut [Fpr],
@@ -127,36 +127,36 @@ pub(crate) fn with_tree(
     // Right subtree on the split t1 (split into z1, sampled into `out`, merged to z1).
     {
         let (a, b) = z1.split_at_mut(hn);
-        (fk.poly_split_fft)(a, b, t1, logn);
+        fk.split(a, b, t1, logn);
     }
     {
         let (oa, ob) = out.split_at_mut(hn);
         let (a, b) = z1.split_at(hn);
-        with_tree(fk, samp, oa, ob, tree1, a, b, logn - 1, scratch);
+        with_tree_child(fk, samp, oa, ob, tree1, a, b, logn - 1, scratch);
     }
     {
         let (oa, ob) = out.split_at(hn);
-        (fk.poly_merge_fft)(z1, oa, ob, logn);
+        fk.merge(z1, oa, ob, logn);
     }
 
     // tb0 = t0 + (t1 − z1)·L10 into `out`.
     out.copy_from_slice(&t1[..n]);
-    (fk.poly_sub)(out, z1, logn);
-    (fk.poly_mul_fft)(out, l10, logn);
-    (fk.poly_add)(out, t0, logn);
+    fk.sub(out, z1, logn);
+    fk.mul(out, l10, logn);
+    fk.add(out, t0, logn);
 
     // Left subtree on the split tb0 (split into z0, sampled into `out`, merged to z0).
     {
         let (a, b) = z0.split_at_mut(hn);
-        (fk.poly_split_fft)(a, b, out, logn);
+        fk.split(a, b, out, logn);
     }
     {
         let (oa, ob) = out.split_at_mut(hn);
         let (a, b) = z0.split_at(hn);
-        with_tree(fk, samp, oa, ob, tree0, a, b, logn - 1, scratch);
+        with_tree_child(fk, samp, oa, ob, tree0, a, b, logn - 1, scratch);
     }
     let (oa, ob) = out.split_at(hn);
-    (fk.poly_merge_fft)(z0, oa, ob, logn);
+    fk.merge(z0, oa, ob, logn);
 }
 
 /// ffSampling with the LDL tree recomputed on the fly: `(t0, t1)` ← a sample near the
@@ -164,8 +164,8 @@ pub(crate) fn with_tree(
 /// three consumed). Leaves are normalized with σ of degree `orig_logn`. `tmp` holds at
 /// least 4n values.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn dynamic(
-    fk: &FftKernels,
+pub(crate) fn dynamic<O: PolyOps>(
+    fk: &O,
     samp: &mut Sampler,
     t0: &mut [Fpr],
     t1: &mut [Fpr],
@@ -189,7 +189,7 @@ pub(crate) fn dynamic(
     let (t0, t1) = (&mut t0[..n], &mut t1[..n]);
 
     // In place: g01 ← L10, g11 ← D11 (D00 = g00).
-    (fk.poly_ldl_fft)(g00, g01, g11, logn);
+    fk.ldl(g00, g01, g11, logn);
 
     // Split D00 and D11 in place (through tmp), keep L10 in tmp[0..n], and build the two
     // half-size Gram matrices: left (g00[..hn], g00[hn..], g01[..hn]) and right
@@ -197,12 +197,12 @@ pub(crate) fn dynamic(
     let (l10, rest) = tmp.split_at_mut(n);
     {
         let (a, b) = l10.split_at_mut(hn);
-        (fk.poly_split_fft)(a, b, g00, logn);
+        fk.split(a, b, g00, logn);
     }
     g00.copy_from_slice(l10);
     {
         let (a, b) = l10.split_at_mut(hn);
-        (fk.poly_split_fft)(a, b, g11, logn);
+        fk.split(a, b, g11, logn);
     }
     g11.copy_from_slice(l10);
     l10.copy_from_slice(g01);
@@ -213,12 +213,12 @@ pub(crate) fn dynamic(
     let (z1, rest) = rest.split_at_mut(n);
     {
         let (a, b) = z1.split_at_mut(hn);
-        (fk.poly_split_fft)(a, b, t1, logn);
+        fk.split(a, b, t1, logn);
     }
     {
         let (za, zb) = z1.split_at_mut(hn);
         let (ga, gb) = g11.split_at_mut(hn);
-        dynamic(
+        dynamic_child(
             fk,
             samp,
             za,
@@ -234,26 +234,26 @@ pub(crate) fn dynamic(
     let merged = &mut rest[..n];
     {
         let (a, b) = z1.split_at(hn);
-        (fk.poly_merge_fft)(merged, a, b, logn);
+        fk.merge(merged, a, b, logn);
     }
 
     // tb0 = t0 + (t1 − z1)·L10 into t0; z1 replaces t1.
     z1.copy_from_slice(t1);
-    (fk.poly_sub)(z1, merged, logn);
+    fk.sub(z1, merged, logn);
     t1.copy_from_slice(merged);
-    (fk.poly_mul_fft)(l10, z1, logn);
-    (fk.poly_add)(t0, l10, logn);
+    fk.mul(l10, z1, logn);
+    fk.add(t0, l10, logn);
 
     // Left subtree on the split tb0 (split into tmp[0..n]), merged back into t0.
     let (z0, rest) = tmp.split_at_mut(n);
     {
         let (a, b) = z0.split_at_mut(hn);
-        (fk.poly_split_fft)(a, b, t0, logn);
+        fk.split(a, b, t0, logn);
     }
     {
         let (za, zb) = z0.split_at_mut(hn);
         let (ga, gb) = g00.split_at_mut(hn);
-        dynamic(
+        dynamic_child(
             fk,
             samp,
             za,
@@ -267,5 +267,49 @@ pub(crate) fn dynamic(
         );
     }
     let (a, b) = z0.split_at(hn);
-    (fk.poly_merge_fft)(t0, a, b, logn);
+    fk.merge(t0, a, b, logn);
+}
+
+/// [`with_tree`] one level down: inlined scalar operations from logn
+/// [`INLINE_MAX_LOGN`] down, `fk` above.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn with_tree_child<O: PolyOps>(
+    fk: &O,
+    samp: &mut Sampler,
+    z0: &mut [Fpr],
+    z1: &mut [Fpr],
+    tree: &[Fpr],
+    t0: &[Fpr],
+    t1: &[Fpr],
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    if logn <= INLINE_MAX_LOGN {
+        with_tree(&Inline, samp, z0, z1, tree, t0, t1, logn, tmp)
+    } else {
+        with_tree(fk, samp, z0, z1, tree, t0, t1, logn, tmp)
+    }
+}
+
+/// [`dynamic`] one level down (see [`with_tree_child`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn dynamic_child<O: PolyOps>(
+    fk: &O,
+    samp: &mut Sampler,
+    t0: &mut [Fpr],
+    t1: &mut [Fpr],
+    g00: &mut [Fpr],
+    g01: &mut [Fpr],
+    g11: &mut [Fpr],
+    orig_logn: u32,
+    logn: u32,
+    tmp: &mut [Fpr],
+) {
+    if logn <= INLINE_MAX_LOGN {
+        dynamic(&Inline, samp, t0, t1, g00, g01, g11, orig_logn, logn, tmp)
+    } else {
+        dynamic(fk, samp, t0, t1, g00, g01, g11, orig_logn, logn, tmp)
+    }
 }

@@ -26,6 +26,7 @@
 //! sampler and BerExp's lazy byte reads (see [`crate::kernels::falcon::samplerz`]).
 
 pub mod ffsampling;
+mod ops;
 pub mod prng;
 pub mod round3;
 pub mod sampler;
@@ -241,7 +242,18 @@ impl CompactKey {
             {
                 let (g00, r) = gm.split_at_mut(n);
                 let (g01, g11) = r.split_at_mut(n);
-                ffsampling::dynamic(fk, &mut samp, t0, t1, g00, g01, g11, logn, logn, tmp);
+                ffsampling::dynamic(
+                    &ops::Table(fk),
+                    &mut samp,
+                    t0,
+                    t1,
+                    g00,
+                    g01,
+                    g11,
+                    logn,
+                    logn,
+                    tmp,
+                );
             }
             let (tx, r) = tmp.split_at_mut(n);
             if finish(fk, s2, hm, b, t0, t1, tx, &mut r[..n], logn) {
@@ -330,7 +342,7 @@ impl ExpandedKey {
             let (t0, t1) = t.split_at_mut(n);
             target(fk, t0, t1, hm, &b[n..2 * n], &b[3 * n..4 * n], logn);
             let (z0, z1) = z.split_at_mut(n);
-            ffsampling::with_tree(fk, &mut samp, z0, z1, tree, t0, t1, logn, tmp);
+            ffsampling::with_tree(&ops::Table(fk), &mut samp, z0, z1, tree, t0, t1, logn, tmp);
             if finish(fk, s2, hm, b, z0, z1, t0, t1, logn) {
                 return Ok(());
             }

@@ -2,6 +2,37 @@
 //! table entries at once (three vectors of eight 32-bit lanes, one per 24-bit limb
 //! triple), and ChaCha20 runs its eight instances in the eight lanes of each register.
 //!
+//! # Speculative slots (native `Fpr` builds)
+//! The reference sampler is one long dependency chain per attempt (base sample → x →
+//! exp(−x) polynomial → one byte compared → accept or retry), and the retry branch is
+//! unpredictable, so a serial implementation is latency-bound. But almost every attempt
+//! reads exactly 11 bytes (8 + 1 for the 72-bit draw, 1 sign byte, 1 BerExp byte: BerExp
+//! needs a second byte only when the first equals the top byte of its threshold, with
+//! probability 1/256). So the bytes ahead of the read position are cut into 11-byte
+//! *slots*, and for up to [`SLOTS`] slots and for both requests of a pair the kernel
+//! computes, all at once in SIMD lanes, the attempt that slot would be for that request.
+//! The serial order is then replayed on bit masks: request 0 takes the first slot it
+//! accepts, request 1 the first later slot it accepts. The outputs and the bytes consumed
+//! are exactly the serial ones; whenever the shortcut cannot decide (see below) the
+//! kernel goes on with the serial code from the first slot it could not decide.
+//!
+//! In each slot, x, its reduction `x = s·ln 2 + r` and everything before the exponential
+//! are computed with the reference's binary64 operations, bit-identical to the serial
+//! code. The exponential's fixed-point polynomial (`fpr::expm_p63`) is *approximated* in
+//! binary64 (same coefficients, Horner in floating point); the decision only needs the
+//! integer `T = 2·expm_p63(r, ccs) − 1` compared with the byte thresholds
+//! `w·2^(56+s)` and `(w+1)·2^(56+s)` (w the random byte): the attempt is accepted when
+//! `T >= (w+1)·2^(56+s)`, rejected when `T < w·2^(56+s)`. The approximation is within
+//! 2^16 of T (each Horner step adds at most 3·2^10 of rounding and truncation error and
+//! shrinks the previous error by the factor r < ln 2, so the error stays below
+//! 10·2^10, then the final scaling adds 2^11 — see `APPROX_MARGIN`); a lane whose
+//! approximation lies within [`APPROX_MARGIN`] of a threshold (probability below 2^-30),
+//! whose first byte equals the threshold byte (1/256), or whose r is negative (a
+//! rounding corner) is undecided and handled by the exact serial code.
+//!
+//! The selection works on masks (no branch or memory index depends on which slot was
+//! taken); the rare serial fallbacks are the rejection-count and lazy-byte leaks the
+//! serial sampler already has (module docs of [`super`]).
 //! Each table entry is a safe wrapper around a whole `#[target_feature(enable = "avx2")]`
 //! function; the table is only handed out by [`super::kernels`] after AVX2 was detected,
 //! which is what makes the wrappers sound.
@@ -11,7 +42,13 @@
 #![allow(unused_unsafe)]
 
 use super::portable::SIGMA;
-use super::{run_batch, Request, SamplerKernels, Stream, RCDT_LIMBS, WINDOW};
+#[cfg(feature = "fpr-emulated")]
+use super::run_batch;
+#[cfg(not(feature = "fpr-emulated"))]
+use super::{sample_one, split_request};
+use super::{Request, SamplerKernels, Stream, RCDT_LIMBS, WINDOW};
+#[cfg(not(feature = "fpr-emulated"))]
+use crate::kernels::falcon::fpr;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
@@ -81,10 +118,377 @@ fn rcdt_avx2(v: &[u32; 3]) -> i32 {
     _mm_cvtsi128_si32(s)
 }
 
+/// The serial sampler with the AVX2 table comparison (the emulated-`Fpr` build: its
+/// floating point must not run on the FPU).
+#[cfg(feature = "fpr-emulated")]
 #[target_feature(enable = "avx2")]
 unsafe fn sample_avx2(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
-    // SAFETY (of the closure's call): this function only runs with AVX2 enabled.
-    run_batch(stream, sigma_min, reqs, out, |v| unsafe { rcdt_avx2(v) })
+    run_batch(stream, sigma_min, reqs, out, |v| rcdt_avx2(v))
+}
+
+/// Speculative slots, requests taken two at a time (module docs).
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+unsafe fn sample_avx2(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+    let n = reqs.len().min(out.len());
+    let mut k = 0;
+    while k < n {
+        let m = (n - k).min(2);
+        sample_group(stream, sigma_min, &reqs[k..k + m], &mut out[k..k + m]);
+        k += m;
+    }
+}
+
+/// Slots examined per group of (one or two) requests: eight slots cover two requests
+/// unless seven or more of the eight attempts are rejected (about 1% at the acceptance
+/// rate of Falcon's sampler, about 0.58).
+#[cfg(not(feature = "fpr-emulated"))]
+const SLOTS: usize = 8;
+/// Bytes per attempt when BerExp decides on its first byte.
+#[cfg(not(feature = "fpr-emulated"))]
+const SLOT_BYTES: usize = 11;
+// Every slot load (16 bytes at a slot start, slots up to 7 past the last start) stays
+// within the window and its padding.
+#[cfg(not(feature = "fpr-emulated"))]
+const _: () = assert!(LAST_SLOT_START + SLOT_BYTES * 7 + 16 <= WINDOW + super::WINDOW_PAD);
+
+/// Last window position a slot may start at: its bytes then end at index 510, so the
+/// `u64` read happens below 503 and no `u8` read empties the window; consuming whole
+/// slots never triggers a refill, exactly as in the serial reads.
+#[cfg(not(feature = "fpr-emulated"))]
+const LAST_SLOT_START: usize = WINDOW - 1 - SLOT_BYTES;
+
+/// Half-width of the undecided band around each threshold, on the scale of T (< 2^64):
+/// 2^24, 256 times the proven bound on the approximation error (module docs).
+#[cfg(not(feature = "fpr-emulated"))]
+const APPROX_MARGIN: f64 = 16777216.0;
+
+/// The coefficients of `fpr::expm_p63`'s polynomial (FACCT, 2^63 fixed point, highest
+/// degree first), for the binary64 approximation only; a test checks the approximate
+/// decisions against the exact `fpr::expm_p63` on random and boundary inputs.
+#[cfg(not(feature = "fpr-emulated"))]
+const EXPM_POLY: [u64; 13] = [
+    0x0000_0004_7411_83A3,
+    0x0000_0036_548C_FC06,
+    0x0000_024F_DCBF_140A,
+    0x0000_171D_939D_E045,
+    0x0000_D00C_F58F_6F84,
+    0x0006_8068_1CF7_96E3,
+    0x002D_82D8_305B_0FEA,
+    0x0111_1111_0E06_6FD0,
+    0x0555_5555_5507_0F00,
+    0x1555_5555_5581_FF00,
+    0x4000_0000_0002_B400,
+    0x7FFF_FFFF_FFFF_4800,
+    0x8000_0000_0000_0000,
+];
+
+/// `Σ_k (−1)^k·EXPM_POLY[12 − k]·r^k`, the real polynomial the fixed-point Horner
+/// evaluation of `fpr::expm_p63` follows (scaled by 2^63), evaluated in binary64 by
+/// Estrin's scheme (depth 5 instead of 12 dependent steps). Terms are below 2^63 and
+/// there are about twenty roundings, so the result is within 2^16 of the real value;
+/// the fixed-point evaluation is within 4 units of it (a truncation per step, damped by
+/// r < ln 2 < 0.7, plus the truncation of r·2^63).
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn poly_estrin(r: __m256d) -> __m256d {
+    let a = |k: usize| {
+        let c = EXPM_POLY[12 - k] as f64;
+        _mm256_set1_pd(if k.is_multiple_of(2) { c } else { -c })
+    };
+    let lin = |k: usize| _mm256_add_pd(a(k), _mm256_mul_pd(a(k + 1), r));
+    let r2 = _mm256_mul_pd(r, r);
+    let r4 = _mm256_mul_pd(r2, r2);
+    let r8 = _mm256_mul_pd(r4, r4);
+    let q0 = _mm256_add_pd(lin(0), _mm256_mul_pd(lin(2), r2));
+    let q1 = _mm256_add_pd(lin(4), _mm256_mul_pd(lin(6), r2));
+    let q2 = _mm256_add_pd(lin(8), _mm256_mul_pd(lin(10), r2));
+    let lo = _mm256_add_pd(q0, _mm256_mul_pd(q1, r4));
+    let hi = _mm256_add_pd(q2, _mm256_mul_pd(a(12), r4));
+    _mm256_add_pd(lo, _mm256_mul_pd(hi, r8))
+}
+
+/// Per-request constants of the fast path.
+#[cfg(not(feature = "fpr-emulated"))]
+#[derive(Clone, Copy)]
+struct ReqConst {
+    /// floor(mu).
+    s: i32,
+    /// mu − floor(mu) and 1/(2σ²), exactly as the serial code has them.
+    r: __m256d,
+    dss: __m256d,
+    /// 2·ccs_fixed/2^64, with ccs_fixed = trunc(ccs·2^63)·2 the integer factor
+    /// `fpr::expm_p63` applies: T = 2·E − 1 ≈ y·ccs2 for the polynomial value y.
+    ccs2: __m256d,
+}
+
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn req_const(req: &Request, sigma_min: Fpr) -> ReqConst {
+    let (s, r, dss, ccs) = split_request(req, sigma_min);
+    let ccs_fixed = (ccs.mul(fpr::PTWO63).trunc() as u64) << 1;
+    ReqConst {
+        s: s as i32,
+        r: _mm256_set1_pd(f64::from_bits(r.to_bits())),
+        dss: _mm256_set1_pd(f64::from_bits(dss.to_bits())),
+        ccs2: _mm256_set1_pd(ccs_fixed as f64 * (2.0 / 18446744073709551616.0)),
+    }
+}
+
+/// Four slots' values shared by both requests.
+#[cfg(not(feature = "fpr-emulated"))]
+#[derive(Clone, Copy)]
+struct Quad {
+    /// z, and z0²·(1/(2σ0²)) (z0² is exact, as the serial code's integer square).
+    z: __m256d,
+    c: __m256d,
+    /// The BerExp byte w.
+    w: __m256d,
+}
+
+/// One request's decisions on four slots: bits (accept, reject) of the four lanes, set
+/// when the attempt is surely accepted / surely rejected.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn decide4(rc: &ReqConst, q: &Quad) -> (u32, u32) {
+    // x = (z − r)²·dss − z0²/(2σ0²), the serial code's operations (no fusion).
+    let d = _mm256_sub_pd(q.z, rc.r);
+    let x = _mm256_sub_pd(_mm256_mul_pd(_mm256_mul_pd(d, d), rc.dss), q.c);
+    // x = s·ln 2 + rr (x >= 0, so truncation is the floor; s < 2^31).
+    let s = _mm256_cvttpd_epi32(_mm256_mul_pd(
+        x,
+        _mm256_set1_pd(f64::from_bits(fpr::INV_LOG2.to_bits())),
+    ));
+    let rr = _mm256_sub_pd(
+        x,
+        _mm256_mul_pd(
+            _mm256_cvtepi32_pd(s),
+            _mm256_set1_pd(f64::from_bits(fpr::LOG2.to_bits())),
+        ),
+    );
+    // T = 2·expm_p63(rr, ccs) − 1, approximately.
+    let t = _mm256_mul_pd(poly_estrin(rr), rc.ccs2);
+    // Thresholds w·2^(56+s') and (w+1)·2^(56+s'), s' = min(s, 63); 2^(56+s') is built
+    // from its exponent field.
+    let sw = _mm_min_epi32(s, _mm_set1_epi32(63));
+    let unit = _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_add_epi64(
+        _mm256_cvtepi32_epi64(sw),
+        _mm256_set1_epi64x(1023 + 56),
+    )));
+    let lo = _mm256_mul_pd(q.w, unit);
+    let hi = _mm256_add_pd(lo, unit);
+    let margin = _mm256_set1_pd(APPROX_MARGIN);
+    // A negative rr (a rounding corner of the reduction) is left to the exact code.
+    let ok = _mm256_cmp_pd::<_CMP_GE_OQ>(rr, _mm256_setzero_pd());
+    let a = _mm256_and_pd(
+        ok,
+        _mm256_cmp_pd::<_CMP_GE_OQ>(t, _mm256_add_pd(hi, margin)),
+    );
+    let j = _mm256_and_pd(
+        ok,
+        _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_add_pd(t, margin), lo),
+    );
+    (_mm256_movemask_pd(a) as u32, _mm256_movemask_pd(j) as u32)
+}
+
+/// The table constants as 8-lane vectors: `RCDT_VEC[k][l]` = limb l of entry k in every
+/// lane.
+#[cfg(not(feature = "fpr-emulated"))]
+#[repr(C, align(32))]
+struct RcdtVec([[[u32; 8]; 3]; 18]);
+
+#[cfg(not(feature = "fpr-emulated"))]
+static RCDT_VEC: RcdtVec = {
+    let mut t = [[[0u32; 8]; 3]; 18];
+    let mut k = 0;
+    while k < 18 {
+        let mut l = 0;
+        while l < 3 {
+            let mut i = 0;
+            while i < 8 {
+                t[k][l][i] = RCDT_LIMBS[k][l];
+                i += 1;
+            }
+            l += 1;
+        }
+        k += 1;
+    }
+    RcdtVec(t)
+};
+
+// The zero limbs `rcdt8` relies on.
+#[cfg(not(feature = "fpr-emulated"))]
+const _: () = {
+    let mut k = 10;
+    while k < 18 {
+        assert!(RCDT_LIMBS[k][2] == 0);
+        assert!(k < 14 || RCDT_LIMBS[k][1] == 0);
+        k += 1;
+    }
+};
+
+/// Base sampler on eight draws (24-bit limbs v0, v1, v2 per lane): z0 = number of table
+/// entries above the draw. Entries 10..18 have a zero top limb and 14..18 also a zero
+/// middle limb; for them `draw < entry` needs the draw's upper limbs to be zero, which
+/// saves the borrow steps (same result as the full comparison).
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rcdt8(v0: __m256i, v1: __m256i, v2: __m256i) -> __m256i {
+    let ld = |k: usize, l: usize| {
+        // SAFETY: a 32-byte aligned row of the static table.
+        unsafe { _mm256_load_si256(RCDT_VEC.0[k][l].as_ptr().cast()) }
+    };
+    // Limbs are below 2^24, so signed 32-bit comparisons and borrows are exact.
+    let mut acc = _mm256_setzero_si256();
+    for k in 0..10 {
+        let b0 = _mm256_cmpgt_epi32(ld(k, 0), v0);
+        let b1 = _mm256_srai_epi32::<31>(_mm256_add_epi32(_mm256_sub_epi32(v1, ld(k, 1)), b0));
+        let b2 = _mm256_srai_epi32::<31>(_mm256_add_epi32(_mm256_sub_epi32(v2, ld(k, 2)), b1));
+        acc = _mm256_sub_epi32(acc, b2);
+    }
+    let zero = _mm256_setzero_si256();
+    let top0 = _mm256_cmpeq_epi32(v2, zero);
+    let top_mid0 = _mm256_and_si256(top0, _mm256_cmpeq_epi32(v1, zero));
+    for k in 10..14 {
+        let b0 = _mm256_cmpgt_epi32(ld(k, 0), v0);
+        let b1 = _mm256_srai_epi32::<31>(_mm256_add_epi32(_mm256_sub_epi32(v1, ld(k, 1)), b0));
+        acc = _mm256_sub_epi32(acc, _mm256_and_si256(b1, top0));
+    }
+    for k in 14..18 {
+        let b0 = _mm256_cmpgt_epi32(ld(k, 0), v0);
+        acc = _mm256_sub_epi32(acc, _mm256_and_si256(b0, top_mid0));
+    }
+    acc
+}
+
+/// The candidate integer z of the slot selected by the one-hot mask `sel` (0 if none),
+/// without an index that depends on it.
+#[cfg(not(feature = "fpr-emulated"))]
+#[inline(always)]
+fn pick(z: &[i32; SLOTS], sel: u32) -> i32 {
+    let mut v = 0;
+    for (i, &zi) in z.iter().enumerate() {
+        v |= zi & (((sel >> i) & 1) as i32).wrapping_neg();
+    }
+    v
+}
+
+/// One or two requests (module docs).
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+fn sample_group(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+    let rcdt = |v: &[u32; 3]| rcdt_avx2(v);
+    let start = stream.window.pos;
+    let avail = if start <= LAST_SLOT_START {
+        ((LAST_SLOT_START - start) / SLOT_BYTES + 1).min(SLOTS)
+    } else {
+        0
+    };
+    if avail < reqs.len() {
+        // Too close to the end of the window: serial (the reads refill it).
+        for (o, r) in out.iter_mut().zip(reqs) {
+            *o = sample_one(stream, sigma_min, r, &rcdt);
+        }
+        return;
+    }
+
+    // Slot contents: slot i is the 11 bytes at p_i = start + 11i. A 16-byte load at p_i
+    // (slots i and i + 4 share a register) is shuffled into four 32-bit words: the
+    // draw's 24-bit limbs (bytes 0..3, 3..6, 6..9: the u64's bytes 6, 7 and the extra
+    // byte 8 form the top limb) and (sign byte | BerExp byte << 8); a 4×4 transpose then
+    // puts each field of slots 0..8 in one vector. Slots at or past `avail` read bytes
+    // of the window's padding or beyond the live window; they are masked out below.
+    // SAFETY: the loads cover bytes start + 11i .. start + 11i + 16 for i < 8, at most
+    // LAST_SLOT_START + 93 <= WINDOW + WINDOW_PAD: inside the window's `bytes` and `pad`,
+    // which `Window` lays out contiguously (repr(C)); the pointer is derived from the
+    // whole `Window`.
+    let base = unsafe { stream.window.as_bytes_ptr().add(start) };
+    let ld = |i: usize| unsafe { _mm_loadu_si128(base.add(SLOT_BYTES * i).cast()) };
+    let shuf = _mm256_setr_epi8(
+        0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, -1, -1, 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8,
+        -1, 9, 10, -1, -1,
+    );
+    let pair = |i: usize| {
+        _mm256_shuffle_epi8(
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(ld(i)), ld(i + 4)),
+            shuf,
+        )
+    };
+    let (a0, a1, a2, a3) = (pair(0), pair(1), pair(2), pair(3));
+    let t0 = _mm256_unpacklo_epi32(a0, a1);
+    let t1 = _mm256_unpacklo_epi32(a2, a3);
+    let t2 = _mm256_unpackhi_epi32(a0, a1);
+    let t3 = _mm256_unpackhi_epi32(a2, a3);
+    let v0 = _mm256_unpacklo_epi64(t0, t1);
+    let v1 = _mm256_unpackhi_epi64(t0, t1);
+    let v2 = _mm256_unpacklo_epi64(t2, t3);
+    let tail = _mm256_unpackhi_epi64(t2, t3);
+    let z0 = rcdt8(v0, v1, v2);
+    // z = b + (2b − 1)·z0, i.e. z0 + 1 (b = 1) or −z0 = !z0 + 1 (b = 0).
+    let ones = _mm256_set1_epi32(1);
+    let bm = _mm256_sub_epi32(_mm256_and_si256(tail, ones), ones);
+    let z = _mm256_add_epi32(_mm256_xor_si256(z0, bm), ones);
+    let w = _mm256_srli_epi32::<8>(tail);
+    let mut zs = [0i32; SLOTS];
+    // SAFETY: `zs` is 8 × 32 bits.
+    unsafe { _mm256_storeu_si256(zs.as_mut_ptr().cast(), z) };
+    let c0 = _mm256_set1_pd(f64::from_bits(fpr::INV_2SQRSIGMA0.to_bits()));
+    let quad = |h: __m128i, h0: __m128i, hw: __m128i| {
+        let z0d = _mm256_cvtepi32_pd(h0);
+        Quad {
+            z: _mm256_cvtepi32_pd(h),
+            c: _mm256_mul_pd(_mm256_mul_pd(z0d, z0d), c0),
+            w: _mm256_cvtepi32_pd(hw),
+        }
+    };
+    let qa = quad(
+        _mm256_castsi256_si128(z),
+        _mm256_castsi256_si128(z0),
+        _mm256_castsi256_si128(w),
+    );
+    let qb = quad(
+        _mm256_extracti128_si256::<1>(z),
+        _mm256_extracti128_si256::<1>(z0),
+        _mm256_extracti128_si256::<1>(w),
+    );
+
+    let valid = (1u32 << avail) - 1;
+    let mut taken = 0u32; // slots consumed so far (bits below the next slot)
+    let mut pos_slot = 0usize;
+    for (k, (o, req)) in out.iter_mut().zip(reqs).enumerate() {
+        let rc = req_const(req, sigma_min);
+        let open = valid & !taken;
+        // Slots 0..4 first; slots 4..8 only when none of the open slots 0..4 stops this
+        // request (a branch on the rejection count, the sampler's documented leak).
+        let (mut acc, mut rej) = decide4(&rc, &qa);
+        if open & 0xF & !rej == 0 {
+            let (a1, r1) = decide4(&rc, &qb);
+            acc |= a1 << 4;
+            rej |= r1 << 4;
+        }
+        // First slot after the ones already used that is not a sure rejection.
+        let stop = (open & !rej) | (1u32 << avail);
+        let first = stop & stop.wrapping_neg();
+        let idx = first.trailing_zeros() as usize;
+        if first & acc & valid != 0 {
+            *o = rc.s.wrapping_add(pick(&zs, first));
+            taken |= (first << 1) - 1;
+            pos_slot = idx + 1;
+        } else {
+            // Undecided slot, or every remaining slot rejected: the slots before `idx`
+            // are rejections for this request (consumed); go on serially from there.
+            stream.window.pos = start + SLOT_BYTES * idx;
+            for (o2, r2) in out[k..].iter_mut().zip(&reqs[k..]) {
+                *o2 = sample_one(stream, sigma_min, r2, &rcdt);
+            }
+            return;
+        }
+    }
+    stream.window.pos = start + SLOT_BYTES * pos_slot;
 }
 
 /// See [`SamplerKernels::sample`].

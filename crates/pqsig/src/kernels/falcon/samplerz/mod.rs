@@ -54,6 +54,10 @@ use zeroize::Zeroize;
 /// buffer: eight interleaved ChaCha20 blocks).
 pub const WINDOW: usize = 512;
 
+/// Bytes allocated after the window and never part of the stream: a SIMD kernel may load
+/// a little past the live bytes (results it then discards) without a bounds check.
+pub const WINDOW_PAD: usize = 96;
+
 /// The reverse cumulative distribution table of the base sampler, 72-bit fixed point:
 /// entry k is `2^72 · Pr[z0 > k]` for the half-Gaussian of σ0 = 1.8205 (round-3
 /// specification, Table 3.1). `z0` = number of entries strictly above the random value.
@@ -108,8 +112,12 @@ impl zeroize::DefaultIsZeroes for Request {}
 /// The random window and its read position. Owned by the signer's PRNG; the kernel
 /// reads it through a [`Stream`], which refills it when it runs out.
 #[derive(Clone)]
+#[repr(C)]
 pub struct Window {
+    /// The stream bytes.
     pub bytes: [u8; WINDOW],
+    /// Always zero; lets SIMD kernels load a little past `bytes` (results discarded).
+    pad: [u8; WINDOW_PAD],
     /// Next unread byte (`WINDOW` = empty, refill before reading).
     pub pos: usize,
 }
@@ -118,8 +126,18 @@ impl Default for Window {
     fn default() -> Self {
         Window {
             bytes: [0; WINDOW],
+            pad: [0; WINDOW_PAD],
             pos: WINDOW,
         }
+    }
+}
+
+impl Window {
+    /// Pointer to `bytes[0]` whose provenance covers `bytes` and the padding after it
+    /// (`WINDOW + WINDOW_PAD` readable bytes).
+    #[inline(always)]
+    pub fn as_bytes_ptr(&self) -> *const u8 {
+        (self as *const Window).cast::<u8>()
     }
 }
 
@@ -262,8 +280,46 @@ fn ber_exp(stream: &mut Stream<'_>, x: Fpr, ccs: Fpr) -> bool {
     (w >> 31) != 0
 }
 
-/// The whole sampler for one batch, generic over the base sampler's table comparison
-/// (`rcdt(limbs)` returns z0). Inlined into each backend's entry point.
+/// Per-request constants: `mu = s + r` with `0 <= r < 1`, `dss = 1/(2σ²)`,
+/// `ccs = σ_min/σ`.
+#[inline(always)]
+pub(crate) fn split_request(req: &Request, sigma_min: Fpr) -> (i64, Fpr, Fpr, Fpr) {
+    let s = req.mu.floor();
+    let r = req.mu.sub(Fpr::of(s));
+    let dss = req.isigma.sqr().half();
+    let ccs = req.isigma.mul(sigma_min);
+    (s, r, dss, ccs)
+}
+
+/// SamplerZ for one request, reading the stream serially (the reference's loop), with
+/// the base sampler's table comparison `rcdt(limbs)` → z0.
+#[inline(always)]
+pub(crate) fn sample_one<F: Fn(&[u32; 3]) -> i32>(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    req: &Request,
+    rcdt: &F,
+) -> i32 {
+    let (s, r, dss, ccs) = split_request(req, sigma_min);
+    // Rejection loop: its iteration count is the one documented leak (module docs).
+    loop {
+        let v = draw72(stream);
+        let z0 = rcdt(&v);
+        let b = (stream.next_u8() & 1) as i32;
+        // b = 1: z = z0 + 1 >= 1; b = 0: z = -z0 <= 0 (bimodal around r).
+        let z = b + ((b << 1) - 1) * z0;
+        // Accept with probability ccs·exp(-x), where
+        // x = (z - r)²/(2σ²) - z0²/(2σ0²) (>= 0: see the AVX2 kernel's notes).
+        let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
+        let x = x.sub(Fpr::of((z0 * z0) as i64).mul(fpr::INV_2SQRSIGMA0));
+        if ber_exp(stream, x, ccs) {
+            return (s as i32).wrapping_add(z);
+        }
+    }
+}
+
+/// The whole sampler for one batch, request after request, generic over the base
+/// sampler's table comparison. Inlined into each backend's entry point.
 #[inline(always)]
 pub(crate) fn run_batch<F: Fn(&[u32; 3]) -> i32>(
     stream: &mut Stream<'_>,
@@ -273,28 +329,6 @@ pub(crate) fn run_batch<F: Fn(&[u32; 3]) -> i32>(
     rcdt: F,
 ) {
     for (o, req) in out.iter_mut().zip(reqs) {
-        // mu = s + r with s an integer and 0 <= r < 1.
-        let s = req.mu.floor();
-        let r = req.mu.sub(Fpr::of(s));
-        // dss = 1/(2σ²); ccs = σ_min/σ.
-        let dss = req.isigma.sqr().half();
-        let ccs = req.isigma.mul(sigma_min);
-        // Rejection loop: its iteration count is the one documented leak (module docs).
-        loop {
-            let mut v = draw72(stream);
-            let z0 = rcdt(&v);
-            v.zeroize();
-            let b = (stream.next_u8() & 1) as i32;
-            // b = 1: z = z0 + 1 >= 1; b = 0: z = -z0 <= 0 (bimodal around r).
-            let z = b + ((b << 1) - 1) * z0;
-            // Accept with probability exp(-x), where
-            // x = (z - r)²/(2σ²) - z0²/(2σ0²).
-            let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
-            let x = x.sub(Fpr::of((z0 * z0) as i64).mul(fpr::INV_2SQRSIGMA0));
-            if ber_exp(stream, x, ccs) {
-                *o = (s as i32).wrapping_add(z);
-                break;
-            }
-        }
+        *o = sample_one(stream, sigma_min, req, &rcdt);
     }
 }
