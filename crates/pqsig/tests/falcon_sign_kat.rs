@@ -393,3 +393,46 @@ fn sizes_and_errors() {
     ));
     assert!(ck.sign(&vec![5u16; n], &mut rng, &mut s2).is_ok());
 }
+
+/// Keys that decode but are not Falcon keys (no NTRU equation, degenerate basis) give
+/// `InvalidKey`, in bounded time, in both modes; never a panic or an endless loop.
+#[test]
+fn invalid_keys_fail_cleanly() {
+    let mut rng = common::XorShift(0xBAD_C0DE);
+    for logn in [1u32, 2, 5, 9, 10] {
+        let n = 1usize << logn;
+        let mut cases: Vec<[Vec<i8>; 4]> = vec![[vec![0; n], vec![0; n], vec![0; n], vec![0; n]]];
+        for _ in 0..3 {
+            cases.push(core::array::from_fn(|_| {
+                (0..n).map(|_| (rng.next() % 7) as i8 - 3).collect()
+            }));
+        }
+        for b in backends() {
+            for (ci, [f, g, cf, cg]) in cases.iter().enumerate() {
+                let hm: Vec<u16> = (0..n).map(|_| (rng.next() % 12289) as u16).collect();
+                let mut s2 = vec![0i16; n];
+                let mut sh = pqsig::kernels::keccak::sponge::Shake256::new();
+                sh.absorb(b"invalid");
+                let ck = CompactKey::new(f, g, cf, cg, logn)
+                    .expect("lengths")
+                    .with_backend(b);
+                let r = ck.sign(&hm, &mut sh, &mut s2);
+                assert!(
+                    matches!(r, Ok(()) | Err(Error::InvalidKey)),
+                    "logn {logn} case {ci} ({b}): {r:?}"
+                );
+                let ek = ck.expand();
+                let r2 = ek.sign(&hm, &mut sh, &mut s2);
+                assert!(matches!(r2, Ok(()) | Err(Error::InvalidKey)), "{r2:?}");
+                if !ek.is_valid() {
+                    assert_eq!(r2, Err(Error::InvalidKey));
+                    assert!(matches!(ck.try_expand(), Err(Error::InvalidKey)));
+                }
+                if ci == 0 {
+                    // The zero basis is singular: rejected outright.
+                    assert_eq!(r, Err(Error::InvalidKey));
+                }
+            }
+        }
+    }
+}

@@ -50,6 +50,12 @@ pub const L2BOUND: [u32; 11] = [
     0, 101498, 208714, 428865, 892039, 1852696, 3842630, 7959734, 16468416, 34034726, 70265242,
 ];
 
+/// Signing attempts before a key is declared invalid. A valid key's attempt fails the norm
+/// check with probability about 1/800 or less at n = 512 and 1024 (more at the toy
+/// degrees, but far from 1), so 256 failures in a row only happen with a key that is not
+/// a Falcon key (which the reference would loop on forever).
+pub const MAX_ATTEMPTS: usize = 256;
+
 /// The kernel tables one signer uses (pinned per key, like the ML-DSA keys).
 #[derive(Clone, Copy)]
 struct Kernels {
@@ -207,13 +213,28 @@ impl CompactKey {
         (&v[..n], &v[n..2 * n], &v[2 * n..3 * n], &v[3 * n..4 * n])
     }
 
-    /// Expands into an [`ExpandedKey`] (same backend).
+    /// Expands into an [`ExpandedKey`] (same backend). A key whose LDL tree has a leaf
+    /// outside the sampler's range (never a key from key generation; see
+    /// [`sampler::isigma_ok`]) gives an expanded key whose `sign` fails with
+    /// `InvalidKey` ([`ExpandedKey::is_valid`] tells beforehand).
     pub fn expand(&self) -> ExpandedKey {
         let (f, g, F, G) = self.parts();
+        let (key, valid) = tree::expand(self.k.fft, f, g, F, G, self.logn);
         ExpandedKey {
             logn: self.logn,
-            key: tree::expand(self.k.fft, f, g, F, G, self.logn),
+            key,
+            valid,
             k: self.k,
+        }
+    }
+
+    /// [`CompactKey::expand`], with an invalid tree reported as `InvalidKey`.
+    pub fn try_expand(&self) -> Result<ExpandedKey, Error> {
+        let ek = self.expand();
+        if ek.valid {
+            Ok(ek)
+        } else {
+            Err(Error::InvalidKey)
         }
     }
 
@@ -234,7 +255,7 @@ impl CompactKey {
         let (gm, rest) = rest.split_at_mut(3 * n);
         let (t, tmp) = rest.split_at_mut(2 * n);
         tree::basis_fft(fk, b, f, g, F, G, logn);
-        loop {
+        for _ in 0..MAX_ATTEMPTS {
             let mut samp = Sampler::new(rng, logn, self.k.samp);
             tree::gram(fk, gm, b, tmp, logn);
             let (t0, t1) = t.split_at_mut(n);
@@ -255,11 +276,15 @@ impl CompactKey {
                     tmp,
                 );
             }
+            if samp.bad_leaf() {
+                return Err(Error::InvalidKey);
+            }
             let (tx, r) = tmp.split_at_mut(n);
             if finish(fk, s2, hm, b, t0, t1, tx, &mut r[..n], logn) {
                 return Ok(());
             }
         }
+        Err(Error::InvalidKey)
     }
 }
 
@@ -286,6 +311,8 @@ pub struct ExpandedKey {
     logn: u32,
     /// b00 ‖ b01 ‖ b10 ‖ b11 ‖ tree.
     key: SecretBuf,
+    /// Every leaf in the sampler's range (always, for a Falcon key).
+    valid: bool,
     k: Kernels,
 }
 
@@ -294,7 +321,7 @@ impl ExpandedKey {
     /// Expands f, g, F, G of degree `2^logn` (reference `expand_privkey`) with the active
     /// backend.
     pub fn new(f: &[i8], g: &[i8], F: &[i8], G: &[i8], logn: u32) -> Result<ExpandedKey, Error> {
-        Ok(CompactKey::new(f, g, F, G, logn)?.expand())
+        CompactKey::new(f, g, F, G, logn)?.try_expand()
     }
 
     /// Same, with the kernels of backend `b`.
@@ -306,7 +333,9 @@ impl ExpandedKey {
         logn: u32,
         b: Backend,
     ) -> Result<ExpandedKey, Error> {
-        Ok(CompactKey::new(f, g, F, G, logn)?.with_backend(b).expand())
+        CompactKey::new(f, g, F, G, logn)?
+            .with_backend(b)
+            .try_expand()
     }
 
     /// Number of `Fpr` values an expanded key of degree `2^logn` holds.
@@ -323,6 +352,11 @@ impl ExpandedKey {
         self.k.backend
     }
 
+    /// False for a key that is not a Falcon key (see [`CompactKey::expand`]).
+    pub fn is_valid(&self) -> bool {
+        self.valid
+    }
+
     /// Signs the hashed message `hm` (n values mod q) with randomness from `rng`: writes
     /// s2 (n values). The reference's `sign_tree`.
     pub fn sign(&self, hm: &[u16], rng: &mut Shake256, s2: &mut [i16]) -> Result<(), Error> {
@@ -331,21 +365,29 @@ impl ExpandedKey {
         if hm.len() != n || s2.len() != n {
             return Err(Error::InvalidLength);
         }
+        if !self.valid {
+            return Err(Error::InvalidKey);
+        }
         let fk = self.k.fft;
         let (b, tree) = self.key.0.split_at(4 * n);
         // Layout: t0, t1 (2n) | z0, z1 (2n) | scratch (2n).
         let mut buf = SecretBuf::new(6 * n);
         let (t, rest) = buf.0.split_at_mut(2 * n);
         let (z, tmp) = rest.split_at_mut(2 * n);
-        loop {
+        for _ in 0..MAX_ATTEMPTS {
             let mut samp = Sampler::new(rng, logn, self.k.samp);
             let (t0, t1) = t.split_at_mut(n);
             target(fk, t0, t1, hm, &b[n..2 * n], &b[3 * n..4 * n], logn);
             let (z0, z1) = z.split_at_mut(n);
             ffsampling::with_tree(&ops::Table(fk), &mut samp, z0, z1, tree, t0, t1, logn, tmp);
+            if samp.bad_leaf() {
+                // Unreachable: expansion checked the leaves.
+                return Err(Error::InvalidKey);
+            }
             if finish(fk, s2, hm, b, z0, z1, t0, t1, logn) {
                 return Ok(());
             }
         }
+        Err(Error::InvalidKey)
     }
 }

@@ -78,12 +78,12 @@ impl CompactKey {
 impl ExpandedKey {
     /// Decodes a compact secret key (see [`CompactKey::from_bytes`]) and expands it.
     pub fn from_bytes(sk: &[u8]) -> Result<ExpandedKey, Error> {
-        Ok(CompactKey::from_bytes(sk)?.expand())
+        CompactKey::from_bytes(sk)?.try_expand()
     }
 
     /// Same, with the kernels of backend `b`.
     pub fn from_bytes_with_backend(sk: &[u8], b: Backend) -> Result<ExpandedKey, Error> {
-        Ok(CompactKey::from_bytes(sk)?.with_backend(b).expand())
+        CompactKey::from_bytes(sk)?.with_backend(b).try_expand()
     }
 
     /// Round-3 signature of `msg` (expanded-key mode); see the module docs. Same output
@@ -151,12 +151,17 @@ fn sign_bytes(
     out[1..head].copy_from_slice(nonce);
     let mut s2 = vec![0i16; n];
     // Each retry is a public event (the signature was too long), like a norm rejection.
-    let len = loop {
+    // A valid key fits the padded size with overwhelming probability after a few
+    // attempts; the cap only stops keys that are not Falcon keys.
+    let mut len = None;
+    for _ in 0..super::MAX_ATTEMPTS {
         sign_once(&hm, &mut rng, &mut s2)?;
         if let Some(k) = codec::comp_encode(&mut out[head..], &s2, logn) {
-            break head + k;
+            len = Some(head + k);
+            break;
         }
-    };
+    }
+    let len = len.ok_or(Error::InvalidKey)?;
     match format {
         Format::Compressed => out.truncate(len),
         Format::Padded => out[len..].fill(0),

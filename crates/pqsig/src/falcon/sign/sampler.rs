@@ -17,6 +17,21 @@ pub struct Sampler {
     prng: Prng,
     sigma_min: Fpr,
     kernels: &'static SamplerKernels,
+    /// Set when a leaf's 1/σ fell outside the kernel's domain: the key is not a valid
+    /// Falcon key (never for keys from key generation).
+    bad_leaf: bool,
+}
+
+/// The kernel's domain for 1/σ is [1/2, 1]; Falcon's leaves lie in [1/1.8205, 1/σ_min].
+/// Outside (with a small allowance for rounding), the key is rejected rather than
+/// sampled with, so that a crafted key cannot make the rejection loop endless.
+const ISIGMA_LO: Fpr = Fpr::from_bits(0.49f64.to_bits());
+const ISIGMA_HI: Fpr = Fpr::from_bits(1.01f64.to_bits());
+
+/// Whether `isigma` is in the accepted range (false for NaN).
+#[inline(always)]
+pub(crate) fn isigma_ok(isigma: Fpr) -> bool {
+    ISIGMA_LO.lt(isigma) & isigma.lt(ISIGMA_HI)
 }
 
 impl Sampler {
@@ -26,13 +41,26 @@ impl Sampler {
             prng: Prng::new(rng, kernels),
             sigma_min: fpr::SIGMA_MIN[logn as usize],
             kernels,
+            bad_leaf: false,
         }
+    }
+
+    /// Whether an out-of-range leaf was seen (the attempt's output is then meaningless).
+    pub fn bad_leaf(&self) -> bool {
+        self.bad_leaf
     }
 
     /// Samples `mu[0]` then `mu[1]` with the same `isigma` (the two real coordinates of
     /// one complex leaf: Falcon's only batch shape). Returns them as `Fpr`.
+    /// A leaf outside the accepted range (see [`isigma_ok`]; only for keys that are not
+    /// Falcon keys) marks the sampler bad and samples nothing.
     #[inline]
     pub fn pair(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (Fpr, Fpr) {
+        // A branch on key validity only: it goes the same way for every valid key.
+        if !isigma_ok(isigma) {
+            self.bad_leaf = true;
+            return (fpr::ZERO, fpr::ZERO);
+        }
         let reqs = [Request { mu: mu0, isigma }, Request { mu: mu1, isigma }];
         let mut out = [0i32; 2];
         (self.kernels.sample)(&mut self.prng.stream(), self.sigma_min, &reqs, &mut out);

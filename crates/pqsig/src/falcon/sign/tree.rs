@@ -217,7 +217,8 @@ pub(crate) fn check_key(f: &[i8], g: &[i8], F: &[i8], G: &[i8], logn: u32) -> Re
 }
 
 /// B0 (4n values) followed by the normalized tree, as the reference's `expand_privkey`
-/// lays out its expanded key. Returns the buffer.
+/// lays out its expanded key, and whether every leaf (1/σ) is in the sampler's range
+/// (false: the key is not a Falcon key).
 #[allow(non_snake_case)]
 pub(crate) fn expand(
     fk: &FftKernels,
@@ -226,7 +227,7 @@ pub(crate) fn expand(
     F: &[i8],
     G: &[i8],
     logn: u32,
-) -> SecretBuf {
+) -> (SecretBuf, bool) {
     let n = 1usize << logn;
     let mut key = SecretBuf::new(4 * n + tree_size(logn));
     let mut tmp = SecretBuf::new(7 * n);
@@ -244,5 +245,20 @@ pub(crate) fn expand(
         t,
     );
     normalize(tree, logn, logn);
-    key
+    // Key validity (the same for every valid key): all leaves, without early exit.
+    let mut ok = true;
+    leaves_ok(tree, logn, &mut ok);
+    (key, ok)
+}
+
+/// Clears `ok` if a leaf of the normalized tree is out of the sampler's range.
+fn leaves_ok(tree: &[Fpr], logn: u32, ok: &mut bool) {
+    if logn == 0 {
+        *ok &= super::sampler::isigma_ok(tree[0]);
+        return;
+    }
+    let n = 1usize << logn;
+    let (left, right) = tree[n..].split_at(tree_size(logn - 1));
+    leaves_ok(left, logn - 1, ok);
+    leaves_ok(right, logn - 1, ok);
 }

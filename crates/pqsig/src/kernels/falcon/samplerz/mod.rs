@@ -265,7 +265,11 @@ fn ber_exp(stream: &mut Stream<'_>, x: Fpr, ccs: Fpr) -> bool {
     sw ^= (sw ^ 63) & (63u32.wrapping_sub(sw) >> 31).wrapping_neg();
     // ccs·exp(-r)·2^64, minus one so that r = 0, ccs = 1 still fits in 64 bits, then
     // scaled by 2^-s.
-    let z = (fpr::expm_p63(r, ccs) << 1).wrapping_sub(1) >> sw;
+    // (For x < 0, outside the documented domain, s is negative and the count wraps; the
+    // shift then takes it modulo 64 as x86 does, instead of panicking.)
+    let z = (fpr::expm_p63(r, ccs) << 1)
+        .wrapping_sub(1)
+        .wrapping_shr(sw);
     // Compare a uniform 64-bit value with z, one byte at a time from the top, stopping at
     // the first difference: the sign of that byte difference is the answer.
     let mut i = 64;
