@@ -10,7 +10,7 @@
 //!
 //! Each attempt seeds a fresh sampler PRNG ([`prng`]) from the next 56 bytes of the
 //! caller's SHAKE256 context, computes the target `(t0, t1) = (c, 0)·B0⁻¹` (as
-//! `(c·(−F)/q, −c·(−f)/q)` in FFT form), samples `z` with ffSampling ([`ffsampling`]),
+//! `(c·(−F)/q, −c·(−f)/q)` in FFT form), samples `z` with ffSampling (`ffsampling.rs`),
 //! derives `(s1, s2) = (c, 0) − z·B0` and accepts when `‖(s1, s2)‖² ≤ ⌊β²⌋`; otherwise
 //! it starts over with the same context, as the reference does. Every floating-point
 //! operation matches the reference's, so the round-3 KATs are reproduced bit for bit.
@@ -23,9 +23,12 @@
 //! PRNG state live in heap buffers wiped on drop. No branch or memory index depends on
 //! them, except: the number of attempts (a public event: a rejected candidate is
 //! discarded and reveals nothing about the accepted one), the rejection loops inside the
-//! sampler and BerExp's lazy byte reads (see [`crate::kernels::falcon::samplerz`]).
+//! sampler and BerExp's lazy byte reads (see [`crate::kernels::falcon::samplerz`]), and
+//! whether the key is a Falcon key at all: a key that decodes but whose LDL tree has a
+//! leaf outside the sampler's range, or that fails [`MAX_ATTEMPTS`] attempts in a row,
+//! is reported as `InvalidKey` (the reference would sample with it or loop forever).
 
-pub mod ffsampling;
+mod ffsampling;
 mod ops;
 pub mod prng;
 pub mod round3;
@@ -33,6 +36,7 @@ pub mod sampler;
 pub mod tree;
 
 use crate::error::Error;
+use crate::falcon::params;
 use crate::kernels::falcon::fft::{self, FftKernels};
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::falcon::samplerz::{self, SamplerKernels};
@@ -44,11 +48,6 @@ use tree::{tree_size, SecretBuf};
 use zeroize::Zeroize;
 
 pub use tree::tree_size as ldl_tree_size;
-
-/// Squared-norm bound ⌊β²⌋ on (s1, s2), per logn (index 0 unused).
-pub const L2BOUND: [u32; 11] = [
-    0, 101498, 208714, 428865, 892039, 1852696, 3842630, 7959734, 16468416, 34034726, 70265242,
-];
 
 /// Signing attempts before a key is declared invalid. A valid key's attempt fails the norm
 /// check with probability about 1/800 or less at n = 512 and 1024 (more at the toy
@@ -142,7 +141,7 @@ fn finish(
     }
     sqn |= (ng >> 31).wrapping_neg();
     // The accept/reject decision is public (module docs).
-    if sqn <= L2BOUND[logn as usize] {
+    if sqn <= params::l2_bound(logn) {
         for (o, &t) in s2.iter_mut().zip(z1.iter()) {
             *o = s2_coeff(t);
         }

@@ -30,7 +30,7 @@ const ISIGMA_HI: Fpr = Fpr::from_bits(1.01f64.to_bits());
 
 /// Whether `isigma` is in the accepted range (false for NaN).
 #[inline(always)]
-pub(crate) fn isigma_ok(isigma: Fpr) -> bool {
+pub fn isigma_ok(isigma: Fpr) -> bool {
     ISIGMA_LO.lt(isigma) & isigma.lt(ISIGMA_HI)
 }
 

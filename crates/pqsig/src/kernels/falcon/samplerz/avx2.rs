@@ -9,7 +9,7 @@
 //! reads exactly 11 bytes (8 + 1 for the 72-bit draw, 1 sign byte, 1 BerExp byte: BerExp
 //! needs a second byte only when the first equals the top byte of its threshold, with
 //! probability 1/256). So the bytes ahead of the read position are cut into 11-byte
-//! *slots*, and for up to [`SLOTS`] slots and for both requests of a pair the kernel
+//! *slots*, and for up to `SLOTS` (8) slots and for both requests of a pair the kernel
 //! computes, all at once in SIMD lanes, the attempt that slot would be for that request.
 //! The serial order is then replayed on bit masks: request 0 takes the first slot it
 //! accepts, request 1 the first later slot it accepts. The outputs and the bytes consumed
@@ -26,7 +26,7 @@
 //! 2^16 of T (each Horner step adds at most 3·2^10 of rounding and truncation error and
 //! shrinks the previous error by the factor r < ln 2, so the error stays below
 //! 10·2^10, then the final scaling adds 2^11 — see `APPROX_MARGIN`); a lane whose
-//! approximation lies within [`APPROX_MARGIN`] of a threshold (probability below 2^-30),
+//! approximation lies within `APPROX_MARGIN` of a threshold (probability below 2^-30),
 //! whose first byte equals the threshold byte (1/256), or whose r is negative (a
 //! rounding corner) is undecided and handled by the exact serial code.
 //!

@@ -17,15 +17,26 @@
 //! 3. BerExp(x, ccs): up to eight `u8`, compared lazily (most significant first) with
 //!    `ccs · exp(−x) · 2^64`; the attempt is accepted with that probability.
 //!
+//! Requests are processed in order and each one's bytes follow the previous one's, so a
+//! batch gives exactly the outputs of the same requests one at a time; ffSampling sends
+//! pairs (the two real coordinates of a complex leaf, same σ). The portable kernel runs
+//! the reference's loop; the AVX2 kernel evaluates several attempts for both requests of
+//! a pair at once and replays the serial order on the results (see `avx2.rs`).
+//!
 //! The table also carries the ChaCha20 eight-block function the signer's PRNG refills
 //! its window with ([`SamplerKernels::chacha20x8`]): it is where a SIMD backend helps,
 //! and its output layout is the one the reference mimics from its AVX2 code.
 //!
 //! # Bounds
-//! * `isigma ∈ [1/2, 1]` (σ between 1 and 2; Falcon's leaves have σ in [1.2, 1.9]);
+//! * `isigma ∈ [1/2, 1]` (σ between 1 and 2), and `1/isigma <= σ0 = 1.8205` for the
+//!   acceptance exponent to be non-negative (Falcon's leaves have σ in
+//!   [σ_min, 1.8205]; the signer rejects keys whose leaves leave [1/2, 1]);
 //! * `|mu| < 2^31 − 64` (Falcon's centres are below 2^15 in magnitude);
 //! * `sigma_min ∈ (0, 1/isigma]`, so that `ccs = sigma_min · isigma ≤ 1`;
 //! * output: `floor(mu) + z` with `|z| ≤ 19`.
+//!
+//! Outside these bounds the kernels do not panic and terminate with overwhelming
+//! probability for σ in [1, 2], but the output is not the specified distribution.
 //!
 //! # Constant time
 //! No branch or memory index depends on `mu`, `isigma` or the sampled values, except:
@@ -40,7 +51,11 @@
 //!   the same accepted leakage as in the reference (the KATs fix this consumption order,
 //!   so the bytes cannot be drawn eagerly).
 //!
-//! Both are inherent to the round-3 algorithm (the reference has the same two).
+//! Both are inherent to the round-3 algorithm (the reference has the same two). The AVX2
+//! kernel adds no other: its fallbacks to the serial code happen on the same two kinds
+//! of events (too many rejections within its look-ahead, a second BerExp byte) or on
+//! the read position (public), or — with probability below 2^-26 per attempt — when its
+//! approximation of the exponential is too close to a byte threshold to decide.
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
@@ -206,7 +221,7 @@ impl Stream<'_> {
 /// One backend's SamplerZ kernels.
 pub struct SamplerKernels {
     pub backend: Backend,
-    /// `out[i]` ← an integer from D_{Z, reqs[i].mu, 1/reqs[i].isigma}, requests processed
+    /// `out[i]` ← an integer from `D_{Z, reqs[i].mu, 1/reqs[i].isigma}`, requests processed
     /// in order over `stream`. `sigma_min` is the degree's σ_min (`fpr::SIGMA_MIN[logn]`).
     /// `out` must be at least as long as `reqs`.
     pub sample: fn(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]),
