@@ -117,7 +117,7 @@ pub const SIGMA_MIN: [Fpr; 11] = {
 /// Coefficients of the polynomial approximation of exp(-x) on [0, ln 2] in 1.63 fixed
 /// point (from the FACCT paper, Zhao–Steinfeld–Sakzad, ePrint 2018/1234), highest degree
 /// first.
-const EXPM_COEFFS: [u64; 13] = [
+pub(crate) const EXPM_COEFFS: [u64; 13] = [
     0x0000_0004_7411_83A3,
     0x0000_0036_548C_FC06,
     0x0000_024F_DCBF_140A,
@@ -139,10 +139,12 @@ fn mulhi(a: u64, b: u64) -> u64 {
     ((a as u128 * b as u128) >> 64) as u64
 }
 
-/// `ccs · exp(-x) · 2^63`, rounded down, for `0 <= x < ln 2` and `0 < ccs <= 1`.
+/// `ccs · exp(-x) · 2^63`, rounded down, for `0 <= x < ln 2` and `0 < ccs < 1`.
 ///
 /// Integer-only after the two conversions, so it is identical for both `Fpr`
-/// implementations and constant-time. The result saturates at 2^63 for x = 0, ccs = 1.
+/// implementations and constant-time. `ccs = σ_min/σ` is strictly below 1 for every
+/// Falcon leaf. (At exactly `ccs = 1`, `trunc(2^63)` saturates to `i64::MAX` here, while
+/// the C reference's conversion overflows to 0; no reachable input hits this.)
 #[inline]
 pub fn expm_p63(x: Fpr, ccs: Fpr) -> u64 {
     let z = (x.mul(PTWO63).trunc() as u64) << 1;

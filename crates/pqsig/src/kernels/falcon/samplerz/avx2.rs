@@ -167,21 +167,7 @@ const APPROX_MARGIN: f64 = 16777216.0;
 /// degree first), for the binary64 approximation only; a test checks the approximate
 /// decisions against the exact `fpr::expm_p63` on random and boundary inputs.
 #[cfg(not(feature = "fpr-emulated"))]
-const EXPM_POLY: [u64; 13] = [
-    0x0000_0004_7411_83A3,
-    0x0000_0036_548C_FC06,
-    0x0000_024F_DCBF_140A,
-    0x0000_171D_939D_E045,
-    0x0000_D00C_F58F_6F84,
-    0x0006_8068_1CF7_96E3,
-    0x002D_82D8_305B_0FEA,
-    0x0111_1111_0E06_6FD0,
-    0x0555_5555_5507_0F00,
-    0x1555_5555_5581_FF00,
-    0x4000_0000_0002_B400,
-    0x7FFF_FFFF_FFFF_4800,
-    0x8000_0000_0000_0000,
-];
+const EXPM_POLY: [u64; 13] = crate::kernels::falcon::fpr::EXPM_COEFFS;
 
 /// `Σ_k (−1)^k·EXPM_POLY[12 − k]·r^k`, the real polynomial the fixed-point Horner
 /// evaluation of `fpr::expm_p63` follows (scaled by 2^63), evaluated in binary64 by
