@@ -1,6 +1,7 @@
-//! pqsig-bench: ML-DSA keygen / sign / verify of pqsig (every available backend, two API
-//! forms) against peer implementations, all in one process, interleaved round-robin, on
-//! the same keys and messages; plus the arithmetic kernels alone per backend.
+//! pqsig-bench: keygen / sign / verify of pqsig (every available backend, several API
+//! forms) against peer implementations — ML-DSA (FIPS 204), round-3 Falcon and FN-DSA
+//! (draft) — all in one process, interleaved round-robin, on the same keys and messages;
+//! plus the arithmetic kernels alone per backend (ML-DSA NTT; Falcon FFT, iFFT, SamplerZ).
 //!
 //! ```text
 //! CARGO_TARGET_DIR=target-bench cargo run -p pqsig-bench --release -- [options]
@@ -13,28 +14,38 @@ mod peers;
 mod report;
 
 use measure::{Plan, Totals, Unit};
-use peers::{Fixture, Loaded, Op, OpUnit, SigImpl, CTX};
-use pqsig::mldsa::{ParamSet, VerifyingKey};
+use peers::{Alg, Family, Fixture, Loaded, Op, OpUnit, SigImpl};
 use report::Row;
 use std::time::{Duration, Instant};
 
 const HELP: &str = "\
-pqsig-bench: ML-DSA (FIPS 204) benchmark, pqsig against peer implementations
+pqsig-bench: ML-DSA (FIPS 204), Falcon (round 3) and FN-DSA (draft) benchmark,
+pqsig against peer implementations
 
-USAGE: cargo run -p pqsig-bench --release -- [OPTIONS]
+USAGE: cargo run -p pqsig-bench --release [--features fpr-emulated] -- [OPTIONS]
 
 OPTIONS:
   --json               JSON lines on stdout (the table goes to stderr)
   --filter SUBSTRING   only algorithms whose name contains SUBSTRING (case-insensitive);
-                       kernel rows count as alg \"ML-DSA\"
+                       kernel rows count as alg \"ML-DSA\", \"Falcon-512\", \"Falcon-1024\"
   --impl SUBSTRING     only implementations whose name contains SUBSTRING
   --iters-scale F      multiply every iteration count by F (default 1; e.g. 0.1 for a smoke run)
   --keys N             keys per parameter set (default 16)
   --msgs-per-key M     messages per key (default 4; pairs = N x M, at least 64 by default)
   --msg-len L          message length in bytes (default 32)
+  --padded             also Falcon-padded-512 / Falcon-padded-1024
   --no-kernels         skip the kernel rows
   --no-schemes         only the kernel rows
   -h, --help           this text
+
+EMULATED FLOATING POINT: built with `--features fpr-emulated`, pqsig's Falcon and FN-DSA
+use the integer emulation of binary64. Such a build runs only pqsig's Falcon / FN-DSA rows
+and the Falcon kernels (ML-DSA and the peers do not depend on it); its rows carry
+\"fpr\":\"emulated\" and the note \"emulated fpr\". Run the bench twice and concatenate:
+  B=\"cargo run -p pqsig-bench --release\"
+  CARGO_TARGET_DIR=target-bench $B -- --json > bench.jsonl
+  CARGO_TARGET_DIR=target-bench $B --features fpr-emulated -- --json >> bench.jsonl
+  scripts/bench-report.py bench.jsonl
 ";
 
 struct Args {
@@ -45,6 +56,7 @@ struct Args {
     keys: usize,
     msgs_per_key: usize,
     msg_len: usize,
+    padded: bool,
     kernels: bool,
     schemes: bool,
 }
@@ -58,6 +70,7 @@ fn parse_args() -> Result<Args, String> {
         keys: 16,
         msgs_per_key: 4,
         msg_len: 32,
+        padded: false,
         kernels: true,
         schemes: true,
     };
@@ -100,6 +113,7 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|e| format!("--msg-len: {e}"))?
             }
+            "--padded" => a.padded = true,
             "--no-kernels" => a.kernels = false,
             "--no-schemes" => a.schemes = false,
             "-h" | "--help" => {
@@ -121,17 +135,46 @@ fn matches(filter: &Option<String>, name: &str) -> bool {
         .is_none_or(|f| name.to_ascii_lowercase().contains(&f.to_ascii_lowercase()))
 }
 
-/// Rounds of each measurement at scale 1 (the per-round batch is one sample per key for
-/// keygen, one per (key, message) pair for sign and verify).
-/// Chosen so that the full run (3 parameter sets × all implementations + kernels) takes
-/// about 3 minutes on a 2-core Xeon (mostly sign); the per-group cap bounds the worst case.
-const KEYGEN_ROUNDS: f64 = 400.0;
-const SIGN_ROUNDS: f64 = 256.0;
-const VERIFY_ROUNDS: f64 = 320.0;
+/// Rounds of each measurement at scale 1, per family (the per-round batch is one sample
+/// per key for keygen, one per (key, message) pair for sign and verify).
+/// Chosen so that the full run takes about 3 minutes for ML-DSA and about as long for
+/// Falcon and FN-DSA on a 2-core Xeon; the per-group cap bounds the worst case (the
+/// emulated-float build and PQClean's clean Falcon are much slower).
+struct Budget {
+    keygen: f64,
+    sign: f64,
+    verify: f64,
+}
+
+fn budget(f: Family, emulated: bool) -> Budget {
+    match f {
+        // The emulated-float build signs ~10-20x slower: fewer rounds (still 512 samples
+        // per sign row).
+        Family::Falcon | Family::FnDsa if emulated => Budget {
+            keygen: 8.0,
+            sign: 8.0,
+            verify: 320.0,
+        },
+        Family::MlDsa => Budget {
+            keygen: 400.0,
+            sign: 256.0,
+            verify: 320.0,
+        },
+        // Falcon keygen is milliseconds (NTRU solving); sign a few hundred µs.
+        Family::Falcon | Family::FnDsa => Budget {
+            keygen: 16.0,
+            sign: 32.0,
+            verify: 320.0,
+        },
+    }
+}
 const KERNEL_ROUNDS: f64 = 320.0;
 const KERNEL_SAMPLES_PER_ROUND: usize = 64;
 /// Safety cap per measurement group (one alg × op, all implementations), at scale 1.
 const GROUP_CAP_SECS: f64 = 60.0;
+/// The same for one kernel group (one alg × op, all backends); only the emulated-float
+/// FFT gets near it.
+const KERNEL_CAP_SECS: f64 = 10.0;
 
 fn rounds(base: f64, scale: f64) -> usize {
     ((base * scale).round() as usize).max(1)
@@ -176,21 +219,30 @@ fn main() {
         args.msg_len
     );
 
+    let emulated = peers::emulated_fpr();
+    if emulated {
+        eprintln!(
+            "pqsig-bench: emulated-float build (fpr-emulated): pqsig's Falcon / FN-DSA rows and \
+             the Falcon kernels only"
+        );
+    }
+
     if args.schemes {
-        let impls: Vec<Box<dyn SigImpl>> = peers::all()
-            .into_iter()
-            .filter(|i| matches(&args.imp, i.name()))
-            .collect();
-        for (idx, ps) in ParamSet::ALL.iter().copied().enumerate() {
-            if !matches(&args.filter, ps.name()) {
+        for alg in Alg::all(args.padded) {
+            if !matches(&args.filter, alg.name()) || (emulated && alg.family() == Family::MlDsa) {
                 continue;
             }
-            bench_param_set(ps, idx as u64, &impls, &args, cap, &mut totals, &mut rows);
+            let impls: Vec<Box<dyn SigImpl>> = peers::for_alg(alg)
+                .into_iter()
+                .filter(|i| matches(&args.imp, i.name()))
+                .collect();
+            bench_alg(alg, &impls, &args, cap, &mut totals, &mut rows);
         }
     }
 
-    if args.kernels && matches(&args.filter, "ML-DSA") {
-        bench_kernels(&args, cap, &mut totals, &mut rows);
+    if args.kernels && matches(&args.imp, "pqsig") {
+        let cap = Duration::from_secs_f64(KERNEL_CAP_SECS * args.scale.max(1.0));
+        bench_kernels(&args, emulated, cap, &mut totals, &mut rows);
     }
 
     let table = report::table(&rows);
@@ -213,22 +265,37 @@ fn main() {
     );
 }
 
+/// The note of a row: the implementation's, plus "emulated fpr" for emulated binary64.
+fn row_note(note: Option<String>, fpr: Option<&str>) -> Option<String> {
+    const EMU: &str = "emulated fpr";
+    match (note, fpr) {
+        (Some(n), Some("emulated")) if !n.contains(EMU) => Some(format!("{n}; {EMU}")),
+        (None, Some("emulated")) => Some(EMU.into()),
+        (n, _) => n,
+    }
+}
+
+fn impl_warning(alg: &str, op: &str, imp: &dyn SigImpl, msg: String) -> Row {
+    Row::warning(alg, op, imp.name(), &imp.backend(), Some(imp.api()), msg)
+}
+
 /// Loads, checks and measures every implementation on one parameter set.
-fn bench_param_set(
-    ps: ParamSet,
-    tag: u64,
+fn bench_alg(
+    alg: Alg,
     impls: &[Box<dyn SigImpl>],
     args: &Args,
     cap: Duration,
     totals: &mut Totals,
     rows: &mut Vec<Row>,
 ) {
-    let alg = ps.name();
-    let fx = Fixture::new(ps, args.keys, args.msgs_per_key, args.msg_len, tag);
+    let name = alg.name();
+    let t = Instant::now();
+    let fx = Fixture::new(alg, args.keys, args.msgs_per_key, args.msg_len);
     eprintln!(
-        "[{alg}] {} keys, {} (key, message) pairs",
+        "[{name}] {} keys, {} (key, message) pairs (fixture: {:.1} s)",
         fx.keys(),
-        fx.pairs()
+        fx.pairs(),
+        t.elapsed().as_secs_f64()
     );
 
     // Load every implementation; the ones that fail become warning rows.
@@ -236,28 +303,29 @@ fn bench_param_set(
     for imp in impls {
         match imp.load(&fx) {
             Ok(l) => loaded.push((imp.as_ref(), l)),
-            Err(e) => rows.push(Row::warning(
-                alg,
+            Err(e) => rows.push(impl_warning(
+                name,
                 "load",
-                imp.name(),
-                &imp.backend(),
-                Some(imp.api()),
+                imp.as_ref(),
                 format!("could not load keys: {e}"),
             )),
         }
     }
 
-    // Correctness checks (untimed).
+    // Correctness checks (untimed); stand-ins are checked in their own group.
     let mut warnings = Vec::new();
     for (imp, l) in loaded.iter_mut() {
-        warnings.extend(check(*imp, l.as_mut(), &fx));
+        if !imp.stand_in() {
+            warnings.extend(check(*imp, l.as_mut(), &fx));
+        }
     }
 
+    let b = budget(alg.family(), peers::emulated_fpr());
     for op in Op::ALL {
         let (base, per_round) = match op {
-            Op::Keygen => (KEYGEN_ROUNDS, fx.keys()),
-            Op::Sign => (SIGN_ROUNDS, fx.pairs()),
-            Op::Verify => (VERIFY_ROUNDS, fx.pairs()),
+            Op::Keygen => (b.keygen, fx.keys()),
+            Op::Sign => (b.sign, fx.pairs()),
+            Op::Verify => (b.verify, fx.pairs()),
         };
         let plan = Plan {
             rounds: rounds(base, args.scale),
@@ -266,22 +334,26 @@ fn bench_param_set(
             max_time: cap,
         };
         let t = Instant::now();
-        let mut units: Vec<OpUnit> = loaded
-            .iter_mut()
-            .map(|(_, l)| OpUnit {
-                loaded: l.as_mut(),
-                fx: &fx,
-                op,
-                failures: 0,
-            })
-            .collect();
+        let mut timed: Vec<&dyn SigImpl> = Vec::new();
+        let mut units: Vec<OpUnit> = Vec::new();
+        for (imp, l) in loaded.iter_mut() {
+            if imp.runs(op) {
+                timed.push(*imp);
+                units.push(OpUnit {
+                    loaded: l.as_mut(),
+                    fx: &fx,
+                    op,
+                    failures: 0,
+                });
+            }
+        }
         let stats = {
             let mut dyn_units: Vec<&mut dyn Unit> =
                 units.iter_mut().map(|u| u as &mut dyn Unit).collect();
             measure::interleaved(&mut dyn_units, plan, totals)
         };
         eprintln!(
-            "[{alg}] {:<6} {} impls x {} rounds x {} samples: {:.1} s",
+            "[{name}] {:<6} {} impls x {} rounds x {} samples: {:.1} s",
             op.name(),
             units.len(),
             plan.rounds,
@@ -290,26 +362,25 @@ fn bench_param_set(
         );
         let failures: Vec<usize> = units.iter().map(|u| u.failures).collect();
         drop(units);
-        for (((imp, _), s), fails) in loaded.iter().zip(stats.iter()).zip(failures) {
+        for ((imp, s), fails) in timed.iter().zip(stats.iter()).zip(failures) {
             rows.push(Row {
-                alg: alg.into(),
+                alg: name.into(),
                 op: op.name().into(),
                 imp: imp.name().into(),
                 backend: imp.backend(),
                 api: Some(imp.api().into()),
-                note: imp.note(op),
+                fpr: imp.fpr().map(Into::into),
+                note: row_note(imp.note(alg, op), imp.fpr()),
                 median_ns: s.median_ns,
                 median_ticks: s.median_ticks,
                 iters: s.iters,
                 warning: None,
             });
             if fails > 0 {
-                rows.push(Row::warning(
-                    alg,
+                rows.push(impl_warning(
+                    name,
                     op.name(),
-                    imp.name(),
-                    &imp.backend(),
-                    Some(imp.api()),
+                    *imp,
                     format!("{fails} verifications failed while timing"),
                 ));
             }
@@ -320,17 +391,17 @@ fn bench_param_set(
 }
 
 /// Checks one implementation against the fixture: seeded keygen gives our public keys,
-/// deterministic signatures are byte-identical to ours (hedged ones verify under our
-/// verifier), and it accepts our signatures.
+/// signatures from the fixture's randomness are byte-identical to ours (the others
+/// verify under our verifier), and it accepts our signatures.
 fn check(imp: &dyn SigImpl, l: &mut dyn Loaded, fx: &Fixture) -> Vec<Row> {
-    let alg = fx.ps.name();
-    let w = |op: &str, msg: String| {
-        Row::warning(alg, op, imp.name(), &imp.backend(), Some(imp.api()), msg)
-    };
+    let alg = fx.alg.name();
+    let w = |op: &str, msg: String| impl_warning(alg, op, imp, msg);
     let mut out = Vec::new();
     l.begin();
 
-    if imp.seeded_keygen() {
+    if !imp.runs(Op::Keygen) {
+        // Nothing to check.
+    } else if imp.seeded_keygen() {
         let mut bad = 0;
         for k in 0..fx.keys() {
             l.keygen(fx, k);
@@ -343,7 +414,7 @@ fn check(imp: &dyn SigImpl, l: &mut dyn Loaded, fx: &Fixture) -> Vec<Row> {
             out.push(w(
                 "keygen",
                 format!(
-                    "{bad}/{} public keys from the same ξ differ from pqsig",
+                    "{bad}/{} public keys from the same seed differ from pqsig",
                     fx.keys()
                 ),
             ));
@@ -356,44 +427,57 @@ fn check(imp: &dyn SigImpl, l: &mut dyn Loaded, fx: &Fixture) -> Vec<Row> {
         l.clear();
     }
 
-    let mut bad = 0;
-    for i in 0..fx.pairs() {
-        l.sign(fx, i);
-        let sig = l.last_sig();
-        l.clear();
-        let ok = match sig {
-            None => false,
-            Some(s) if imp.deterministic() => s == fx.sigs[i],
-            Some(s) => VerifyingKey::from_bytes(fx.ps, &fx.pk[fx.key_of[i]])
-                .and_then(|vk| vk.verify(&fx.msgs[i], CTX, &s))
-                .is_ok(),
-        };
-        if !ok {
-            bad += 1;
+    if imp.runs(Op::Sign) {
+        let mut bad = 0;
+        for i in 0..fx.pairs() {
+            l.sign(fx, i);
+            let sig = l.last_sig();
+            l.clear();
+            let ok = match sig {
+                None => false,
+                Some(s) if imp.deterministic() => s == fx.sigs[i],
+                Some(s) => fx.verify_ref(i, &s),
+            };
+            if !ok {
+                bad += 1;
+            }
+        }
+        if bad > 0 {
+            let what = match (imp.deterministic(), fx.alg.family()) {
+                (true, Family::MlDsa) => "deterministic signatures differ from pqsig's",
+                (true, _) => "signatures from the same randomness differ from pqsig's",
+                (false, Family::MlDsa) => "hedged signatures rejected by pqsig's verify",
+                (false, _) => "signatures rejected by pqsig's verify",
+            };
+            out.push(w("sign", format!("{bad}/{} {what}", fx.pairs())));
         }
     }
-    if bad > 0 {
-        let what = if imp.deterministic() {
-            "deterministic signatures differ from pqsig's"
-        } else {
-            "hedged signatures rejected by pqsig's verify"
-        };
-        out.push(w("sign", format!("{bad}/{} {what}", fx.pairs())));
-    }
 
-    let bad = (0..fx.pairs()).filter(|&i| !l.verify(fx, i)).count();
-    if bad > 0 {
-        out.push(w(
-            "verify",
-            format!("{bad}/{} of pqsig's signatures rejected", fx.pairs()),
-        ));
+    if imp.runs(Op::Verify) {
+        let bad = (0..fx.pairs()).filter(|&i| !l.verify(fx, i)).count();
+        if bad > 0 {
+            out.push(w(
+                "verify",
+                format!("{bad}/{} of pqsig's signatures rejected", fx.pairs()),
+            ));
+        }
     }
     out
 }
 
-/// The kernel table, interleaving the backends of each (alg, op).
-fn bench_kernels(args: &Args, cap: Duration, totals: &mut Totals, rows: &mut Vec<Row>) {
-    let mut cases = kernels::cases();
+/// The kernel table, interleaving the backends of each (alg, op). The emulated-float
+/// build has only the Falcon kernels.
+fn bench_kernels(
+    args: &Args,
+    emulated: bool,
+    cap: Duration,
+    totals: &mut Totals,
+    rows: &mut Vec<Row>,
+) {
+    let mut cases: Vec<kernels::KernelCase> = kernels::cases()
+        .into_iter()
+        .filter(|c| matches(&args.filter, c.alg) && (!emulated || c.fpr.is_some()))
+        .collect();
     let names: Vec<(&'static str, &'static str)> = cases.iter().map(|c| (c.alg, c.op)).collect();
     let plan = Plan {
         rounds: rounds(KERNEL_ROUNDS, args.scale),
@@ -429,10 +513,8 @@ fn bench_kernels(args: &Args, cap: Duration, totals: &mut Totals, rows: &mut Vec
                 imp: "pqsig".into(),
                 backend: c.backend.clone(),
                 api: None,
-                note: Some(format!(
-                    "1 poly/call, mean of {} calls/sample",
-                    c.unit.ops_per_sample()
-                )),
+                fpr: c.fpr.map(Into::into),
+                note: row_note(Some(c.note.clone()), c.fpr),
                 median_ns: s.median_ns,
                 median_ticks: s.median_ticks,
                 iters: s.iters,

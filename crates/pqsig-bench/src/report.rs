@@ -10,8 +10,10 @@ pub struct Row {
     /// `pqsig` for ours, the crate name for peers.
     pub imp: String,
     pub backend: String,
-    /// `object` / `bytes` (absent for kernel rows).
+    /// `object` / `expanded` / `bytes` (absent for kernel rows).
     pub api: Option<String>,
+    /// Falcon / FN-DSA rows: `native` or `emulated` binary64.
+    pub fpr: Option<String>,
     pub note: Option<String>,
     pub median_ns: f64,
     pub median_ticks: f64,
@@ -34,6 +36,7 @@ impl Row {
             imp: imp.into(),
             backend: backend.into(),
             api: api.map(Into::into),
+            fpr: None,
             note: None,
             median_ns: f64::NAN,
             median_ticks: f64::NAN,
@@ -61,10 +64,10 @@ pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<10} {:<7} {:<15} {:<9} {:<7} {:>11} {:>12} {:>9}  note",
+        "{:<18} {:<8} {:<15} {:<9} {:<8} {:>11} {:>12} {:>9}  note",
         "alg", "op", "impl", "backend", "api", "median µs", "median ticks", "vs peer"
     );
-    let _ = writeln!(out, "{}", "-".repeat(100));
+    let _ = writeln!(out, "{}", "-".repeat(110));
     let mut last_group: Option<(String, String)> = None;
     for r in rows {
         let group = (r.alg.clone(), r.op.clone());
@@ -75,7 +78,7 @@ pub fn table(rows: &[Row]) -> String {
         if let Some(w) = &r.warning {
             let _ = writeln!(
                 out,
-                "{:<10} {:<7} {:<15} {:<9} {:<7} WARNING: {}",
+                "{:<18} {:<8} {:<15} {:<9} {:<8} WARNING: {}",
                 r.alg,
                 r.op,
                 r.imp,
@@ -91,7 +94,7 @@ pub fn table(rows: &[Row]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<10} {:<7} {:<15} {:<9} {:<7} {:>11.2} {:>12.0} {:>9}  {}",
+            "{:<18} {:<8} {:<15} {:<9} {:<8} {:>11.2} {:>12.0} {:>9}  {}",
             r.alg,
             r.op,
             r.imp,
@@ -119,6 +122,9 @@ pub fn json_line(r: &Row) -> String {
     );
     if let Some(api) = &r.api {
         let _ = write!(s, ",\"api\":{}", q(api));
+    }
+    if let Some(fpr) = &r.fpr {
+        let _ = write!(s, ",\"fpr\":{}", q(fpr));
     }
     if let Some(w) = &r.warning {
         let _ = write!(s, ",\"warning\":{}", q(w));

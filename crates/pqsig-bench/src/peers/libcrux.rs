@@ -25,7 +25,7 @@ impl SigImpl for Libcrux {
         true
     }
     fn load(&self, fx: &Fixture) -> Result<Box<dyn Loaded>, String> {
-        match fx.ps {
+        match fx.mldsa() {
             ParamSet::MlDsa44 => p44::load(fx),
             ParamSet::MlDsa65 => p65::load(fx),
             ParamSet::MlDsa87 => p87::load(fx),
@@ -72,7 +72,7 @@ macro_rules! adapter {
             impl Loaded for L {
                 #[inline]
                 fn keygen(&mut self, fx: &Fixture, k: usize) {
-                    self.kg = Some(p::generate_key_pair(fx.seeds[k]));
+                    self.kg = Some(p::generate_key_pair(*fx.seed32(k)));
                 }
                 fn last_pk(&self) -> Option<Vec<u8>> {
                     self.kg

@@ -30,7 +30,7 @@ impl SigImpl for MlDsa {
         true
     }
     fn load(&self, fx: &Fixture) -> Result<Box<dyn Loaded>, String> {
-        match fx.ps {
+        match fx.mldsa() {
             ParamSet::MlDsa44 => L::<MlDsa44>::load(fx),
             ParamSet::MlDsa65 => L::<MlDsa65>::load(fx),
             ParamSet::MlDsa87 => L::<MlDsa87>::load(fx),
@@ -49,8 +49,8 @@ impl<P: MlDsaParams + 'static> L<P> {
     fn load(fx: &Fixture) -> Result<Box<dyn Loaded>, String> {
         let mut sks = Vec::new();
         let mut vks = Vec::new();
-        for (seed, pk) in fx.seeds.iter().zip(fx.pk.iter()) {
-            sks.push(SigningKey::<P>::from_seed(&Seed::from(*seed)));
+        for (k, pk) in fx.pk.iter().enumerate() {
+            sks.push(SigningKey::<P>::from_seed(&Seed::from(*fx.seed32(k))));
             let enc = EncodedVerifyingKey::<P>::try_from(pk.as_slice()).map_err(|_| "pk length")?;
             vks.push(VerifyingKey::<P>::decode(&enc));
         }
@@ -66,7 +66,7 @@ impl<P: MlDsaParams + 'static> L<P> {
 impl<P: MlDsaParams + 'static> Loaded for L<P> {
     #[inline]
     fn keygen(&mut self, fx: &Fixture, k: usize) {
-        self.kg = Some(SigningKey::<P>::from_seed(&Seed::from(fx.seeds[k])));
+        self.kg = Some(SigningKey::<P>::from_seed(&Seed::from(*fx.seed32(k))));
     }
     fn last_pk(&self) -> Option<Vec<u8>> {
         self.kg

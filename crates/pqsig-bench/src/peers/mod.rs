@@ -1,113 +1,46 @@
-//! The implementations under test, each behind [`SigImpl`]: ours ([`pqsig`], one entry
-//! per backend × API form) and one adapter per peer crate.
+//! The implementations under test, each behind [`SigImpl`]: ours ([`pqsig`] for ML-DSA,
+//! [`pqsig_falcon`] for Falcon and FN-DSA; one entry per backend × API form) and one
+//! adapter per peer crate.
 //!
-//! Every implementation works on the same [`Fixture`]: the same ξ seeds, the same
-//! expanded private keys and public keys (produced by pqsig), the same messages, and
-//! pqsig's deterministic signatures (the reference, and the signatures every `verify`
-//! row checks).
+//! Every implementation of a parameter set works on the same [`Fixture`]: the same
+//! seeds, the same private and public keys (produced by pqsig), the same messages and
+//! signing randomness, and pqsig's signatures (the reference, and the signatures every
+//! `verify` row checks). The one exception is fn-dsa in the Falcon groups, a *stand-in*:
+//! it runs FN-DSA on its own keys (see [`fn_dsa`]).
 
 pub mod fips204;
+pub mod fixture;
+pub mod fn_dsa;
 pub mod libcrux;
 pub mod ml_dsa;
 pub mod oqs;
 pub mod pqcrypto;
+pub mod pqcrypto_falcon;
 pub mod pqsig;
+pub mod pqsig_falcon;
 
 use crate::measure::Unit;
-use ::pqsig::mldsa::{self, ParamSet};
 use ::pqsig::Backend;
+pub use fixture::{falcon_rand, Alg, Family, Fixture, CTX};
 
-/// Keys, messages and reference signatures for one parameter set.
-pub struct Fixture {
-    pub ps: ParamSet,
-    /// ξ of every key.
-    pub seeds: Vec<[u8; 32]>,
-    /// Expanded FIPS 204 private keys (skEncode), one per seed.
-    pub sk: Vec<Vec<u8>>,
-    /// Public keys (pkEncode), one per seed.
-    pub pk: Vec<Vec<u8>>,
-    /// Messages, one per (key, message) pair.
-    pub msgs: Vec<Vec<u8>>,
-    /// The key of each pair (pairs are key-major: consecutive pairs share a key).
-    pub key_of: Vec<usize>,
-    /// pqsig's deterministic signatures (rnd = 0, empty context), one per pair.
-    pub sigs: Vec<Vec<u8>>,
+/// pqsig's API forms (the `api` column).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Api {
+    /// Keys decoded once into key objects, reused (Falcon: dynamic signing, the LDL tree
+    /// recomputed per signature).
+    Object,
+    /// Falcon only: the signing key expanded once (LDL tree precomputed), reused.
+    Expanded,
+    /// Keys passed as bytes and decoded inside every call.
+    Bytes,
 }
 
-/// The context string of every signature in the benchmark.
-pub const CTX: &[u8] = &[];
-
-impl Fixture {
-    /// `keys` keys, `msgs_per_key` messages of `msg_len` bytes each; everything is derived
-    /// deterministically from `tag` (so runs are comparable).
-    pub fn new(
-        ps: ParamSet,
-        keys: usize,
-        msgs_per_key: usize,
-        msg_len: usize,
-        tag: u64,
-    ) -> Fixture {
-        let mut rng = SplitMix(0x0005_eed0_fbe4_c000_u64 ^ tag.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut seeds = Vec::with_capacity(keys);
-        let mut sk = Vec::with_capacity(keys);
-        let mut pk = Vec::with_capacity(keys);
-        let mut signers = Vec::with_capacity(keys);
-        for _ in 0..keys {
-            let mut xi = [0u8; 32];
-            rng.fill(&mut xi);
-            let (s, v) =
-                mldsa::keygen_internal_on(ps, &xi, Backend::Portable).expect("portable backend");
-            seeds.push(xi);
-            sk.push(s.to_expanded_bytes().to_vec());
-            pk.push(v.to_bytes().to_vec());
-            signers.push(s);
-        }
-        let mut msgs = Vec::new();
-        let mut key_of = Vec::new();
-        let mut sigs = Vec::new();
-        for (k, s) in signers.iter().enumerate() {
-            for _ in 0..msgs_per_key {
-                let mut m = vec![0u8; msg_len];
-                rng.fill(&mut m);
-                sigs.push(s.sign_deterministic(&m, CTX).expect("sign"));
-                msgs.push(m);
-                key_of.push(k);
-            }
-        }
-        Fixture {
-            ps,
-            seeds,
-            sk,
-            pk,
-            msgs,
-            key_of,
-            sigs,
-        }
-    }
-
-    pub fn pairs(&self) -> usize {
-        self.msgs.len()
-    }
-    pub fn keys(&self) -> usize {
-        self.seeds.len()
-    }
-}
-
-/// A small deterministic generator for fixture bytes (not for keys in real use).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn fill(&mut self, out: &mut [u8]) {
-        for chunk in out.chunks_mut(8) {
-            let v = self.next().to_le_bytes();
-            chunk.copy_from_slice(&v[..chunk.len()]);
+impl Api {
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::Object => "object",
+            Api::Expanded => "expanded",
+            Api::Bytes => "bytes",
         }
     }
 }
@@ -118,19 +51,42 @@ pub trait SigImpl {
     fn name(&self) -> &'static str;
     /// The arithmetic backend it runs on here (`portable`, `avx2`, ...).
     fn backend(&self) -> String;
-    /// `object` (keys decoded once, reused) or `bytes` (keys as byte strings per call).
+    /// `object` (keys decoded once, reused), `expanded` (Falcon signing key with its LDL
+    /// tree), or `bytes` (keys as byte strings per call).
     fn api(&self) -> &'static str;
-    /// Whether keygen takes the ξ seed (else: the implementation's own RNG).
+    /// Whether keygen takes the fixture's seed (else: the implementation's own RNG).
     fn seeded_keygen(&self) -> bool;
-    /// Whether sign is deterministic (rnd = 0^32); else the hedged sign is timed.
+    /// Whether sign takes the fixture's signing randomness (rnd = 0^32 for ML-DSA), so
+    /// that its signatures must equal pqsig's byte for byte; else it signs with its own
+    /// randomness (hedged) and its signatures are checked with pqsig's verify.
     fn deterministic(&self) -> bool;
-    /// Extra remark on the keygen / sign / verify rows.
-    fn note(&self, op: Op) -> Option<String> {
+    /// Whether this row family measures `op` (pqsig's expanded-key form only signs).
+    fn runs(&self, _op: Op) -> bool {
+        true
+    }
+    /// A stand-in runs a sibling algorithm on its own keys (fn-dsa's FN-DSA in the Falcon
+    /// groups): timed alongside, but checked only in its own group.
+    fn stand_in(&self) -> bool {
+        false
+    }
+    /// Falcon / FN-DSA: the floating-point implementation (`native`, `emulated`).
+    fn fpr(&self) -> Option<&'static str> {
+        None
+    }
+    /// Extra remark on the keygen / sign / verify rows of `alg`.
+    fn note(&self, alg: Alg, op: Op) -> Option<String> {
+        let ml = alg.family() == Family::MlDsa;
         match op {
-            Op::Keygen if !self.seeded_keygen() => Some("own RNG (not from ξ)".into()),
-            Op::Sign if !self.deterministic() => {
-                Some("hedged (cannot sign deterministically)".into())
-            }
+            Op::Keygen if !self.seeded_keygen() => Some(if ml {
+                "own RNG (not from ξ)".into()
+            } else {
+                "own RNG (not from the seed)".into()
+            }),
+            Op::Sign if !self.deterministic() => Some(if ml {
+                "hedged (cannot sign deterministically)".into()
+            } else {
+                "own RNG (randomness cannot be supplied)".into()
+            }),
             _ => None,
         }
     }
@@ -149,7 +105,8 @@ pub trait Loaded {
     fn keygen(&mut self, fx: &Fixture, k: usize);
     /// The public key of the last keygen, encoded (for checks).
     fn last_pk(&self) -> Option<Vec<u8>>;
-    /// Sign pair `i`: message `fx.msgs[i]` under key `fx.key_of[i]`, empty context.
+    /// Sign pair `i`: message `fx.msgs[i]` under key `fx.key_of[i]`, empty context,
+    /// randomness `fx.rand[i]` where the implementation takes it.
     fn sign(&mut self, fx: &Fixture, i: usize);
     /// The last signature, encoded (for checks).
     fn last_sig(&self) -> Option<Vec<u8>>;
@@ -207,19 +164,68 @@ impl Unit for OpUnit<'_> {
     }
 }
 
-/// Every implementation, ours first (each available backend × {object, bytes}).
-pub fn all() -> Vec<Box<dyn SigImpl>> {
+/// Every implementation of `alg`, ours first (each available backend × API form). In an
+/// emulated-float build (`fpr-emulated`), only ours: the peers do not change with it.
+pub fn for_alg(alg: Alg) -> Vec<Box<dyn SigImpl>> {
     let mut v: Vec<Box<dyn SigImpl>> = Vec::new();
-    for b in Backend::available() {
-        v.push(Box::new(pqsig::Pqsig::new(b, pqsig::Api::Object)));
-        v.push(Box::new(pqsig::Pqsig::new(b, pqsig::Api::Bytes)));
+    let ours_only = emulated_fpr();
+    match alg {
+        Alg::MlDsa(_) => {
+            for b in Backend::available() {
+                v.push(Box::new(pqsig::Pqsig::new(b, Api::Object)));
+                v.push(Box::new(pqsig::Pqsig::new(b, Api::Bytes)));
+            }
+            if !ours_only {
+                v.push(Box::new(fips204::Fips204));
+                v.push(Box::new(ml_dsa::MlDsa));
+                v.push(Box::new(libcrux::Libcrux));
+                v.push(Box::new(pqcrypto::Pqcrypto));
+                v.push(Box::new(oqs::Oqs::mldsa()));
+            }
+        }
+        Alg::Falcon(ps) => {
+            for b in Backend::available() {
+                for api in [Api::Object, Api::Expanded, Api::Bytes] {
+                    v.push(Box::new(pqsig_falcon::PqsigFalcon::new(b, api)));
+                }
+            }
+            if !ours_only {
+                let mut oqs_hooked = false;
+                for (i, variant) in pqcrypto_falcon::Variant::available()
+                    .into_iter()
+                    .enumerate()
+                {
+                    let hooked = pqcrypto_falcon::reads_oqs_randombytes(variant, ps);
+                    // liboqs calls the first variant (AVX2 when the CPU has it).
+                    oqs_hooked |= i == 0 && hooked;
+                    v.push(Box::new(pqcrypto_falcon::PqcryptoFalcon {
+                        variant,
+                        hooked,
+                    }));
+                }
+                if oqs::Oqs::supports(alg) {
+                    v.push(Box::new(oqs::Oqs::falcon(oqs_hooked)));
+                }
+                v.push(Box::new(fn_dsa::FnDsa { stand_in: true }));
+            }
+        }
+        Alg::FnDsa(_) => {
+            for b in Backend::available() {
+                for api in [Api::Object, Api::Bytes] {
+                    v.push(Box::new(pqsig_falcon::PqsigFnDsa::new(b, api)));
+                }
+            }
+            if !ours_only {
+                v.push(Box::new(fn_dsa::FnDsa { stand_in: false }));
+            }
+        }
     }
-    v.push(Box::new(fips204::Fips204));
-    v.push(Box::new(ml_dsa::MlDsa));
-    v.push(Box::new(libcrux::Libcrux));
-    v.push(Box::new(pqcrypto::Pqcrypto));
-    v.push(Box::new(oqs::Oqs::new()));
     v
+}
+
+/// Whether pqsig was built with the integer emulation of binary64 (Falcon / FN-DSA).
+pub fn emulated_fpr() -> bool {
+    ::pqsig::kernels::falcon::fpr::FPR_IMPL == "emulated"
 }
 
 /// `avx2` when this CPU has AVX2 (for peers that dispatch on it at run time).

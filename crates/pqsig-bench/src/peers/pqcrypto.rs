@@ -27,7 +27,7 @@ impl SigImpl for Pqcrypto {
         false
     }
     fn load(&self, fx: &Fixture) -> Result<Box<dyn Loaded>, String> {
-        match fx.ps {
+        match fx.mldsa() {
             ParamSet::MlDsa44 => p44::load(fx),
             ParamSet::MlDsa65 => p65::load(fx),
             ParamSet::MlDsa87 => p87::load(fx),

@@ -4,17 +4,13 @@
 //! * `bytes`: decode the key from bytes and sign/verify, all inside the timed region —
 //!   what a byte-oriented API (libcrux, PQClean, liboqs) does on every call.
 
-use super::{Fixture, Loaded, SigImpl, CTX};
+use super::{Api, Fixture, Loaded, SigImpl, CTX};
 use pqsig::kernels::select::set_backend;
 use pqsig::mldsa::{self, SigningKey, VerifyingKey};
 use pqsig::Backend;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Api {
-    Object,
-    Bytes,
-}
-
+/// ML-DSA keys have no separate expanded form (the key object already caches Â and the
+/// NTT-form secrets): `Api::Expanded` behaves as `Api::Object` and is not listed.
 pub struct Pqsig {
     backend: Backend,
     api: Api,
@@ -34,10 +30,7 @@ impl SigImpl for Pqsig {
         self.backend.name().into()
     }
     fn api(&self) -> &'static str {
-        match self.api {
-            Api::Object => "object",
-            Api::Bytes => "bytes",
-        }
+        self.api.name()
     }
     fn seeded_keygen(&self) -> bool {
         true
@@ -48,10 +41,10 @@ impl SigImpl for Pqsig {
     fn load(&self, fx: &Fixture) -> Result<Box<dyn Loaded>, String> {
         set_backend(self.backend).map_err(|e| format!("{e:?}"))?;
         let (mut sks, mut vks) = (Vec::new(), Vec::new());
-        if self.api == Api::Object {
+        if self.api != Api::Bytes {
             for (sk, pk) in fx.sk.iter().zip(fx.pk.iter()) {
-                let s = SigningKey::from_expanded(fx.ps, sk).map_err(|e| format!("{e:?}"))?;
-                let v = VerifyingKey::from_bytes(fx.ps, pk).map_err(|e| format!("{e:?}"))?;
+                let s = SigningKey::from_expanded(fx.mldsa(), sk).map_err(|e| format!("{e:?}"))?;
+                let v = VerifyingKey::from_bytes(fx.mldsa(), pk).map_err(|e| format!("{e:?}"))?;
                 sks.push(s.with_backend(self.backend).map_err(|e| format!("{e:?}"))?);
                 vks.push(v.with_backend(self.backend).map_err(|e| format!("{e:?}"))?);
             }
@@ -86,9 +79,9 @@ impl Loaded for PqsigLoaded {
 
     #[inline]
     fn keygen(&mut self, fx: &Fixture, k: usize) {
-        let kp = mldsa::keygen_internal_on(fx.ps, &fx.seeds[k], self.backend).expect("keygen");
+        let kp = mldsa::keygen_internal_on(fx.mldsa(), fx.seed32(k), self.backend).expect("keygen");
         match self.api {
-            Api::Object => self.kg = Some(kp),
+            Api::Object | Api::Expanded => self.kg = Some(kp),
             Api::Bytes => {
                 let (s, v) = kp;
                 self.kg_bytes = Some((s.to_expanded_bytes().to_vec(), v.to_bytes().to_vec()));
@@ -98,7 +91,7 @@ impl Loaded for PqsigLoaded {
 
     fn last_pk(&self) -> Option<Vec<u8>> {
         match self.api {
-            Api::Object => self.kg.as_ref().map(|(_, v)| v.to_bytes().to_vec()),
+            Api::Object | Api::Expanded => self.kg.as_ref().map(|(_, v)| v.to_bytes().to_vec()),
             Api::Bytes => self.kg_bytes.as_ref().map(|(_, p)| p.clone()),
         }
     }
@@ -107,8 +100,8 @@ impl Loaded for PqsigLoaded {
     fn sign(&mut self, fx: &Fixture, i: usize) {
         let k = fx.key_of[i];
         let sig = match self.api {
-            Api::Object => self.sks[k].sign_deterministic(&fx.msgs[i], CTX),
-            Api::Bytes => SigningKey::from_expanded(fx.ps, &fx.sk[k])
+            Api::Object | Api::Expanded => self.sks[k].sign_deterministic(&fx.msgs[i], CTX),
+            Api::Bytes => SigningKey::from_expanded(fx.mldsa(), &fx.sk[k])
                 .and_then(|s| s.sign_deterministic(&fx.msgs[i], CTX)),
         };
         self.sig = Some(sig.expect("sign"));
@@ -122,8 +115,10 @@ impl Loaded for PqsigLoaded {
     fn verify(&mut self, fx: &Fixture, i: usize) -> bool {
         let k = fx.key_of[i];
         match self.api {
-            Api::Object => self.vks[k].verify(&fx.msgs[i], CTX, &fx.sigs[i]).is_ok(),
-            Api::Bytes => VerifyingKey::from_bytes(fx.ps, &fx.pk[k])
+            Api::Object | Api::Expanded => {
+                self.vks[k].verify(&fx.msgs[i], CTX, &fx.sigs[i]).is_ok()
+            }
+            Api::Bytes => VerifyingKey::from_bytes(fx.mldsa(), &fx.pk[k])
                 .and_then(|v| v.verify(&fx.msgs[i], CTX, &fx.sigs[i]))
                 .is_ok(),
         }
