@@ -4,12 +4,16 @@
 //! n = 1024 (σ = 1.17·√(q/2048)), so that every degree gets σ = 1.17·√(q/(2n)).
 //! One base sample reads two 64-bit little-endian words from SHAKE256: the first gives
 //! the sign (top bit) and whether the value is zero, the second is compared against the
-//! whole cumulative table (constant time: every entry is read).
+//! whole cumulative table (constant time: every entry is used).
+//!
+//! The stream is read in bulk but never beyond what the reference consumes: exactly
+//! n−1 coefficients' worth first, then one coefficient at a time for redraws and for
+//! the last coefficient (whose parity is constrained).
 
 use crate::kernels::keccak::sponge::Shake256;
 
 /// Cumulative distribution of |x| for the n = 1024 Gaussian, scaled by 2^63:
-/// entry 0 is P(x = 0); entry k > 0 is P(|x| >= k+1 | x != 0).
+/// entry 0 is P(x = 0); entry k > 0 is P(|x| >= k+1 | x != 0). Decreasing.
 const GAUSS_1024_12289: [u64; 27] = [
     1283868770400643928,
     6416574995475331444,
@@ -40,88 +44,168 @@ const GAUSS_1024_12289: [u64; 27] = [
     0,
 ];
 
-/// One base sample from the two words `r0`, `r1` (constant time).
+/// Scratch size in bytes (a multiple of 16·2^(10−logn) for every logn).
+pub(crate) const BUF_LEN: usize = 8192;
+
+/// Samples per block of the vectorised sampler.
+const BLK: usize = 64;
+
+/// Base samples from `bytes` (16 bytes each: two little-endian words r0, r1) into
+/// `out`. Value: 0 if r0 mod 2^63 < P(0); otherwise 1 + #{k >= 1 : r1 mod 2^63 <
+/// table[k]} (the first k with r1 >= table[k], the table being decreasing), negated
+/// if r0's top bit is set. Constant time; written over blocks so that it vectorises.
 #[inline(always)]
-fn base_sample(r0: u64, r1: u64) -> i32 {
-    let neg = (r0 >> 63) as u32;
-    let r0 = r0 & !(1u64 << 63);
-    // zero = 1 when the value is 0 (r0 below P(0)).
-    let mut done = (r0.wrapping_sub(GAUSS_1024_12289[0]) >> 63) as u32;
-    let r1 = r1 & !(1u64 << 63);
-    let mut v = 0u32;
-    for (k, &t) in GAUSS_1024_12289.iter().enumerate().skip(1) {
-        // hit = 1 when r1 >= table[k]: the value is at least k (first such k wins).
-        let hit = ((r1.wrapping_sub(t) >> 63) as u32) ^ 1;
-        v |= (k as u32) & (hit & (done ^ 1)).wrapping_neg();
-        done |= hit;
+fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
+    const M63: u64 = (1u64 << 63) - 1;
+    for (chunk, o) in bytes.chunks(16 * BLK).zip(out.chunks_mut(BLK)) {
+        let m = o.len();
+        let mut r0 = [0u64; BLK];
+        let mut r1 = [0u64; BLK];
+        for (s, c) in chunk.chunks_exact(16).enumerate().take(m) {
+            let mut w0 = [0u8; 8];
+            let mut w1 = [0u8; 8];
+            w0.copy_from_slice(&c[..8]);
+            w1.copy_from_slice(&c[8..]);
+            r0[s] = u64::from_le_bytes(w0);
+            r1[s] = u64::from_le_bytes(w1);
+        }
+        let mut cnt = [1u64; BLK];
+        for &t in &GAUSS_1024_12289[1..] {
+            for (c, &r) in cnt.iter_mut().zip(r1.iter()) {
+                // Both operands < 2^63: the sign of the difference is r < t.
+                *c += ((r & M63).wrapping_sub(t)) >> 63;
+            }
+        }
+        for s in 0..m {
+            let nz = (((r0[s] & M63).wrapping_sub(GAUSS_1024_12289[0]) >> 63) ^ 1).wrapping_neg();
+            let neg = (r0[s] >> 63).wrapping_neg();
+            let v = cnt[s] & nz;
+            o[s] = ((v ^ neg).wrapping_sub(neg)) as i32;
+        }
     }
-    // Conditional negation.
-    let v = (v ^ neg.wrapping_neg()).wrapping_add(neg);
-    v as i32
 }
 
-/// One coefficient: the sum of 2^(10-logn) base samples. Reads 16·2^(10-logn) bytes.
-#[inline]
-fn coefficient(rng: &mut Shake256, logn: u32, buf: &mut [u8; 16 * 512]) -> i32 {
-    let g = 1usize << (10 - logn);
-    let bytes = &mut buf[..16 * g];
-    rng.squeeze(bytes);
-    let mut val = 0i32;
-    for c in bytes.chunks_exact(16) {
-        let mut w0 = [0u8; 8];
-        let mut w1 = [0u8; 8];
-        w0.copy_from_slice(&c[..8]);
-        w1.copy_from_slice(&c[8..]);
-        val = val.wrapping_add(base_sample(u64::from_le_bytes(w0), u64::from_le_bytes(w1)));
+fn base_samples_portable(bytes: &[u8], out: &mut [i32]) {
+    base_samples_body(bytes, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn base_samples_avx2(bytes: &[u8], out: &mut [i32]) {
+    base_samples_body(bytes, out)
+}
+
+/// Dispatch: the same code compiled for AVX2 when the active backend has it.
+fn base_samples(bytes: &[u8], out: &mut [i32], avx2: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `avx2` is set only when the CPU supports AVX2 (checked by the caller
+        // through the backend selection).
+        unsafe { base_samples_avx2(bytes, out) };
+        return;
     }
-    val
+    let _ = avx2;
+    base_samples_portable(bytes, out)
+}
+
+fn avx2_available() -> bool {
+    use crate::kernels::select::{self, Backend};
+    matches!(select::active(), Backend::Avx2 | Backend::Avx512)
+}
+
+/// Reads `count` coefficients (16·2^(10−logn) bytes each) into `vals`.
+fn draw(
+    rng: &mut Shake256,
+    logn: u32,
+    vals: &mut [i32],
+    buf: &mut [u8; BUF_LEN],
+    samp: &mut [i32; BUF_LEN / 16],
+    avx2: bool,
+) {
+    let g = 1usize << (10 - logn);
+    let per = 16 * g;
+    let per_chunk = BUF_LEN / per;
+    for out in vals.chunks_mut(per_chunk) {
+        let bytes = &mut buf[..out.len() * per];
+        rng.squeeze(bytes);
+        let s = &mut samp[..out.len() * g];
+        base_samples(bytes, s, avx2);
+        for (o, grp) in out.iter_mut().zip(s.chunks_exact(g)) {
+            *o = grp.iter().fold(0i32, |a, &x| a.wrapping_add(x));
+        }
+    }
 }
 
 /// Samples one polynomial of degree 2^logn (1 <= logn <= 10) into `f`, with every
 /// coefficient in [-127, 127] and an odd sum of coefficients (so that the resultant
 /// with X^n+1 is odd).
 ///
-/// Side channels: a coefficient outside [-127, 127] (only possible for logn <= 2) and a
-/// last coefficient of the wrong parity are discarded and redrawn, as the reference
-/// does. The number of redraws reveals only facts about the discarded samples (and,
-/// for the parity, nothing: the redraw count is geometric with parameter 1/2 whatever
-/// f is), so the kept coefficients do not influence timing.
-pub(crate) fn sample_poly(rng: &mut Shake256, f: &mut [i8], logn: u32, buf: &mut [u8; 16 * 512]) {
+/// Side channels: a coefficient outside [-127, 127] (only possible for logn <= 7, and
+/// in practice only for logn <= 2) and a last coefficient of the wrong parity are
+/// discarded and redrawn, as the reference does. The redraws reveal only facts about
+/// the discarded samples (for the parity: nothing, the redraw count is geometric with
+/// parameter 1/2 whatever f is), so the kept coefficients do not influence timing.
+pub(crate) fn sample_poly(rng: &mut Shake256, f: &mut [i8], logn: u32, buf: &mut [u8; BUF_LEN]) {
     let n = 1usize << logn;
+    let avx2 = avx2_available();
+    let mut vals = [0i32; 1024];
+    let mut samp = [0i32; BUF_LEN / 16];
+    // Coefficients 0..n-1 first: read exactly that many; redraw the rejected ones.
+    let mut filled = 0usize;
     let mut parity = 0u32;
-    let mut u = 0;
-    while u < n {
-        let s = coefficient(rng, logn, buf);
-        if !(-127..=127).contains(&s) {
-            continue;
-        }
-        if u == n - 1 {
-            if (parity ^ (s as u32 & 1)) == 0 {
-                continue;
+    while filled < n - 1 {
+        let want = n - 1 - filled;
+        draw(rng, logn, &mut vals[..want], buf, &mut samp, avx2);
+        for &s in &vals[..want] {
+            if (-127..=127).contains(&s) {
+                f[filled] = s as i8;
+                parity ^= s as u32 & 1;
+                filled += 1;
             }
-        } else {
-            parity ^= s as u32 & 1;
         }
-        f[u] = s as i8;
-        u += 1;
     }
+    // The last coefficient: must be in range and make the total parity odd.
+    loop {
+        draw(rng, logn, &mut vals[..1], buf, &mut samp, avx2);
+        let s = vals[0];
+        if (-127..=127).contains(&s) && (parity ^ (s as u32 & 1)) == 1 {
+            f[n - 1] = s as i8;
+            break;
+        }
+    }
+    // The kept samples are secret (the f coefficients are sums of them).
+    crate::wipe::wipe(&mut vals, [0; 1024]);
+    crate::wipe::wipe(&mut samp, [0; BUF_LEN / 16]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn one(r0: u64, r1: u64) -> i32 {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&r0.to_le_bytes());
+        b[8..].copy_from_slice(&r1.to_le_bytes());
+        let mut o = [0i32; 1];
+        base_samples(&b, &mut o, false);
+        let mut o2 = [0i32; 1];
+        base_samples(&b, &mut o2, avx2_available());
+        assert_eq!(o, o2);
+        o[0]
+    }
+
     #[test]
     fn base_sample_edges() {
         // r0 below P(0): zero whatever r1 is.
-        assert_eq!(base_sample(0, 0), 0);
-        assert_eq!(base_sample(1 << 63, 0), 0);
+        assert_eq!(one(0, 0), 0);
+        assert_eq!(one(1 << 63, 0), 0);
         // Not zero, r1 = 2^63-1 above every threshold: value 1 (first entry hit).
-        assert_eq!(base_sample(u64::MAX >> 1, u64::MAX), 1);
-        assert_eq!(base_sample(u64::MAX, u64::MAX), -1);
+        assert_eq!(one(u64::MAX >> 1, u64::MAX), 1);
+        assert_eq!(one(u64::MAX, u64::MAX), -1);
         // r1 = 0: below every threshold but the last (0): the maximum, 26.
-        assert_eq!(base_sample(u64::MAX >> 1, 0), 26);
+        assert_eq!(one(u64::MAX >> 1, 0), 26);
         // r1 just below table[1] and at least table[2]: 2.
-        assert_eq!(base_sample(u64::MAX >> 1, GAUSS_1024_12289[2]), 2);
+        assert_eq!(one(u64::MAX >> 1, GAUSS_1024_12289[2]), 2);
+        assert_eq!(one(u64::MAX >> 1, GAUSS_1024_12289[2] - 1), 3);
     }
 }

@@ -18,6 +18,37 @@
 //! Side channels: sampling and solving are constant-time except for the rejections of
 //! whole candidates (documented where they happen); the secrets are zeroized on drop.
 
+/// Defines a function whose body is compiled twice, for the baseline target and with
+/// AVX2 enabled, and runs the AVX2 build when the active backend has it: the integer
+/// loops of the solver are written to vectorise, and 256-bit registers double their
+/// throughput. Both builds compute exactly the same thing (integer code, or binary64
+/// operations in the same order with no contraction).
+macro_rules! dual {
+    ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) $(-> $r:ty)? $body:block) => {
+        $(#[$m])*
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name($($a: $t),*) $(-> $r)? {
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn body($($a: $t),*) $(-> $r)? $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn avx2($($a: $t),*) $(-> $r)? {
+                    body($($a),*)
+                }
+                if crate::falcon::keygen::use_avx2() {
+                    // SAFETY: the active backend is AVX2 or AVX-512, which the selection
+                    // only picks when the CPU has AVX2.
+                    return unsafe { avx2($($a),*) };
+                }
+            }
+            body($($a),*)
+        }
+    };
+}
+
 mod gauss;
 mod modp;
 mod primes;
@@ -33,6 +64,14 @@ use crate::falcon::{codec, params, verify};
 use crate::kernels::falcon::fft;
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::keccak::sponge::Shake256;
+
+/// Whether the solver's vectorised loops run their AVX2 build (active backend AVX2 or
+/// AVX-512).
+#[inline]
+pub(crate) fn use_avx2() -> bool {
+    use crate::kernels::select::{self, Backend};
+    matches!(select::active(), Backend::Avx2 | Backend::Avx512)
+}
 
 /// A Falcon key pair in raw form: the NTRU secrets (f, g, F, G) and the public key
 /// h = g/f mod q. The secret polynomials are zeroized on drop.

@@ -173,9 +173,22 @@ impl SmallPrime {
 
     /// In-place NTT of `a[..2^logn]` (coefficients `< p`) with a table from `mkgm`
     /// built for a degree >= 2^logn (only its first 2^logn entries are read).
+    #[inline]
     pub(crate) fn ntt(&self, a: &mut [u32], gm: &[u32], logn: u32) {
+        ntt_impl(self.p, self.p0i, a, gm, logn)
+    }
+
+    /// In-place inverse NTT (including the division by n) with an inverse table from
+    /// `mkgm` built for a degree >= 2^logn.
+    #[inline]
+    pub(crate) fn intt(&self, a: &mut [u32], igm: &[u32], logn: u32) {
+        intt_impl(self.p, self.p0i, self.inv_n(logn), a, igm, logn)
+    }
+}
+
+dual! {
+    fn ntt_impl(p: u32, p0i: u32, a: &mut [u32], gm: &[u32], logn: u32) {
         let n = 1usize << logn;
-        let (p, p0i) = (self.p, self.p0i);
         let a = &mut a[..n];
         let mut t = n;
         let mut m = 1;
@@ -195,12 +208,11 @@ impl SmallPrime {
             m <<= 1;
         }
     }
+}
 
-    /// In-place inverse NTT (including the division by n) with an inverse table from
-    /// `mkgm` built for a degree >= 2^logn.
-    pub(crate) fn intt(&self, a: &mut [u32], igm: &[u32], logn: u32) {
+dual! {
+    fn intt_impl(p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32], logn: u32) {
         let n = 1usize << logn;
-        let (p, p0i) = (self.p, self.p0i);
         let a = &mut a[..n];
         let mut t = 1;
         let mut m = n;
@@ -221,7 +233,6 @@ impl SmallPrime {
             m = hm;
         }
         if logn > 0 {
-            let ni = self.inv_n(logn);
             for x in a.iter_mut() {
                 *x = mmul(*x, ni, p, p0i);
             }

@@ -164,13 +164,18 @@ fn check_equation(logn: u32, f: &[i8], g: &[i8], F: &[i8], G: &[i8]) -> bool {
     bad == 0
 }
 
-/// The (f, g) at every depth, in RNS + NTT form: block d holds f_d then g_d, each as
-/// MAX_BL_SMALL[d] rows (one per prime) of n_d = n/2^d residues.
+/// The (f, g) at every depth. Down to degree BINARY_MAX_N they are computed in RNS +
+/// NTT form (block d: f_d then g_d, each MAX_BL_SMALL[d] rows, one per prime, of
+/// n_d = n/2^d residues), as the reference does; below, as exact binary products
+/// (f_{d+1}(X^2) = f_d(X)·f_d(−X)), checked to fit the reference's ranges (else the
+/// chain is redone in RNS, so the values always equal the reference's).
 struct FgChain {
     data: Buf<u32>,
     off: [usize; 11],
-    /// Plain (CRT-rebuilt, signed) f_d then g_d, MAX_BL_SMALL[d] words each, for the
-    /// depths where the step to d+1 needed them (empty otherwise).
+    /// Whether block d holds the NTT rows of level d.
+    ntt_ok: [bool; 11],
+    /// Plain (signed) f_d then g_d, MAX_BL_SMALL[d] words each (word-major), where
+    /// computed (empty otherwise); at the deepest level, the resultants (unsigned).
     plain: [Buf<u32>; 11],
 }
 
@@ -201,28 +206,72 @@ impl FgChain {
         let mut chain = FgChain {
             data,
             off,
+            ntt_ok: [false; 11],
             plain: core::array::from_fn(|_| buf_u32(0)),
         };
-        for d in 0..logn {
+        chain.ntt_ok[0] = true;
+        // RNS steps while the degree is large.
+        let mut d = 0;
+        while d < logn && (n >> d) > BINARY_MAX_N {
             chain.step(logn, d);
+            d += 1;
+        }
+        if d == logn {
+            return chain;
+        }
+        // Binary steps from level d0 = d.
+        let d0 = d;
+        if chain.plain[d0 as usize].is_empty() {
+            let (ft, gt) = chain.plain_from_ntt(logn, d0);
+            let slen = MAX_BL_SMALL[d0 as usize];
+            let nd = n >> d0;
+            let mut both = buf_u32(2 * slen * nd);
+            both[..slen * nd].copy_from_slice(&ft);
+            both[slen * nd..].copy_from_slice(&gt);
+            chain.plain[d0 as usize] = both;
+        }
+        let mut ok = true;
+        while d < logn {
+            match binary_norm_step(&chain.plain[d as usize], logn - d, d + 1 == logn, d) {
+                Some(next) => chain.plain[d as usize + 1] = next,
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+            d += 1;
+        }
+        if !ok {
+            // A value left the reference's range: redo the deep levels exactly as the
+            // reference (RNS). Never happens with Gaussian (f, g).
+            for dd in d0 + 1..=logn {
+                chain.plain[dd as usize] = buf_u32(0);
+            }
+            for dd in d0..logn {
+                chain.step(logn, dd);
+            }
         }
         chain
     }
 
-    /// f_d and g_d (NTT rows).
-    fn level(&self, logn: u32, d: u32) -> (&[u32], &[u32]) {
+    /// f_d and g_d (NTT rows), if this level was computed in RNS.
+    fn level(&self, logn: u32, d: u32) -> Option<(&[u32], &[u32])> {
+        if !self.ntt_ok[d as usize] {
+            return None;
+        }
         let sz = MAX_BL_SMALL[d as usize] << (logn - d);
         let o = self.off[d as usize];
-        (&self.data[o..o + sz], &self.data[o + sz..o + 2 * sz])
+        Some((&self.data[o..o + sz], &self.data[o + sz..o + 2 * sz]))
     }
 
-    /// Computes level d+1 from level d.
+    /// Computes level d+1 from level d (RNS).
     fn step(&mut self, logn_top: u32, d: u32) {
         let logn = logn_top - d;
         let n = 1usize << logn;
         let hn = n >> 1;
         let slen = MAX_BL_SMALL[d as usize];
         let tlen = MAX_BL_SMALL[d as usize + 1];
+        self.ntt_ok[d as usize + 1] = true;
         let (src, dst) = self.data.split_at_mut(self.off[d as usize + 1]);
         let src = &src[self.off[d as usize]..];
         let (df, dg) = dst[..2 * tlen * hn].split_at_mut(tlen * hn);
@@ -278,19 +327,13 @@ impl FgChain {
         self.plain[d as usize] = plain;
     }
 
-    /// Plain f_d, g_d (MAX_BL_SMALL[d] words, n_d coefficients each, word-major).
-    fn plain(&self, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
+    /// Plain f_d, g_d from the NTT rows (inverse NTT and CRT, as the reference).
+    fn plain_from_ntt(&self, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
         let slen = MAX_BL_SMALL[d as usize];
         let n = 1usize << (logn - d);
         let mut ft = buf_u32(slen * n);
         let mut gt = buf_u32(slen * n);
-        let saved = &self.plain[d as usize];
-        if !saved.is_empty() {
-            ft.copy_from_slice(&saved[..slen * n]);
-            gt.copy_from_slice(&saved[slen * n..2 * slen * n]);
-            return (ft, gt);
-        }
-        let (cf, cg) = self.level(logn, d);
+        let (cf, cg) = self.level(logn, d).expect("RNS level");
         ft.copy_from_slice(cf);
         gt.copy_from_slice(cg);
         let mut igm = buf_u32(n);
@@ -305,21 +348,108 @@ impl FgChain {
         zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
         (ft, gt)
     }
+
+    /// Plain f_d, g_d (MAX_BL_SMALL[d] words, n_d coefficients each, word-major).
+    fn plain(&self, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
+        let saved = &self.plain[d as usize];
+        if saved.is_empty() {
+            return self.plain_from_ntt(logn, d);
+        }
+        let slen = MAX_BL_SMALL[d as usize];
+        let n = 1usize << (logn - d);
+        let mut ft = buf_u32(slen * n);
+        let mut gt = buf_u32(slen * n);
+        ft.copy_from_slice(&saved[..slen * n]);
+        gt.copy_from_slice(&saved[slen * n..2 * slen * n]);
+        (ft, gt)
+    }
+}
+
+/// One exact step of the field norm in binary: from f_d, g_d (plain, slen words, n
+/// coefficients, word-major; f then g) to f_{d+1} = A^2 − Y·B^2 mod (Y^(n/2)+1) where
+/// f_d(X) = A(X^2) + X·B(X^2), likewise g. Output: MAX_BL_SMALL[d+1] words per
+/// coefficient. None if a value does not fit the reference's range for that length
+/// (signed, or unsigned for the resultants at the last step).
+fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u32>> {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let slen = MAX_BL_SMALL[d as usize];
+    let tlen = MAX_BL_SMALL[d as usize + 1];
+    let w = (2 * slen + 1).max(tlen);
+    let mut out = buf_u32(2 * tlen * hn);
+    let mut abs = buf_u32(n * slen);
+    let mut neg = buf_u32(n);
+    let mut acc = buf_u32(hn * w);
+    let mut prod = buf_u32(2 * slen);
+    let mut bad = 0u32;
+    for blk in 0..2 {
+        zint::abs_gather(
+            &mut abs,
+            &mut neg,
+            &src[blk * slen * n..(blk + 1) * slen * n],
+            slen,
+            n,
+        );
+        acc.fill(0);
+        // A_i = f_{2i}, B_i = f_{2i+1}. A_i·A_j lands at i+j (negated past hn); B_i·B_j
+        // at i+j+1 with a minus sign (negated again past hn). Pairs i < j count twice.
+        for par in 0..2usize {
+            for i in 0..hn {
+                for j in i..hn {
+                    let (ci, cj) = (2 * i + par, 2 * j + par);
+                    zint::mul_abs(
+                        &mut prod,
+                        &abs[ci * slen..(ci + 1) * slen],
+                        &abs[cj * slen..(cj + 1) * slen],
+                    );
+                    let pos = i + j + par;
+                    let (k, wrap) = if pos < hn { (pos, 0) } else { (pos - hn, 1) };
+                    let sgn = neg[ci] ^ neg[cj] ^ (par as u32) ^ wrap;
+                    let a = &mut acc[k * w..(k + 1) * w];
+                    zint::add_signed(a, &prod, sgn);
+                    if i != j {
+                        zint::add_signed(a, &prod, sgn);
+                    }
+                }
+            }
+        }
+        for k in 0..hn {
+            let a = &acc[k * w..(k + 1) * w];
+            bad |= if last {
+                // Resultant: positive and below 2^(31·tlen − 2) < P.
+                zint::exceeds_bits(a, 31 * tlen - 2)
+            } else {
+                zint::exceeds_bits(a, 31 * tlen - 3)
+            };
+            for j in 0..tlen {
+                out[blk * tlen * hn + j * hn + k] = a[j];
+            }
+        }
+    }
+    if bad != 0 {
+        return None;
+    }
+    Some(out)
 }
 
 /// Deepest level: (F, G) with Res(f)·G − Res(g)·F = q, as MAX_BL_SMALL[logn]-word
 /// integers. None if the resultants are not coprime (or the product by q overflows).
 fn solve_deepest(logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
     let len = MAX_BL_SMALL[logn as usize];
-    let (rf, rg) = chain.level(logn, logn);
     let mut fp = buf_u32(len);
     let mut gp = buf_u32(len);
-    fp.copy_from_slice(&rf[..len]);
-    gp.copy_from_slice(&rg[..len]);
     let mut tmp = buf_u32(4 * len + 2);
-    // The resultants are positive: no signed normalisation.
-    zint::rebuild_crt(&mut fp, len, 1, 1, false, &mut tmp);
-    zint::rebuild_crt(&mut gp, len, 1, 1, false, &mut tmp);
+    if let Some((rf, rg)) = chain.level(logn, logn) {
+        fp.copy_from_slice(&rf[..len]);
+        gp.copy_from_slice(&rg[..len]);
+        // The resultants are positive: no signed normalisation.
+        zint::rebuild_crt(&mut fp, len, 1, 1, false, &mut tmp);
+        zint::rebuild_crt(&mut gp, len, 1, 1, false, &mut tmp);
+    } else {
+        let r = &chain.plain[logn as usize];
+        fp.copy_from_slice(&r[..len]);
+        gp.copy_from_slice(&r[len..2 * len]);
+    }
     let mut big_f = buf_u32(len);
     let mut big_g = buf_u32(len);
     // Res(f)·G − Res(g)·F = 1.
@@ -332,6 +462,7 @@ fn solve_deepest(logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
     Some((big_f, big_g))
 }
 
+dual! {
 /// Converts `n` big integers of `flen` words (word-major, `stride`) to floating point,
 /// summing the words from the lowest, as the reference does (`poly_big_to_fp`).
 fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
@@ -357,6 +488,7 @@ fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
         }
         *di = acc;
     }
+}
 }
 
 /// Reduces `v` (any i32) modulo p into [0, p).
@@ -417,9 +549,10 @@ fn lift_rns(
     }
 }
 
-/// Up to this degree the unreduced (F, G) are computed as exact binary products
-/// (cheaper than ~llen NTTs and a quadratic CRT when n is small and integers long).
-const BINARY_LIFT_MAX_N: usize = 16;
+/// Up to this degree the field norms and the unreduced (F, G) are computed as exact
+/// binary products (cheaper than ~llen NTTs and a quadratic CRT when n is small and the
+/// integers long).
+const BINARY_MAX_N: usize = 16;
 
 /// Unreduced F = F'(X^2)·g(−X), G = G'(X^2)·f(−X) at degree n = 2^logn, computed
 /// exactly with schoolbook products of the big coefficients, and written as llen-word
@@ -503,12 +636,12 @@ fn solve_intermediate(
     let llen = MAX_BL_LARGE[depth as usize];
 
     // f_d, g_d: NTT rows (from the chain) and plain integers (slen words).
-    let (cf, cg) = chain.level(logn_top, depth);
+    let rows = chain.level(logn_top, depth);
     let (ft, gt) = chain.plain(logn_top, depth);
 
     // Unreduced F, G as llen-word integers: exact products in binary at small degrees,
     // else modulo llen primes and the CRT (as the reference).
-    let lifted = if n <= BINARY_LIFT_MAX_N {
+    let lifted = if n <= BINARY_MAX_N {
         lift_binary(logn, fd, gd, dlen, &ft, &gt, slen, llen)
     } else {
         None
@@ -527,7 +660,7 @@ fn solve_intermediate(
                 &mut big_f,
                 &mut big_g,
                 |u, sp, gm, fx, gx| {
-                    if u < slen {
+                    if let (Some((cf, cg)), true) = (rows, u < slen) {
                         fx.copy_from_slice(&cf[u * n..(u + 1) * n]);
                         gx.copy_from_slice(&cg[u * n..(u + 1) * n]);
                     } else {
@@ -604,7 +737,7 @@ fn solve_intermediate(
         // (F, G) -= (k·f, k·g)·2^scale_k, modulo 2^(31·fglen).
         let sch = (scale_k / 31) as usize;
         let scl = (scale_k % 31) as u32;
-        kprod.sub(&mut big_f, &mut big_g, fglen, n, &k, sch, scl);
+        kprod.sub(&mut big_f, &mut big_g, fglen, &k, sch, scl);
 
         // Expected size of (F, G) now; drop a word when it is no longer needed.
         let new_maxbl = scale_k + maxbl_fg + 10;
@@ -658,8 +791,7 @@ fn pow2_neg(dc: i32) -> Fpr {
 /// and g fixed. At depth <= DEPTH_INT_FG the products are computed in RNS over
 /// slen + 1 primes (as the reference, including its wrap-around semantics), with the
 /// NTT forms of f and g and the twiddles computed once per level. Deeper, the exact
-/// product is computed (the reference uses an exact schoolbook product there): signed
-/// 31-bit digits of f, g, i128 column sums, then one carry pass.
+/// product is computed (the reference uses an exact schoolbook product there).
 enum KfProduct {
     Rns {
         logn: u32,
@@ -676,12 +808,12 @@ enum KfProduct {
     },
     Exact {
         logn: u32,
-        slen: usize,
-        /// Digits of f and g: n × slen, low words unsigned, the top word signed.
-        fdig: Zeroizing<Vec<i64>>,
-        gdig: Zeroizing<Vec<i64>>,
-        acc: Zeroizing<Vec<i128>>,
-        prod: Buf<u32>,
+        /// Digits per coefficient (slen rounded up to DIG_PAD).
+        dlen: usize,
+        /// Signed 31-bit digits of f and g (n × dlen, coefficient-major): the low words
+        /// as they are, the top word sign-extended, then zeros.
+        fdig: Zeroizing<Vec<i32>>,
+        gdig: Zeroizing<Vec<i32>>,
     },
 }
 
@@ -689,27 +821,26 @@ impl KfProduct {
     fn new(logn: u32, depth: u32, ft: &[u32], gt: &[u32], slen: usize) -> Self {
         let n = 1usize << logn;
         if depth > DEPTH_INT_FG {
-            let mut fdig = Zeroizing::new(vec![0i64; n * slen]);
-            let mut gdig = Zeroizing::new(vec![0i64; n * slen]);
+            let dlen = slen.div_ceil(zint::DIG_PAD) * zint::DIG_PAD;
+            let mut fdig = Zeroizing::new(vec![0i32; n * dlen]);
+            let mut gdig = Zeroizing::new(vec![0i32; n * dlen]);
             for (dig, src) in [(&mut fdig, ft), (&mut gdig, gt)] {
                 for v in 0..n {
                     for j in 0..slen {
                         let w = src[j * n + v];
-                        dig[v * slen + j] = if j + 1 == slen {
-                            zint::one_to_plain(w) as i64
+                        dig[v * dlen + j] = if j + 1 == slen {
+                            zint::one_to_plain(w)
                         } else {
-                            w as i64
+                            w as i32
                         };
                     }
                 }
             }
             return KfProduct::Exact {
                 logn,
-                slen,
+                dlen,
                 fdig,
                 gdig,
-                acc: Zeroizing::new(vec![0i128; slen]),
-                prod: buf_u32(slen + 2),
             };
         }
         let tlen = slen + 1;
@@ -742,56 +873,20 @@ impl KfProduct {
     }
 
     /// (F, G) -= (k·f, k·g)·2^(31·sch + scl) modulo 2^(31·fglen); F, G word-major with
-    /// stride `stride` (>= n words per row). k holds i32 values (as u32).
+    /// n words per row. k holds i32 values (as u32).
     #[allow(clippy::too_many_arguments)]
     #[allow(non_snake_case)]
-    fn sub(
-        &mut self,
-        F: &mut [u32],
-        G: &mut [u32],
-        fglen: usize,
-        stride: usize,
-        k: &[u32],
-        sch: usize,
-        scl: u32,
-    ) {
+    fn sub(&mut self, F: &mut [u32], G: &mut [u32], fglen: usize, k: &[u32], sch: usize, scl: u32) {
         match self {
             KfProduct::Exact {
                 logn,
-                slen,
+                dlen,
                 fdig,
                 gdig,
-                acc,
-                prod,
             } => {
                 let n = 1usize << *logn;
-                let slen = *slen;
-                let plen = slen + 2;
-                for (dig, X) in [(&**fdig, &mut *F), (&**gdig, &mut *G)] {
-                    for kk in 0..n {
-                        acc.fill(0);
-                        // Negacyclic: u + v = kk, or u + v = kk + n with a sign change.
-                        for (u, &ku) in k[..n].iter().enumerate() {
-                            let ku = ku as i32 as i64;
-                            let (v, ks) = if u <= kk {
-                                (kk - u, ku)
-                            } else {
-                                (kk + n - u, -ku)
-                            };
-                            let d = &dig[v * slen..(v + 1) * slen];
-                            for (a, &dj) in acc.iter_mut().zip(d) {
-                                *a += (ks * dj) as i128;
-                            }
-                        }
-                        let mut c = 0i128;
-                        for j in 0..plen {
-                            let t = if j < slen { acc[j] + c } else { c };
-                            prod[j] = (t as u32) & 0x7FFF_FFFF;
-                            c = t >> 31;
-                        }
-                        zint::sub_scaled(&mut X[kk..], fglen, stride, prod, plen, 1, sch, scl);
-                    }
-                }
+                zint::sub_mul_small_exact(F, fglen, fdig, *dlen, k, n, sch, scl);
+                zint::sub_mul_small_exact(G, fglen, gdig, *dlen, k, n, sch, scl);
             }
             KfProduct::Rns {
                 logn,
@@ -830,10 +925,8 @@ impl KfProduct {
                 }
                 zint::rebuild_crt(kf, tlen, n, n, true, rest);
                 zint::rebuild_crt(kg, tlen, n, n, true, rest);
-                for i in 0..n {
-                    zint::sub_scaled(&mut F[i..], fglen, stride, &kf[i..], tlen, n, sch, scl);
-                    zint::sub_scaled(&mut G[i..], fglen, stride, &kg[i..], tlen, n, sch, scl);
-                }
+                zint::sub_scaled_batch(F, fglen, kf, tlen, n, sch, scl, rest);
+                zint::sub_scaled_batch(G, fglen, kg, tlen, n, sch, scl, rest);
             }
         }
     }

@@ -60,6 +60,7 @@ pub(crate) fn mod_small_signed(
     modp::sub(z, rx & neg, sp.p)
 }
 
+dual! {
 /// Residues modulo `sp` of `n` signed integers of `dlen` words (word-major with stride
 /// `stride`, coefficient i at offset i) into `out[..n]`.
 pub(crate) fn mod_small_signed_batch(
@@ -94,7 +95,9 @@ pub(crate) fn mod_small_signed_batch(
         *x = modp::sub(*x, rx & neg, p);
     }
 }
+}
 
+dual! {
 /// Rebuilds `n` integers of `xlen` words from their RNS form, in place: on input row j
 /// (`xx[j*stride .. j*stride+n]`) holds the residues modulo `PRIMES[j]`; on output it
 /// holds word j of each integer. With `signed`, values are normalised into
@@ -157,6 +160,7 @@ pub(crate) fn rebuild_crt(
         }
     }
 }
+}
 
 /// If x > (m-1)/2, replace x with x - m (m odd, both `len` words; x strided).
 fn norm_zero(x: &mut [u32], stride: usize, m: &[u32], len: usize) {
@@ -183,34 +187,134 @@ fn norm_zero(x: &mut [u32], stride: usize, m: &[u32], len: usize) {
     }
 }
 
-/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) (x: `xlen` words at stride
-/// `xs`; y: signed, `ylen` words at stride `ys`, sign-extended; `scl < 31`).
+dual! {
+/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) for `n` integers at once (x:
+/// `xlen` words, y: signed `ylen` words sign-extended, both word-major with stride n).
+/// `scl < 31`; `tmp` needs 2n words. Vectorises over the coefficients.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn sub_scaled(
+pub(crate) fn sub_scaled_batch(
     x: &mut [u32],
     xlen: usize,
-    xs: usize,
     y: &[u32],
     ylen: usize,
-    ys: usize,
+    n: usize,
+    sch: usize,
+    scl: u32,
+    tmp: &mut [u32],
+) {
+    if ylen == 0 || sch >= xlen {
+        return;
+    }
+    let (tw, cc) = tmp[..2 * n].split_at_mut(n);
+    tw.fill(0);
+    cc.fill(0);
+    let top = &y[(ylen - 1) * n..ylen * n];
+    for u in sch..xlen {
+        let v = u - sch;
+        let xr = &mut x[u * n..(u + 1) * n];
+        if v < ylen {
+            let yr = &y[v * n..(v + 1) * n];
+            for i in 0..n {
+                let wy = yr[i];
+                let wys = ((wy << scl) & MASK31) | tw[i];
+                tw[i] = wy >> (31 - scl);
+                let w = xr[i].wrapping_sub(wys).wrapping_sub(cc[i]);
+                xr[i] = w & MASK31;
+                cc[i] = w >> 31;
+            }
+        } else {
+            for i in 0..n {
+                let wy = (top[i] >> 30).wrapping_neg() >> 1;
+                let wys = ((wy << scl) & MASK31) | tw[i];
+                tw[i] = wy >> (31 - scl);
+                let w = xr[i].wrapping_sub(wys).wrapping_sub(cc[i]);
+                xr[i] = w & MASK31;
+                cc[i] = w >> 31;
+            }
+        }
+    }
+}
+}
+
+/// Digit padding of [`sub_mul_small_exact`]: f's digit rows are padded to a multiple of
+/// this (vector width) with zeros.
+pub(crate) const DIG_PAD: usize = 4;
+
+dual! {
+/// `X <- X − (k·f)·2^(31·sch + scl)` modulo 2^(31·xlen), negacyclic (X^n + 1), with
+/// the product computed exactly: k has n signed 32-bit coefficients (|k| < 2^31), f has
+/// n big coefficients given as signed 31-bit digits (`dig`: n rows of `dlen` digits,
+/// `dlen` a multiple of DIG_PAD, zero-padded; digit j weighs 2^(31·j)). X: `xlen` words
+/// per coefficient, word-major (stride n). k is split into 16-bit halves so that every
+/// column sum fits an i64 (n <= 64), and the column loops vectorise; one carry pass per
+/// coefficient then subtracts the shifted product.
+pub(crate) fn sub_mul_small_exact(
+    x: &mut [u32],
+    xlen: usize,
+    dig: &[i32],
+    dlen: usize,
+    k: &[u32],
+    n: usize,
     sch: usize,
     scl: u32,
 ) {
-    if ylen == 0 {
-        return;
+    debug_assert!(n <= 64 && dlen <= 128 && dlen.is_multiple_of(DIG_PAD));
+    let mut lo = [0i64; 128];
+    let mut hi = [0i64; 128];
+    for kk in 0..n {
+        let lo = &mut lo[..dlen];
+        let hi = &mut hi[..dlen];
+        lo.fill(0);
+        hi.fill(0);
+        for (u, &ku) in k[..n].iter().enumerate() {
+            // u + v = kk, or u + v = kk + n (coefficient of X^(kk+n) = −X^kk).
+            let (v, s) = if u <= kk { (kk - u, 1i64) } else { (kk + n - u, -1i64) };
+            let ku = ku as i32 as i64;
+            let kh = (ku >> 16) * s;
+            let kl = (ku & 0xFFFF) * s;
+            let d = &dig[v * dlen..(v + 1) * dlen];
+            for ((l, h), &dj) in lo.iter_mut().zip(hi.iter_mut()).zip(d) {
+                let dj = dj as i64;
+                *l += kl * dj;
+                *h += kh * dj;
+            }
+        }
+        // P = sum_j (hi[j]·2^16 + lo[j])·2^(31·j): carry pass producing its 31-bit
+        // words, shifted by scl bits on the fly and subtracted from X at word offset
+        // sch; then the borrow and the sign of P propagate to the top word.
+        if sch >= xlen {
+            continue;
+        }
+        // hi·2^16 = (hi >> 15)·2^31 + (hi mod 2^15)·2^16: the first part goes straight
+        // to the carry, so everything stays within i64 (|lo| < 2^52, |c| < 2^37).
+        let mut c = 0i64;
+        let mut borrow = 0u32;
+        let mut tw = 0u32;
+        let jmax = dlen.min(xlen - sch);
+        let xcol = &mut x[kk..];
+        for j in 0..jmax {
+            let t = lo[j] + ((hi[j] & 0x7FFF) << 16) + c;
+            let w = (t as u32) & MASK31;
+            c = (t >> 31) + (hi[j] >> 15);
+            let ws = ((w << scl) & MASK31) | tw;
+            tw = w >> (31 - scl);
+            let xi = &mut xcol[(sch + j) * n];
+            let dd = xi.wrapping_sub(ws).wrapping_sub(borrow);
+            *xi = dd & MASK31;
+            borrow = dd >> 31;
+        }
+        for u in sch + jmax..xlen {
+            let w = (c as u32) & MASK31;
+            c >>= 31;
+            let ws = ((w << scl) & MASK31) | tw;
+            tw = w >> (31 - scl);
+            let xi = &mut xcol[u * n];
+            let dd = xi.wrapping_sub(ws).wrapping_sub(borrow);
+            *xi = dd & MASK31;
+            borrow = dd >> 31;
+        }
     }
-    let ysign = (y[(ylen - 1) * ys] >> 30).wrapping_neg() >> 1;
-    let mut tw = 0u32;
-    let mut cc = 0u32;
-    for u in sch..xlen {
-        let v = u - sch;
-        let wy = if v < ylen { y[v * ys] } else { ysign };
-        let wys = ((wy << scl) & MASK31) | tw;
-        tw = wy >> (31 - scl);
-        let w = x[u * xs].wrapping_sub(wys).wrapping_sub(cc);
-        x[u * xs] = w & MASK31;
-        cc = w >> 31;
-    }
+}
 }
 
 /// The signed value of a one-word integer (bit 30 is the sign).
