@@ -8,6 +8,22 @@
 //! * [`keygen`] — NTRU key generation (Gaussian f, g; NTRUSolve with exact big integers).
 //! * [`sign`] — signing: LDL tree, fast Fourier sampling, SamplerZ's software side.
 //! * [`fndsa`] — FN-DSA (draft) on top of the same core.
+//!
+//! ```
+//! use pqsig::falcon::{self, ParamSet};
+//!
+//! let (sk, vk) = falcon::keygen(ParamSet::Falcon512)?;    // 48-byte seed from the OS
+//! let sig = sk.sign(b"message")?;                         // 0x39 ‖ nonce ‖ comp(s2)
+//! assert_eq!(vk.verify(b"message", &sig), Ok(()));
+//! assert!(vk.verify(b"another", &sig).is_err());
+//! let fast = sk.expand();                                 // LDL tree kept: faster signing
+//! assert_eq!(vk.verify(b"message", &fast.sign(b"message")?), Ok(()));
+//!
+//! let (sk, vk) = falcon::fndsa::keygen(10)?;              // FN-DSA-1024 (draft)
+//! let sig = sk.sign(b"message", b"context")?;
+//! assert_eq!(vk.verify(b"message", b"context", &sig), Ok(()));
+//! # Ok::<(), pqsig::Error>(())
+//! ```
 
 pub mod codec;
 pub mod fndsa;
