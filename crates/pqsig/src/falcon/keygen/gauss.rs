@@ -47,38 +47,41 @@ const GAUSS_1024_12289: [u64; 27] = [
 /// Scratch size in bytes (a multiple of 16·2^(10−logn) for every logn).
 pub(crate) const BUF_LEN: usize = 8192;
 
-/// Samples per block of the vectorised sampler.
-const BLK: usize = 64;
+/// Samples processed together (the comparisons against the table run on this many
+/// lanes kept in registers).
+const LANES: usize = 8;
 
 /// Base samples from `bytes` (16 bytes each: two little-endian words r0, r1) into
 /// `out`. Value: 0 if r0 mod 2^63 < P(0); otherwise 1 + #{k >= 1 : r1 mod 2^63 <
 /// table[k]} (the first k with r1 >= table[k], the table being decreasing), negated
-/// if r0's top bit is set. Constant time; written over blocks so that it vectorises.
+/// if r0's top bit is set. Constant time; written so that it vectorises.
 #[inline(always)]
 fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
     const M63: u64 = (1u64 << 63) - 1;
-    for (chunk, o) in bytes.chunks(16 * BLK).zip(out.chunks_mut(BLK)) {
+    let word = |c: &[u8]| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&c[..8]);
+        u64::from_le_bytes(w)
+    };
+    for (chunk, o) in bytes.chunks(16 * LANES).zip(out.chunks_mut(LANES)) {
         let m = o.len();
-        let mut r0 = [0u64; BLK];
-        let mut r1 = [0u64; BLK];
+        let mut r0 = [0u64; LANES];
+        let mut r1 = [0u64; LANES];
         for (s, c) in chunk.chunks_exact(16).enumerate().take(m) {
-            let mut w0 = [0u8; 8];
-            let mut w1 = [0u8; 8];
-            w0.copy_from_slice(&c[..8]);
-            w1.copy_from_slice(&c[8..]);
-            r0[s] = u64::from_le_bytes(w0);
-            r1[s] = u64::from_le_bytes(w1);
+            r0[s] = word(&c[..8]) & M63;
+            r1[s] = word(&c[8..]) & M63;
         }
-        let mut cnt = [1u64; BLK];
+        let mut cnt = [1u64; LANES];
         for &t in &GAUSS_1024_12289[1..] {
-            for (c, &r) in cnt.iter_mut().zip(r1.iter()) {
+            for l in 0..LANES {
                 // Both operands < 2^63: the sign of the difference is r < t.
-                *c += ((r & M63).wrapping_sub(t)) >> 63;
+                cnt[l] += r1[l].wrapping_sub(t) >> 63;
             }
         }
-        for s in 0..m {
-            let nz = (((r0[s] & M63).wrapping_sub(GAUSS_1024_12289[0]) >> 63) ^ 1).wrapping_neg();
-            let neg = (r0[s] >> 63).wrapping_neg();
+        for (s, c) in chunk.chunks_exact(16).enumerate().take(m) {
+            let neg = (c[7] >> 7) as u64;
+            let nz = ((r0[s].wrapping_sub(GAUSS_1024_12289[0]) >> 63) ^ 1).wrapping_neg();
+            let neg = neg.wrapping_neg();
             let v = cnt[s] & nz;
             o[s] = ((v ^ neg).wrapping_sub(neg)) as i32;
         }

@@ -470,23 +470,36 @@ fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
         d[..n].fill(fpr::ZERO);
         return;
     }
-    for (i, di) in d[..n].iter_mut().enumerate() {
-        // Negative values: load |x| word by word (two's complement negation on the fly)
-        // and negate each word's contribution.
-        let neg = (x[(flen - 1) * stride + i] >> 30).wrapping_neg();
-        let xm = neg >> 1;
-        let mut cc = neg & 1;
-        let mut acc = fpr::ZERO;
+    // Blocks of coefficients, words outer and coefficients inner (vectorisable; the
+    // per-coefficient order of the additions is the reference's, lowest word first).
+    const B: usize = 32;
+    let mut i0 = 0;
+    while i0 < n {
+        let m = B.min(n - i0);
+        let mut neg = [0u32; B];
+        let mut cc = [0u32; B];
+        let mut acc = [fpr::ZERO; B];
+        // Negative values: load |x| word by word (two's complement negation on the
+        // fly) and negate each word's contribution.
+        let top = &x[(flen - 1) * stride + i0..(flen - 1) * stride + i0 + m];
+        for k in 0..m {
+            neg[k] = (top[k] >> 30).wrapping_neg();
+            cc[k] = neg[k] & 1;
+        }
         let mut fsc = fpr::ONE;
         for v in 0..flen {
-            let mut w = (x[v * stride + i] ^ xm).wrapping_add(cc);
-            cc = w >> 31;
-            w &= 0x7FFF_FFFF;
-            w = w.wrapping_sub((w << 1) & neg);
-            acc = acc.add(Fpr::of(w as i32 as i64).mul(fsc));
+            let row = &x[v * stride + i0..v * stride + i0 + m];
+            for k in 0..m {
+                let mut w = (row[k] ^ (neg[k] >> 1)).wrapping_add(cc[k]);
+                cc[k] = w >> 31;
+                w &= 0x7FFF_FFFF;
+                w = w.wrapping_sub((w << 1) & neg[k]);
+                acc[k] = acc[k].add(Fpr::of(w as i32 as i64).mul(fsc));
+            }
             fsc = fsc.mul(fpr::PTWO31);
         }
-        *di = acc;
+        d[i0..i0 + m].copy_from_slice(&acc[..m]);
+        i0 += m;
     }
 }
 }
@@ -814,6 +827,8 @@ enum KfProduct {
         /// as they are, the top word sign-extended, then zeros.
         fdig: Zeroizing<Vec<i32>>,
         gdig: Zeroizing<Vec<i32>>,
+        /// Column sums (2 × dlen).
+        cols: Zeroizing<Vec<i64>>,
     },
 }
 
@@ -841,6 +856,7 @@ impl KfProduct {
                 dlen,
                 fdig,
                 gdig,
+                cols: Zeroizing::new(vec![0i64; 2 * dlen]),
             };
         }
         let tlen = slen + 1;
@@ -883,10 +899,11 @@ impl KfProduct {
                 dlen,
                 fdig,
                 gdig,
+                cols,
             } => {
                 let n = 1usize << *logn;
-                zint::sub_mul_small_exact(F, fglen, fdig, *dlen, k, n, sch, scl);
-                zint::sub_mul_small_exact(G, fglen, gdig, *dlen, k, n, sch, scl);
+                zint::sub_mul_small_exact(F, fglen, fdig, *dlen, k, n, sch, scl, cols);
+                zint::sub_mul_small_exact(G, fglen, gdig, *dlen, k, n, sch, scl, cols);
             }
             KfProduct::Rns {
                 logn,

@@ -155,36 +155,37 @@ pub(crate) fn rebuild_crt(
         prod[u] = mul_small(&mut prod[..u], p);
     }
     if signed {
-        for i in 0..n {
-            norm_zero(&mut xx[i..], stride, prod, xlen);
+        // If x > (P-1)/2, replace x with x - P, for every coefficient at once. The
+        // comparison with (P-1)/2 (P odd: its halving shifts bits between words) is
+        // decided by the highest differing word: r = -1, 0 or 1 per coefficient.
+        let (r, rest) = (acc, cc);
+        r.fill(0);
+        let mut bb = 0u32;
+        for j in (0..xlen).rev() {
+            let wp = (prod[j] >> 1) | (bb << 30);
+            bb = prod[j] & 1;
+            let row = &xx[j * stride..j * stride + n];
+            for (ri, &wx) in r.iter_mut().zip(row) {
+                let c = wp.wrapping_sub(wx);
+                let c = (c.wrapping_neg() >> 31) | (c >> 31).wrapping_neg();
+                *ri |= c & ((*ri & 1).wrapping_sub(1));
+            }
+        }
+        // Subtract P where r = -1.
+        for ri in r.iter_mut() {
+            *ri = (*ri >> 31).wrapping_neg();
+        }
+        rest.fill(0);
+        for (j, &pw) in prod[..xlen].iter().enumerate() {
+            let row = &mut xx[j * stride..j * stride + n];
+            for ((x, &m), c) in row.iter_mut().zip(r.iter()).zip(rest.iter_mut()) {
+                let w = x.wrapping_sub(pw).wrapping_sub(*c);
+                *c = w >> 31;
+                *x ^= ((w & MASK31) ^ *x) & m;
+            }
         }
     }
 }
-}
-
-/// If x > (m-1)/2, replace x with x - m (m odd, both `len` words; x strided).
-fn norm_zero(x: &mut [u32], stride: usize, m: &[u32], len: usize) {
-    // r = sign of ((m-1)/2 - x): -1, 0 or 1, decided by the highest differing word.
-    let mut r = 0u32;
-    let mut bb = 0u32;
-    for j in (0..len).rev() {
-        let wx = x[j * stride];
-        let wp = (m[j] >> 1) | (bb << 30);
-        bb = m[j] & 1;
-        let cc = wp.wrapping_sub(wx);
-        let cc = (cc.wrapping_neg() >> 31) | (cc >> 31).wrapping_neg();
-        r |= cc & ((r & 1).wrapping_sub(1));
-    }
-    // Subtract m iff r = -1.
-    let ctl = r >> 31;
-    let mask = ctl.wrapping_neg();
-    let mut c = 0u32;
-    for j in 0..len {
-        let aw = x[j * stride];
-        let w = aw.wrapping_sub(m[j]).wrapping_sub(c);
-        c = w >> 31;
-        x[j * stride] = aw ^ (((w & MASK31) ^ aw) & mask);
-    }
 }
 
 dual! {
@@ -247,7 +248,7 @@ dual! {
 /// `dlen` a multiple of DIG_PAD, zero-padded; digit j weighs 2^(31·j)). X: `xlen` words
 /// per coefficient, word-major (stride n). k is split into 16-bit halves so that every
 /// column sum fits an i64 (n <= 64), and the column loops vectorise; one carry pass per
-/// coefficient then subtracts the shifted product.
+/// coefficient then subtracts the shifted product. `cols`: scratch of 2·dlen.
 pub(crate) fn sub_mul_small_exact(
     x: &mut [u32],
     xlen: usize,
@@ -257,13 +258,11 @@ pub(crate) fn sub_mul_small_exact(
     n: usize,
     sch: usize,
     scl: u32,
+    cols: &mut [i64],
 ) {
-    debug_assert!(n <= 64 && dlen <= 128 && dlen.is_multiple_of(DIG_PAD));
-    let mut lo = [0i64; 128];
-    let mut hi = [0i64; 128];
+    debug_assert!(n <= 64 && dlen.is_multiple_of(DIG_PAD));
+    let (lo, hi) = cols[..2 * dlen].split_at_mut(dlen);
     for kk in 0..n {
-        let lo = &mut lo[..dlen];
-        let hi = &mut hi[..dlen];
         lo.fill(0);
         hi.fill(0);
         for (u, &ku) in k[..n].iter().enumerate() {
@@ -510,6 +509,72 @@ fn co_reduce_mod(
     finish_mod(b, m, ((ccb as u64) >> 63) as u32);
 }
 
+/// `(a, b) <- ((a·xa + b·xb) / 2^62 mod m, (a·ya + b·yb) / 2^62 mod m)` for
+/// 0 <= a, b < m (m odd), with |xa| + |xb| <= 2^62 and |ya| + |yb| <= 2^62;
+/// `m0i = -1/m mod 2^62`, at least two words. The same Montgomery-style step as
+/// [`co_reduce_mod`], two words at a time.
+#[allow(clippy::too_many_arguments)]
+fn co_reduce_mod62(
+    a: &mut [u32],
+    b: &mut [u32],
+    m: &[u32],
+    m0i: u64,
+    xa: i64,
+    xb: i64,
+    ya: i64,
+    yb: i64,
+) {
+    const M62: u64 = (1u64 << 62) - 1;
+    let len = a.len();
+    let a0 = a[0] as u64 | ((a[1] as u64) << 31);
+    let b0 = b[0] as u64 | ((b[1] as u64) << 31);
+    let fa = (a0
+        .wrapping_mul(xa as u64)
+        .wrapping_add(b0.wrapping_mul(xb as u64)))
+    .wrapping_mul(m0i)
+        & M62;
+    let fb = (a0
+        .wrapping_mul(ya as u64)
+        .wrapping_add(b0.wrapping_mul(yb as u64)))
+    .wrapping_mul(m0i)
+        & M62;
+    let (xa, xb, ya, yb) = (xa as i128, xb as i128, ya as i128, yb as i128);
+    let (fa, fb) = (fa as i128, fb as i128);
+    let mut cca = 0i128;
+    let mut ccb = 0i128;
+    for u in 0..len {
+        let wa = a[u] as i128;
+        let wb = b[u] as i128;
+        let mu = m[u] as i128;
+        let za = wa * xa + wb * xb + mu * fa + cca;
+        let zb = wa * ya + wb * yb + mu * fb + ccb;
+        if u >= 2 {
+            a[u - 2] = (za as u32) & MASK31;
+            b[u - 2] = (zb as u32) & MASK31;
+        }
+        cca = za >> 31;
+        ccb = zb >> 31;
+    }
+    a[len - 2] = (cca as u32) & MASK31;
+    b[len - 2] = (ccb as u32) & MASK31;
+    let ta = cca >> 31;
+    let tb = ccb >> 31;
+    a[len - 1] = ta as u32;
+    b[len - 1] = tb as u32;
+    finish_mod(a, m, ((ta as u64) >> 63) as u32);
+    finish_mod(b, m, ((tb as u64) >> 63) as u32);
+}
+
+/// -1/m mod 2^62 for odd m (from its two low 31-bit words).
+fn ninv62(m: &[u32]) -> u64 {
+    let x = m[0] as u64 | ((*m.get(1).unwrap_or(&0) as u64) << 31);
+    let mut y = x; // correct to 3 bits (x odd)
+    for _ in 0..5 {
+        y = y.wrapping_mul(2u64.wrapping_sub(x.wrapping_mul(y)));
+    }
+    y.wrapping_neg() & ((1u64 << 62) - 1)
+}
+
 /// -1/x mod 2^31 for odd x.
 fn ninv31(x: u32) -> u32 {
     let mut y = 2u32.wrapping_sub(x);
@@ -548,15 +613,26 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
     u0[0] = 1;
     u1.copy_from_slice(y);
 
-    // Each outer step removes at least 30 bits from len(a) + len(b).
+    // Each outer step removes at least 30 bits from len(a) + len(b): after t steps both
+    // fit in min(len, ceil((62·len − 30·t)/31)) words, a public bound that limits the
+    // words the steps touch. The matrices of two consecutive steps are multiplied and
+    // applied to (u0, u1) at once (a division by 2^62).
     let mut num = 62 * len as u32 + 30;
+    let mut step = 0usize;
+    let mut pending: Option<[i64; 4]> = None;
+    let y0i62 = ninv62(y);
     while num >= 30 {
+        let bound_bits = (62 * len).saturating_sub(30 * step);
+        let wl = len.min(bound_bits.div_ceil(31)).max(1);
+        step += 1;
+        let a = &mut a[..wl];
+        let b = &mut b[..wl];
         // Top words: two highest words at the highest index >= 1 where a or b is
         // non-zero (constant-time scan), or the single low word.
         let mut c0 = u32::MAX;
         let mut c1 = u32::MAX;
         let (mut a0, mut a1, mut b0, mut b1) = (0u32, 0u32, 0u32, 0u32);
-        for j in (0..len).rev() {
+        for j in (0..wl).rev() {
             let aw = a[j];
             let bw = b[j];
             a0 ^= (a0 ^ aw) & c0;
@@ -614,8 +690,22 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
         pb = pb.wrapping_sub(pb.wrapping_add(pb) & ra);
         qa = qa.wrapping_sub(qa.wrapping_add(qa) & rb);
         qb = qb.wrapping_sub(qb.wrapping_add(qb) & rb);
-        co_reduce_mod(u0, u1, y, y0i, pa, pb, qa, qb);
+        match pending.take() {
+            None if len < 2 => co_reduce_mod(u0, u1, y, y0i, pa, pb, qa, qb),
+            None => pending = Some([pa, pb, qa, qb]),
+            Some([pa1, pb1, qa1, qb1]) => {
+                // This step's matrix times the previous one; entries stay below 2^62.
+                let xa = pa.wrapping_mul(pa1).wrapping_add(pb.wrapping_mul(qa1));
+                let xb = pa.wrapping_mul(pb1).wrapping_add(pb.wrapping_mul(qb1));
+                let ya = qa.wrapping_mul(pa1).wrapping_add(qb.wrapping_mul(qa1));
+                let yb = qa.wrapping_mul(pb1).wrapping_add(qb.wrapping_mul(qb1));
+                co_reduce_mod62(u0, u1, y, y0i62, xa, xb, ya, yb);
+            }
+        }
         num -= 30;
+    }
+    if let Some([pa, pb, qa, qb]) = pending {
+        co_reduce_mod(u0, u1, y, y0i, pa, pb, qa, qb);
     }
 
     // a holds the GCD: require a = 1, and x, y odd.
@@ -731,6 +821,64 @@ mod tests {
                 assert_eq!(lhs, rhs);
             }
         }
+    }
+
+    /// x·u − y·v = 1 checked modulo several primes, 0 <= u <= y, 0 <= v <= x, and the
+    /// gcd decision checked against a plain gcd of the residues' integers (small cases).
+    #[test]
+    fn bezout_random_sizes() {
+        let mut st = 0x1234_5678_9abc_def0u64;
+        let mut rnd = || {
+            st ^= st << 13;
+            st ^= st >> 7;
+            st ^= st << 17;
+            st
+        };
+        let cmp_le = |a: &[u32], b: &[u32]| {
+            for j in (0..a.len()).rev() {
+                if a[j] != b[j] {
+                    return a[j] < b[j];
+                }
+            }
+            true
+        };
+        let mut ok_count = 0;
+        for len in 1..=12usize {
+            for _ in 0..40 {
+                let mut x: Vec<u32> = (0..len).map(|_| rnd() as u32 & MASK31).collect();
+                let mut y: Vec<u32> = (0..len).map(|_| rnd() as u32 & MASK31).collect();
+                x[0] |= 1;
+                y[0] |= 1;
+                // Random sizes: clear some top words.
+                let cx = (rnd() % len as u64) as usize;
+                let cy = (rnd() % len as u64) as usize;
+                for w in &mut x[len - cx..] {
+                    *w = 0;
+                }
+                for w in &mut y[len - cy..] {
+                    *w = 0;
+                }
+                x[0] |= 1;
+                y[0] |= 1;
+                let mut u = vec![0u32; len];
+                let mut v = vec![0u32; len];
+                let mut tmp = vec![0u32; 4 * len];
+                if !bezout(&mut u, &mut v, &x, &y, &mut tmp) {
+                    continue;
+                }
+                ok_count += 1;
+                assert!(cmp_le(&u, &y) && cmp_le(&v, &x), "len {len}");
+                for sp in PRIMES.iter().take(6) {
+                    let p = sp.p as u64;
+                    let xm = mod_small_unsigned(&x, len, 1, sp) as u64;
+                    let ym = mod_small_unsigned(&y, len, 1, sp) as u64;
+                    let um = mod_small_unsigned(&u, len, 1, sp) as u64;
+                    let vm = mod_small_unsigned(&v, len, 1, sp) as u64;
+                    assert_eq!((xm * um % p + p - ym * vm % p) % p, 1, "len {len}");
+                }
+            }
+        }
+        assert!(ok_count > 300);
     }
 
     #[test]
