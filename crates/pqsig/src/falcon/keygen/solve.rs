@@ -830,11 +830,60 @@ enum KfProduct {
         /// Column sums (2 × dlen).
         cols: Zeroizing<Vec<i64>>,
     },
+    /// Exact, for n >= WIDE_MIN_N: the products are vectorised across the n outputs.
+    ExactWide {
+        logn: u32,
+        slen: usize,
+        /// Per digit j, the row (−f_0, …, −f_{n−1}, f_0, …, f_{n−1}) of digit j (so that
+        /// the negacyclic wrap is a contiguous slice); likewise g.
+        fext: Zeroizing<Vec<i32>>,
+        gext: Zeroizing<Vec<i32>>,
+        /// Column sums (slen × n each), the product words ((slen + 2) × n), scratch.
+        lo: Zeroizing<Vec<i64>>,
+        hi: Zeroizing<Vec<i64>>,
+        prod: Buf<u32>,
+        tmp: Buf<u32>,
+    },
 }
+
+/// From this degree on, the exact k·f products are vectorised across coefficients.
+const WIDE_MIN_N: usize = 8;
 
 impl KfProduct {
     fn new(logn: u32, depth: u32, ft: &[u32], gt: &[u32], slen: usize) -> Self {
         let n = 1usize << logn;
+        let digit = |src: &[u32], j: usize, v: usize| {
+            let w = src[j * n + v];
+            if j + 1 == slen {
+                zint::one_to_plain(w)
+            } else {
+                w as i32
+            }
+        };
+        if depth > DEPTH_INT_FG && n >= WIDE_MIN_N {
+            let mut fext = Zeroizing::new(vec![0i32; slen * 2 * n]);
+            let mut gext = Zeroizing::new(vec![0i32; slen * 2 * n]);
+            for (ext, src) in [(&mut fext, ft), (&mut gext, gt)] {
+                for j in 0..slen {
+                    let row = &mut ext[j * 2 * n..(j + 1) * 2 * n];
+                    for v in 0..n {
+                        let d = digit(src, j, v);
+                        row[v] = d.wrapping_neg();
+                        row[n + v] = d;
+                    }
+                }
+            }
+            return KfProduct::ExactWide {
+                logn,
+                slen,
+                fext,
+                gext,
+                lo: Zeroizing::new(vec![0i64; slen * n]),
+                hi: Zeroizing::new(vec![0i64; slen * n]),
+                prod: buf_u32((slen + 2) * n),
+                tmp: buf_u32(2 * n),
+            };
+        }
         if depth > DEPTH_INT_FG {
             let dlen = slen.div_ceil(zint::DIG_PAD) * zint::DIG_PAD;
             let mut fdig = Zeroizing::new(vec![0i32; n * dlen]);
@@ -904,6 +953,22 @@ impl KfProduct {
                 let n = 1usize << *logn;
                 zint::sub_mul_small_exact(F, fglen, fdig, *dlen, k, n, sch, scl, cols);
                 zint::sub_mul_small_exact(G, fglen, gdig, *dlen, k, n, sch, scl, cols);
+            }
+            KfProduct::ExactWide {
+                logn,
+                slen,
+                fext,
+                gext,
+                lo,
+                hi,
+                prod,
+                tmp,
+            } => {
+                let n = 1usize << *logn;
+                for (ext, X) in [(&**fext, &mut *F), (&**gext, &mut *G)] {
+                    zint::mul_small_exact_wide(prod, ext, *slen, k, n, lo, hi);
+                    zint::sub_scaled_batch(X, fglen, prod, *slen + 2, n, sch, scl, tmp);
+                }
             }
             KfProduct::Rns {
                 logn,

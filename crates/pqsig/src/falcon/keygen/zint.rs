@@ -316,6 +316,68 @@ pub(crate) fn sub_mul_small_exact(
 }
 }
 
+dual! {
+/// `out <- k·f` exactly, negacyclic, vectorised across the n outputs: `ext` holds, per
+/// digit j of f (signed 31-bit digits, j < slen, the top one signed), the row
+/// (−f_0[j], …, −f_{n−1}[j], f_0[j], …, f_{n−1}[j]); k has n signed 32-bit
+/// coefficients split into 16-bit halves so that column sums fit an i64 (n <= 64).
+/// Output: (slen + 2) words per coefficient, two's complement, word-major. `lo`, `hi`:
+/// slen·n scratch each.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn mul_small_exact_wide(
+    out: &mut [u32],
+    ext: &[i32],
+    slen: usize,
+    k: &[u32],
+    n: usize,
+    lo: &mut [i64],
+    hi: &mut [i64],
+) {
+    let lo = &mut lo[..slen * n];
+    let hi = &mut hi[..slen * n];
+    lo.fill(0);
+    hi.fill(0);
+    for (u, &ku) in k[..n].iter().enumerate() {
+        let ku = ku as i32 as i64;
+        let kh = ku >> 16;
+        let kl = ku & 0xFFFF;
+        for j in 0..slen {
+            // Coefficient kk gets k_u·f_{kk−u} (kk >= u) or −k_u·f_{kk−u+n}.
+            let row = &ext[j * 2 * n + n - u..j * 2 * n + 2 * n - u];
+            let l = &mut lo[j * n..(j + 1) * n];
+            let h = &mut hi[j * n..(j + 1) * n];
+            for ((lv, hv), &d) in l.iter_mut().zip(h.iter_mut()).zip(row) {
+                let d = d as i64;
+                *lv += kl * d;
+                *hv += kh * d;
+            }
+        }
+    }
+    // Carry pass, all coefficients at once: value = sum_j (hi·2^16 + lo)·2^(31·j), with
+    // hi·2^16 = (hi >> 15)·2^31 + (hi mod 2^15)·2^16 to stay within i64.
+    let mut c = [0i64; 64];
+    let c = &mut c[..n];
+    for j in 0..slen + 2 {
+        let o = &mut out[j * n..(j + 1) * n];
+        if j < slen {
+            let l = &lo[j * n..(j + 1) * n];
+            let h = &hi[j * n..(j + 1) * n];
+            for kk in 0..n {
+                let t = l[kk] + ((h[kk] & 0x7FFF) << 16) + c[kk];
+                o[kk] = (t as u32) & MASK31;
+                c[kk] = (t >> 31) + (h[kk] >> 15);
+            }
+        } else {
+            for kk in 0..n {
+                let t = c[kk];
+                o[kk] = (t as u32) & MASK31;
+                c[kk] = t >> 31;
+            }
+        }
+    }
+}
+}
+
 /// The signed value of a one-word integer (bit 30 is the sign).
 #[inline(always)]
 pub(crate) fn one_to_plain(w: u32) -> i32 {
