@@ -2,7 +2,8 @@
 //!
 //! Run: `cargo build --release -p pqsig --example ct_check` then
 //! `valgrind --error-exitcode=1 --track-origins=yes target/release/examples/ct_check`
-//! (scripts/test-all.sh does this when valgrind is installed).
+//! (scripts/test-all.sh does this when valgrind is installed). Under valgrind the whole
+//! run takes a few seconds (the Falcon part about two, half of it key generation).
 //!
 //! The technique (as in libcrux, BoringSSL, pq-crystals): secret inputs are marked
 //! *undefined* with memcheck's client request MAKE_MEM_UNDEFINED, the kernel runs, and
@@ -11,17 +12,70 @@
 //! size N") that depends on them. Outputs are marked defined again (declassified) before
 //! the harness looks at them; only results that are documented as public are
 //! declassified inside a check (docs/ARCHITECTURE.md "Secrets and constant time"):
-//! `chknorm`'s bool, `make_hint`'s count, `unpack_eta`'s validity bool.
+//! ML-DSA `chknorm`'s bool, `make_hint`'s count, `unpack_eta`'s validity bool; Falcon
+//! NTT `div`'s and `compute_public`'s bool (f invertible: key generation draws again),
+//! `ExpandedKey::is_valid` (every tree leaf in the sampler's range: true for every key
+//! from key generation), FN-DSA `trim_i8_fits` / `trim_i8_decode` validity.
 //!
-//! Not checked here (documented declassifications, they branch on their inputs by
-//! design): the rejection samplers `rej_uniform` / `rej_eta` (so ExpandS and KeyGen as a
-//! whole), SampleInBall and the signing loop's accept/reject decisions (so Sign as a
-//! whole). `use_hint` and the t1 / w1 / hint encoders only see public data.
+//! # ML-DSA and Keccak
+//! Every kernel of the table that sees secrets, ExpandMask, the secret-polynomial
+//! encoders, skEncode, SHAKE256 over a secret, and key import with K and t0 poisoned.
+//! Not checked (documented declassifications, they branch on their inputs by design):
+//! the rejection samplers `rej_uniform` / `rej_eta` (so ExpandS and KeyGen as a whole),
+//! SampleInBall and the signing loop's accept/reject decisions (so Sign as a whole).
+//! `use_hint` and the t1 / w1 / hint encoders only see public data.
+//!
+//! # Falcon and FN-DSA (`ct_check/falcon.rs`)
+//! Per backend:
+//! * NTT mod q (`kernels::falcon::ntt`): `from_i8`, `ntt`, `intt`, `to_monty`,
+//!   `mul_monty`, `add`, `sub`, `div` at logn 1, 4, 5, 9, 10 (the AVX2 transforms fall
+//!   back to portable below 5), and `compute_public` on poisoned f, g (synthetic and real
+//!   keys);
+//! * FFT (`kernels::falcon::fft`): every `FftKernels` entry at logn 1, 2, 4, 9, 10 (both
+//!   sides of every AVX2 small-degree fallback), bit-compared with portable;
+//! * key expansion (`CompactKey::expand`: B0 in FFT form, Gram matrix, ffLDL tree, leaf
+//!   normalisation, leaf range check) on poisoned f, g, F, G of real keys;
+//! * sampler: `chacha20x8` with a secret key and counter, the signer's PRNG
+//!   (`Prng::from_seed`, u64/u8 reads across window refills) from a secret seed, and the
+//!   base sampler `gaussian0` (72-bit RCDT comparison) over that secret stream.
+//!
+//! Backend-independent: FN-DSA's `trim_i8_encode` / `trim_i8_fits` / `trim_i8_decode`;
+//! the emulated `Fpr` (`fpr::emulated`, always compiled: `add`, `sub`, `mul`, `lt`,
+//! `div`, `inv`, `sqr`, `sqrt`, `half`, `double`, `neg`, `rint`, `floor`, `trunc`, `of`,
+//! `scaled`), bit-compared with the FPU on zeros, normal numbers, cancellations, far
+//! exponents and rounding ties; the native `rint` / `floor` / `trunc` / `of`; and
+//! `expm_p63` (BerExp's threshold) on the build's `Fpr`. Memcheck cannot see through
+//! floating-point arithmetic (it only flags branches and addresses), so for the native
+//! `Fpr` the FFT checks prove the absence of data-dependent control flow and indices, not
+//! of variable-latency FPU instructions; the emulated `Fpr` has no FPU instruction.
+//!
+//! Not in the default run (flags):
+//! * `--pending`: `complete_private` and the round-3 compact secret-key codec
+//!   (`trim_i8_encode`, `trim_i8_decode`, `encode_secret_key_into`,
+//!   `decode_secret_key_logn`). Each computes its validity without branching but then
+//!   branches on it inside the function (to zero the output and return `None`/`Err`)
+//!   before the harness can declassify it, so memcheck flags exactly that branch (nothing
+//!   else in them). The result is documented as public, but a check that fails cannot
+//!   run by default: these join the default run once the functions return the flag
+//!   without branching on it (masking instead of a branch) or the library gets a
+//!   declassification hook.
+//! * `--sample-full`: the whole SamplerZ kernel (`sample`) on poisoned (mu, 1/σ) and a
+//!   poisoned stream, a diagnostic. Its documented data-dependent points (BerExp's lazy
+//!   byte comparison, the accept/reject decision; in the AVX2 kernel also its look-ahead
+//!   decisions and the read position, functions of the number of attempts) are branches
+//!   and addresses inside the kernel with no hook to declassify them, so memcheck flags
+//!   them; the run shows that nothing else is flagged.
+//! * Signing and key generation as a whole (rejection loops, sampler), FN-DSA's own
+//!   sampler, PRNG and key generation (private modules).
+//!
+//! The `fpr-emulated` build (`--features fpr-emulated`: the FFT, key expansion and
+//! sampler then compute with the integer `Fpr`) compiles and runs the same checks; see
+//! docs/ARCHITECTURE.md for what memcheck reports there.
 //!
 //! Every backend available here runs. Valgrind's CPUID hides AVX-512, so under valgrind
-//! that is portable and avx2; the AVX-512 tables (NTT family, Keccak) are not covered by
-//! this check. Outputs are also compared with the portable kernels run on the same
-//! (unpoisoned) inputs, so a plain run without valgrind is a functional smoke test.
+//! that is portable and avx2; the AVX-512 tables are not covered by this check. Outputs
+//! are also compared with the portable kernels run on the same (unpoisoned) inputs, so a
+//! plain run without valgrind is a functional smoke test.
 //!
 //! Outside valgrind the client requests are no-ops. Under valgrind the program also
 //! exits nonzero by itself when memcheck counted any error. `--canary` branches on a
@@ -37,6 +91,9 @@ use pqsig::mldsa::{encode, sample, ParamSet, SigningKey};
 use pqsig::Backend;
 use std::hint::black_box;
 use std::time::Instant;
+
+#[path = "ct_check/falcon.rs"]
+mod falcon;
 
 /// Memcheck client requests (valgrind.h / memcheck.h, x86-64), without a dependency.
 mod valgrind {
@@ -606,6 +663,47 @@ fn main() {
     let names = check_encoders(&mut rng);
     println!(
         "  encoders: {} ({:.2} s)",
+        names.join(", "),
+        t.elapsed().as_secs_f64()
+    );
+
+    // Falcon / FN-DSA.
+    let pending = std::env::args().any(|a| a == "--pending");
+    let t = Instant::now();
+    let keys = falcon::keys(&mut rng);
+    println!(
+        "  falcon: key pairs generated, not checked ({:.2} s)",
+        t.elapsed().as_secs_f64()
+    );
+    for &b in &avail {
+        let t = Instant::now();
+        let mut names = falcon::check_ntt(b, &keys, &mut rng);
+        if pending {
+            names.extend(falcon::check_complete_private(b, &keys, &mut rng));
+        }
+        names.extend(falcon::check_fft(b, &mut rng));
+        names.extend(falcon::check_expand(b, &keys));
+        names.extend(falcon::check_sampler(b, &mut rng));
+        println!(
+            "  falcon {b}: {} ({:.2} s)",
+            names.join(", "),
+            t.elapsed().as_secs_f64()
+        );
+    }
+    if std::env::args().any(|a| a == "--sample-full") {
+        for &b in &avail {
+            let names = falcon::check_sample_full(b, &mut rng);
+            println!("  falcon {b}: {}", names.join(", "));
+        }
+    }
+    let t = Instant::now();
+    let mut names = falcon::check_codec(&keys, &mut rng);
+    if pending {
+        names.extend(falcon::check_codec_pending(&keys, &mut rng));
+    }
+    names.extend(falcon::check_fpr(&mut rng));
+    println!(
+        "  falcon codec, fpr: {} ({:.2} s)",
         names.join(", "),
         t.elapsed().as_secs_f64()
     );
