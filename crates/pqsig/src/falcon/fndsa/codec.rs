@@ -32,17 +32,27 @@ pub fn modq_decode(buf: &[u8], h: &mut [u16]) -> Option<()> {
         return None;
     }
     // Public data: an early exit is fine, but a single flag keeps the loop simple.
+    // Every group but the last is read as 8 bytes (its 7 and the next group's first).
+    let groups = h.len() / 4;
     let mut bad = 0u32;
-    for (quad, bytes) in h.chunks_exact_mut(4).zip(buf.chunks_exact(7)) {
-        let mut w = [0u8; 8];
-        w[..7].copy_from_slice(bytes);
-        let x = u64::from_le_bytes(w);
+    let mut put = |quad: &mut [u16], x: u64| {
         for (k, v) in quad.iter_mut().enumerate() {
             let c = ((x >> (14 * k)) & 0x3FFF) as u32;
             // c >= q  <=>  (q - 1 - c) wraps.
             bad |= (Q - 1).wrapping_sub(c) >> 31;
             *v = c as u16;
         }
+    };
+    for (g, quad) in h.chunks_exact_mut(4).enumerate() {
+        let j = 7 * g;
+        let x = if g + 1 < groups {
+            u64::from_le_bytes(buf[j..j + 8].try_into().unwrap_or([0; 8]))
+        } else {
+            let mut w = [0u8; 8];
+            w[..7].copy_from_slice(&buf[j..j + 7]);
+            u64::from_le_bytes(w)
+        };
+        put(quad, x);
     }
     if bad != 0 {
         None
@@ -172,58 +182,178 @@ pub fn comp_encode(s: &[i16], out: &mut [u8]) -> bool {
     true
 }
 
+/// Largest compressed-s2 field of any degree (logn 10: 1280 − 41 bytes).
+const COMP_MAX: usize = 1280 - 41;
+
 /// Strict decoding of [`comp_encode`]'s format: fills `s` from `buf`, and requires every
 /// value in `[-B_INF, B_INF]`, no "-0", and all bits after the last value (in its byte
 /// and in every following byte) to be zero. Returns false otherwise.
+///
+/// Signatures are public: the work is a straight pass with a validity flag. The bits
+/// flow through a 64-bit register refilled (eight bytes at a time, from a copy of `buf`
+/// followed by zero bytes, so no read is out of bounds) before every three values; a
+/// value takes at most 15 bits (sign, 7 low bits, at most 6 zeros and the final one),
+/// and a refill leaves at least 56 bits. Per value the dependency chain is one shift,
+/// one trailing-zero count and one shift.
 pub fn comp_decode(buf: &[u8], s: &mut [i16]) -> bool {
-    let mut acc = 0u32;
-    let mut acc_len = 0u32;
-    let mut j = 0;
-    for v in s.iter_mut() {
-        // Invariant: acc_len <= 7 here; one more byte gives sign + 7 low bits.
-        let Some(&b) = buf.get(j) else {
-            return false;
-        };
-        j += 1;
-        acc |= (b as u32) << acc_len;
-        let neg = acc & 1;
-        let mut m = (acc >> 1) & 0x7F;
-        acc >>= 8;
-        // acc_len unchanged: 8 bits in, 8 bits out.
-        // The unary part: at most 6 zeros (|x| <= 840) then a one, so at most one more
-        // byte is needed to find it.
-        if acc == 0 {
-            let Some(&b) = buf.get(j) else {
-                return false;
-            };
-            j += 1;
-            acc = (b as u32) << acc_len;
-            acc_len += 8;
-            if acc == 0 {
-                return false;
-            }
-        }
-        let tz = acc.trailing_zeros();
-        m += tz << 7;
-        if m > B_INF as u32 {
-            return false;
-        }
-        acc >>= tz + 1;
-        acc_len -= tz + 1;
-        if neg == 1 && m == 0 {
-            return false; // "-0"
-        }
-        *v = if neg == 1 { -(m as i16) } else { m as i16 };
+    if buf.len() <= COMP_MAX {
+        let mut pad = [0u8; COMP_MAX + 8];
+        pad[..buf.len()].copy_from_slice(buf);
+        comp_decode_padded(&pad[..buf.len() + 8], s)
+    } else {
+        // Longer than any signature field (no caller passes one): same on a heap copy.
+        let mut pad = alloc::vec![0u8; buf.len() + 8];
+        pad[..buf.len()].copy_from_slice(buf);
+        comp_decode_padded(&pad, s)
     }
-    if acc != 0 {
+}
+
+/// [`comp_decode`] on `pad` = the encoding followed by exactly eight zero bytes.
+#[inline(always)]
+fn comp_decode_padded(pad: &[u8], s: &mut [i16]) -> bool {
+    let len = pad.len() - 8;
+    // `ptr`: next byte to load; `cnt`: bits in `acc`.
+    let mut ptr = 0usize;
+    let mut acc = 0u64;
+    let mut cnt = 0u32;
+    // Bits consumed in total (checked against the buffer length at the end).
+    let mut used = 0usize;
+    let mut bad = 0u32;
+    for group in s.chunks_mut(3) {
+        // Refill to 56..=63 bits (three values take at most 48). Once past the end the
+        // result is rejected anyway; clamping the index keeps the read in bounds.
+        let j = ptr.min(len);
+        let w = u64::from_le_bytes(pad[j..j + 8].try_into().unwrap_or([0; 8]));
+        acc |= w << cnt;
+        let nb = (63 - cnt) >> 3;
+        ptr += nb as usize;
+        cnt += 8 * nb;
+        for v in group.iter_mut() {
+            let neg = (acc & 1) as u32;
+            let low = ((acc >> 1) & 0x7F) as u32;
+            let x = acc >> 8;
+            // Position of the terminating one (7 if not within 7 bits: rejected).
+            let tz = (x | 0x80).trailing_zeros();
+            bad |= (tz >> 2) & (tz >> 1) & tz & 1; // tz == 7
+            let m = low | (tz << 7);
+            bad |= (B_INF as u32).wrapping_sub(m) >> 31;
+            // "-0": sign set, magnitude zero.
+            bad |= neg & (m.wrapping_sub(1) >> 31);
+            *v = ((m ^ neg.wrapping_neg()).wrapping_add(neg)) as i16;
+            acc = (x >> 1) >> tz;
+            cnt -= 9 + tz;
+            used += 9 + tz as usize;
+        }
+    }
+    if bad != 0 || used > 8 * len {
         return false;
     }
-    buf[j..].iter().all(|&b| b == 0)
+    // Everything after the last value is zero: the rest of its byte, then whole bytes.
+    let j = used >> 3;
+    if (pad[j] >> (used & 7)) != 0 {
+        return false;
+    }
+    pad[used.div_ceil(8)..len].iter().fold(0u8, |a, &b| a | b) == 0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bit-at-a-time model of the strict decoder (the format's definition).
+    fn comp_decode_model(buf: &[u8], s: &mut [i16]) -> bool {
+        let bit = |i: usize| -> Option<u32> { buf.get(i / 8).map(|b| ((b >> (i % 8)) & 1) as u32) };
+        let mut pos = 0usize;
+        for v in s.iter_mut() {
+            let Some(neg) = bit(pos) else { return false };
+            let mut m = 0u32;
+            for k in 0..7 {
+                let Some(b) = bit(pos + 1 + k) else {
+                    return false;
+                };
+                m |= b << k;
+            }
+            pos += 8;
+            let mut hi = 0u32;
+            loop {
+                let Some(b) = bit(pos) else { return false };
+                pos += 1;
+                if b == 1 {
+                    break;
+                }
+                hi += 1;
+                if hi > 6 {
+                    return false;
+                }
+            }
+            m += hi << 7;
+            if m > B_INF as u32 || (neg == 1 && m == 0) {
+                return false;
+            }
+            *v = if neg == 1 { -(m as i16) } else { m as i16 };
+        }
+        (pos..8 * buf.len()).all(|i| bit(i) == Some(0))
+    }
+
+    #[test]
+    fn comp_decode_matches_bitwise_model() {
+        let mut st = 0xfeed_u64;
+        for logn in 2..=10u32 {
+            let n = 1usize << logn;
+            let len = super::super::params::signature_size(logn) - 41;
+            for t in 0..200 {
+                // Valid encodings of random short vectors, then random corruptions.
+                let s: Vec<i16> = (0..n)
+                    .map(|_| {
+                        let r = rng(&mut st);
+                        let lim = if t % 3 == 0 { B_INF as u64 } else { 200 };
+                        ((r % (2 * lim + 1)) as i32 - lim as i32) as i16
+                    })
+                    .collect();
+                let mut buf = vec![0u8; len];
+                if !comp_encode(&s, &mut buf) {
+                    continue;
+                }
+                let flips = t % 4;
+                for _ in 0..flips {
+                    let r = rng(&mut st) as usize;
+                    buf[r % len] ^= 1 << (r / len % 8);
+                }
+                if t % 7 == 1 {
+                    buf.truncate(len - 1 - (t % 5));
+                }
+                let mut a = vec![0i16; n];
+                let mut b = vec![0i16; n];
+                let ra = comp_decode(&buf, &mut a);
+                let rb = comp_decode_model(&buf, &mut b);
+                assert_eq!(ra, rb, "logn {logn} t {t}");
+                if ra {
+                    assert_eq!(a, b);
+                    if flips == 0 {
+                        assert_eq!(a, s);
+                    }
+                }
+            }
+            // Random bytes.
+            for _ in 0..200 {
+                let buf: Vec<u8> = (0..len).map(|_| rng(&mut st) as u8).collect();
+                let mut a = vec![0i16; n];
+                let mut b = vec![0i16; n];
+                assert_eq!(comp_decode(&buf, &mut a), comp_decode_model(&buf, &mut b));
+            }
+        }
+        // Over-long buffers: the tail must be zero.
+        let mut a = [0i16; 4];
+        let mut b = [0i16; 4];
+        let mut long = vec![0u8; COMP_MAX + 5];
+        assert!(comp_encode(&[3, -840, 0, 129], &mut long));
+        assert!(comp_decode(&long, &mut a));
+        assert!(comp_decode_model(&long, &mut b));
+        assert_eq!(a, [3, -840, 0, 129]);
+        long[COMP_MAX + 2] = 1;
+        assert!(!comp_decode(&long, &mut a));
+        assert!(!comp_decode_model(&long, &mut b));
+    }
 
     fn rng(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;

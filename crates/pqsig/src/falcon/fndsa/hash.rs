@@ -104,20 +104,51 @@ pub fn hash_to_point(nonce: &[u8; NONCE_LEN], mu: &[u8; MU_LEN], c: &mut [u16]) 
     let mut h = Shake256::new();
     h.absorb(nonce);
     h.absorb(mu);
-    // Squeeze a whole rate block at a time (136 bytes = 68 words).
+    // Whole rate blocks (68 words each). Every word is reduced and written at the next
+    // free index, which advances only for accepted words: a rejected word is
+    // overwritten by the next one, and the loop stops once n words were accepted, so
+    // every write is in bounds and the last one was accepted.
+    let n = c.len();
     let mut block = [0u8; 136];
     let mut i = 0;
-    while i < c.len() {
-        h.squeeze(&mut block);
+    while i < n {
+        h.squeeze_blocks(&mut block);
         for w in block.chunks_exact(2) {
+            if i >= n {
+                break;
+            }
             let v = u16::from_le_bytes([w[0], w[1]]) as u32;
-            if v < 5 * Q {
-                c[i] = (v % Q) as u16;
-                i += 1;
-                if i == c.len() {
-                    break;
+            c[i] = (v % Q) as u16;
+            i += (v < 5 * Q) as usize;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_to_point_matches_plain_loop() {
+        for logn in 2..=10 {
+            let n = 1usize << logn;
+            let nonce = [logn as u8; NONCE_LEN];
+            let mu = [0xA5u8; MU_LEN];
+            let mut c = vec![0u16; n];
+            hash_to_point(&nonce, &mu, &mut c);
+            let mut h = Shake256::new();
+            h.absorb(&nonce);
+            h.absorb(&mu);
+            let mut expect = Vec::new();
+            while expect.len() < n {
+                let mut w = [0u8; 2];
+                h.squeeze(&mut w);
+                let v = u16::from_le_bytes(w) as u32;
+                if v < 61445 {
+                    expect.push((v % Q) as u16);
                 }
             }
+            assert_eq!(c, expect);
         }
     }
 }

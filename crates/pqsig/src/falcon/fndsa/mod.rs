@@ -172,6 +172,8 @@ mod ntru;
 pub mod params;
 mod prng;
 mod sampler;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+mod sampler_avx2;
 mod sign;
 mod verify;
 

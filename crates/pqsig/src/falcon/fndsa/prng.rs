@@ -10,11 +10,23 @@
 use crate::kernels::keccak::sponge::{Shake256, SHAKE256_RATE};
 use zeroize::Zeroize;
 
+/// Bytes kept after the live window and never part of the stream (zero or stale): a
+/// SIMD reader may load up to this far past what it uses.
+pub const WINDOW_PAD: usize = 32;
+
+/// Most bytes [`ShakeStream::ensure`] can be asked for at once.
+pub const MAX_LOOKAHEAD: usize = SHAKE256_RATE;
+
+/// Window capacity: fewer than `MAX_LOOKAHEAD` leftover bytes plus one block.
+const CAP: usize = MAX_LOOKAHEAD + SHAKE256_RATE;
+
 /// Buffered SHAKE256 output (secret: wiped on drop; the sponge wipes its own state).
+/// `buf[pos..len]` are the next bytes of the stream.
 pub struct ShakeStream {
     sponge: Shake256,
-    buf: [u8; SHAKE256_RATE],
+    buf: [u8; CAP + WINDOW_PAD],
     pos: usize,
+    len: usize,
 }
 
 impl ShakeStream {
@@ -26,21 +38,60 @@ impl ShakeStream {
         }
         ShakeStream {
             sponge,
-            buf: [0u8; SHAKE256_RATE],
-            pos: SHAKE256_RATE,
+            buf: [0u8; CAP + WINDOW_PAD],
+            pos: 0,
+            len: 0,
         }
     }
 
+    /// Window empty: the next block.
     #[inline(always)]
     fn refill(&mut self) {
-        self.sponge.squeeze_blocks(&mut self.buf);
+        self.sponge.squeeze_blocks(&mut self.buf[..SHAKE256_RATE]);
         self.pos = 0;
+        self.len = SHAKE256_RATE;
+    }
+
+    /// Makes at least `k` (<= [`MAX_LOOKAHEAD`]) stream bytes available contiguously at
+    /// [`ShakeStream::window`] (the unread bytes move to the front and one more block is
+    /// squeezed). Consumes nothing: the stream is unchanged.
+    #[inline]
+    pub fn ensure(&mut self, k: usize) {
+        debug_assert!(k <= MAX_LOOKAHEAD);
+        if self.len - self.pos < k {
+            let t = self.len - self.pos;
+            self.buf.copy_within(self.pos..self.len, 0);
+            self.sponge
+                .squeeze_blocks(&mut self.buf[t..t + SHAKE256_RATE]);
+            self.pos = 0;
+            self.len = t + SHAKE256_RATE;
+        }
+    }
+
+    /// The unread bytes from the read position, followed by at least [`WINDOW_PAD`]
+    /// bytes that are not stream bytes.
+    #[inline(always)]
+    pub fn window(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
+    /// Number of unread bytes in the window.
+    #[cfg(test)]
+    pub fn available(&self) -> usize {
+        self.len - self.pos
+    }
+
+    /// Marks `k` bytes (at most [`ShakeStream::available`]) as read.
+    #[inline(always)]
+    pub fn advance(&mut self, k: usize) {
+        debug_assert!(k <= self.len - self.pos);
+        self.pos += k.min(self.len - self.pos);
     }
 
     /// Next byte.
     #[inline(always)]
     pub fn next_u8(&mut self) -> u8 {
-        if self.pos == SHAKE256_RATE {
+        if self.pos == self.len {
             self.refill();
         }
         let b = self.buf[self.pos];
@@ -51,7 +102,7 @@ impl ShakeStream {
     /// Next two bytes, little-endian.
     #[inline(always)]
     pub fn next_u16(&mut self) -> u16 {
-        if self.pos + 2 <= SHAKE256_RATE {
+        if self.pos + 2 <= self.len {
             let v = u16::from_le_bytes([self.buf[self.pos], self.buf[self.pos + 1]]);
             self.pos += 2;
             v
@@ -64,7 +115,7 @@ impl ShakeStream {
     /// Next eight bytes, little-endian.
     #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
-        if self.pos + 8 <= SHAKE256_RATE {
+        if self.pos + 8 <= self.len {
             let mut w = [0u8; 8];
             w.copy_from_slice(&self.buf[self.pos..self.pos + 8]);
             self.pos += 8;
@@ -82,10 +133,10 @@ impl ShakeStream {
     pub fn fill(&mut self, out: &mut [u8]) {
         let mut off = 0;
         while off < out.len() {
-            if self.pos == SHAKE256_RATE {
+            if self.pos == self.len {
                 self.refill();
             }
-            let k = (SHAKE256_RATE - self.pos).min(out.len() - off);
+            let k = (self.len - self.pos).min(out.len() - off);
             out[off..off + k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
             self.pos += k;
             off += k;
@@ -117,6 +168,26 @@ mod tests {
             got[i + 1..i + 3].copy_from_slice(&s.next_u16().to_le_bytes());
             got[i + 3..i + 11].copy_from_slice(&s.next_u64().to_le_bytes());
             i += 11;
+        }
+        s.fill(&mut got[i..]);
+        assert_eq!(got[..], expect[..]);
+        // Look-ahead never changes the stream.
+        let mut s = ShakeStream::new(&[b"seed!"]);
+        let mut got = [0u8; 1000];
+        let mut i = 0;
+        let mut k = 1;
+        while i + 40 <= 1000 {
+            let want = (k % MAX_LOOKAHEAD).max(17);
+            s.ensure(want);
+            assert!(s.available() >= want);
+            let w = &s.window()[..17];
+            got[i..i + 17].copy_from_slice(w);
+            s.advance(17);
+            got[i + 17] = s.next_u8();
+            got[i + 18..i + 26].copy_from_slice(&s.next_u64().to_le_bytes());
+            s.fill(&mut got[i + 26..i + 40]);
+            i += 40;
+            k = (k * 7 + 3) % 1000;
         }
         s.fill(&mut got[i..]);
         assert_eq!(got[..], expect[..]);

@@ -12,22 +12,27 @@
 //! byte, which reveals only how many bytes were read — a function of uniformly random
 //! bytes and of whether the sample was accepted (the same argument as round 3). The
 //! number of rejections is independent of μ and σ by construction of `ccs = σ_min/σ`.
+//!
+//! With AVX2 (native `Fpr` only), [`Sampler::next_pair`] evaluates several attempts of
+//! both requests at once from the bytes ahead of the read position ("speculative slots",
+//! see `sampler_avx2`) and replays the serial order on the results: same outputs, same
+//! bytes consumed, no leak beyond the two above.
 
 use super::prng::ShakeStream;
 use crate::kernels::falcon::fpr::{expm_p63, Fpr};
 
 /// `m · 2^e` for `2^52 <= m < 2^53`, as exact binary64 bits (build-time constant).
-const fn scaled(m: u64, e: i32) -> Fpr {
+pub(super) const fn scaled(m: u64, e: i32) -> Fpr {
     let biased = (1023 + 52 + e) as u64;
     Fpr::from_bits((biased << 52) | (m & ((1u64 << 52) - 1)))
 }
 
 /// 1/(2·σ0²), σ0 = 1.8205 (base sampler width).
-const INV_2SQRSIGMA0: Fpr = scaled(5435486223186882, -55);
+pub(super) const INV_2SQRSIGMA0: Fpr = scaled(5435486223186882, -55);
 /// ln 2.
-const LOG2: Fpr = scaled(6243314768165359, -53);
+pub(super) const LOG2: Fpr = scaled(6243314768165359, -53);
 /// 1/ln 2.
-const INV_LOG2: Fpr = scaled(6497320848556798, -52);
+pub(super) const INV_LOG2: Fpr = scaled(6497320848556798, -52);
 
 /// 1/σ per logn (index 0 unused). fn-dsa's values, each one ulp below round 3's
 /// `fpr_inv_sigma` (recomputed at full precision by fn-dsa).
@@ -46,7 +51,7 @@ pub(crate) const INV_SIGMA: [Fpr; 11] = [
 ];
 
 /// σ_min per logn (index 0 unused); identical to round 3.
-const SIGMA_MIN: [Fpr; 11] = [
+pub(super) const SIGMA_MIN: [Fpr; 11] = [
     Fpr::from_bits(0),
     scaled(5028307297130123, -52),
     scaled(5098636688852518, -52),
@@ -63,7 +68,7 @@ const SIGMA_MIN: [Fpr; 11] = [
 /// Cumulative distribution of the half-Gaussian of width σ0 (Table 5 of the Falcon
 /// specification) at 79-bit precision: entry k is `2^79 · P(z > k)` split into limbs of
 /// 31, 24 and 24 bits (high to low).
-const GAUSS0: [[u32; 3]; 18] = [
+pub(super) const GAUSS0: [[u32; 3]; 18] = [
     [1375468055, 6936092, 9176346],
     [711562636, 1023934, 15582455],
     [289335016, 4826132, 14746371],
@@ -99,12 +104,34 @@ const GAUSS0_79: [u128; 18] = {
 /// σ_min).
 pub struct Sampler {
     pub(crate) rng: ShakeStream,
-    logn: u32,
+    pub(super) logn: u32,
+    /// AVX2 was detected: [`Sampler::next_pair`] may use the speculative kernel.
+    fast: bool,
 }
 
 impl Sampler {
-    pub fn new(rng: ShakeStream, logn: u32) -> Self {
-        Sampler { rng, logn }
+    /// A sampler on `rng`; `backend` selects the speculative AVX2 path for
+    /// [`Sampler::next_pair`] when it is AVX2 or AVX-512 and available (and `Fpr` is
+    /// native).
+    pub fn new(rng: ShakeStream, logn: u32, backend: crate::kernels::select::Backend) -> Self {
+        use crate::kernels::select::Backend;
+        let fast = cfg!(all(target_arch = "x86_64", not(feature = "fpr-emulated")))
+            && matches!(backend, Backend::Avx2 | Backend::Avx512)
+            && backend.is_available();
+        Sampler { rng, logn, fast }
+    }
+
+    /// Two samples with the same width (`1/isigma`) and centres `mu0`, then `mu1`:
+    /// exactly `(self.next(mu0, isigma), self.next(mu1, isigma))`.
+    #[inline]
+    pub fn next_pair(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (i32, i32) {
+        #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+        if self.fast {
+            return super::sampler_avx2::next_pair(self, mu0, mu1, isigma);
+        }
+        let a = self.next(mu0, isigma);
+        let b = self.next(mu1, isigma);
+        (a, b)
     }
 
     /// 1/σ for the leaves of this degree.
@@ -131,7 +158,7 @@ impl Sampler {
 
     /// A bit that is 1 with probability `ccs · exp(-x)` (x ≥ 0, 0 < ccs ≤ 1).
     #[inline]
-    fn ber_exp(&mut self, x: Fpr, ccs: Fpr) -> bool {
+    pub(super) fn ber_exp(&mut self, x: Fpr, ccs: Fpr) -> bool {
         // x = s·ln2 + r, 0 <= r < ln2; s saturated at 63 (bias < 2^-64, as in round 3).
         let s = x.mul(INV_LOG2).trunc();
         let r = x.sub(Fpr::of(s).mul(LOG2));
@@ -189,7 +216,11 @@ mod tests {
 
     #[test]
     fn sampler_mean_and_width() {
-        let mut s = Sampler::new(ShakeStream::new(&[b"test"]), 9);
+        let mut s = Sampler::new(
+            ShakeStream::new(&[b"test"]),
+            9,
+            crate::kernels::select::Backend::Portable,
+        );
         let mu = Fpr::scaled(3 * 1024 + 300, -10); // ~3.29
         let sigma = 1.5f64;
         let isig = Fpr::of(1).div(Fpr::scaled(3, -1));

@@ -155,8 +155,8 @@ fn ffsamp(
 
         let (w0, w1) = (t1[0], t1[1]);
         let leaf = d11.sqrt().mul(isig);
-        let y0 = Fpr::of(samp.next(w0, leaf) as i64);
-        let y1 = Fpr::of(samp.next(w1, leaf) as i64);
+        let (y0, y1) = samp.next_pair(w0, w1, leaf);
+        let (y0, y1) = (Fpr::of(y0 as i64), Fpr::of(y1 as i64));
 
         // t0 + (t1 − z1)·l10.
         let (a_re, a_im) = (w0.sub(y0), w1.sub(y1));
@@ -167,8 +167,9 @@ fn ffsamp(
         t1[1] = y1;
 
         let leaf = d00.sqrt().mul(isig);
-        t0[0] = Fpr::of(samp.next(x0, leaf) as i64);
-        t0[1] = Fpr::of(samp.next(x1, leaf) as i64);
+        let (z0, z1) = samp.next_pair(x0, x1, leaf);
+        t0[0] = Fpr::of(z0 as i64);
+        t0[1] = Fpr::of(z1 as i64);
         return;
     }
 
@@ -283,7 +284,7 @@ pub(crate) fn sign_inner(
         (k.poly_mul_fft)(t0, b11, logn);
         (k.poly_mulconst)(t0, INV_Q, logn);
 
-        let mut samp = Sampler::new(rng, logn);
+        let mut samp = Sampler::new(rng, logn, k.backend);
         {
             let (g00, rest) = g.split_at_mut(n);
             let (g01, g11) = rest.split_at_mut(n);

@@ -13,10 +13,12 @@ use super::hash::hash_to_point;
 use super::params::{signature_size, B_INF, MU_LEN, NONCE_LEN, Q, SQBETA};
 use crate::error::Error;
 use crate::kernels::falcon::ntt::NttKernels;
-use alloc::vec;
+
+/// Largest degree.
+const NMAX: usize = 1024;
 
 /// Verifies `sig` on μ against `h_mont` (the public polynomial in the NTT domain, in
-/// Montgomery form: `NTT(h)·R mod q`).
+/// Montgomery form: `NTT(h)·R mod q`). Works in 6 KB of stack, no allocation.
 pub(crate) fn verify_mu(
     k: &NttKernels,
     logn: u32,
@@ -25,41 +27,46 @@ pub(crate) fn verify_mu(
     sig: &[u8],
 ) -> Result<(), Error> {
     let n = 1usize << logn;
-    if sig.len() != signature_size(logn) || sig[0] != 0x30 + logn as u8 {
+    if n > NMAX || sig.len() != signature_size(logn) || sig[0] != 0x30 + logn as u8 {
         return Err(Error::InvalidSignature);
     }
-    let mut s2 = vec![0i16; n];
-    if !comp_decode(&sig[1 + NONCE_LEN..], &mut s2) {
+    let mut s2 = [0i16; NMAX];
+    let s2 = &mut s2[..n];
+    if !comp_decode(&sig[1 + NONCE_LEN..], s2) {
         return Err(Error::InvalidSignature);
     }
     let mut nonce = [0u8; NONCE_LEN];
     nonce.copy_from_slice(&sig[1..1 + NONCE_LEN]);
 
-    let mut buf = vec![0u16; 2 * n];
-    let (c, t) = buf.split_at_mut(n);
+    let mut buf = [0u16; 2 * NMAX];
+    let (c, t) = buf[..2 * n].split_at_mut(n);
     hash_to_point(&nonce, mu, c);
     // t = s2·h (|s2_i| <= 840 < q, as from_i16 requires).
-    (k.from_i16)(t, &s2);
+    (k.from_i16)(t, s2);
     (k.ntt)(t, logn);
     (k.mul_monty)(t, h_mont);
     (k.intt)(t, logn);
     // c = s1 = c − s2·h.
     (k.sub)(c, t);
 
-    let mut norm1 = 0u64;
-    let mut linf_ok = true;
+    // Centred s1: x − q when x > (q−1)/2. Branch-free so the loop vectorizes.
+    let mut norm1 = 0u32;
+    let mut over = 0i32;
     for &x in c.iter() {
         let x = x as i32;
-        let s = if x > (Q as i32 - 1) / 2 {
-            x - Q as i32
-        } else {
-            x
-        };
-        linf_ok &= s.abs() <= B_INF;
-        norm1 += (s * s) as u64;
+        let s = x - (Q as i32 & (((Q as i32 - 1) / 2 - x) >> 31));
+        let sq = s * s;
+        // |s| <= 840 <=> s² <= 840² (|s| < q/2, so s² < 2^26: no overflow).
+        over |= B_INF * B_INF - sq;
+        norm1 = norm1.wrapping_add(sq as u32);
     }
-    let norm2: u64 = s2.iter().map(|&x| (x as i64 * x as i64) as u64).sum();
-    if linf_ok && norm2 != 0 && norm1 + norm2 <= SQBETA[logn as usize] as u64 {
+    let mut norm2 = 0u32;
+    for &x in s2.iter() {
+        let x = x as i32;
+        norm2 += (x * x) as u32;
+    }
+    // norm1 may wrap only if some |s| > 840 (n·840² < 2^30), and then `over` < 0.
+    if over >= 0 && norm2 != 0 && norm1 as u64 + norm2 as u64 <= SQBETA[logn as usize] as u64 {
         Ok(())
     } else {
         Err(Error::VerificationFailed)
