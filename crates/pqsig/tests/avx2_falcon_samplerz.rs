@@ -154,3 +154,62 @@ fn prng_with_simd_chacha_matches_portable() {
         }
     }
 }
+
+/// The signer's shape: pairs of requests sharing one σ, through `sample` and
+/// `sample_pair`, with stray reads in between so that pairs start at every offset and
+/// straddle every window boundary; now and then a request outside the kernels' fast
+/// domain (σ = σ_min exactly, i.e. ccs = 1, or a centre near ±2^31).
+#[test]
+fn pairs_match_portable() {
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0x5EED_9A1B_5A3F_0005);
+    for k in tables() {
+        for round in 0..200 {
+            let logn = 1 + round % 10;
+            let sm = fpr::SIGMA_MIN[logn];
+            let sigma_min = f64::from_bits(sm.to_bits());
+            let s = seed(&mut rng);
+            let mut p1 = Prng::from_seed(&s, pk);
+            let mut p2 = Prng::from_seed(&s, pk);
+            for i in 0..500 {
+                let mut a = request(&mut rng, sigma_min);
+                let mut mu1 = request(&mut rng, sigma_min).mu;
+                match rng.next() % 64 {
+                    0 => a.isigma = Fpr::from_bits((1.0 / sigma_min).to_bits()),
+                    1 => mu1 = Fpr::of(2147483000),
+                    2 => a.mu = Fpr::of(-2147483000),
+                    _ => {}
+                }
+                let reqs = [
+                    a,
+                    Request {
+                        mu: mu1,
+                        isigma: a.isigma,
+                    },
+                ];
+                let mut want = [0i32; 2];
+                (pk.sample)(&mut p1.stream(), sm, &reqs, &mut want);
+                let got = if i % 2 == 0 {
+                    let (x, y) = (k.sample_pair)(&mut p2.stream(), sm, a.mu, mu1, a.isigma);
+                    [x.rint() as i32, y.rint() as i32]
+                } else {
+                    let mut o = [0i32; 2];
+                    (k.sample)(&mut p2.stream(), sm, &reqs, &mut o);
+                    o
+                };
+                assert_eq!(want, got, "{}: round {round}, pair {i}", k.backend);
+                match rng.next() % 8 {
+                    0 => assert_eq!(p1.next_u8(), p2.next_u8()),
+                    1 => assert_eq!(p1.next_u64(), p2.next_u64()),
+                    _ => {}
+                }
+            }
+            assert_eq!(
+                p1.next_u64(),
+                p2.next_u64(),
+                "{}: stream position",
+                k.backend
+            );
+        }
+    }
+}

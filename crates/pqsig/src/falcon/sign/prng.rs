@@ -75,8 +75,7 @@ impl Prng {
             window: Window::default(),
         };
         crate::wipe::wipe(&mut key_iv, [0; 12]);
-        p.state.refill(&mut p.window.bytes);
-        p.window.pos = 0;
+        p.window.refill_from(&mut p.state);
         p
     }
 

@@ -9,7 +9,7 @@
 
 use super::prng::Prng;
 use crate::kernels::falcon::fpr::{self, Fpr};
-use crate::kernels::falcon::samplerz::{Request, SamplerKernels};
+use crate::kernels::falcon::samplerz::SamplerKernels;
 use crate::kernels::keccak::sponge::Shake256;
 
 /// The sampler of one signing attempt.
@@ -61,9 +61,6 @@ impl Sampler {
             self.bad_leaf = true;
             return (fpr::ZERO, fpr::ZERO);
         }
-        let reqs = [Request { mu: mu0, isigma }, Request { mu: mu1, isigma }];
-        let mut out = [0i32; 2];
-        (self.kernels.sample)(&mut self.prng.stream(), self.sigma_min, &reqs, &mut out);
-        (Fpr::of(out[0] as i64), Fpr::of(out[1] as i64))
+        (self.kernels.sample_pair)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, isigma)
     }
 }

@@ -56,11 +56,13 @@ use core::arch::x86_64::*;
 pub static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Avx2,
     sample,
+    sample_pair,
     gaussian0,
     chacha20x8,
 };
 
-/// The AVX-512 backend's table: the same kernels.
+/// The AVX-512 backend's table with the emulated `Fpr`: the same kernels.
+#[cfg(feature = "fpr-emulated")]
 pub static KERNELS_AVX512: SamplerKernels = SamplerKernels {
     backend: Backend::Avx512,
     ..KERNELS
@@ -89,7 +91,7 @@ static LIMBS: Limbs = {
 /// z0 for the limbs `v`: the borrow chain of the portable scan, in all lanes at once.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn rcdt_avx2(v: &[u32; 3]) -> i32 {
+pub(super) fn rcdt_avx2(v: &[u32; 3]) -> i32 {
     let v0 = _mm256_set1_epi32(v[0] as i32);
     let v1 = _mm256_set1_epi32(v[1] as i32);
     let v2 = _mm256_set1_epi32(v[2] as i32);
@@ -486,6 +488,17 @@ fn sample_group(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: 
 pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     // SAFETY: the table is only handed out when AVX2 is available (module docs).
     unsafe { sample_avx2(stream, sigma_min, reqs, out) }
+}
+
+/// See [`SamplerKernels::sample_pair`].
+pub fn sample_pair(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    isigma: Fpr,
+) -> (Fpr, Fpr) {
+    super::pair_via_batch(sample, stream, sigma_min, mu0, mu1, isigma)
 }
 
 #[target_feature(enable = "avx2")]

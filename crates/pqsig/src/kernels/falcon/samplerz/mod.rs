@@ -59,6 +59,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+pub mod avx512;
 pub mod portable;
 
 use crate::kernels::falcon::fpr::{self, Fpr};
@@ -124,17 +126,55 @@ pub struct Request {
 
 impl zeroize::DefaultIsZeroes for Request {}
 
+/// Slots of the AVX-512 kernel's cache (see [`SlotCache`]): a window holds at most 46
+/// attempts of 11 bytes, rounded up to whole vectors of eight, plus eight entries so
+/// that a full vector can be loaded from any slot index below 48.
+pub(crate) const CACHE_LEN: usize = 56;
+
+/// Values the AVX-512 kernel derives from the window's bytes, one entry per 11-byte
+/// attempt ("slot") starting at window position `start + 11·i`: the candidate integer
+/// `z` of the attempt, `z0²/(2σ0²)`, and the attempt's two BerExp thresholds (see
+/// `avx512.rs`). Empty (`count = 0`) after every refill. As secret as the window bytes,
+/// and wiped with them.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub(crate) struct SlotCache {
+    pub(crate) zd: [f64; CACHE_LEN],
+    pub(crate) c: [f64; CACHE_LEN],
+    pub(crate) ta: [f64; CACHE_LEN],
+    pub(crate) tr: [f64; CACHE_LEN],
+    /// Window position of slot 0.
+    pub(crate) start: usize,
+    /// Slots held.
+    pub(crate) count: usize,
+}
+
+impl Default for SlotCache {
+    fn default() -> Self {
+        SlotCache {
+            zd: [0.0; CACHE_LEN],
+            c: [0.0; CACHE_LEN],
+            ta: [0.0; CACHE_LEN],
+            tr: [0.0; CACHE_LEN],
+            start: 0,
+            count: 0,
+        }
+    }
+}
+
 /// The random window and its read position. Owned by the signer's PRNG; the kernel
 /// reads it through a [`Stream`], which refills it when it runs out.
 #[derive(Clone)]
 #[repr(C)]
 pub struct Window {
     /// The stream bytes.
-    pub bytes: [u8; WINDOW],
+    bytes: [u8; WINDOW],
     /// Always zero; lets SIMD kernels load a little past `bytes` (results discarded).
     pad: [u8; WINDOW_PAD],
     /// Next unread byte (`WINDOW` = empty, refill before reading).
-    pub pos: usize,
+    pos: usize,
+    /// Kernel scratch derived from `bytes` (AVX-512 kernel); invalidated on refill.
+    cache: SlotCache,
 }
 
 impl Default for Window {
@@ -143,6 +183,7 @@ impl Default for Window {
             bytes: [0; WINDOW],
             pad: [0; WINDOW_PAD],
             pos: WINDOW,
+            cache: SlotCache::default(),
         }
     }
 }
@@ -154,11 +195,30 @@ impl Window {
     pub fn as_bytes_ptr(&self) -> *const u8 {
         (self as *const Window).cast::<u8>()
     }
+
+    /// Read position (`WINDOW`: empty).
+    #[inline(always)]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Replaces the bytes with the next `WINDOW` bytes of `src` and rewinds.
+    #[inline]
+    pub fn refill_from(&mut self, src: &mut dyn Refill) {
+        src.refill(&mut self.bytes);
+        self.pos = 0;
+        self.cache.count = 0;
+    }
 }
 
 impl Zeroize for Window {
     fn zeroize(&mut self) {
         crate::wipe::wipe(&mut self.bytes, [0; WINDOW]);
+        let c = &mut self.cache;
+        for a in [&mut c.zd, &mut c.c, &mut c.ta, &mut c.tr] {
+            crate::wipe::wipe(a, [0.0; CACHE_LEN]);
+        }
+        c.count = 0;
         self.pos = WINDOW;
     }
 }
@@ -183,8 +243,7 @@ pub struct Stream<'a> {
 impl Stream<'_> {
     #[inline(always)]
     fn refill(&mut self) {
-        self.source.refill(&mut self.window.bytes);
-        self.window.pos = 0;
+        self.window.refill_from(&mut *self.source);
     }
 
     /// Eight bytes, little-endian. If fewer than nine bytes are left in the window, the
@@ -225,6 +284,10 @@ pub struct SamplerKernels {
     /// in order over `stream`. `sigma_min` is the degree's σ_min (`fpr::SIGMA_MIN[logn]`).
     /// `out` must be at least as long as `reqs`.
     pub sample: fn(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]),
+    /// The signer's shape: the two requests `(mu0, isigma)`, `(mu1, isigma)` (one complex
+    /// leaf), outputs as `Fpr`. Same outputs and stream consumption as `sample` on them.
+    pub sample_pair:
+        fn(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (Fpr, Fpr),
     /// The base sampler alone (one draw of `z0`), exposed for tests and benchmarks.
     pub gaussian0: fn(stream: &mut Stream<'_>) -> i32,
     /// Eight ChaCha20 blocks of the reference PRNG: instance `u` (0..8) runs ChaCha20 on
@@ -234,13 +297,16 @@ pub struct SamplerKernels {
     pub chacha20x8: fn(key_iv: &[u32; 12], counter: u64, out: &mut [u8; WINDOW]),
 }
 
-/// The SamplerZ kernels of a backend (portable if it is unavailable here). The AVX-512
-/// backend reuses the AVX2 kernels.
+/// The SamplerZ kernels of a backend (portable if it is unavailable here). With the
+/// emulated `Fpr`, the AVX-512 backend reuses the AVX2 kernels (its own work on
+/// hardware `f64`).
 pub fn kernels(b: Backend) -> &'static SamplerKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+        Backend::Avx512 if b.is_available() => &avx512::KERNELS,
+        #[cfg(all(target_arch = "x86_64", feature = "fpr-emulated"))]
         Backend::Avx512 if b.is_available() => &avx2::KERNELS_AVX512,
         _ => &portable::KERNELS,
     }
@@ -335,6 +401,22 @@ pub(crate) fn sample_one<F: Fn(&[u32; 3]) -> i32>(
             return (s as i32).wrapping_add(z);
         }
     }
+}
+
+/// [`SamplerKernels::sample_pair`] through a backend's batch entry.
+#[inline(always)]
+pub(crate) fn pair_via_batch(
+    sample: impl FnOnce(&mut Stream<'_>, Fpr, &[Request], &mut [i32]),
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    isigma: Fpr,
+) -> (Fpr, Fpr) {
+    let reqs = [Request { mu: mu0, isigma }, Request { mu: mu1, isigma }];
+    let mut out = [0i32; 2];
+    sample(stream, sigma_min, &reqs, &mut out);
+    (Fpr::of(out[0] as i64), Fpr::of(out[1] as i64))
 }
 
 /// The whole sampler for one batch, request after request, generic over the base

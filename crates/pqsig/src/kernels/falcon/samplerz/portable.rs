@@ -8,6 +8,7 @@ use crate::kernels::select::Backend;
 pub static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Portable,
     sample,
+    sample_pair,
     gaussian0,
     chacha20x8,
 };
@@ -31,6 +32,17 @@ pub(crate) fn rcdt_scan(v: &[u32; 3]) -> i32 {
 /// See [`SamplerKernels::sample`].
 pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     run_batch(stream, sigma_min, reqs, out, rcdt_scan)
+}
+
+/// See [`SamplerKernels::sample_pair`].
+pub fn sample_pair(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    isigma: Fpr,
+) -> (Fpr, Fpr) {
+    super::pair_via_batch(sample, stream, sigma_min, mu0, mu1, isigma)
 }
 
 /// See [`SamplerKernels::gaussian0`].

@@ -1,0 +1,248 @@
+//! Falcon signing time, dynamic vs expanded key, per backend and degree, interleaved in
+//! one process (medians, nanoseconds), with fn-dsa 0.4.0 signing in the same rounds.
+//!
+//! Run: `cargo run -p pqsig --release --example falcon_sign_ticks [rounds] [512|1024]`.
+//! Every round signs the same messages with every (backend, mode), one after the other,
+//! so slow drift of a shared machine spreads over all columns. Also times the SamplerZ
+//! kernel alone (one pair of requests, typical Falcon-512 centres and σ) and the
+//! ChaCha20 eight-block refill.
+
+use pqsig::falcon::sign::prng::{Prng, SEED_LEN};
+use pqsig::falcon::{keygen_from_seed, ParamSet, SigningKey};
+use pqsig::kernels::falcon::fpr::{self, Fpr};
+use pqsig::kernels::falcon::samplerz::{kernels, Request, WINDOW};
+use pqsig::Backend;
+use std::hint::black_box;
+use std::time::Instant;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+impl fn_dsa::RngCore for Rng {
+    fn next_u32(&mut self) -> u32 {
+        self.next() as u32
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.next()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for b in dest {
+            *b = self.next() as u8;
+        }
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), fn_dsa::RngError> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+impl fn_dsa::CryptoRng for Rng {}
+
+fn median(mut v: Vec<u64>) -> u64 {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn time(f: impl FnOnce()) -> u64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_nanos() as u64
+}
+
+fn main() {
+    use fn_dsa::{KeyPairGenerator, SigningKey as _};
+    let args: Vec<String> = std::env::args().collect();
+    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(15);
+    let only: Option<u32> = args.get(2).and_then(|s| s.parse().ok());
+    const PER_ROUND: usize = 32;
+    let backends: Vec<Backend> = Backend::available().collect();
+    // Profiling mode: `falcon_sign_ticks <count> <512|1024> <exp|dyn> <backend>` signs
+    // `count` times in one mode only.
+    if let Some(mode) = args.get(3) {
+        let ps = if only == Some(1024) {
+            ParamSet::Falcon1024
+        } else {
+            ParamSet::Falcon512
+        };
+        let b = args
+            .get(4)
+            .and_then(|s| Backend::from_name(s))
+            .unwrap_or(Backend::Avx2);
+        let (sk0, _) = keygen_from_seed(ps, &[0x42; 48]).unwrap();
+        let k = SigningKey::from_bytes(ps, sk0.to_bytes())
+            .unwrap()
+            .with_backend(b)
+            .unwrap();
+        let e = k.expand();
+        let t = Instant::now();
+        for i in 0..rounds {
+            let m = [i as u8; 33];
+            let nonce = [(i >> 8) as u8; 40];
+            let seed = [i as u8; 48];
+            if mode == "exp" {
+                black_box(e.sign_with_nonce_and_seed(&m, &nonce, &seed)).unwrap();
+            } else {
+                black_box(k.sign_with_nonce_and_seed(&m, &nonce, &seed)).unwrap();
+            }
+        }
+        println!("{} ns/sig", t.elapsed().as_nanos() / rounds as u128);
+        return;
+    }
+
+    for ps in [ParamSet::Falcon512, ParamSet::Falcon1024] {
+        let logn = ps.logn();
+        if only.is_some_and(|d| d != 1 << logn) {
+            continue;
+        }
+        let (sk0, _) = keygen_from_seed(ps, &[0x42; 48]).unwrap();
+        let sk_bytes = sk0.to_bytes().to_vec();
+        let keys: Vec<(SigningKey, _)> = backends
+            .iter()
+            .map(|&b| {
+                let k = SigningKey::from_bytes(ps, &sk_bytes)
+                    .unwrap()
+                    .with_backend(b)
+                    .unwrap();
+                let e = k.expand();
+                (k, e)
+            })
+            .collect();
+        // fn-dsa key of the same degree.
+        let mut fsk = vec![0u8; fn_dsa::sign_key_size(logn)];
+        let mut fvk = vec![0u8; fn_dsa::vrfy_key_size(logn)];
+        fn_dsa::KeyPairGeneratorStandard::default().keygen(logn, &mut Rng(7), &mut fsk, &mut fvk);
+        let mut fkey = fn_dsa::SigningKeyStandard::decode(&fsk).unwrap();
+        let mut fsig = vec![0u8; fn_dsa::signature_size(logn)];
+        let mut frng = Rng(99);
+
+        let msgs: Vec<Vec<u8>> = (0..PER_ROUND).map(|i| vec![i as u8; 33]).collect();
+        let nonces: Vec<[u8; 40]> = (0..PER_ROUND).map(|i| [i as u8 ^ 0x33; 40]).collect();
+        let seeds: Vec<[u8; 48]> = (0..PER_ROUND).map(|i| [i as u8 ^ 0x5A; 48]).collect();
+        let mut dyn_s = vec![Vec::new(); backends.len()];
+        let mut exp_s = vec![Vec::new(); backends.len()];
+        let mut fn_s = Vec::new();
+        for _ in 0..rounds {
+            for (bi, (k, e)) in keys.iter().enumerate() {
+                for i in 0..PER_ROUND {
+                    dyn_s[bi].push(time(|| {
+                        black_box(k.sign_with_nonce_and_seed(&msgs[i], &nonces[i], &seeds[i]))
+                            .unwrap();
+                    }));
+                    exp_s[bi].push(time(|| {
+                        black_box(e.sign_with_nonce_and_seed(&msgs[i], &nonces[i], &seeds[i]))
+                            .unwrap();
+                    }));
+                }
+            }
+            for m in &msgs {
+                fn_s.push(time(|| {
+                    fkey.sign(
+                        &mut frng,
+                        &fn_dsa::DOMAIN_NONE,
+                        &fn_dsa::HASH_ID_RAW,
+                        m,
+                        &mut fsig,
+                    );
+                    black_box(&fsig);
+                }));
+            }
+        }
+        println!(
+            "{} (ns, medians of {} signatures)",
+            ps.name(),
+            rounds * PER_ROUND
+        );
+        let fnm = median(fn_s);
+        println!("  fn-dsa 0.4.0 sign: {fnm}");
+        for (bi, b) in backends.iter().enumerate() {
+            let d = median(dyn_s[bi].clone());
+            let e = median(exp_s[bi].clone());
+            println!(
+                "  {:<9} dynamic {:>7}  expanded {:>7}  ratio {:.3}  exp/fn-dsa {:.3}  dyn/fn-dsa {:.3}",
+                b.name(),
+                d,
+                e,
+                d as f64 / e as f64,
+                e as f64 / fnm as f64,
+                d as f64 / fnm as f64
+            );
+        }
+    }
+
+    // The sampler kernel alone: pairs of requests with Falcon-512-like centres and σ.
+    let mut rng = Rng(0x1234_5678);
+    const PAIRS: usize = 1024;
+    let reqs: Vec<[Request; 2]> = (0..PAIRS)
+        .map(|_| {
+            let sigma = 1.3 + (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 0.5;
+            let isigma = Fpr::from_bits((1.0 / sigma).to_bits());
+            let mut mu = || {
+                Fpr::from_bits(
+                    (((rng.next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 400.0).to_bits(),
+                )
+            };
+            [Request { mu: mu(), isigma }, Request { mu: mu(), isigma }]
+        })
+        .collect();
+    let seed = [0x77u8; SEED_LEN];
+    let mut samp = vec![Vec::new(); backends.len()];
+    let mut cha = vec![Vec::new(); backends.len()];
+    let mut dep = vec![Vec::new(); backends.len()];
+    for _ in 0..rounds.max(5) {
+        for (bi, &b) in backends.iter().enumerate() {
+            let k = kernels(b);
+            let mut p = Prng::from_seed(&seed, k);
+            let mut out = [0i32; 2];
+            samp[bi].push(time(|| {
+                for r in &reqs {
+                    (k.sample)(&mut p.stream(), fpr::SIGMA_MIN[9], r, &mut out);
+                    black_box(&out);
+                }
+            }));
+            // Dependent chain: each pair's centres depend on the previous outputs (as in
+            // ffSampling), so this measures latency.
+            let mut p = Prng::from_seed(&seed, k);
+            dep[bi].push(time(|| {
+                let mut prev = 0i32;
+                for r in &reqs {
+                    let e = Fpr::of((prev & 1) as i64).mul(Fpr::from_bits(1e-9f64.to_bits()));
+                    let rr = [
+                        Request {
+                            mu: r[0].mu.add(e),
+                            isigma: r[0].isigma,
+                        },
+                        Request {
+                            mu: r[1].mu.add(e),
+                            isigma: r[1].isigma,
+                        },
+                    ];
+                    (k.sample)(&mut p.stream(), fpr::SIGMA_MIN[9], &rr, &mut out);
+                    prev = out[0] ^ out[1];
+                }
+                black_box(prev);
+            }));
+            let mut w = [0u8; WINDOW];
+            cha[bi].push(time(|| {
+                for c in 0..64u64 {
+                    (k.chacha20x8)(&[c as u32; 12], c, &mut w);
+                    black_box(&w);
+                }
+            }));
+        }
+    }
+    println!("SamplerZ kernel (ns per sample) and ChaCha20x8 refill (ns per 512 bytes)");
+    for (bi, b) in backends.iter().enumerate() {
+        println!(
+            "  {:<9} sample {:>6.1}  dependent {:>6.1}  chacha20x8 {:>6.1}",
+            b.name(),
+            median(samp[bi].clone()) as f64 / (2 * PAIRS) as f64,
+            median(dep[bi].clone()) as f64 / (2 * PAIRS) as f64,
+            median(cha[bi].clone()) as f64 / 64.0
+        );
+    }
+}

@@ -1,0 +1,732 @@
+//! AVX-512 SamplerZ kernel (x86-64, native `Fpr` builds; with the emulated `Fpr` the
+//! AVX-512 backend uses the AVX2 kernels). ChaCha20 and the lone base sampler are the
+//! AVX2 kernels.
+//!
+//! # What limits the sampler
+//! ffSampling asks for one pair of integers at a time, and the centres of each pair
+//! depend on the integers of the previous ones, so the sampler's *latency* from a
+//! centre to its integer is what a signature pays, about a thousand times. This kernel
+//! moves everything that does not depend on the centre off that path:
+//!
+//! * **Slot cache.** As in the AVX2 kernel, the bytes ahead of the read position are
+//!   cut into 11-byte *slots* (one attempt each: 8 + 1 bytes of base-sampler draw, a
+//!   sign byte, the first BerExp byte), but once per window rather than per call: the
+//!   window's [`SlotCache`](super::SlotCache) holds, for every slot from an anchor
+//!   position to the end of the window, the candidate `z`, `c = z0²/(2σ0²)` and two
+//!   thresholds derived from the BerExp byte `w` (below), eight slots per vector. A
+//!   call finds its read position in the cache (or rebuilds the cache from there:
+//!   after a refill, or after an attempt that did not take exactly 11 bytes).
+//! * **Log-domain BerExp.** BerExp's first byte accepts the attempt when
+//!   `w < ⌊T/2^(56+s)⌋` and rejects it when `w > ⌊T/2^(56+s)⌋`, where
+//!   `T/2^s = 2·expm_p63(r, ccs) − 1 >> s ≈ 2^64·ccs·e^(−x)` (module docs of
+//!   [`super`]). Taking logarithms, the attempt is accepted when
+//!   `x ≤ 8 ln 2 − ln(w + 1) + ln ccs` and rejected when `x > 8 ln 2 − ln w + ln ccs`;
+//!   the thresholds `8 ln 2 − ln(w+1) + c` and `8 ln 2 − ln w + c` are computed once
+//!   per slot (in the cache) and `ln ccs` once per pair, so a request's path from its
+//!   centre is: `r = mu − ⌊mu⌋`, `y = (z − r)²·dss` (= `x + c`, the serial code's
+//!   operations), two comparisons per slot, and mask arithmetic.
+//!
+//! # Exactness
+//! Only decisions that surely agree with the serial (reference) code are taken:
+//! * the serial code's `T` is `2^64·ccs·e^(−r)·(1 + ε)` with `|ε| < 2^-50.8` (the FACCT
+//!   polynomial of `fpr::expm_p63` is within `2^-51` of `e^(−r)` on `[0, ln 2]`, plus
+//!   fixed-point truncations of relative size `2^-59` or less for `ccs >= 1/4`), and
+//!   its `r` is `x − s·ln 2` up to `2^-44.8` (`s ≤ 2^9` times the rounding of `LOG2`
+//!   and of the product): so its decisions are those of the exact real comparisons
+//!   above with `x` moved by less than `2^-44.5`;
+//! * `y` carries the same rounding as the serial `x + c` (`2^-46`), the thresholds are
+//!   within `2^-49` (a 16-entry reciprocal table and a degree-9 series for `ln`, see
+//!   [`ln_parts`]), and their sums with `c` and `ln ccs` round by `2^-47`;
+//! * a slot is decided only when `y` is at least [`MARGIN`] = `2^-32` away from the
+//!   threshold (far more than the sum of these errors); a slot within the margin (an
+//!   event of probability about `2^-31` per attempt), whose byte equals the threshold
+//!   byte (both thresholds straddle `y`: the serial code reads a second byte,
+//!   probability 1/256), or where the serial code's reduction `r = x − s·ln 2` comes
+//!   out negative (a rounding corner where `expm_p63` leaves its domain; detected with
+//!   the serial operations, off the latency path) is left to the serial code, which
+//!   then continues from that attempt.
+//! * when `s >= 64` the serial code saturates the shift at 63; its top byte is then 0,
+//!   and so is the log-domain one (`x > 44 > 8 ln 2`): the byte rejects unless it is 0,
+//!   which both leave undecided.
+//! * requests outside the analysed domain (`|mu| >= 2^31 − 64`, `1/σ` outside
+//!   `[1/4, 4]`, `ccs` outside `[1/4, 1)`, NaN) go to the serial code entirely.
+//!
+//! The selection replays the serial order on bit masks as the AVX2 kernel does:
+//! request 0 takes the first of the eight slots it accepts (every earlier one surely
+//! rejected), request 1 the first later one. Outputs and stream consumption are
+//! exactly the serial code's.
+//!
+//! # Constant time
+//! No memory index or branch depends on a centre, on σ or on sampled values beyond the
+//! sampler's documented leaks (module docs of [`super`]): the cache is indexed by the
+//! read position (public: it counts the attempts), the selected slot is extracted with
+//! a compress instruction, and the branches to the slower paths are taken on the
+//! rejection count (more than eight attempts for a pair, or the window running out),
+//! on BerExp reading a second byte, on the domain checks (always passed with a Falcon
+//! key), or — with probability below `2^-30` per attempt — on the margin and rounding
+//! corner above, which reveal no more than the second-byte event does (that the random
+//! byte is close to the acceptance threshold).
+//!
+//! Each table entry is a safe wrapper around a whole `#[target_feature]` function; the
+//! table is only handed out by [`super::kernels`] after AVX-512 (F, VL, BW, DQ) and
+//! AVX2 were detected, which is what makes the wrappers sound.
+
+// Value-only intrinsics are safe inside `#[target_feature]` functions; loads and stores
+// keep explicit `unsafe` blocks with their SAFETY reasoning.
+#![allow(unused_unsafe)]
+
+use super::avx2::{self, rcdt_avx2};
+use super::{sample_one, Request, SamplerKernels, Stream, Window, CACHE_LEN, RCDT, WINDOW};
+use crate::kernels::falcon::fpr::{self, Fpr};
+use crate::kernels::select::Backend;
+use core::arch::x86_64::*;
+
+pub static KERNELS: SamplerKernels = SamplerKernels {
+    backend: Backend::Avx512,
+    sample,
+    sample_pair,
+    gaussian0: avx2::gaussian0,
+    chacha20x8: avx2::chacha20x8,
+};
+
+/// Bytes of an attempt whose BerExp decides on its first byte.
+const SLOT: usize = 11;
+/// Last window position a cached slot may start at: its bytes end at index 510, so the
+/// serial reads of that attempt neither refill early nor empty the window.
+const LAST_SLOT_START: usize = WINDOW - 1 - SLOT;
+/// Most slots a cache holds (anchored at 0).
+const MAX_SLOTS: usize = LAST_SLOT_START / SLOT + 1;
+// Rebuilds write whole vectors of eight, and a lookup loads eight from any slot held.
+const _: () = assert!(MAX_SLOTS.div_ceil(8) * 8 <= CACHE_LEN && MAX_SLOTS - 1 + 8 <= CACHE_LEN);
+// The rebuild's 16-byte loads (slots up to seven past the last one held) stay within the
+// window and its padding.
+const _: () = assert!(LAST_SLOT_START + 7 * SLOT + 16 <= WINDOW + super::WINDOW_PAD);
+
+/// Half-width of the undecided band around each threshold, in units of `x`.
+const MARGIN: f64 = 1.0 / 4294967296.0;
+
+/// Low 64 bits and top 8 bits of the [`RCDT`] entries.
+const RCDT_LO: [u64; 18] = {
+    let mut t = [0u64; 18];
+    let mut k = 0;
+    while k < 18 {
+        t[k] = RCDT[k] as u64;
+        k += 1;
+    }
+    t
+};
+const RCDT_HI: [u64; 18] = {
+    let mut t = [0u64; 18];
+    let mut k = 0;
+    while k < 18 {
+        t[k] = (RCDT[k] >> 64) as u64;
+        k += 1;
+    }
+    t
+};
+
+/// `ln` reduction table: `RCP[j]` = `round(4096 / (1 + (j + 1/2)/16)) / 4096`, a
+/// 12-bit approximation of the inverse of the mantissas `m` in `[1 + j/16,
+/// 1 + (j+1)/16)`, so that `|m·RCP[j] − 1| < 0.0304`; and `LNR[j] = −ln(RCP[j])`
+/// rounded to nearest (computed with 300-bit arithmetic).
+static RCP: [f64; 16] = {
+    const N: [u32; 16] = [
+        3972, 3745, 3542, 3361, 3197, 3048, 2913, 2789, 2675, 2570, 2473, 2383, 2300, 2222, 2149,
+        2081,
+    ];
+    let mut t = [0.0; 16];
+    let mut j = 0;
+    while j < 16 {
+        t[j] = N[j] as f64 / 4096.0;
+        j += 1;
+    }
+    t
+};
+static LNR: [f64; 16] = {
+    const B: [u64; 16] = [
+        0x3F9F_7A9B_1678_2856,
+        0x3FB6_EF52_8C05_6A2C,
+        0x3FC2_99D3_0C60_6EA7,
+        0x3FC9_509A_A004_4F8F,
+        0x3FCF_B7D8_6EEE_3B90,
+        0x3FD2_E9E2_BCE1_2286,
+        0x3FD5_D01D_C49F_F2E8,
+        0x3FD8_98D3_8A89_347E,
+        0x3FDB_4497_7C14_8F1B,
+        0x3FDD_D4AA_04E1_C4B6,
+        0x3FE0_2582_A5C9_D123,
+        0x3FE1_5533_D3B8_D7B3,
+        0x3FE2_779E_1EC9_3ECA,
+        0x3FE3_9240_DDE5_CE92,
+        0x3FE4_A3E8_6234_2525,
+        0x3FE5_AB50_5B39_040B,
+    ];
+    let mut t = [0.0; 16];
+    let mut j = 0;
+    while j < 16 {
+        t[j] = f64::from_bits(B[j]);
+        j += 1;
+    }
+    t
+};
+/// ln 2, rounded to nearest.
+const LN2: f64 = f64::from_bits(0x3FE6_2E42_FEFA_39EF);
+
+#[inline(always)]
+fn f(x: Fpr) -> f64 {
+    f64::from_bits(x.to_bits())
+}
+
+/// `ln v = e·ln 2 + s` as `(e, s)`, for positive normal `v`: `v = 2^e·m` with `m` in
+/// `[1, 2)`, `u = m·RCP[j] − 1` (`j` the top four fraction bits of `m`; `|u| < 0.0304`)
+/// and `s = LNR[j] + ln(1 + u)`, the series to degree 9 (truncation below `2^-53`).
+/// `s` is within `2^-51` of its real value for the integers 1..=256 (where `m·RCP[j]`
+/// is exact) and for `v` in `[1/4, 1)`.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn ln_parts(v: __m512d, rcp: (__m512d, __m512d), lnr: (__m512d, __m512d)) -> (__m512d, __m512d) {
+    let m = _mm512_getmant_pd::<_MM_MANT_NORM_1_2, _MM_MANT_SIGN_ZERO>(v);
+    let e = _mm512_getexp_pd(v);
+    // The permutes read only the low four bits of each index: the top fraction bits.
+    let j = _mm512_srli_epi64::<48>(_mm512_castpd_si512(m));
+    let r = _mm512_permutex2var_pd(rcp.0, j, rcp.1);
+    let l = _mm512_permutex2var_pd(lnr.0, j, lnr.1);
+    let u = _mm512_fmadd_pd(m, r, _mm512_set1_pd(-1.0));
+    let c = |k: u32| {
+        let v = 1.0 / k as f64;
+        _mm512_set1_pd(if k.is_multiple_of(2) { -v } else { v })
+    };
+    let mut p = c(9);
+    for k in (1..9).rev() {
+        p = _mm512_fmadd_pd(p, u, c(k));
+    }
+    let q = _mm512_mul_pd(p, u);
+    (e, _mm512_add_pd(l, q))
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn tables() -> ((__m512d, __m512d), (__m512d, __m512d)) {
+    // SAFETY: two 8-value halves of each 16-value static table.
+    unsafe {
+        (
+            (
+                _mm512_loadu_pd(RCP.as_ptr()),
+                _mm512_loadu_pd(RCP.as_ptr().add(8)),
+            ),
+            (
+                _mm512_loadu_pd(LNR.as_ptr()),
+                _mm512_loadu_pd(LNR.as_ptr().add(8)),
+            ),
+        )
+    }
+}
+
+/// `8·ln 2 − ln v` (see [`ln_parts`]).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn threshold(v: __m512d, rcp: (__m512d, __m512d), lnr: (__m512d, __m512d)) -> __m512d {
+    let (e, s) = ln_parts(v, rcp, lnr);
+    _mm512_fmsub_pd(
+        _mm512_sub_pd(_mm512_set1_pd(8.0), e),
+        _mm512_set1_pd(LN2),
+        s,
+    )
+}
+
+/// Base sampler on eight 72-bit draws `lo + 2^64·hi`: the number of [`RCDT`] entries
+/// above each (masked unsigned 64-bit comparisons; entries 5..18 have a zero top byte,
+/// so they only count when `hi = 0`).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn rcdt_count(lo: __m512i, hi: __m512i) -> __m512i {
+    let zero = _mm512_setzero_si512();
+    let one = _mm512_set1_epi64(1);
+    let hz = _mm512_cmpeq_epi64_mask(hi, zero);
+    // Two accumulators halve the dependency chain.
+    let mut acc = [zero, zero];
+    for k in 0..18 {
+        let lk = _mm512_set1_epi64(RCDT_LO[k] as i64);
+        let m = if RCDT_HI[k] == 0 {
+            _mm512_mask_cmplt_epu64_mask(hz, lo, lk)
+        } else {
+            let hk = _mm512_set1_epi64(RCDT_HI[k] as i64);
+            _mm512_cmplt_epu64_mask(hi, hk)
+                | _mm512_mask_cmplt_epu64_mask(_mm512_cmpeq_epi64_mask(hi, hk), lo, lk)
+        };
+        acc[k & 1] = _mm512_mask_add_epi64(acc[k & 1], m, acc[k & 1], one);
+    }
+    _mm512_add_epi64(acc[0], acc[1])
+}
+
+/// Fills the window's cache with the slots from the read position (at most
+/// [`LAST_SLOT_START`]) to the end of the window.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn rebuild(w: &mut Window) {
+    let p = w.pos;
+    if p > LAST_SLOT_START {
+        w.cache.count = 0;
+        return;
+    }
+    let count = (LAST_SLOT_START - p) / SLOT + 1;
+    let wp: *mut Window = w;
+    let src = wp as *const u8;
+    // SAFETY: `wp` comes from `&mut Window`; the cache is written only through this
+    // reference, the bytes only read through `src` (disjoint fields).
+    let cache = unsafe { &mut (*wp).cache };
+    let (rcp, lnr) = tables();
+    // Per 128-bit lane: the eight draw bytes, then (hi, sign, w) in the next word.
+    let keep = _mm512_set_epi64(0xFF_FFFF, -1, 0xFF_FFFF, -1, 0xFF_FFFF, -1, 0xFF_FFFF, -1);
+    let byte = _mm512_set1_epi64(0xFF);
+    let one = _mm512_set1_epi64(1);
+    let oned = _mm512_set1_pd(1.0);
+    let c0 = _mm512_set1_pd(f(fpr::INV_2SQRSIGMA0));
+    let mut b = 0;
+    while 8 * b < count {
+        let q = p + 8 * SLOT * b;
+        // SAFETY: slot i of this group starts at q + 11i <= LAST_SLOT_START + 77 (the
+        // group's first slot is held, so q <= LAST_SLOT_START), and 16 bytes from there
+        // lie within `bytes` and `pad`, contiguous in the repr(C) `Window` whose whole
+        // extent `src` covers (checked by the const assertion above).
+        let ld = |i: usize| unsafe { _mm_loadu_si128(src.add(q + SLOT * i).cast()) };
+        let gather4 = |a: usize| {
+            let v = _mm512_castsi128_si512(ld(a));
+            let v = _mm512_inserti32x4::<1>(v, ld(a + 2));
+            let v = _mm512_inserti32x4::<2>(v, ld(a + 4));
+            _mm512_and_si512(_mm512_inserti32x4::<3>(v, ld(a + 6)), keep)
+        };
+        let (even, odd) = (gather4(0), gather4(1));
+        let lo = _mm512_unpacklo_epi64(even, odd);
+        let tail = _mm512_unpackhi_epi64(even, odd);
+        let hi = _mm512_and_si512(tail, byte);
+        let sign = _mm512_and_si512(_mm512_srli_epi64::<8>(tail), one);
+        let wv = _mm512_srli_epi64::<16>(tail);
+        let z0 = rcdt_count(lo, hi);
+        // z = b + (2b − 1)·z0: z0 + 1 (b = 1) or −z0 = !z0 + 1 (b = 0).
+        let z = _mm512_add_epi64(_mm512_xor_si512(z0, _mm512_sub_epi64(sign, one)), one);
+        let zd = _mm512_cvtepi64_pd(z);
+        let z0d = _mm512_cvtepi64_pd(z0);
+        // z0² is exact, as the serial code's integer square.
+        let c = _mm512_mul_pd(_mm512_mul_pd(z0d, z0d), c0);
+        let wd = _mm512_cvtepi64_pd(wv);
+        let ta = threshold(_mm512_add_pd(wd, oned), rcp, lnr);
+        // w = 0 never rejects: threshold +∞.
+        let tr = _mm512_mask_mov_pd(
+            threshold(_mm512_max_pd(wd, oned), rcp, lnr),
+            _mm512_cmpeq_epi64_mask(wv, _mm512_setzero_si512()),
+            _mm512_set1_pd(f64::INFINITY),
+        );
+        let o = 8 * b;
+        // SAFETY: o + 8 <= count.div_ceil(8)·8 <= CACHE_LEN (const assertion above).
+        unsafe {
+            _mm512_storeu_pd(cache.zd.as_mut_ptr().add(o), zd);
+            _mm512_storeu_pd(cache.c.as_mut_ptr().add(o), c);
+            _mm512_storeu_pd(cache.ta.as_mut_ptr().add(o), _mm512_add_pd(ta, c));
+            _mm512_storeu_pd(cache.tr.as_mut_ptr().add(o), _mm512_add_pd(tr, c));
+        }
+        b += 1;
+    }
+    cache.start = p;
+    cache.count = count;
+}
+
+/// The cache slot at the read position and how many slots (at most eight) follow it in
+/// the cache, rebuilding or refilling as the serial reads would; `None` when the next
+/// attempt straddles a refill (read position 501 or 502).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn locate(stream: &mut Stream<'_>) -> Option<(usize, usize)> {
+    let w = &*stream.window;
+    let diff = w.pos.wrapping_sub(w.cache.start);
+    if diff < SLOT * w.cache.count && diff.is_multiple_of(SLOT) {
+        let k = diff / SLOT;
+        return Some((k, (w.cache.count - k).min(8)));
+    }
+    if w.pos > LAST_SLOT_START {
+        if w.pos < WINDOW - 9 {
+            return None;
+        }
+        // The next u64 read would refill first.
+        stream.refill();
+    }
+    rebuild(stream.window);
+    Some((0, stream.window.cache.count.min(8)))
+}
+
+/// Per-pair constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
+struct PairConst {
+    dss: __m512d,
+    ta_off: __m512d,
+    tr_off: __m512d,
+}
+
+/// Whether the request lies in the domain of the analysis (module docs).
+#[inline(always)]
+fn in_domain(mu: f64, isigma: f64, ccs: f64) -> bool {
+    (mu.abs() < 2147483584.0) & (0.25..=4.0).contains(&isigma) & (0.25..1.0).contains(&ccs)
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn pair_const(isigma: f64, ccs: f64) -> PairConst {
+    let (rcp, lnr) = tables();
+    let (e, s) = ln_parts(_mm512_set1_pd(ccs), rcp, lnr);
+    let lnccs = _mm512_fmadd_pd(e, _mm512_set1_pd(LN2), s);
+    let m = _mm512_set1_pd(MARGIN);
+    PairConst {
+        dss: _mm512_set1_pd((isigma * isigma) * 0.5),
+        ta_off: _mm512_sub_pd(lnccs, m),
+        tr_off: _mm512_add_pd(lnccs, m),
+    }
+}
+
+/// The cached vectors of slots `k .. k + 8`, thresholds offset by `ln ccs ∓ MARGIN`:
+/// (z, c, accept threshold, reject threshold).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn load_slots(w: &Window, k: usize, pc: &PairConst) -> (__m512d, __m512d, __m512d, __m512d) {
+    let c = &w.cache;
+    // SAFETY: k < count <= MAX_SLOTS, so k + 8 <= CACHE_LEN (const assertion above).
+    unsafe {
+        (
+            _mm512_loadu_pd(c.zd.as_ptr().add(k)),
+            _mm512_loadu_pd(c.c.as_ptr().add(k)),
+            _mm512_add_pd(_mm512_loadu_pd(c.ta.as_ptr().add(k)), pc.ta_off),
+            _mm512_add_pd(_mm512_loadu_pd(c.tr.as_ptr().add(k)), pc.tr_off),
+        )
+    }
+}
+
+/// One request on eight slots: `floor(mu)` and the bit masks (sure accept, sure
+/// reject, serial reduction negative).
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn masks(
+    slots: &(__m512d, __m512d, __m512d, __m512d),
+    dss: __m512d,
+    mu: f64,
+) -> (f64, u32, u32, u32) {
+    let (zd, c, ta, tr) = *slots;
+    let m = _mm_set_sd(mu);
+    let fl = _mm_cvtsd_f64(_mm_round_sd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(m, m));
+    // The serial code's operations: r = mu − floor(mu), y = (z − r)²·dss, x = y − c.
+    let r = mu - fl;
+    let d = _mm512_sub_pd(zd, _mm512_set1_pd(r));
+    let y = _mm512_mul_pd(_mm512_mul_pd(d, d), dss);
+    let acc = _mm512_cmp_pd_mask::<_CMP_LE_OQ>(y, ta);
+    let rej = _mm512_cmp_pd_mask::<_CMP_GT_OQ>(y, tr);
+    // The serial reduction x = s·ln 2 + rr (s = trunc(x/ln 2)); rr < 0 (or x < 0, or
+    // NaN) leaves the slot to the serial code.
+    let x = _mm512_sub_pd(y, c);
+    let s = _mm512_roundscale_pd::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(_mm512_mul_pd(
+        x,
+        _mm512_set1_pd(f(fpr::INV_LOG2)),
+    ));
+    let rr = _mm512_sub_pd(x, _mm512_mul_pd(s, _mm512_set1_pd(f(fpr::LOG2))));
+    let ok = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(rr, _mm512_setzero_pd());
+    (fl, acc as u32, rej as u32, (!ok) as u32)
+}
+
+/// Lane `sel` (a one-hot mask) of `v`.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn select(v: __m512d, sel: u32) -> f64 {
+    _mm_cvtsd_f64(_mm512_castpd512_pd128(_mm512_maskz_compress_pd(
+        sel as __mmask8,
+        v,
+    )))
+}
+
+/// The serial code (AVX2 table scan) for one request.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn serial(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
+    sample_one(stream, sigma_min, req, &|v: &[u32; 3]| rcdt_avx2(v)) as f64
+}
+
+/// One request through the cache, slot group after slot group, with the serial code
+/// from the first undecided attempt.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn one(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
+    let (mu, isigma) = (f(req.mu), f(req.isigma));
+    let ccs = isigma * f(sigma_min);
+    if !in_domain(mu, isigma, ccs) {
+        return serial(stream, sigma_min, req);
+    }
+    let pc = pair_const(isigma, ccs);
+    loop {
+        let Some((k, avail)) = locate(stream) else {
+            return serial(stream, sigma_min, req);
+        };
+        let slots = load_slots(stream.window, k, &pc);
+        let (fl, a, j, bad) = masks(&slots, pc.dss, mu);
+        let v = (1u32 << avail) - 1;
+        let end = 1u32 << avail;
+        let (a, j) = (a & !bad & v, j & !bad & v);
+        let stop = (v & !j) | end;
+        let first = stop & stop.wrapping_neg();
+        let idx = first.trailing_zeros() as usize;
+        let start = stream.window.cache.start;
+        if first & a != 0 {
+            stream.window.pos = start + SLOT * (k + idx + 1);
+            return fl + select(slots.0, first);
+        }
+        // Slots before `idx` were rejections: consume them.
+        stream.window.pos = start + SLOT * (k + idx);
+        if first != end {
+            // Undecided: the serial code takes over at this attempt.
+            return serial(stream, sigma_min, req);
+        }
+    }
+}
+
+/// Two requests with the same 1/σ (module docs); the fast path decides both on the same
+/// eight slots, anything else goes through [`one`] twice from the same position.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (f64, f64) {
+    let (m0, m1, isg) = (f(mu0), f(mu1), f(isigma));
+    let ccs = isg * f(sigma_min);
+    if in_domain(m0, isg, ccs) & in_domain(m1, isg, ccs) {
+        if let Some((k, avail)) = locate(stream) {
+            let pc = pair_const(isg, ccs);
+            let slots = load_slots(stream.window, k, &pc);
+            let (fl0, a0, j0, b0) = masks(&slots, pc.dss, m0);
+            let (fl1, a1, j1, b1) = masks(&slots, pc.dss, m1);
+            let v = (1u32 << avail) - 1;
+            let end = 1u32 << avail;
+            let stop0 = (v & !j0) | end;
+            let f0 = stop0 & stop0.wrapping_neg();
+            let upto0 = (f0 << 1).wrapping_sub(1);
+            let stop1 = (v & !upto0 & !j1) | end;
+            let f1 = stop1 & stop1.wrapping_neg();
+            let upto1 = (f1 << 1).wrapping_sub(1);
+            let decided = (f0 & a0 & v != 0)
+                & (f1 & a1 & v != 0)
+                & ((b0 & upto0) | (b1 & upto1 & !upto0) == 0);
+            if decided {
+                let w = &mut *stream.window;
+                w.pos = w.cache.start + SLOT * (k + f1.trailing_zeros() as usize + 1);
+                return (fl0 + select(slots.0, f0), fl1 + select(slots.0, f1));
+            }
+        }
+    }
+    let r0 = one(stream, sigma_min, &Request { mu: mu0, isigma });
+    let r1 = one(stream, sigma_min, &Request { mu: mu1, isigma });
+    (r0, r1)
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+    let n = reqs.len().min(out.len());
+    let mut i = 0;
+    while i < n {
+        if i + 1 < n && reqs[i].isigma.to_bits() == reqs[i + 1].isigma.to_bits() {
+            let (a, b) = pair(
+                stream,
+                sigma_min,
+                reqs[i].mu,
+                reqs[i + 1].mu,
+                reqs[i].isigma,
+            );
+            out[i] = a as i32;
+            out[i + 1] = b as i32;
+            i += 2;
+        } else {
+            out[i] = one(stream, sigma_min, &reqs[i]) as i32;
+            i += 1;
+        }
+    }
+}
+
+/// See [`SamplerKernels::sample`].
+pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+    // SAFETY: the table is only handed out when AVX-512 and AVX2 are available (module
+    // docs).
+    unsafe { sample_avx512(stream, sigma_min, reqs, out) }
+}
+
+/// See [`SamplerKernels::sample_pair`].
+pub fn sample_pair(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    isigma: Fpr,
+) -> (Fpr, Fpr) {
+    // SAFETY: as for `sample`.
+    let (a, b) = unsafe { pair(stream, sigma_min, mu0, mu1, isigma) };
+    (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::super::portable::rcdt_scan;
+    use super::super::split_request;
+    use super::*;
+
+    struct Xs(u64);
+    impl Xs {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn unit(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// The vector `ln` against the standard library's on the integers the thresholds
+    /// use and on the range of `ccs`.
+    #[test]
+    fn ln_is_accurate() {
+        if !Backend::Avx512.is_available() {
+            return;
+        }
+        let mut vals: alloc::vec::Vec<f64> = (1..=256).map(|v| v as f64).collect();
+        let mut rng = Xs(0x1234_5678_9ABC_DEF1);
+        for _ in 0..20_000 {
+            vals.push(0.25 + rng.unit() * 0.75);
+        }
+        vals.push(1.0 - f64::EPSILON / 2.0);
+        for c in vals.chunks(8) {
+            let mut v = [1.0f64; 8];
+            v[..c.len()].copy_from_slice(c);
+            let mut got = [0.0f64; 8];
+            // SAFETY: AVX-512 checked above.
+            unsafe {
+                let (rcp, lnr) = tables();
+                let (e, s) = ln_parts(_mm512_loadu_pd(v.as_ptr()), rcp, lnr);
+                _mm512_storeu_pd(got.as_mut_ptr(), _mm512_fmadd_pd(e, _mm512_set1_pd(LN2), s));
+            }
+            for i in 0..8 {
+                let err = (got[i] - v[i].ln()).abs();
+                assert!(err < 2f64.powi(-49), "ln({}) off by {err:e}", v[i]);
+            }
+        }
+    }
+
+    /// Exact first-byte BerExp outcome of the serial code for `x`, `ccs` and byte `w`:
+    /// Some(accept), or None when `w` equals the threshold's top byte.
+    fn exact(x: Fpr, ccs: Fpr, w: u32) -> Option<bool> {
+        let s = x.mul(fpr::INV_LOG2).trunc() as i32;
+        let r = x.sub(Fpr::of(s as i64).mul(fpr::LOG2));
+        let sw = (s as u32).min(63);
+        let z = (fpr::expm_p63(r, ccs) << 1).wrapping_sub(1) >> sw;
+        let top = (z >> 56) as u32;
+        (w != top).then_some(w < top)
+    }
+
+    /// The cache holds the serial code's z and c for every slot, and every sure decision
+    /// of the log-domain test equals the serial one, on random windows and requests,
+    /// half of them with the BerExp byte set next to the exact threshold byte.
+    #[test]
+    fn cache_and_decisions_are_exact() {
+        if !Backend::Avx512.is_available() {
+            return;
+        }
+        let mut rng = Xs(0x0DDB_A11C_AC4E_0001);
+        let (mut undecided, mut spurious, mut checked) = (0u32, 0u32, 0u32);
+        for round in 0..4000u32 {
+            let logn = 1 + (rng.next() % 10) as usize;
+            let sm = fpr::SIGMA_MIN[logn];
+            let smf = f(sm);
+            let sigma = smf + rng.unit() * (1.8205 - smf);
+            let req = Request {
+                mu: Fpr::from_bits(((rng.unit() - 0.5) * 200.0).to_bits()),
+                isigma: Fpr::from_bits((1.0 / sigma).to_bits()),
+            };
+            let (_, r, dss, ccs) = split_request(&req, sm);
+            let mut w = Window::default();
+            for b in w.bytes.iter_mut() {
+                *b = rng.next() as u8;
+            }
+            // Mostly small z0 (as the real draws), sometimes anything.
+            let start = (rng.next() % (LAST_SLOT_START as u64 + 1)) as usize;
+            let count = (LAST_SLOT_START - start) / SLOT + 1;
+            let xs: alloc::vec::Vec<Fpr> = (0..count)
+                .map(|i| {
+                    let q = start + SLOT * i;
+                    let mut lo = [0u8; 8];
+                    lo.copy_from_slice(&w.bytes[q..q + 8]);
+                    let lo = u64::from_le_bytes(lo);
+                    let hi = w.bytes[q + 8] as u32;
+                    let v = [
+                        (lo as u32) & 0xFF_FFFF,
+                        ((lo >> 24) as u32) & 0xFF_FFFF,
+                        ((lo >> 48) as u32) | (hi << 16),
+                    ];
+                    let z0 = rcdt_scan(&v);
+                    let b = (w.bytes[q + 9] & 1) as i32;
+                    let z = b + ((b << 1) - 1) * z0;
+                    let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
+                    let x = x.sub(Fpr::of((z0 * z0) as i64).mul(fpr::INV_2SQRSIGMA0));
+                    if round % 2 == 1 {
+                        // A byte next to the threshold byte.
+                        let s = x.mul(fpr::INV_LOG2).trunc() as i32;
+                        let rr = x.sub(Fpr::of(s as i64).mul(fpr::LOG2));
+                        let zz =
+                            (fpr::expm_p63(rr, ccs) << 1).wrapping_sub(1) >> (s as u32).min(63);
+                        let top = (zz >> 56) as i64;
+                        w.bytes[q + 10] = (top + (rng.next() % 3) as i64 - 1).clamp(0, 255) as u8;
+                    }
+                    x
+                })
+                .collect();
+            w.pos = start;
+            // SAFETY: AVX-512 checked above.
+            unsafe { rebuild(&mut w) };
+            assert_eq!((w.cache.start, w.cache.count), (start, count));
+            let isg = f(req.isigma);
+            let ccsf = isg * smf;
+            if !in_domain(f(req.mu), isg, ccsf) {
+                continue;
+            }
+            for k in (0..count).step_by(8) {
+                // SAFETY: AVX-512 checked above.
+                let (fl, a, j, bad) = unsafe {
+                    let pc = pair_const(isg, ccsf);
+                    let slots = load_slots(&w, k, &pc);
+                    masks(&slots, pc.dss, f(req.mu))
+                };
+                assert_eq!(fl, req.mu.floor() as f64);
+                for l in 0..(count - k).min(8) {
+                    let i = k + l;
+                    let q = start + SLOT * i;
+                    let (z, c) = (w.cache.zd[i], w.cache.c[i]);
+                    let xi = Fpr::from_bits(
+                        (Fpr::from_bits(z.to_bits())
+                            .sub(r)
+                            .sqr()
+                            .mul(dss)
+                            .sub(Fpr::from_bits(c.to_bits())))
+                        .to_bits(),
+                    );
+                    assert_eq!(xi.to_bits(), xs[i].to_bits(), "round {round}: slot {i}: x");
+                    let want = exact(xs[i], ccs, w.bytes[q + 10] as u32);
+                    let (ai, ji, bi) = ((a >> l) & 1 == 1, (j >> l) & 1 == 1, (bad >> l) & 1 == 1);
+                    checked += 1;
+                    if bi {
+                        undecided += 1;
+                        continue;
+                    }
+                    assert!(!(ai && ji));
+                    match want {
+                        Some(true) => assert!(!ji, "round {round}: slot {i}: wrongly rejected"),
+                        Some(false) => assert!(!ai, "round {round}: slot {i}: wrongly accepted"),
+                        None => assert!(!ai && !ji, "round {round}: slot {i}: equal byte decided"),
+                    }
+                    if !ai && !ji {
+                        undecided += 1;
+                        spurious += want.is_some() as u32;
+                    }
+                }
+            }
+        }
+        assert!(undecided > 0 && checked > 50_000, "{undecided} {checked}");
+        assert!(
+            spurious <= 2,
+            "{spurious} slots left undecided by the margin"
+        );
+    }
+}
