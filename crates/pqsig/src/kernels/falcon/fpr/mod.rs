@@ -50,11 +50,11 @@ fpr_consts! {
     INVERSE_OF_Q = 1.0 / 12289.0;
     /// 1 / (2 σ0²) with σ0 = 1.8205, the base sampler's width.
     INV_2SQRSIGMA0 = 0.150865048875372721532312163019;
-    LOG2 = 0.69314718055994530941723212146;
-    INV_LOG2 = 1.4426950408889634073599246810;
+    LOG2 = core::f64::consts::LN_2;
+    INV_LOG2 = core::f64::consts::LOG2_E;
     /// Squared Gram–Schmidt norm bound used by key generation (1.17² q).
     BNORM_MAX = 16822.4121;
-    INVSQRT2 = 0.707106781186547524400844362105;
+    INVSQRT2 = core::f64::consts::FRAC_1_SQRT_2;
     INVSQRT8 = 0.353553390593273762200422181052;
     PTWO31 = 2147483648.0;
     PTWO31M1 = 2147483647.0;
