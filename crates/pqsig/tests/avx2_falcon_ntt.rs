@@ -127,7 +127,7 @@ fn pointwise_kernels_match_portable() {
             for _ in 0..10 {
                 let a = residues(&mut rng, len);
                 let mut c = residues(&mut rng, blen);
-                if rng.next() % 3 == 0 {
+                if rng.next().is_multiple_of(3) {
                     let i = (rng.next() as usize) % blen;
                     c[i] = 0;
                 }

@@ -31,7 +31,7 @@ impl Bits {
     /// Bytes, the last one padded with `pad` (a bit value repeated).
     fn bytes_pad(&self, pad: bool) -> Vec<u8> {
         let mut bits = self.0.clone();
-        while bits.len() % 8 != 0 {
+        while !bits.len().is_multiple_of(8) {
             bits.push(pad);
         }
         bits.chunks(8)

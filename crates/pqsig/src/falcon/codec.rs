@@ -192,67 +192,133 @@ pub fn comp_encode(out: &mut [u8], x: &[i16], logn: u32) -> Option<usize> {
 /// start of `buf`. Returns the number of bytes consumed, or `None` if `buf` ends early,
 /// a value exceeds 2047 in absolute value, a value is encoded as "−0", or the unused bits
 /// of the last byte are not zero. The caller decides what may follow (see
-/// [`decode_signature`]).
+/// [`decode_signature`]). On failure `x` holds unspecified values.
+///
+/// Public data (a signature): the running time depends on the input. On x86-64 with a
+/// non-portable backend the same code runs compiled for LZCNT/BMI2 when the CPU has them.
 pub fn comp_decode(x: &mut [i16], buf: &[u8], logn: u32) -> Option<usize> {
-    let n = 1usize << logn;
-    if x.len() != n {
+    if x.len() != 1usize << logn {
         return None;
     }
-    // `acc` holds `nb` unread bits at its top (the next one is bit 63), zeros below.
-    // Bytes are read ahead; those not reached are given back at the end.
-    let mut acc = 0u64;
-    let mut nb = 0u32;
-    let mut pos = 0usize;
+    #[cfg(target_arch = "x86_64")]
+    if bmi_decode_ok() {
+        // SAFETY: `bmi_decode_ok` checked that the CPU has LZCNT, BMI1 and BMI2.
+        return unsafe { comp_decode_bmi(x, buf) };
+    }
+    comp_decode_body(x, buf)
+}
+
+/// Whether `comp_decode` may run its LZCNT/BMI2 build: a non-portable backend is active
+/// and the CPU has the instructions (checked at run time with `std`, else at build time).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn bmi_decode_ok() -> bool {
+    use crate::kernels::select::{self, Backend};
+    #[cfg(feature = "std")]
+    let cpu = std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2");
+    #[cfg(not(feature = "std"))]
+    let cpu = cfg!(all(
+        target_feature = "lzcnt",
+        target_feature = "bmi1",
+        target_feature = "bmi2"
+    ));
+    cpu && select::active() != Backend::Portable
+}
+
+/// # Safety
+/// The CPU must support LZCNT, BMI1 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "lzcnt,bmi1,bmi2")]
+unsafe fn comp_decode_bmi(x: &mut [i16], buf: &[u8]) -> Option<usize> {
+    comp_decode_body(x, buf)
+}
+
+/// Eight bytes of `buf` from `p` as a big-endian word, zeros past the end.
+#[inline(always)]
+fn load_be_padded(buf: &[u8], p: usize) -> u64 {
+    let mut w = [0u8; 8];
+    let rest = buf.get(p..).unwrap_or(&[]);
+    let k = rest.len().min(8);
+    w[..k].copy_from_slice(&rest[..k]);
+    u64::from_be_bytes(w)
+}
+
+/// One coefficient: `hi` holds its first byte (sign, low seven bits), `t` the stream
+/// after it (MSB first, at least 24 valid bits). Returns `first byte << 8 | zeros`
+/// (zeros = the unary count, up to 64 on invalid input), moves `hi` to the next
+/// coefficient's first byte, `t` past it, and takes the zeros off `nb` (the caller
+/// takes off the nine fixed bits).
+#[inline(always)]
+fn comp_step(t: &mut u64, hi: &mut u64, nb: &mut u32) -> u16 {
+    let z = t.leading_zeros();
+    let raw = ((*hi << 8) as u32 | z) as u16;
+    // Two shifts off the same `t`: the dependency chain per coefficient is the count and
+    // one shift.
+    *hi = (*t << 1).wrapping_shl(z) >> 56;
+    *t = (*t << 9).wrapping_shl(z);
+    *nb = nb.wrapping_sub(z);
+    raw
+}
+
+/// The decoder (see [`comp_decode`]); `x.len()` is a power of two ≥ 2.
+///
+/// Bits are read MSB first through a 64-bit window refilled with whole 8-byte loads
+/// (zeros past the end of `buf`): `t`'s top `nb` bits are the next unread bits and end
+/// exactly at byte `ptr`; the bits below them are the bits that follow in the stream (a
+/// refill ORs the same bits in again) or zeros. A coefficient takes at most 24 bits (its
+/// unary part and the next coefficient's first byte) when valid, so one refill between
+/// the two coefficients of a pair keeps at least 24 valid bits in front of each. There
+/// are no data-dependent branches in the loop: an invalid unary count (more than 15
+/// zeros, or none found) is detected afterwards from the stored counts, and meanwhile
+/// only garbles values (every shift is masked and `ptr` advances at most 7 bytes per
+/// pair), never memory safety. A second pass turns `first byte << 8 | zeros` into the
+/// value and checks the ranges and "−0".
+#[inline(always)]
+fn comp_decode_body(x: &mut [i16], buf: &[u8]) -> Option<usize> {
+    let mut hi = *buf.first()? as u64;
+    let mut t = load_be_padded(buf, 1);
+    // `nb` is kept minus the nine fixed bits of the coefficient about to be read.
+    let mut nb = 56 - 9;
+    let mut ptr = 8usize;
+    for pair in x.chunks_exact_mut(2) {
+        let a = comp_step(&mut t, &mut hi, &mut nb);
+        let w = match buf.get(ptr..ptr + 8) {
+            Some(w) => u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+            None => load_be_padded(buf, ptr),
+        };
+        t |= w.wrapping_shr(nb);
+        ptr = ptr.wrapping_add(((63u32.wrapping_sub(nb) >> 3) & 7) as usize);
+        nb = (nb | 56) - 9;
+        let b = comp_step(&mut t, &mut hi, &mut nb);
+        nb = nb.wrapping_sub(9);
+        pair[0] = a as i16;
+        pair[1] = b as i16;
+    }
+    let nb = nb.wrapping_add(9);
+    let mut bad = 0u16;
     for v in x.iter_mut() {
-        // One coefficient takes at most 8 + 15 + 1 = 24 bits; at least 56 are buffered
-        // after a refill unless the input ends.
-        if nb < 24 {
-            if let Some(w) = buf.get(pos..pos + 8) {
-                // Whole bytes that fit below the buffered bits; the rest is masked off.
-                let w = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
-                let k = (63 - nb) / 8;
-                acc |= w >> nb;
-                pos += k as usize;
-                nb += 8 * k;
-                acc &= !(u64::MAX >> nb);
-            } else {
-                while nb <= 56 && pos < buf.len() {
-                    acc |= (buf[pos] as u64) << (56 - nb);
-                    pos += 1;
-                    nb += 8;
-                }
-                if nb < 8 {
-                    return None;
-                }
-            }
-        }
-        // Sign and the low seven bits of |x|.
-        let b = (acc >> 56) as u32;
-        acc <<= 8;
-        nb -= 8;
-        // Unary high part: zeros up to a one, at most 15 of them (|x| ≤ 2047). A one
-        // outside the buffered bits means too many zeros (≥ 16 are buffered unless the
-        // input ends) or an input that ends first.
-        let z = acc.leading_zeros();
-        if z >= nb || z > 15 {
-            return None;
-        }
-        acc <<= z + 1;
-        nb -= z + 1;
-        let m = (b & 0x7F) | (z << 7);
-        let neg = b >> 7;
-        if neg == 1 && m == 0 {
-            return None;
-        }
-        *v = if neg == 1 { -(m as i16) } else { m as i16 };
+        let raw = *v as u16;
+        let zeros = raw & 0xFF;
+        let m = ((raw >> 8) & 0x7F) | (zeros << 7);
+        let neg = raw >> 15;
+        // More than 15 zeros (|x| > 2047, or no terminating one), or "−0".
+        bad |= (zeros > 15) as u16 | (raw == 0x8000) as u16;
+        *v = ((m ^ neg.wrapping_neg()).wrapping_add(neg)) as i16;
     }
-    // Whole bytes read ahead are not part of the encoding; the bits left in the last
-    // byte that is must be zero.
-    let consumed = pos - (nb / 8) as usize;
-    if !nb.is_multiple_of(8) && acc >> (64 - nb % 8) != 0 {
+    if bad != 0 {
         return None;
     }
-    Some(consumed)
+    // Every terminating one was a bit of `buf` (the padding is zeros), so the encoding
+    // ends within it; its last byte's unused bits must be zero.
+    let bitpos = (ptr * 8).checked_sub(nb as usize + 8)?;
+    let used = bitpos.div_ceil(8);
+    let r = (bitpos % 8) as u32;
+    if used > buf.len() || (r != 0 && (*buf.get(bitpos / 8)? << r) != 0) {
+        return None;
+    }
+    Some(used)
 }
 
 /// MSB-first bit packing into an exactly sized buffer.
@@ -613,8 +679,28 @@ pub fn decode_signature(sig: &[u8], padded: bool) -> Result<Signature, Error> {
 /// padded: length other than [`params::sig_padded_size`], comp(s2) invalid, or a non-zero
 /// byte after it.
 pub fn decode_signature_logn(sig: &[u8], logn: u32, padded: bool) -> Result<Signature, Error> {
+    if !params::logn_ok(logn) {
+        return Err(Error::InvalidSignature);
+    }
+    let mut s2 = vec![0i16; 1 << logn];
+    let nonce = decode_signature_into(&mut s2, sig, logn, padded)?;
+    Ok(Signature { logn, nonce, s2 })
+}
+
+/// [`decode_signature_logn`] into a caller's buffer: s2 into `s2` (2^logn long, else
+/// `InvalidSignature`), returns the nonce. On error `s2` holds unspecified values.
+pub fn decode_signature_into(
+    s2: &mut [i16],
+    sig: &[u8],
+    logn: u32,
+    padded: bool,
+) -> Result<[u8; NONCE_LEN], Error> {
     let head = 1 + NONCE_LEN;
-    if !params::logn_ok(logn) || sig.len() <= head || sig[0] != params::HEADER_SIG + logn as u8 {
+    if !params::logn_ok(logn)
+        || s2.len() != 1 << logn
+        || sig.len() <= head
+        || sig[0] != params::HEADER_SIG + logn as u8
+    {
         return Err(Error::InvalidSignature);
     }
     if padded && sig.len() != params::sig_padded_size(logn) {
@@ -622,9 +708,8 @@ pub fn decode_signature_logn(sig: &[u8], logn: u32, padded: bool) -> Result<Sign
     }
     let mut nonce = [0u8; NONCE_LEN];
     nonce.copy_from_slice(&sig[1..head]);
-    let mut s2 = vec![0i16; 1 << logn];
     let body = &sig[head..];
-    let k = comp_decode(&mut s2, body, logn).ok_or(Error::InvalidSignature)?;
+    let k = comp_decode(s2, body, logn).ok_or(Error::InvalidSignature)?;
     let rest_ok = if padded {
         body[k..].iter().all(|&b| b == 0)
     } else {
@@ -633,7 +718,7 @@ pub fn decode_signature_logn(sig: &[u8], logn: u32, padded: bool) -> Result<Sign
     if !rest_ok {
         return Err(Error::InvalidSignature);
     }
-    Ok(Signature { logn, nonce, s2 })
+    Ok(nonce)
 }
 
 /// A parsed NIST API signed message (`sm`).

@@ -11,21 +11,62 @@
 //! and the nonce is known, which this crate does not target; it yields the same c.)
 
 use super::params::{self, NONCE_LEN};
+use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
+use crate::kernels::select::Backend;
 
 /// 5q: words at or above it are rejected.
 const REJECT: u32 = 5 * params::Q;
 
 /// Fills `c` (n = c.len() coefficients, n ≤ 1024) from a SHAKE256 sponge that has
-/// absorbed its input. Squeezes no more than the words it reads: two bytes per
-/// coefficient plus two per rejected word.
+/// absorbed its input. Afterwards the sponge stands after the last 8-byte lane a word
+/// was read from (up to three words of it unread), or after the last word read if it
+/// was not on a lane boundary to begin with.
 pub fn hash_to_point(sponge: &mut Shake256, c: &mut [u16]) {
-    let mut buf = [0u8; 2048];
+    let n = c.len();
     let mut filled = 0;
-    while filled < c.len() {
+    // Words straight from the state, four per lane (a lane's little-endian bytes
+    // byte-swapped read as the four big-endian words in stream order).
+    let lanes_ok = sponge.squeeze_lanes_with(|lanes| {
+        for (i, &lane) in lanes.iter().enumerate() {
+            if filled >= n {
+                return i;
+            }
+            let be = lane.swap_bytes();
+            let words = [
+                be >> 48,
+                (be >> 32) & 0xFFFF,
+                (be >> 16) & 0xFFFF,
+                be & 0xFFFF,
+            ];
+            if filled + 4 <= n {
+                // Room for all four: store each candidate, advance past the accepted
+                // ones (no branch on the words).
+                for w in words {
+                    let w = w as u32;
+                    c[filled] = (w % params::Q) as u16;
+                    filled += (w < REJECT) as usize;
+                }
+            } else {
+                for w in words {
+                    let w = w as u32;
+                    if w < REJECT && filled < n {
+                        c[filled] = (w % params::Q) as u16;
+                        filled += 1;
+                    }
+                }
+            }
+        }
+        lanes.len()
+    });
+    if lanes_ok {
+        return;
+    }
+    let mut buf = [0u8; 2048];
+    while filled < n {
         // Each word yields at most one coefficient, so asking for exactly the missing
         // count never reads past the last word used.
-        let want = (2 * (c.len() - filled)).min(buf.len());
+        let want = (2 * (n - filled)).min(buf.len());
         let chunk = &mut buf[..want];
         sponge.squeeze(chunk);
         for w in chunk.chunks_exact(2) {
@@ -40,7 +81,20 @@ pub fn hash_to_point(sponge: &mut Shake256, c: &mut [u16]) {
 
 /// c = HashToPoint(SHAKE256(nonce ‖ message)), `c.len()` coefficients.
 pub fn hash_to_point_msg(nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
-    let mut sponge = Shake256::new();
+    hash_to_point_msg_on(Shake256::new(), nonce, msg, c)
+}
+
+/// [`hash_to_point_msg`] with backend `b`'s Keccak permutation.
+pub fn hash_to_point_msg_with(b: Backend, nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
+    hash_to_point_msg_on(
+        Shake256::new().with_permutation(permute1_for(b)),
+        nonce,
+        msg,
+        c,
+    )
+}
+
+fn hash_to_point_msg_on(mut sponge: Shake256, nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
     sponge.absorb(nonce);
     sponge.absorb(msg);
     hash_to_point(&mut sponge, c);
@@ -52,9 +106,17 @@ mod tests {
 
     /// The same stream read two bytes at a time, as the specification reads it.
     fn slow(nonce: &[u8; NONCE_LEN], msg: &[u8], n: usize) -> Vec<u16> {
+        slow_from(nonce, msg, n, 0)
+    }
+
+    /// [`slow`] on the stream after its first `skip` bytes.
+    fn slow_from(nonce: &[u8; NONCE_LEN], msg: &[u8], n: usize, skip: usize) -> Vec<u16> {
         let mut s = Shake256::new();
         s.absorb(nonce);
         s.absorb(msg);
+        for _ in 0..skip {
+            s.squeeze(&mut [0u8; 1]);
+        }
         let mut out = Vec::new();
         while out.len() < n {
             let mut b = [0u8; 2];
@@ -68,6 +130,23 @@ mod tests {
     }
 
     #[test]
+    fn unaligned_sponge_matches_word_by_word_reading() {
+        // A sponge already squeezed off a lane boundary takes the byte path.
+        for logn in [1, 5, 9, 10] {
+            let n = 1 << logn;
+            let nonce = [3u8; NONCE_LEN];
+            let mut s = Shake256::new();
+            s.absorb(&nonce);
+            s.absorb(b"m");
+            let mut skip = [0u8; 6];
+            s.squeeze(&mut skip);
+            let mut c = vec![0u16; n];
+            hash_to_point(&mut s, &mut c);
+            assert_eq!(c, slow_from(&nonce, b"m", n, 6));
+        }
+    }
+
+    #[test]
     fn matches_word_by_word_reading() {
         for logn in 1..=10 {
             let n = 1 << logn;
@@ -76,6 +155,11 @@ mod tests {
             hash_to_point_msg(&nonce, b"message", &mut c);
             assert_eq!(c, slow(&nonce, b"message", n));
             assert!(c.iter().all(|&v| (v as u32) < params::Q));
+            for b in Backend::available() {
+                let mut cb = vec![0u16; n];
+                hash_to_point_msg_with(b, &nonce, b"message", &mut cb);
+                assert_eq!(cb, c, "{b}");
+            }
         }
     }
 }

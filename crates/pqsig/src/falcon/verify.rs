@@ -15,7 +15,7 @@
 //! whether G fits), which key generation / key import treat as public.
 
 use super::codec;
-use super::hash::hash_to_point_msg;
+use super::hash::hash_to_point_msg_with;
 use super::params::{self, NONCE_LEN};
 use crate::error::Error;
 use crate::kernels::falcon::ntt::{self, NttKernels};
@@ -64,6 +64,11 @@ pub fn verify_raw_with(k: &NttKernels, c0: &[u16], s2: &[i16], h_ntt: &[u16], lo
     {
         return false;
     }
+    norm_ok(k, c0, s2, h_ntt, logn)
+}
+
+/// The verification equation on checked inputs: all 2^logn long, c0 < q, |s2| < q.
+fn norm_ok(k: &NttKernels, c0: &[u16], s2: &[i16], h_ntt: &[u16], logn: u32) -> bool {
     let n = 1usize << logn;
     let mut tt = [0u16; NMAX];
     let tt = &mut tt[..n];
@@ -194,12 +199,15 @@ impl PreparedPublicKey {
         msg: &[u8],
         s2: &[i16],
     ) -> Result<(), Error> {
+        if !shape_ok(self.logn, &[self.h_ntt.len()]) {
+            return Err(Error::InvalidKey);
+        }
         let n = 1usize << self.logn;
         if s2.len() != n {
             return Err(Error::InvalidSignature);
         }
         let mut c0 = [0u16; NMAX];
-        hash_to_point_msg(nonce, msg, &mut c0[..n]);
+        hash_to_point_msg_with(k.backend, nonce, msg, &mut c0[..n]);
         if verify_raw_with(k, &c0[..n], s2, &self.h_ntt, self.logn) {
             Ok(())
         } else {
@@ -208,6 +216,10 @@ impl PreparedPublicKey {
     }
 
     /// Verifies a detached signature (compressed, or padded if `padded`).
+    ///
+    /// Decodes s2 into a stack buffer, hashes with the Keccak permutation of `k`'s
+    /// backend, and skips [`verify_raw`]'s range checks, which the decoder (|s2| ≤ 2047)
+    /// and hash-to-point (c0 < q) guarantee.
     pub fn verify_with(
         &self,
         k: &NttKernels,
@@ -215,8 +227,21 @@ impl PreparedPublicKey {
         sig: &[u8],
         padded: bool,
     ) -> Result<(), Error> {
-        let sig = codec::decode_signature_logn(sig, self.logn, padded)?;
-        self.verify_parts_with(k, &sig.nonce, msg, &sig.s2)
+        if !shape_ok(self.logn, &[self.h_ntt.len()]) {
+            return Err(Error::InvalidKey);
+        }
+        let n = 1usize << self.logn;
+        let mut s2 = [0i16; NMAX];
+        let s2 = &mut s2[..n];
+        let nonce = codec::decode_signature_into(s2, sig, self.logn, padded)?;
+        let mut c0 = [0u16; NMAX];
+        let c0 = &mut c0[..n];
+        hash_to_point_msg_with(k.backend, &nonce, msg, c0);
+        if norm_ok(k, c0, s2, &self.h_ntt, self.logn) {
+            Ok(())
+        } else {
+            Err(Error::VerificationFailed)
+        }
     }
 }
 

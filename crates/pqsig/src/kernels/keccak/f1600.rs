@@ -1,5 +1,41 @@
-//! Portable Keccak-f\[1600\] (FIPS 202 §3). Constant-time: no data-dependent
-//! branches or indices.
+//! Keccak-f\[1600\] on one state (FIPS 202 §3): the portable permutation and the
+//! per-backend choice. Constant-time: no data-dependent branches or indices.
+//!
+//! * [`keccak_f1600`]: portable, every target (and the reference for the others);
+//! * [`permute1_for`]: a backend's one-state permutation (avx512: `f1600_avx512`, the
+//!   AVX-512 round on one lane per xmm register; portable and avx2: [`keccak_f1600`],
+//!   AVX2 having no single-state form faster than the scalar code);
+//! * [`keccak_f1600_active`]: the process-wide backend's, what the sponges use.
+
+use crate::kernels::select::{self, Backend};
+
+/// A one-state Keccak-f\[1600\] permutation.
+pub type Permute1 = fn(&mut [u64; 25]);
+
+/// The one-state permutation of backend `b` (the portable one if `b` is unavailable).
+pub fn permute1_for(b: Backend) -> Permute1 {
+    match b {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if b.is_available() => permute1_avx512,
+        _ => keccak_f1600,
+    }
+}
+
+/// Safe entry to the AVX-512 permutation; only handed out by [`permute1_for`] after
+/// `Backend::Avx512.is_available()` (AVX2 and AVX-512 F, VL, BW, DQ detected).
+#[cfg(target_arch = "x86_64")]
+fn permute1_avx512(s: &mut [u64; 25]) {
+    // SAFETY: reachable only through `permute1_for(Backend::Avx512)` after the
+    // availability check, so the CPU has AVX2, AVX-512F and AVX-512VL.
+    unsafe { super::f1600_avx512::keccak_f1600_avx512(s) }
+}
+
+/// Keccak-f\[1600\] with the process-wide backend's permutation ([`select::active`]);
+/// the same result on every backend.
+#[inline]
+pub fn keccak_f1600_active(s: &mut [u64; 25]) {
+    permute1_for(select::active())(s)
+}
 
 /// Round constants ι for the 24 rounds.
 pub const RC: [u64; 24] = [
@@ -170,6 +206,21 @@ mod tests {
         keccak_f1600(&mut s);
         assert_eq!(s[0], 0xF1258F7940E1DDE7);
         assert_eq!(s[1], 0x84D5CCF933C0478A);
+    }
+
+    #[test]
+    fn every_backend_matches_reference() {
+        for b in Backend::available() {
+            let p = permute1_for(b);
+            let mut a: [u64; 25] =
+                core::array::from_fn(|i| (i as u64 + 7).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let mut r = a;
+            for _ in 0..8 {
+                p(&mut a);
+                keccak_f1600_reference(&mut r);
+                assert_eq!(a, r, "{b}");
+            }
+        }
     }
 
     #[test]

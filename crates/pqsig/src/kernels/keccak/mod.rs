@@ -1,7 +1,10 @@
 //! Keccak: the permutation (one-way and four-way) and the sponges built on it.
 //!
-//! * [`f1600`] — portable Keccak-f\[1600\] permutation (one state).
-//! * [`sponge`] — incremental SHAKE128 / SHAKE256 / SHA3-* over one state.
+//! * [`f1600`] — Keccak-f\[1600\] on one state: the portable permutation, and the
+//!   backend's choice ([`f1600::permute1_for`]; avx512: `vpternlogq`/`vprolq` on one lane
+//!   per xmm register, `f1600_avx512`).
+//! * [`sponge`] — incremental SHAKE128 / SHAKE256 / SHA3-* over one state, permuted with
+//!   the process-wide backend's one-state permutation.
 //! * [`xn`] — `W` independent sponges advanced together (absorb and squeeze generic over
 //!   `W`), over a permutation passed in; [`x4`] and [`x8`] are its four- and eight-way
 //!   forms with their backends' permutations.
@@ -12,6 +15,8 @@
 //!   four-way kernel on each half; avx512: one state per 64-bit lane of 25 `__m512i`).
 
 pub mod f1600;
+#[cfg(target_arch = "x86_64")]
+mod f1600_avx512;
 pub mod sponge;
 pub mod x4;
 #[cfg(target_arch = "x86_64")]

@@ -1,6 +1,9 @@
 //! Incremental sponges over one Keccak state: SHAKE128, SHAKE256, SHA3-224/256/384/512.
+//!
+//! The permutation is the process-wide backend's ([`keccak_f1600_active`]) unless one is
+//! given with [`Sponge::with_permutation`]; every backend's gives the same result.
 
-use super::f1600::keccak_f1600;
+use super::f1600::{keccak_f1600_active, Permute1};
 use zeroize::Zeroize;
 
 pub const SHAKE128_RATE: usize = 168;
@@ -10,6 +13,8 @@ pub const SHAKE256_RATE: usize = 136;
 #[derive(Clone)]
 pub struct Sponge<const RATE: usize, const DS: u8> {
     state: [u64; 25],
+    /// The one-state permutation.
+    permute: Permute1,
     /// Absorb: bytes absorbed into the current block. Squeeze: bytes of the current
     /// block already output.
     pos: usize,
@@ -28,9 +33,22 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     pub const fn new() -> Self {
         Sponge {
             state: [0; 25],
+            permute: keccak_f1600_active,
             pos: 0,
             squeezing: false,
         }
+    }
+
+    /// The same sponge permuting with `p` (e.g. `f1600::permute1_for(backend)`), to pin
+    /// a backend independently of the process-wide one.
+    pub fn with_permutation(mut self, p: Permute1) -> Self {
+        self.permute = p;
+        self
+    }
+
+    #[inline]
+    fn keccak_f1600(&mut self) {
+        (self.permute)(&mut self.state)
     }
 
     #[inline]
@@ -51,7 +69,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             self.pos += 1;
             data = &data[1..];
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.keccak_f1600();
                 self.pos = 0;
             }
         }
@@ -63,7 +81,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             self.pos += 8;
             data = &data[8..];
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.keccak_f1600();
                 self.pos = 0;
             }
         }
@@ -71,7 +89,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             self.xor_byte(self.pos, b);
             self.pos += 1;
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.keccak_f1600();
                 self.pos = 0;
             }
         }
@@ -81,7 +99,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         if !self.squeezing {
             self.xor_byte(self.pos, DS);
             self.xor_byte(RATE - 1, 0x80);
-            keccak_f1600(&mut self.state);
+            self.keccak_f1600();
             self.pos = 0;
             self.squeezing = true;
         }
@@ -92,7 +110,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         self.finalize();
         while !out.is_empty() {
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.keccak_f1600();
                 self.pos = 0;
             }
             if self.pos.is_multiple_of(8) && out.len() >= 8 {
@@ -111,6 +129,32 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         }
     }
 
+    /// Squeezes lanes in place, without copying them out: `f` receives the lanes of the
+    /// current block not squeezed yet (each the little-endian `u64` of the next 8 output
+    /// bytes, in output order; never empty) and returns how many of them it used. The
+    /// sponge moves past those; if that was all of them the next block is produced and
+    /// `f` called again, otherwise squeezing stops. Returns false, doing nothing, if the
+    /// squeeze position is not on a lane boundary (as it is after absorbing, and after
+    /// squeezing multiples of 8 bytes).
+    pub fn squeeze_lanes_with(&mut self, mut f: impl FnMut(&[u64]) -> usize) -> bool {
+        self.finalize();
+        if !self.pos.is_multiple_of(8) {
+            return false;
+        }
+        loop {
+            if self.pos == RATE {
+                self.keccak_f1600();
+                self.pos = 0;
+            }
+            let lanes = &self.state[self.pos / 8..RATE / 8];
+            let used = f(lanes).min(lanes.len());
+            self.pos += 8 * used;
+            if used < lanes.len() {
+                return true;
+            }
+        }
+    }
+
     /// Squeezes whole blocks: `out.len()` must be a multiple of RATE and the sponge at a
     /// block boundary (fresh after absorbing, or after earlier whole-block squeezes).
     pub fn squeeze_blocks(&mut self, out: &mut [u8]) {
@@ -119,7 +163,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         // pos == 0 right after finalize; afterwards pos == RATE at block boundaries.
         for block in out.chunks_mut(RATE) {
             if self.pos == RATE {
-                keccak_f1600(&mut self.state);
+                self.keccak_f1600();
                 self.pos = 0;
             }
             for (i, o) in block.iter_mut().enumerate() {
@@ -225,5 +269,32 @@ mod tests {
         let mut b = [0u8; 3 * 136];
         h.squeeze_blocks(&mut b);
         assert_eq!(&b[..], &one[..3 * 136]);
+    }
+
+    #[test]
+    fn lanes_match_bytes() {
+        let mut one = [0u8; 1000];
+        shake256(&[b"lanes"], &mut one);
+        // Up to 5 lanes per call (a call stops when it leaves lanes of a block unused),
+        // 100 lanes in all.
+        let mut h = Shake256::new();
+        h.absorb(b"lanes");
+        let mut got = alloc::vec::Vec::new();
+        while got.len() < 800 {
+            assert!(h.squeeze_lanes_with(|l| {
+                let k = l.len().min(5).min(100 - got.len() / 8);
+                got.extend(l[..k].iter().flat_map(|w| w.to_le_bytes()));
+                k
+            }));
+        }
+        assert_eq!(&got[..], &one[..800]);
+        // The sponge continues where the lanes stopped.
+        let mut rest = [0u8; 200];
+        h.squeeze(&mut rest[..3]);
+        assert_eq!(&rest[..3], &one[800..803]);
+        // Off a lane boundary: refused, nothing squeezed.
+        assert!(!h.squeeze_lanes_with(|_| unreachable!()));
+        h.squeeze(&mut rest[3..]);
+        assert_eq!(&rest[..], &one[800..]);
     }
 }

@@ -119,7 +119,7 @@ impl Lanes for __m256i {
 /// # Safety
 /// As for `Lanes`.
 #[inline(always)]
-unsafe fn round<V: Lanes>(a: &[V; 25], e: &mut [V; 25], rc: V) {
+pub(super) unsafe fn round<V: Lanes>(a: &[V; 25], e: &mut [V; 25], rc: V) {
     // SAFETY: the caller's contract (AVX-512F and VL available) is every method's.
     unsafe {
         let c0 = a[0].xor3(a[5], a[10]).xor3(a[15], a[20]);
