@@ -145,7 +145,7 @@ fn prng_with_simd_chacha_matches_portable() {
             let mut p1 = Prng::from_seed(&s, pk);
             let mut p2 = Prng::from_seed(&s, k);
             for i in 0..5000 {
-                if rng.next() % 3 == 0 {
+                if rng.next().is_multiple_of(3) {
                     assert_eq!(p1.next_u64(), p2.next_u64(), "{}: read {i}", k.backend);
                 } else {
                     assert_eq!(p1.next_u8(), p2.next_u8(), "{}: read {i}", k.backend);

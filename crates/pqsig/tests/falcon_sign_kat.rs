@@ -178,8 +178,11 @@ fn falcon_padded_1024_kat() {
 /// exactly as its `crypto_sign` does, with the nonces, seeds and messages of
 /// [`small_inputs`]): (logn, sk, [(message index, padded, length, SHAKE256 of the
 /// signature)]).
+/// One small-degree signature: (message index, padded, length, SHAKE256 of it).
+type SmallSig = (usize, bool, usize, &'static str);
+
 #[rustfmt::skip]
-const SMALL: &[(u32, &str, [(usize, bool, usize, &str); 6])] = &[
+const SMALL: &[(u32, &str, [SmallSig; 6])] = &[
     (1,
      "51af1a1160e120",
      [

@@ -29,6 +29,7 @@
 //! is reported as `InvalidKey` (the reference would sample with it or loop forever).
 
 mod ffsampling;
+mod norm;
 mod ops;
 pub mod prng;
 pub mod round3;
@@ -101,6 +102,7 @@ fn target(
 #[allow(clippy::too_many_arguments)]
 fn finish(
     fk: &FftKernels,
+    backend: Backend,
     s2: &mut [i16],
     hm: &[u16],
     b: &[Fpr],
@@ -125,37 +127,15 @@ fn finish(
     (fk.ifft)(z0, logn);
     (fk.ifft)(z1, logn);
 
-    // Squared norm with saturation: once a partial sum reaches 2^31 the total is forced
-    // to 2^32 − 1 (the reference's rule; no overflow can then make it look short).
-    let mut sqn = 0u32;
-    let mut ng = 0u32;
-    for (&h, &t) in hm.iter().zip(z0.iter()) {
-        let z = (h as i32).wrapping_sub(t.rint() as i32);
-        sqn = sqn.wrapping_add(z.wrapping_mul(z) as u32);
-        ng |= sqn;
-    }
-    for &t in z1.iter() {
-        let z = s2_coeff(t) as i32;
-        sqn = sqn.wrapping_add(z.wrapping_mul(z) as u32);
-        ng |= sqn;
-    }
-    sqn |= (ng >> 31).wrapping_neg();
+    // Squared norm with the reference's saturation (see `norm`).
+    let (sqn, fast) = norm::sqnorm(backend, hm, z0, z1);
     // The accept/reject decision is public (module docs).
     if sqn <= params::l2_bound(logn) {
-        for (o, &t) in s2.iter_mut().zip(z1.iter()) {
-            *o = s2_coeff(t);
-        }
+        norm::write_s2(backend, s2, z1, fast);
         true
     } else {
         false
     }
-}
-
-/// One coefficient of s2 from the rounded lattice point's second half: `−rint(t)`,
-/// truncated to 16 bits as the reference does.
-#[inline(always)]
-fn s2_coeff(t: Fpr) -> i16 {
-    (t.rint() as i32).wrapping_neg() as i16
 }
 
 /// A private key in compact form (f, g, F, G as small integers), for dynamic signing.
@@ -279,7 +259,7 @@ impl CompactKey {
                 return Err(Error::InvalidKey);
             }
             let (tx, r) = tmp.split_at_mut(n);
-            if finish(fk, s2, hm, b, t0, t1, tx, &mut r[..n], logn) {
+            if finish(fk, self.k.backend, s2, hm, b, t0, t1, tx, &mut r[..n], logn) {
                 return Ok(());
             }
         }
@@ -383,7 +363,7 @@ impl ExpandedKey {
                 // Unreachable: expansion checked the leaves.
                 return Err(Error::InvalidKey);
             }
-            if finish(fk, s2, hm, b, z0, z1, t0, t1, logn) {
+            if finish(fk, self.k.backend, s2, hm, b, z0, z1, t0, t1, logn) {
                 return Ok(());
             }
         }

@@ -243,20 +243,30 @@ fn rcdt_count(lo: __m512i, hi: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
     let one = _mm512_set1_epi64(1);
     let hz = _mm512_cmpeq_epi64_mask(hi, zero);
-    // Two accumulators halve the dependency chain.
-    let mut acc = [zero, zero];
-    for k in 0..18 {
+    // Entry k's "draw < entry" mask (constant folded per entry once unrolled).
+    let lt = |k: usize| {
         let lk = _mm512_set1_epi64(RCDT_LO[k] as i64);
-        let m = if RCDT_HI[k] == 0 {
+        if RCDT_HI[k] == 0 {
             _mm512_mask_cmplt_epu64_mask(hz, lo, lk)
         } else {
             let hk = _mm512_set1_epi64(RCDT_HI[k] as i64);
             _mm512_cmplt_epu64_mask(hi, hk)
                 | _mm512_mask_cmplt_epu64_mask(_mm512_cmpeq_epi64_mask(hi, hk), lo, lk)
-        };
-        acc[k & 1] = _mm512_mask_add_epi64(acc[k & 1], m, acc[k & 1], one);
+        }
+    };
+    let add = |acc: __m512i, m: __mmask8| _mm512_mask_add_epi64(acc, m, acc, one);
+    // Unrolled by hand (a loop keeps the accumulators in memory); three accumulators
+    // shorten the dependency chain.
+    let (mut a0, mut a1, mut a2) = (zero, zero, zero);
+    macro_rules! three {
+        ($($k:literal)*) => {$(
+            a0 = add(a0, lt(3 * $k));
+            a1 = add(a1, lt(3 * $k + 1));
+            a2 = add(a2, lt(3 * $k + 2));
+        )*};
     }
-    _mm512_add_epi64(acc[0], acc[1])
+    three!(0 1 2 3 4 5);
+    _mm512_add_epi64(_mm512_add_epi64(a0, a1), a2)
 }
 
 /// Fills the window's cache with the slots from the read position (at most
