@@ -119,3 +119,31 @@ fn solver_rejects_even_resultants() {
     // f = g = 1: every solution has G − F = q, so none fits in [−127, 127].
     assert!(keygen::solve(&[1, 0, 0, 0], &[1, 0, 0, 0], 2).is_none());
 }
+
+/// Every available backend (portable, and the AVX2 builds of the solver's loops) gives
+/// the same keys.
+#[test]
+fn backends_agree() {
+    use pqsig::kernels::select;
+    let mut rng = XorShift(0xbac0_e4d5_0000_0001);
+    let seeds: Vec<[u8; 48]> = (0..3).map(|_| rng.bytes(48).try_into().unwrap()).collect();
+    for logn in [2u32, 5, 9, 10] {
+        for seed in &seeds {
+            let mut keys = Vec::new();
+            for b in common::backends() {
+                select::set_backend(b).unwrap();
+                let kp = keygen::keygen_from_seed48(seed, logn).unwrap();
+                keys.push((b, kp.F.clone(), kp.G.clone(), kp.h.clone()));
+            }
+            select::reset();
+            for k in &keys[1..] {
+                assert_eq!(
+                    (&k.1, &k.2, &k.3),
+                    (&keys[0].1, &keys[0].2, &keys[0].3),
+                    "{:?}",
+                    k.0
+                );
+            }
+        }
+    }
+}
