@@ -243,6 +243,69 @@ fn main() {
                 }),
             ));
         }
+        if std::env::var("FALCON_TICKS_KERNELS").is_ok() {
+            let k = ntt::kernels(pqsig::kernels::select::active());
+            let a: Vec<u16> = (0..n).map(|i| (i * 37 % 12289) as u16).collect();
+            let s2: Vec<i16> = (0..n).map(|i| ((i * 37 % 601) as i16) - 300).collect();
+            let mut t = a.clone();
+            units.push((
+                "from_i16".into(),
+                Box::new(move |_| (k.from_i16)(black_box(&mut t), &s2)),
+            ));
+            let (mut t, b) = (a.clone(), a.clone());
+            units.push((
+                "mul_monty".into(),
+                Box::new(move |_| (k.mul_monty)(black_box(&mut t), &b)),
+            ));
+            let (mut t, b) = (a.clone(), a.clone());
+            units.push((
+                "sub".into(),
+                Box::new(move |_| (k.sub)(black_box(&mut t), &b)),
+            ));
+            let t = a.clone();
+            units.push((
+                "sqnorm_centered".into(),
+                Box::new(move |_| {
+                    black_box((k.sqnorm_centered)(black_box(&t)));
+                }),
+            ));
+            let s2: Vec<i16> = (0..n).map(|i| ((i * 37 % 601) as i16) - 300).collect();
+            units.push((
+                "sqnorm_i16".into(),
+                Box::new(move |_| {
+                    black_box((k.sqnorm_i16)(black_box(&s2)));
+                }),
+            ));
+            let mut t = a.clone();
+            units.push((
+                "ntt".into(),
+                Box::new(move |_| (k.ntt)(black_box(&mut t), logn)),
+            ));
+            let mut t = a.clone();
+            units.push((
+                "intt".into(),
+                Box::new(move |_| (k.intt)(black_box(&mut t), logn)),
+            ));
+            let mut t = a.clone();
+            units.push((
+                "to_monty".into(),
+                Box::new(move |_| (k.to_monty)(black_box(&mut t))),
+            ));
+            let pkb = pk.clone();
+            units.push((
+                "PreparedPublicKey::from_bytes_with".into(),
+                Box::new(move |_| {
+                    black_box(verify::PreparedPublicKey::from_bytes_with(k, &pkb).unwrap());
+                }),
+            ));
+            let pkb = pk.clone();
+            units.push((
+                "codec::decode_public_key".into(),
+                Box::new(move |_| {
+                    black_box(codec::decode_public_key(&pkb).unwrap());
+                }),
+            ));
+        }
         {
             let mut sh = Shake256::new();
             sh.absorb(b"x");

@@ -65,19 +65,30 @@ pub fn modq_decode(x: &mut [u16], buf: &[u8], logn: u32) -> Option<usize> {
         return None;
     }
     if n >= 4 {
-        // Four values in every seven bytes, no padding bits.
-        let mut bad = false;
-        for (vs, bs) in x.chunks_exact_mut(4).zip(buf[..len].chunks_exact(7)) {
-            let mut w = [0u8; 8];
-            w[1..].copy_from_slice(bs);
-            let w = u64::from_be_bytes(w);
+        // Four values in every seven bytes, no padding bits. Each group is read with one
+        // 8-byte load (the byte after it comes along and is shifted out), except the
+        // last, which may end the buffer.
+        let mut bad = 0u32;
+        let groups = n / 4;
+        let mut put = |vs: &mut [u16], w: u64| {
             for (i, v) in vs.iter_mut().enumerate() {
-                let c = (w >> (42 - 14 * i)) as u32 & 0x3FFF;
-                bad |= c >= params::Q;
+                let c = (w >> (50 - 14 * i)) as u32 & 0x3FFF;
+                // All ones in the top bit iff c ≥ q.
+                bad |= (params::Q - 1).wrapping_sub(c);
                 *v = c as u16;
             }
+        };
+        let (head, last) = x.split_at_mut(4 * (groups - 1));
+        for (vs, bs) in head.chunks_exact_mut(4).zip(buf.windows(8).step_by(7)) {
+            put(
+                vs,
+                u64::from_be_bytes([bs[0], bs[1], bs[2], bs[3], bs[4], bs[5], bs[6], bs[7]]),
+            );
         }
-        return (!bad).then_some(len);
+        let mut w = [0u8; 8];
+        w[..7].copy_from_slice(&buf[7 * (groups - 1)..7 * groups]);
+        put(last, u64::from_be_bytes(w));
+        return (bad >> 31 == 0).then_some(len);
     }
     let mut r = BitReader::new(&buf[..len]);
     for v in x.iter_mut() {

@@ -11,53 +11,30 @@
 //! and the nonce is known, which this crate does not target; it yields the same c.)
 
 use super::params::{self, NONCE_LEN};
+use crate::kernels::falcon::ntt::{self, NttKernels};
 use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
-use crate::kernels::select::Backend;
+use crate::kernels::select::{self, Backend};
 
 /// 5q: words at or above it are rejected.
 const REJECT: u32 = 5 * params::Q;
 
 /// Fills `c` (n = c.len() coefficients, n ≤ 1024) from a SHAKE256 sponge that has
-/// absorbed its input. Afterwards the sponge stands after the last 8-byte lane a word
-/// was read from (up to three words of it unread), or after the last word read if it
-/// was not on a lane boundary to begin with.
+/// absorbed its input, with the process-wide backend's sampling kernel. Afterwards the
+/// sponge stands after the last 8-byte lane a word was read from (up to three words of it
+/// unread), or after the last word read if it was not on a lane boundary to begin with.
 pub fn hash_to_point(sponge: &mut Shake256, c: &mut [u16]) {
+    hash_to_point_on(ntt::active(), sponge, c)
+}
+
+fn hash_to_point_on(k: &NttKernels, sponge: &mut Shake256, c: &mut [u16]) {
     let n = c.len();
     let mut filled = 0;
-    // Words straight from the state, four per lane (a lane's little-endian bytes
-    // byte-swapped read as the four big-endian words in stream order).
+    // Words straight from the state's lanes, by the backend's kernel.
     let lanes_ok = sponge.squeeze_lanes_with(|lanes| {
-        for (i, &lane) in lanes.iter().enumerate() {
-            if filled >= n {
-                return i;
-            }
-            let be = lane.swap_bytes();
-            let words = [
-                be >> 48,
-                (be >> 32) & 0xFFFF,
-                (be >> 16) & 0xFFFF,
-                be & 0xFFFF,
-            ];
-            if filled + 4 <= n {
-                // Room for all four: store each candidate, advance past the accepted
-                // ones (no branch on the words).
-                for w in words {
-                    let w = w as u32;
-                    c[filled] = (w % params::Q) as u16;
-                    filled += (w < REJECT) as usize;
-                }
-            } else {
-                for w in words {
-                    let w = w as u32;
-                    if w < REJECT && filled < n {
-                        c[filled] = (w % params::Q) as u16;
-                        filled += 1;
-                    }
-                }
-            }
-        }
-        lanes.len()
+        let (f, used) = (k.hash_words)(c, filled, lanes);
+        filled = f;
+        used
     });
     if lanes_ok {
         return;
@@ -79,9 +56,10 @@ pub fn hash_to_point(sponge: &mut Shake256, c: &mut [u16]) {
     }
 }
 
-/// c = HashToPoint(SHAKE256(nonce ‖ message)), `c.len()` coefficients.
+/// c = HashToPoint(SHAKE256(nonce ‖ message)), `c.len()` coefficients, with the
+/// process-wide backend.
 pub fn hash_to_point_msg(nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
-    hash_to_point_msg_on(Shake256::new(), nonce, msg, c)
+    hash_to_point_msg_with(select::active(), nonce, msg, c)
 }
 
 /// [`hash_to_point_msg`] with backend `b`'s Keccak permutation.

@@ -41,6 +41,7 @@ pub static KERNELS: NttKernels = NttKernels {
     from_i8,
     sqnorm_centered,
     sqnorm_i16,
+    hash_words,
 };
 
 /// The AVX-512 backend runs the AVX2 NTT kernels.
@@ -598,4 +599,96 @@ unsafe fn sqnorm_i16_avx2(x: &[i16]) -> u64 {
 fn sqnorm_i16(x: &[i16]) -> u64 {
     // SAFETY: AVX2 was detected before this table was handed out.
     unsafe { sqnorm_i16_avx2(x) }
+}
+
+// ---------------------------------------------------------------------------------------
+// Hash-to-point sampling.
+
+/// `pshufb` controls that move the words of an 8-word vector selected by a mask to its
+/// front, in order (the rest zeroed): entry `m` gathers the words whose bit is set in `m`.
+static COMPACT: [[u8; 16]; 256] = {
+    let mut t = [[0x80u8; 16]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut k = 0;
+        let mut j = 0;
+        while j < 8 {
+            if m >> j & 1 == 1 {
+                t[m][2 * k] = 2 * j as u8;
+                t[m][2 * k + 1] = 2 * j as u8 + 1;
+                k += 1;
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The number of set bits of each byte value.
+static POPCOUNT8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        t[m] = (m as u32).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
+/// # Safety
+/// AVX2 must be available.
+#[target_feature(enable = "avx2")]
+unsafe fn hash_words_avx2(out: &mut [u16], mut filled: usize, lanes: &[u64]) -> (usize, usize) {
+    let n = out.len();
+    let mut i = 0;
+    // Sixteen words (four lanes) per step while sixteen more outputs fit: each half's
+    // accepted words are packed to the front with one byte shuffle and stored whole (the
+    // slots past them are overwritten later or lie beyond what is kept).
+    unsafe {
+        // Swap the bytes of each 16-bit word: stream order to big-endian values.
+        let swap = _mm256_setr_epi8(
+            1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11,
+            10, 13, 12, 15, 14,
+        );
+        let last = _mm256_set1_epi16((portable::HASH_REJECT - 1) as i16);
+        let q1 = _mm256_set1_epi16(Q as i16);
+        let q2 = _mm256_set1_epi16(2 * Q as i16);
+        let q4 = _mm256_set1_epi16((4 * Q) as i16);
+        while i + 4 <= lanes.len() && filled + 16 <= n {
+            // SAFETY: lanes[i..i + 4] are 32 readable bytes; on x86-64 (little-endian)
+            // their memory order is the stream order.
+            let v = _mm256_loadu_si256(lanes[i..].as_ptr() as *const __m256i);
+            let w = _mm256_shuffle_epi8(v, swap);
+            let keep = _mm256_cmpeq_epi16(_mm256_min_epu16(w, last), w);
+            // w mod q for w < 5q: subtract 4q, 2q, q where that does not wrap (an
+            // unsigned minimum keeps the smaller of r and r − kq).
+            let r = _mm256_min_epu16(w, _mm256_sub_epi16(w, q4));
+            let r = _mm256_min_epu16(r, _mm256_sub_epi16(r, q2));
+            let r = _mm256_min_epu16(r, _mm256_sub_epi16(r, q1));
+            // One mask byte per half (bits 0..8: words 0..8, bits 16..24: words 8..16).
+            let bits = _mm256_movemask_epi8(_mm256_packs_epi16(keep, keep)) as u32;
+            for (h, half) in [_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r)]
+                .into_iter()
+                .enumerate()
+            {
+                let m = (bits >> (16 * h)) & 0xFF;
+                let ctl = _mm_loadu_si128(COMPACT[m as usize].as_ptr() as *const __m128i);
+                // SAFETY: filled + 8 ≤ filled + 16 ≤ n: eight writable u16.
+                _mm_storeu_si128(
+                    out[filled..filled + 8].as_mut_ptr() as *mut __m128i,
+                    _mm_shuffle_epi8(half, ctl),
+                );
+                filled += POPCOUNT8[m as usize] as usize;
+            }
+            i += 4;
+        }
+    }
+    let (f, used) = portable::hash_words(out, filled, &lanes[i..]);
+    (f, i + used)
+}
+
+fn hash_words(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize) {
+    // SAFETY: AVX2 was detected before this table was handed out.
+    unsafe { hash_words_avx2(out, filled, lanes) }
 }

@@ -31,6 +31,7 @@
 //! | `from_i8` | any i8 | std, `x mod q` |
 //! | `sqnorm_centered` | std | Σ c², c the representative of `a` in `[−(q−1)/2, (q−1)/2]` |
 //! | `sqnorm_i16` | any i16 | Σ x² |
+//! | `hash_words` | any 16-bit words | std (each accepted word mod q) |
 //!
 //! All kernels are constant-time: no branch or memory index depends on coefficient
 //! values (`div` scans every coefficient before reporting a zero divisor).
@@ -87,6 +88,13 @@ pub struct NttKernels {
     pub sqnorm_centered: fn(a: &[u16]) -> u64,
     /// Squared Euclidean norm of `x`.
     pub sqnorm_i16: fn(x: &[i16]) -> u64,
+    /// Hash-to-point sampling: reads the 16-bit big-endian words of the byte stream
+    /// `lanes` stands for (lane `i` holds stream bytes `8i..8i+8`, byte `j` of them as
+    /// bits `8j..8j+8`: a SHAKE state's lanes), in order; each word w < 5q appends
+    /// w mod q at `out[filled]`, until `out` is full. Returns the new fill and the number
+    /// of lanes read from (a lane counts if any of its words was). Public data only (the
+    /// time depends on how many words are rejected).
+    pub hash_words: fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize),
 }
 
 /// The kernel table of a backend (portable if it is unavailable here). Avx512 uses the

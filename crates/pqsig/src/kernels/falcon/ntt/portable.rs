@@ -18,6 +18,7 @@ pub static KERNELS: NttKernels = NttKernels {
     from_i8,
     sqnorm_centered,
     sqnorm_i16,
+    hash_words,
 };
 
 /// All-ones if the top bit of `x` is set, else 0.
@@ -247,6 +248,47 @@ fn sqnorm_i16(x: &[i16]) -> u64 {
             (c * c) as u64
         })
         .sum()
+}
+
+/// Words at or above 5q are rejected by hash-to-point.
+pub(crate) const HASH_REJECT: u32 = 5 * Q;
+
+/// The four big-endian words of a lane (its bytes in stream order), first word first.
+#[inline(always)]
+pub(crate) fn lane_words(lane: u64) -> [u32; 4] {
+    let be = lane.swap_bytes();
+    [
+        (be >> 48) as u32,
+        ((be >> 32) & 0xFFFF) as u32,
+        ((be >> 16) & 0xFFFF) as u32,
+        (be & 0xFFFF) as u32,
+    ]
+}
+
+pub(crate) fn hash_words(out: &mut [u16], mut filled: usize, lanes: &[u64]) -> (usize, usize) {
+    let n = out.len();
+    for (i, &lane) in lanes.iter().enumerate() {
+        if filled >= n {
+            return (filled, i);
+        }
+        let words = lane_words(lane);
+        if filled + 4 <= n {
+            // Room for all four: store each candidate and advance past the accepted ones
+            // (no branch on the words).
+            for w in words {
+                out[filled] = (w % Q) as u16;
+                filled += (w < HASH_REJECT) as usize;
+            }
+        } else {
+            for w in words {
+                if w < HASH_REJECT && filled < n {
+                    out[filled] = (w % Q) as u16;
+                    filled += 1;
+                }
+            }
+        }
+    }
+    (filled, lanes.len())
 }
 
 #[cfg(test)]
