@@ -227,10 +227,16 @@ fn main() {
                 black_box(prev);
             }));
             let mut w = [0u8; WINDOW];
+            let mut w2 = [0u8; WINDOW];
             cha[bi].push(time(|| {
-                for c in 0..64u64 {
-                    (k.chacha20x8)(&[c as u32; 12], c, &mut w);
-                    black_box(&w);
+                for c in 0..32u64 {
+                    if let Some(x16) = k.chacha20x16 {
+                        x16(&[c as u32; 12], c, &mut w, &mut w2);
+                    } else {
+                        (k.chacha20x8)(&[c as u32; 12], c, &mut w);
+                        (k.chacha20x8)(&[c as u32; 12], c + 8, &mut w2);
+                    }
+                    black_box((&w, &w2));
                 }
             }));
         }

@@ -53,6 +53,14 @@ fn chacha20x8_matches_portable() {
             (pk.chacha20x8)(&key_iv, counter, &mut want);
             (k.chacha20x8)(&key_iv, counter, &mut got);
             assert_eq!(want, got, "{}: round {round}", k.backend);
+            if let Some(x16) = k.chacha20x16 {
+                // Two consecutive windows at once.
+                let mut want_b = [0u8; WINDOW];
+                (pk.chacha20x8)(&key_iv, counter.wrapping_add(8), &mut want_b);
+                let (mut a, mut b) = ([0x55u8; WINDOW], [0x55u8; WINDOW]);
+                x16(&key_iv, counter, &mut a, &mut b);
+                assert_eq!((want, want_b), (a, b), "{} x16: round {round}", k.backend);
+            }
         }
     }
 }

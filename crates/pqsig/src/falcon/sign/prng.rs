@@ -6,7 +6,9 @@
 //! a little-endian 64-bit block counter. A refill produces eight blocks: instance `u`
 //! XORs `counter + u` into state words 14 and 15 (low, high half), and word `v` of its
 //! output lands at bytes `4u + 32v` of the window (the layout of an eight-lane SIMD
-//! implementation); the counter then advances by eight.
+//! implementation); the counter then advances by eight. Backends with a sixteen-block
+//! kernel ([`SamplerKernels::chacha20x16`]) compute two windows per call and keep the
+//! second for the next refill (same bytes).
 //!
 //! Reads go through [`Stream`]: `u64` reads refill early when fewer than nine bytes are
 //! left (dropping them), `u8` reads refill right after the last byte.
@@ -18,15 +20,29 @@ use zeroize::Zeroize;
 /// Bytes drawn from the SHAKE256 context per PRNG instantiation.
 pub const SEED_LEN: usize = 56;
 
-/// ChaCha20 key material and block counter (secret).
+/// ChaCha20 key material and block counter (secret), and the next window when the
+/// backend computes two at a time.
 pub(crate) struct ChaChaState {
     key_iv: [u32; 12],
     counter: u64,
     kernels: &'static SamplerKernels,
+    spare: [u8; WINDOW],
+    has_spare: bool,
 }
 
 impl Refill for ChaChaState {
     fn refill(&mut self, window: &mut [u8; WINDOW]) {
+        if let Some(x16) = self.kernels.chacha20x16 {
+            if self.has_spare {
+                window.copy_from_slice(&self.spare);
+                self.has_spare = false;
+            } else {
+                x16(&self.key_iv, self.counter, window, &mut self.spare);
+                self.counter = self.counter.wrapping_add(16);
+                self.has_spare = true;
+            }
+            return;
+        }
         (self.kernels.chacha20x8)(&self.key_iv, self.counter, window);
         self.counter = self.counter.wrapping_add(8);
     }
@@ -36,6 +52,7 @@ impl Drop for ChaChaState {
     fn drop(&mut self) {
         crate::wipe::wipe(&mut self.key_iv, [0; 12]);
         crate::wipe::wipe(&mut self.counter, 0);
+        crate::wipe::wipe(&mut self.spare, [0; WINDOW]);
     }
 }
 
@@ -71,6 +88,8 @@ impl Prng {
                 key_iv,
                 counter,
                 kernels,
+                spare: [0; WINDOW],
+                has_spare: false,
             },
             window: Window::default(),
         };

@@ -59,6 +59,7 @@ pub static KERNELS: SamplerKernels = SamplerKernels {
     sample_pair,
     gaussian0,
     chacha20x8,
+    chacha20x16: None,
 };
 
 /// The AVX-512 backend's table with the emulated `Fpr`: the same kernels.

@@ -87,6 +87,7 @@ pub static KERNELS: SamplerKernels = SamplerKernels {
     sample_pair,
     gaussian0: avx2::gaussian0,
     chacha20x8: avx2::chacha20x8,
+    chacha20x16: Some(chacha20x16),
 };
 
 /// Bytes of an attempt whose BerExp decides on its first byte.
@@ -565,6 +566,87 @@ pub fn sample_pair(
     // SAFETY: as for `sample`.
     let (a, b) = unsafe { pair(stream, sigma_min, mu0, mu1, isigma) };
     (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
+}
+
+/// "expand 32-byte k".
+use super::portable::SIGMA;
+
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn quarter(s: &mut [__m512i; 16], a: usize, b: usize, c: usize, d: usize) {
+    s[a] = _mm512_add_epi32(s[a], s[b]);
+    s[d] = _mm512_rol_epi32::<16>(_mm512_xor_si512(s[d], s[a]));
+    s[c] = _mm512_add_epi32(s[c], s[d]);
+    s[b] = _mm512_rol_epi32::<12>(_mm512_xor_si512(s[b], s[c]));
+    s[a] = _mm512_add_epi32(s[a], s[b]);
+    s[d] = _mm512_rol_epi32::<8>(_mm512_xor_si512(s[d], s[a]));
+    s[c] = _mm512_add_epi32(s[c], s[d]);
+    s[b] = _mm512_rol_epi32::<7>(_mm512_xor_si512(s[b], s[c]));
+}
+
+/// Sixteen ChaCha20 instances, one per 32-bit lane (counters `counter + u`), rotations
+/// by `vprold`; lanes 0..8 form window `a`, lanes 8..16 window `b`.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn chacha20x16_avx512(
+    key_iv: &[u32; 12],
+    counter: u64,
+    a: &mut [u8; WINDOW],
+    b: &mut [u8; WINDOW],
+) {
+    let mut init = [_mm512_setzero_si512(); 16];
+    for (v, c) in SIGMA.iter().enumerate() {
+        init[v] = _mm512_set1_epi32(*c as i32);
+    }
+    for v in 0..12 {
+        init[4 + v] = _mm512_set1_epi32(key_iv[v] as i32);
+    }
+    let mut lo = [0u32; 16];
+    let mut hi = [0u32; 16];
+    for u in 0..16 {
+        let cc = counter.wrapping_add(u as u64);
+        lo[u] = cc as u32;
+        hi[u] = (cc >> 32) as u32;
+    }
+    // SAFETY: `lo` and `hi` are 64 bytes each (unaligned loads).
+    let (lo, hi) = unsafe {
+        (
+            _mm512_loadu_si512(lo.as_ptr().cast()),
+            _mm512_loadu_si512(hi.as_ptr().cast()),
+        )
+    };
+    init[14] = _mm512_xor_si512(init[14], lo);
+    init[15] = _mm512_xor_si512(init[15], hi);
+    let mut s = init;
+    for _ in 0..10 {
+        quarter(&mut s, 0, 4, 8, 12);
+        quarter(&mut s, 1, 5, 9, 13);
+        quarter(&mut s, 2, 6, 10, 14);
+        quarter(&mut s, 3, 7, 11, 15);
+        quarter(&mut s, 0, 5, 10, 15);
+        quarter(&mut s, 1, 6, 11, 12);
+        quarter(&mut s, 2, 7, 8, 13);
+        quarter(&mut s, 3, 4, 9, 14);
+    }
+    for v in 0..16 {
+        let w = _mm512_add_epi32(s[v], init[v]);
+        // SAFETY: bytes 32v .. 32v + 32 lie within each 512-byte window.
+        unsafe {
+            _mm256_storeu_si256(a.as_mut_ptr().add(32 * v).cast(), _mm512_castsi512_si256(w));
+            _mm256_storeu_si256(
+                b.as_mut_ptr().add(32 * v).cast(),
+                _mm512_extracti64x4_epi64::<1>(w),
+            );
+        }
+    }
+    // Key-derived registers: clear the stack copies.
+    crate::wipe::wipe(&mut s, [_mm512_setzero_si512(); 16]);
+    crate::wipe::wipe(&mut init, [_mm512_setzero_si512(); 16]);
+}
+
+/// See [`SamplerKernels::chacha20x16`].
+pub fn chacha20x16(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]) {
+    // SAFETY: as for `sample`.
+    unsafe { chacha20x16_avx512(key_iv, counter, a, b) }
 }
 
 #[cfg(all(test, feature = "std"))]

@@ -295,6 +295,11 @@ pub struct SamplerKernels {
     /// and 15; word `v` of instance `u`'s output goes, little-endian, to bytes
     /// `4u + 32v ..` of `out`.
     pub chacha20x8: fn(key_iv: &[u32; 12], counter: u64, out: &mut [u8; WINDOW]),
+    /// Where a backend computes sixteen blocks as fast as it can eight: two consecutive
+    /// windows at once, `chacha20x8(key_iv, counter)` into `a` and
+    /// `chacha20x8(key_iv, counter + 8)` into `b`.
+    pub chacha20x16:
+        Option<fn(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW])>,
 }
 
 /// The SamplerZ kernels of a backend (portable if it is unavailable here). With the

@@ -11,6 +11,7 @@ pub static KERNELS: SamplerKernels = SamplerKernels {
     sample_pair,
     gaussian0,
     chacha20x8,
+    chacha20x16: None,
 };
 
 /// z0 = number of table entries strictly above the 72-bit value `v` (limbs low first).
