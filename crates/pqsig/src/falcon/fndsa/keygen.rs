@@ -120,6 +120,8 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     let mut t16 = Zeroizing::new(vec![0u16; 2 * n]);
     let mut tfx = Zeroizing::new(vec![Fxr::ZERO; 5 * n / 2]);
     let bits = fg_bits(logn);
+    // The solver's twiddle tables do not depend on the key: built on the first solve.
+    let mut tw: Option<super::ntru::Twiddles> = None;
     loop {
         sample_poly(logn, &mut rng, &mut f);
         if !invertible(k, logn, &f, &mut t16) {
@@ -136,7 +138,8 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
         if !(trim_i8_fits(&f, bits) && trim_i8_fits(&g, bits)) {
             continue; // toy degrees only (see the module documentation)
         }
-        if !solve_ntru(logn, &f, &g, &mut F, &mut G) {
+        let tw = tw.get_or_insert_with(|| super::ntru::twiddles(logn));
+        if !super::ntru::solve_ntru(logn, &f, &g, &mut F, &mut G, tw) {
             continue;
         }
         break;
@@ -151,12 +154,6 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     debug_assert!(ok, "f was tested invertible");
     let h = hq.to_vec();
     KeyPoly { f, g, F, G, h }
-}
-
-/// NTRUSolve: F, G in [-127, 127] with f·G − g·F = q, or false.
-#[allow(non_snake_case)]
-fn solve_ntru(logn: u32, f: &[i8], g: &[i8], F: &mut [i8], G: &mut [i8]) -> bool {
-    super::ntru::solve_ntru(logn, f, g, F, G)
 }
 
 #[cfg(test)]

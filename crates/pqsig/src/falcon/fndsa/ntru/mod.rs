@@ -13,12 +13,15 @@
 //! * [`zint`] — big integers in base 2^31 and RNS, CRT, binary extended GCD;
 //! * [`poly`] — big-coefficient polynomials: fixed-point approximation, scaled
 //!   subtraction of k·f (schoolbook, NTT, depth-1 specialisation);
+//! * [`big`] — plain big-integer products for the deep levels (degree <= 8);
 //! * [`solve`] — the recursion.
 
+mod big;
 mod mp;
 mod poly;
 mod primes;
 mod solve;
 mod zint;
 
-pub(crate) use solve::solve_ntru;
+pub(crate) use mp::Twiddles;
+pub(crate) use solve::{solve_ntru, twiddles};

@@ -216,6 +216,55 @@ impl SmallPrime {
     }
 }
 
+/// The NTT twiddle tables of the solver's primes, computed once per key generation.
+///
+/// For a prime the tables of degree 2^(logn − 1) are the first halves of those of
+/// degree 2^logn (the root of order 2^logn is the square of the one of order
+/// 2^(logn+1), and `rev_logn(2i) = rev_(logn−1)(i)`), so each prime keeps one table pair
+/// at the largest degree it is used with, and every smaller degree reads a prefix.
+pub(crate) struct Twiddles {
+    gm: alloc::vec::Vec<u32>,
+    igm: alloc::vec::Vec<u32>,
+    /// Offset of each prime's tables and their logn.
+    at: alloc::vec::Vec<(usize, u32)>,
+}
+
+impl Twiddles {
+    /// Tables for the first `max_logn.len()` primes, prime i at degree `2^max_logn[i]`.
+    pub(crate) fn new(max_logn: &[u32]) -> Self {
+        let mut at = alloc::vec::Vec::with_capacity(max_logn.len());
+        let mut total = 0usize;
+        for &l in max_logn {
+            at.push((total, l));
+            total += 1usize << l;
+        }
+        let mut gm = alloc::vec![0u32; total];
+        let mut igm = alloc::vec![0u32; total];
+        for (i, &(off, l)) in at.iter().enumerate() {
+            let sp = &PRIMES[i];
+            sp.mkgm(l, &mut gm[off..off + (1 << l)]);
+            sp.mkigm(l, &mut igm[off..off + (1 << l)]);
+        }
+        Twiddles { gm, igm, at }
+    }
+
+    /// Forward twiddles of prime i for degree 2^logn.
+    #[inline]
+    pub(crate) fn gm(&self, i: usize, logn: u32) -> &[u32] {
+        let (off, l) = self.at[i];
+        debug_assert!(logn <= l);
+        &self.gm[off..off + (1 << logn.min(l))]
+    }
+
+    /// Inverse twiddles of prime i for degree 2^logn.
+    #[inline]
+    pub(crate) fn igm(&self, i: usize, logn: u32) -> &[u32] {
+        let (off, l) = self.at[i];
+        debug_assert!(logn <= l);
+        &self.igm[off..off + (1 << logn.min(l))]
+    }
+}
+
 /// Bit reversal of i over logn bits.
 #[inline(always)]
 pub(crate) fn rev(i: usize, logn: u32) -> usize {
@@ -335,6 +384,22 @@ mod tests {
             }
             for i in 0..n {
                 assert_eq!(x[i] as u64, c[i], "logn {logn} i {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn twiddle_prefixes() {
+        let tw = Twiddles::new(&[10, 9, 4]);
+        for (i, top) in [(0usize, 10u32), (1, 9), (2, 4)] {
+            for logn in 1..=top {
+                let n = 1usize << logn;
+                let mut gm = vec![0u32; n];
+                let mut igm = vec![0u32; n];
+                PRIMES[i].mkgm(logn, &mut gm);
+                PRIMES[i].mkigm(logn, &mut igm);
+                assert_eq!(tw.gm(i, logn), &gm[..]);
+                assert_eq!(tw.igm(i, logn), &igm[..]);
             }
         }
     }

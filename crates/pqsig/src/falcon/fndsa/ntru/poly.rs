@@ -7,9 +7,9 @@
 //! follow its operations exactly.
 
 use super::super::fxp::Fxr;
-use super::mp::{self, tbmask, SmallPrime};
+use super::mp::{self, tbmask, SmallPrime, Twiddles};
 use super::primes::PRIMES;
-use super::zint::{self, add_scaled_mul_small, bitlength, rebuild_crt};
+use super::zint::{self, bitlength, rebuild_crt};
 
 /// Largest bit length of the coefficients of x (`xlen` words each, signed; the length
 /// of a negative value is that of its complement). Constant-time.
@@ -83,8 +83,17 @@ pub(crate) fn big_to_fixed(logn: u32, f: &[u32], flen: usize, sc: u32, d: &mut [
     }
 }
 
-/// F ← F − k·f·2^sc (schoolbook, mod X^n + 1; F has `flen_big` words, f `flen` words,
-/// k signed 32-bit values stored as u32).
+/// F ← F − k·f·2^sc (mod X^n + 1, n <= 8; F has `flen_big` words, f `flen` words, k
+/// signed 32-bit values stored as u32), truncated to F's words.
+///
+/// Column form: for every word position the n products feeding each output coefficient
+/// are summed first, then one carry chain per coefficient runs over the words. The
+/// coefficient of f_m in output j is `−k_i` (i = j − m) or, wrapping around,
+/// `+k_i` (i = j − m + n), with fn-dsa's 32-bit wrap (`−k` of −2^31 is −2^31 in both
+/// places, as its schoolbook form computes it). Each coefficient is split into 16-bit
+/// halves so that every column sum fits an i64 (n·2^31·2^16 < 2^50); the result is the
+/// exact F − k·f·2^sc modulo 2^(31·flen_big), as the schoolbook form
+/// (`tests::sub_scaled_schoolbook`) gives.
 pub(crate) fn sub_scaled(
     logn: u32,
     cf: &mut [u32],
@@ -94,38 +103,66 @@ pub(crate) fn sub_scaled(
     k: &[u32],
     sc: u32,
 ) {
+    const NMAX: usize = 8;
+    let n = 1usize << logn;
+    assert!(n <= NMAX);
     if flen == 0 {
         return;
     }
     let (sch, scl) = divrem31(sc);
-    if sch as usize >= flen_big {
+    let sch = sch as usize;
+    if sch >= flen_big {
         return;
     }
-    let flen = flen.min(flen_big - sch as usize);
-    let n = 1usize << logn;
-    for i in 0..n {
-        let kf = (k[i].wrapping_neg()) as i32;
-        for j in i..n {
-            add_scaled_mul_small(&mut cf[j..], flen_big, &f[(j - i)..], flen, n, kf, sch, scl);
+    // Words of f past flen_big − sch never reach F's words.
+    let flen = flen.min(flen_big - sch);
+    let mut cl = [[0i64; NMAX]; NMAX];
+    let mut ch = [[0i64; NMAX]; NMAX];
+    for j in 0..n {
+        for m in 0..n {
+            let (i, wrap) = if m <= j {
+                (j - m, false)
+            } else {
+                (j + n - m, true)
+            };
+            let nk = k[i].wrapping_neg() as i32;
+            let c = if wrap { nk.wrapping_neg() } else { nk };
+            cl[j][m] = (c & 0xFFFF) as i64;
+            ch[j][m] = (c >> 16) as i64;
         }
-        let kf = kf.wrapping_neg();
-        for j in 0..i {
-            add_scaled_mul_small(
-                &mut cf[j..],
-                flen_big,
-                &f[(j + n - i)..],
-                flen,
-                n,
-                kf,
-                sch,
-                scl,
-            );
+    }
+    let mut fsign = [0u32; NMAX];
+    for (m, s) in fsign[..n].iter_mut().enumerate() {
+        *s = (f[(flen - 1) * n + m] >> 30).wrapping_neg() >> 1;
+    }
+    let mut tw = [0u32; NMAX];
+    let mut cc = [0i64; NMAX];
+    for u in sch..flen_big {
+        let w = u - sch;
+        // Word w of f·2^scl (sign words past the top), per coefficient.
+        let mut fs = [0i64; NMAX];
+        for m in 0..n {
+            let wy = if w < flen { f[w * n + m] } else { fsign[m] };
+            fs[m] = (((wy << scl) & 0x7FFF_FFFF) | tw[m]) as i64;
+            tw[m] = wy >> (31 - scl);
+        }
+        for j in 0..n {
+            let mut lo = cf[u * n + j] as i64 + cc[j];
+            let mut hi = 0i64;
+            for m in 0..n {
+                lo += cl[j][m] * fs[m];
+                hi += ch[j][m] * fs[m];
+            }
+            // z = lo + hi·2^16 = t + (hi >> 15)·2^31.
+            let t = lo + ((hi & 0x7FFF) << 16);
+            cf[u * n + j] = t as u32 & 0x7FFF_FFFF;
+            cc[j] = (t >> 31) + (hi >> 15);
         }
     }
 }
 
 /// F ← F − k·f·2^sc with k·f computed by NTT: f is given in RNS+NTT over `flen + 1`
-/// primes; `tmp` needs `n·(flen + 4)` words. logn >= 3.
+/// primes; `tmp` needs `n·(flen + 2)` words. logn >= 3.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sub_scaled_ntt(
     logn: u32,
@@ -135,17 +172,15 @@ pub(crate) fn sub_scaled_ntt(
     flen: usize,
     k: &[u32],
     sc: u32,
+    tw: &Twiddles,
     tmp: &mut [u32],
 ) {
     let n = 1usize << logn;
     let tlen = flen + 1;
-    let (gm, rest) = tmp.split_at_mut(n);
-    let (igm, rest) = rest.split_at_mut(n);
-    let (fk, t1) = rest.split_at_mut(tlen * n);
+    let (fk, t1) = tmp.split_at_mut(tlen * n);
     for i in 0..tlen {
         let sp = &PRIMES[i];
-        sp.mkgm(logn, gm);
-        sp.mkigm(logn, igm);
+        let (gm, igm) = (tw.gm(i, logn), tw.igm(i, logn));
         for j in 0..n {
             t1[j] = mp::set(k[j] as i32, sp.p);
         }
@@ -167,7 +202,8 @@ pub(crate) fn sub_scaled_ntt(
 /// F ← F − k·2^sc·N(f) at depth 1 (degree n = 2^(logn_top − 1)), where N(f) =
 /// f_e² − X·f_o² is recomputed from the top-level f modulo each prime, and F has
 /// `flen_big` (1 or 2) words per coefficient. k is temporarily replaced by its scaled
-/// NTT form and restored between primes. `tmp` needs 3n words.
+/// NTT form and restored between primes. `tmp` needs 2n words.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn sub_kf_scaled_depth1(
     logn_top: u32,
     cf: &mut [u32],
@@ -175,13 +211,13 @@ pub(crate) fn sub_kf_scaled_depth1(
     k: &mut [u32],
     sc: u32,
     f: &[i8],
+    tw: &Twiddles,
     tmp: &mut [u32],
 ) {
     let logn = logn_top - 1;
     let n = 1usize << logn;
     let hn = n >> 1;
-    let (gm, rest) = tmp.split_at_mut(n);
-    let (t1, rest) = rest.split_at_mut(n);
+    let (t1, rest) = tmp.split_at_mut(n);
     let t2 = &mut rest[..n];
 
     // F to RNS (1 or 2 primes).
@@ -218,7 +254,7 @@ pub(crate) fn sub_kf_scaled_depth1(
         let sp: &SmallPrime = &PRIMES[i];
         let p = sp.p;
         let r3 = sp.mmul(sp.r2, sp.r2);
-        sp.mkgm(logn, gm);
+        let (gm, igm) = (tw.gm(i, logn), tw.igm(i, logn));
 
         // k ← 2^sc·k, into the NTT domain.
         let mut scv = sp.mmul(1u32 << (sc & 31), sp.r2);
@@ -258,12 +294,11 @@ pub(crate) fn sub_kf_scaled_depth1(
             fu[2 * j + 1] = mp::sub(fu[2 * j + 1], xkf1, p);
         }
 
-        sp.mkigm(logn, t1);
-        sp.intt(logn, fu, t1);
+        sp.intt(logn, fu, igm);
 
         // Restore k for the next prime.
         if i + 1 < flen_big {
-            sp.intt(logn, k, t1);
+            sp.intt(logn, k, igm);
             let mut scv = 1u32 << (sc.wrapping_neg() & 31);
             for _ in 0..(sc >> 5) {
                 scv = sp.mmul(scv, 1);
@@ -294,6 +329,93 @@ pub(crate) fn sub_kf_scaled_depth1(
             let z = z.wrapping_sub(pp & (hpp.wrapping_sub(z) >> 63).wrapping_neg());
             cf[i] = z as u32 & 0x7FFF_FFFF;
             cf[i + n] = (z >> 31) as u32 & 0x7FFF_FFFF;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::zint::add_scaled_mul_small;
+    use super::*;
+
+    /// The schoolbook form of [`sub_scaled`] (fn-dsa's portable code): one
+    /// scaled multiply-add pass per pair of coefficients.
+    fn sub_scaled_schoolbook(
+        logn: u32,
+        cf: &mut [u32],
+        flen_big: usize,
+        f: &[u32],
+        flen: usize,
+        k: &[u32],
+        sc: u32,
+    ) {
+        if flen == 0 {
+            return;
+        }
+        let (sch, scl) = divrem31(sc);
+        if sch as usize >= flen_big {
+            return;
+        }
+        let flen = flen.min(flen_big - sch as usize);
+        let n = 1usize << logn;
+        for i in 0..n {
+            let kf = (k[i].wrapping_neg()) as i32;
+            for j in i..n {
+                add_scaled_mul_small(&mut cf[j..], flen_big, &f[(j - i)..], flen, n, kf, sch, scl);
+            }
+            let kf = kf.wrapping_neg();
+            for j in 0..i {
+                add_scaled_mul_small(
+                    &mut cf[j..],
+                    flen_big,
+                    &f[(j + n - i)..],
+                    flen,
+                    n,
+                    kf,
+                    sch,
+                    scl,
+                );
+            }
+        }
+    }
+
+    fn rng(st: &mut u64) -> u64 {
+        *st ^= *st << 13;
+        *st ^= *st >> 7;
+        *st ^= *st << 17;
+        *st
+    }
+
+    #[test]
+    fn column_sub_matches_schoolbook() {
+        let mut st = 0x1234_5678u64;
+        for logn in 0..=3u32 {
+            let n = 1usize << logn;
+            for t in 0..400 {
+                let flen_big = 1 + (rng(&mut st) % 12) as usize;
+                let flen = 1 + (rng(&mut st) % 8) as usize;
+                let sc = (rng(&mut st) % (31 * 14)) as u32;
+                let cf0: Vec<u32> = (0..flen_big * n)
+                    .map(|_| rng(&mut st) as u32 & 0x7FFF_FFFF)
+                    .collect();
+                let f: Vec<u32> = (0..flen * n)
+                    .map(|_| rng(&mut st) as u32 & 0x7FFF_FFFF)
+                    .collect();
+                let k: Vec<u32> = (0..n)
+                    .map(|i| match (t + i) % 7 {
+                        0 => 0x8000_0000,
+                        1 => 0x7FFF_FFFF,
+                        2 => (rng(&mut st) % 2048) as u32,
+                        3 => ((rng(&mut st) % 2048) as i32 - 1024) as u32,
+                        _ => rng(&mut st) as u32,
+                    })
+                    .collect();
+                let mut a = cf0.clone();
+                let mut b = cf0.clone();
+                sub_scaled(logn, &mut a, flen_big, &f, flen, &k, sc);
+                sub_scaled_schoolbook(logn, &mut b, flen_big, &f, flen, &k, sc);
+                assert_eq!(a, b, "logn {logn} t {t}");
+            }
         }
     }
 }

@@ -22,12 +22,13 @@
 //! masking, never by indexing.
 
 use super::super::fxp::{self, Fxr};
-use super::mp::{self, SmallPrime};
+use super::big;
+use super::mp::{self, SmallPrime, Twiddles};
 use super::poly::{
     big_to_fixed, divrem31, max_bitlength, sub_kf_scaled_depth1, sub_scaled, sub_scaled_ntt,
 };
 use super::primes::PRIMES;
-use super::zint::{bezout, mod_small_signed, mul_small, rebuild_crt};
+use super::zint::{bezout_v, mod_small_signed, mul_small, rebuild_crt};
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -44,6 +45,41 @@ const WORD_WIN: [usize; 10] = [1, 1, 2, 2, 2, 3, 3, 4, 5, 7];
 const REDUCE_BITS: [u32; 11] = [10, 10, 10, 10, 10, 10, 10, 10, 10, 9, 8];
 /// From this degree on, k·f is computed with the NTT (depth >= 2).
 const MIN_LOGN_FGNTT: u32 = 4;
+/// Up to this degree, (f, g) and the unreduced F are computed as plain big integers
+/// ([`big`]) instead of in RNS + NTT.
+const MAX_LOGN_PLAIN: u32 = 3;
+
+/// The twiddle tables the solver needs for a top degree 2^logn: prime i at the largest
+/// degree it is used with (2^(logn − d) for the first depth d with `i < LARGE_LEN[d]`).
+/// Independent of the key: built once per key generation.
+pub(crate) fn twiddles(logn: u32) -> Twiddles {
+    let mut max_logn = Vec::new();
+    for (d, &len) in LARGE_LEN.iter().enumerate().take(logn as usize) {
+        while max_logn.len() < len {
+            max_logn.push(logn - d as u32);
+        }
+    }
+    if max_logn.is_empty() {
+        max_logn.push(logn);
+    }
+    Twiddles::new(&max_logn)
+}
+
+/// (f, g) at one depth: f then g, `SMALL_LEN[depth]` words per coefficient, word i of
+/// coefficient j at `i·n + j`; in RNS + NTT (row i modulo prime i) or plain (signed
+/// 31-bit words).
+enum Fg {
+    Ntt(Buf),
+    Plain(Buf),
+}
+
+impl Fg {
+    fn words(&self) -> &[u32] {
+        match self {
+            Fg::Ntt(b) | Fg::Plain(b) => b,
+        }
+    }
+}
 
 type Buf = Zeroizing<Vec<u32>>;
 
@@ -51,37 +87,80 @@ fn buf(len: usize) -> Buf {
     Zeroizing::new(vec![0u32; len])
 }
 
-/// (f, g) at every depth 0..=logn, in RNS + NTT over `SMALL_LEN[depth]` primes: entry d
-/// holds f then g, each `SMALL_LEN[d]·n_d` words (prime-major: word i of coefficient j
-/// at `i·n_d + j`).
-fn fg_chain(logn: u32, f: &[i8], g: &[i8]) -> Vec<Buf> {
+/// (f, g) at every depth 0..=logn: RNS + NTT over `SMALL_LEN[depth]` primes while the
+/// degree is above 2^MAX_LOGN_PLAIN, plain below.
+fn fg_chain(logn: u32, f: &[i8], g: &[i8], tw: &Twiddles) -> Vec<Fg> {
     let n = 1usize << logn;
     let p0 = SmallPrime::p0();
     let mut out = Vec::with_capacity(logn as usize + 1);
     let mut cur = buf(2 * n);
-    {
-        let mut gm = buf(n);
-        p0.mkgm(logn, &mut gm);
+    let mut cur_fg = if logn <= MAX_LOGN_PLAIN {
+        for i in 0..n {
+            cur[i] = f[i] as i32 as u32 & 0x7FFF_FFFF;
+            cur[n + i] = g[i] as i32 as u32 & 0x7FFF_FFFF;
+        }
+        Fg::Plain(cur)
+    } else {
+        let gm = tw.gm(0, logn);
         let (ft, gt) = cur.split_at_mut(n);
         for i in 0..n {
             ft[i] = mp::set(f[i] as i32, p0.p);
             gt[i] = mp::set(g[i] as i32, p0.p);
         }
-        p0.ntt(logn, ft, &gm);
-        p0.ntt(logn, gt, &gm);
-    }
+        p0.ntt(logn, ft, gm);
+        p0.ntt(logn, gt, gm);
+        Fg::Ntt(cur)
+    };
     for depth in 0..logn {
-        let next = fg_step(logn, depth, &cur);
-        out.push(cur);
-        cur = next;
+        let next = match &cur_fg {
+            Fg::Ntt(src) => {
+                let nx = fg_step(logn, depth, src, tw);
+                if logn - depth - 1 <= MAX_LOGN_PLAIN {
+                    Fg::Plain(ntt_to_plain(logn - depth - 1, depth + 1, nx, tw))
+                } else {
+                    Fg::Ntt(nx)
+                }
+            }
+            Fg::Plain(src) => Fg::Plain(plain_step(logn - depth, depth, src)),
+        };
+        out.push(cur_fg);
+        cur_fg = next;
     }
-    out.push(cur);
+    out.push(cur_fg);
     out
+}
+
+/// (f, g) at `depth` (degree 2^logn) from RNS + NTT to plain.
+fn ntt_to_plain(logn: u32, depth: u32, mut fg: Buf, tw: &Twiddles) -> Buf {
+    let n = 1usize << logn;
+    let slen = SMALL_LEN[depth as usize];
+    for i in 0..slen {
+        let sp = &PRIMES[i];
+        let igm = tw.igm(i, logn);
+        sp.intt(logn, &mut fg[i * n..(i + 1) * n], igm);
+        sp.intt(logn, &mut fg[(slen + i) * n..(slen + i + 1) * n], igm);
+    }
+    let mut tmp = buf(slen);
+    rebuild_crt(&mut fg, slen, n, 2, true, &mut tmp);
+    fg
+}
+
+/// One step down on plain (f, g) of degree 2^logn at `depth`: (N(f), N(g)).
+fn plain_step(logn: u32, depth: u32, src: &[u32]) -> Buf {
+    let n = 1usize << logn;
+    let hn = n >> 1;
+    let slen = SMALL_LEN[depth as usize];
+    let tlen = SMALL_LEN[depth as usize + 1];
+    let mut dst = buf(2 * tlen * hn);
+    let (fd, gd) = dst.split_at_mut(tlen * hn);
+    big::poly_norm(fd, &src[..slen * n], logn, slen, tlen);
+    big::poly_norm(gd, &src[slen * n..2 * slen * n], logn, slen, tlen);
+    dst
 }
 
 /// One step down: from (f, g) at `depth` (RNS + NTT, slen words) to (N(f), N(g)) at
 /// depth + 1 (tlen words).
-fn fg_step(logn_top: u32, depth: u32, src: &[u32]) -> Buf {
+fn fg_step(logn_top: u32, depth: u32, src: &[u32], tw: &Twiddles) -> Buf {
     let logn = logn_top - depth;
     let n = 1usize << logn;
     let hn = n >> 1;
@@ -89,7 +168,6 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32]) -> Buf {
     let tlen = SMALL_LEN[depth as usize + 1];
     let mut dst = buf(2 * tlen * hn);
     let mut fgs = Zeroizing::new(src[..2 * slen * n].to_vec());
-    let mut igm = buf(n);
     {
         let (fd, gd) = dst.split_at_mut(tlen * hn);
         let (fs, gs) = fgs.split_at_mut(slen * n);
@@ -102,9 +180,9 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32]) -> Buf {
                 fd[i * hn + j] = sp.mmul(sp.mmul(fsi[2 * j], fsi[2 * j + 1]), sp.r2);
                 gd[i * hn + j] = sp.mmul(sp.mmul(gsi[2 * j], gsi[2 * j + 1]), sp.r2);
             }
-            sp.mkigm(logn, &mut igm);
-            sp.intt(logn, fsi, &igm);
-            sp.intt(logn, gsi, &igm);
+            let igm = tw.igm(i, logn);
+            sp.intt(logn, fsi, igm);
+            sp.intt(logn, gsi, igm);
         }
     }
     if tlen > slen {
@@ -114,17 +192,16 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32]) -> Buf {
         rebuild_crt(&mut fgs, slen, n, 2, true, &mut tmp);
         let (fd, gd) = dst.split_at_mut(tlen * hn);
         let (fs, gs) = fgs.split_at(slen * n);
-        let mut gm = buf(n);
         let mut t2 = buf(n);
         for i in slen..tlen {
             let sp = &PRIMES[i];
             let rx = sp.pow2_31(slen as u32);
-            sp.mkgm(logn, &mut gm);
+            let gm = tw.gm(i, logn);
             for (src, out) in [(fs, &mut *fd), (gs, &mut *gd)] {
                 for j in 0..n {
                     t2[j] = mod_small_signed(&src[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
                 }
-                sp.ntt(logn, &mut t2, &gm);
+                sp.ntt(logn, &mut t2, gm);
                 for j in 0..hn {
                     out[i * hn + j] = sp.mmul(sp.mmul(t2[2 * j], t2[2 * j + 1]), sp.r2);
                 }
@@ -135,17 +212,25 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32]) -> Buf {
 }
 
 /// Deepest level (degree 1): F with `Res(f)·G − Res(g)·F = q`, `SMALL_LEN[logn]` words
-/// (plain). None if the resultants are not coprime or the result overflows.
-fn solve_deepest(logn: u32, chain: &[Buf]) -> Option<Buf> {
+/// (plain). None if the resultants are not coprime or the result overflows. Only F is
+/// computed (G follows from the equation and is never used).
+fn solve_deepest(logn: u32, chain: &[Fg]) -> Option<Buf> {
     let slen = SMALL_LEN[logn as usize];
-    let mut fg = Zeroizing::new(chain[logn as usize][..2 * slen].to_vec());
-    let mut tmp = buf(4 * slen);
-    rebuild_crt(&mut fg, slen, 1, 2, false, &mut tmp);
+    let fg = match &chain[logn as usize] {
+        Fg::Plain(b) => Zeroizing::new(b[..2 * slen].to_vec()),
+        Fg::Ntt(b) => {
+            // Degree 1: the NTT is the identity.
+            let mut fg = Zeroizing::new(b[..2 * slen].to_vec());
+            let mut tmp = buf(slen);
+            rebuild_crt(&mut fg, slen, 1, 2, false, &mut tmp);
+            fg
+        }
+    };
     let (fp, gp) = fg.split_at(slen);
+    let mut tmp = buf(3 * slen);
     let mut cf = buf(slen);
-    let mut cg = buf(slen);
-    // fp·G − gp·F = 1 (u = G, v = F); the exact-q case (gcd = q) is rejected too.
-    if bezout(&mut cg, &mut cf, fp, gp, &mut tmp) != u32::MAX {
+    // fp·G − gp·F = 1 (v = F); the exact-q case (gcd = q) is rejected too.
+    if bezout_v(&mut cf, fp, gp, &mut tmp) != u32::MAX {
         return None;
     }
     if mul_small(&mut cf, Q) != 0 {
@@ -162,8 +247,9 @@ fn solve_intermediate(
     logn_top: u32,
     f: &[i8],
     depth: u32,
-    chain: &[Buf],
+    chain: &[Fg],
     fd: &[u32],
+    tw: &Twiddles,
 ) -> Option<Buf> {
     let logn = logn_top - depth;
     let n = 1usize << logn;
@@ -174,52 +260,52 @@ fn solve_intermediate(
     let use_sub_ntt = depth > 1 && logn >= MIN_LOGN_FGNTT;
     let slen_adj = if use_sub_ntt { slen + 1 } else { slen };
 
-    // (f, g) of this level, RNS + NTT; ft gets one spare row for the NTT variant.
+    // (f, g) of this level; ft gets one spare row for the NTT variant.
     let mut ft = buf(slen_adj * n);
     let mut gt = buf(slen * n);
-    ft[..slen * n].copy_from_slice(&chain[depth as usize][..slen * n]);
-    gt.copy_from_slice(&chain[depth as usize][slen * n..2 * slen * n]);
+    let src = chain[depth as usize].words();
+    ft[..slen * n].copy_from_slice(&src[..slen * n]);
+    gt.copy_from_slice(&src[slen * n..2 * slen * n]);
 
-    // Unreduced F = F'(X²)·g(−X) modulo llen primes: row i holds F' mod p_i in its upper
-    // half first, then F.
+    // Unreduced F = F'(X²)·g(−X), then (f, g) and F plain.
     let mut Ft = buf(llen * n);
-    for i in 0..llen {
-        let sp = &PRIMES[i];
-        let rx = sp.pow2_31(tlen as u32);
-        for j in 0..hn {
-            Ft[i * n + hn + j] = mod_small_signed(&fd[j..], tlen, hn, sp.p, sp.p0i, sp.r2, rx);
+    if let Fg::Plain(_) = chain[depth as usize] {
+        big::lift(&mut Ft, fd, &gt, logn, tlen, slen, llen);
+    } else {
+        // Modulo llen primes: row i holds F' mod p_i in its upper half first, then F.
+        for i in 0..llen {
+            let sp = &PRIMES[i];
+            let rx = sp.pow2_31(tlen as u32);
+            for j in 0..hn {
+                Ft[i * n + hn + j] = mod_small_signed(&fd[j..], tlen, hn, sp.p, sp.p0i, sp.r2, rx);
+            }
         }
-    }
-    {
-        let mut gm = buf(n);
-        let mut igm = buf(n);
         let mut gx = buf(n);
         let mut tmp = buf(slen.max(llen));
         for i in 0..llen {
             let sp = &PRIMES[i];
-            sp.mkgm(logn, &mut gm);
-            sp.mkigm(logn, &mut igm);
+            let (gm, igm) = (tw.gm(i, logn), tw.igm(i, logn));
             if i < slen {
                 gx.copy_from_slice(&gt[i * n..(i + 1) * n]);
-                sp.intt(logn, &mut ft[i * n..(i + 1) * n], &igm);
-                sp.intt(logn, &mut gt[i * n..(i + 1) * n], &igm);
+                sp.intt(logn, &mut ft[i * n..(i + 1) * n], igm);
+                sp.intt(logn, &mut gt[i * n..(i + 1) * n], igm);
             } else {
                 let rx = sp.pow2_31(slen as u32);
                 for j in 0..n {
                     gx[j] = mod_small_signed(&gt[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
                 }
-                sp.ntt(logn, &mut gx, &gm);
+                sp.ntt(logn, &mut gx, gm);
             }
             // F' to the NTT domain (degree n/2: the first n/2 twiddles of gm serve).
             let row = &mut Ft[i * n..(i + 1) * n];
-            sp.ntt(logn - 1, &mut row[hn..], &gm);
+            sp.ntt(logn - 1, &mut row[hn..], gm);
             for j in 0..hn {
                 let (ga, gb) = (gx[2 * j], gx[2 * j + 1]);
                 let m_fp = sp.mmul(row[hn + j], sp.r2);
                 row[2 * j] = sp.mmul(gb, m_fp);
                 row[2 * j + 1] = sp.mmul(ga, m_fp);
             }
-            sp.intt(logn, row, &igm);
+            sp.intt(logn, row, igm);
             if i + 1 == slen {
                 // (f, g) are now in RNS: make them plain.
                 let mut fg = Zeroizing::new([&ft[..slen * n], &gt[..]].concat());
@@ -251,15 +337,13 @@ fn solve_intermediate(
     if use_sub_ntt {
         // f in RNS + NTT over slen + 1 primes.
         let mut tn = buf(slen_adj * n);
-        let mut gm = buf(n);
         for i in 0..slen_adj {
             let sp = &PRIMES[i];
             let rx = sp.pow2_31(slen as u32);
-            sp.mkgm(logn, &mut gm);
             for j in 0..n {
                 tn[i * n + j] = mod_small_signed(&ft[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
             }
-            sp.ntt(logn, &mut tn[i * n..(i + 1) * n], &gm);
+            sp.ntt(logn, &mut tn[i * n..(i + 1) * n], tw.gm(i, logn));
         }
         ft.copy_from_slice(&tn);
     }
@@ -288,9 +372,9 @@ fn solve_intermediate(
         // k carries scale 2^(scale_FG − scale_fg) (public).
         let scale_k = scale_FG - scale_fg;
         if depth == 1 {
-            sub_kf_scaled_depth1(logn_top, &mut Ft, FGlen, &mut k, scale_k, f, &mut t2);
+            sub_kf_scaled_depth1(logn_top, &mut Ft, FGlen, &mut k, scale_k, f, tw, &mut t2);
         } else if use_sub_ntt {
-            sub_scaled_ntt(logn, &mut Ft, FGlen, &ft, slen, &k, scale_k, &mut t2);
+            sub_scaled_ntt(logn, &mut Ft, FGlen, &ft, slen, &k, scale_k, tw, &mut t2);
         } else {
             sub_scaled(logn, &mut Ft, FGlen, &ft, slen, &k, scale_k);
         }
@@ -322,15 +406,12 @@ fn solve_intermediate(
 /// signed 32-bit values (the caller checks the [−127, 127] range). None if f is not
 /// invertible modulo p0.
 #[allow(non_snake_case)]
-fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)> {
+fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Option<(Buf, Buf)> {
     let n = 1usize << logn;
     let hn = n >> 1;
     let sp = SmallPrime::p0();
     let p = sp.p;
-    let mut gm = buf(n);
-    let mut igm = buf(n);
-    sp.mkgm(logn, &mut gm);
-    sp.mkigm(logn, &mut igm);
+    let (gm, igm) = (tw.gm(0, logn), tw.igm(0, logn));
 
     // F' (31-bit signed words) to RNS + NTT (degree n/2).
     let mut t3 = buf(n);
@@ -338,14 +419,14 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)>
         let x = fd[j];
         t3[j] = mp::set((x | ((x & 0x4000_0000) << 1)) as i32, p);
     }
-    sp.ntt(logn - 1, &mut t3[..hn], &gm);
+    sp.ntt(logn - 1, &mut t3[..hn], gm);
 
     // Unreduced F = F'(X²)·g(−X), RNS + NTT.
     let mut t2 = buf(n);
     for i in 0..n {
         t2[i] = mp::set(g[i] as i32, p);
     }
-    sp.ntt(logn, &mut t2, &gm);
+    sp.ntt(logn, &mut t2, gm);
     let mut t1 = buf(n);
     for i in 0..hn {
         let (ga, gb) = (t2[2 * i], t2[2 * i + 1]);
@@ -358,7 +439,7 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)>
     for i in 0..n {
         t3[i] = mp::set(f[i] as i32, p);
     }
-    sp.ntt(logn, &mut t3, &gm);
+    sp.ntt(logn, &mut t3, gm);
     if t3.contains(&0) {
         return None;
     }
@@ -383,8 +464,8 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)>
         t3[i] = kd;
         t3[n - 1 - i] = kd;
     }
-    sp.intt(logn, &mut t2, &igm);
-    sp.intt(logn, &mut t3, &igm);
+    sp.intt(logn, &mut t2, igm);
+    sp.intt(logn, &mut t3, igm);
 
     // k = round(num/den) in 32.32 fixed point, both scaled down by 2^10.
     const SCALE: u32 = 22;
@@ -408,9 +489,9 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)>
         t3[i] = mp::set(f[i] as i32, p);
         t4[i] = mp::set(g[i] as i32, p);
     }
-    sp.ntt(logn, &mut t2, &gm);
-    sp.ntt(logn, &mut t3, &gm);
-    sp.ntt(logn, &mut t4, &gm);
+    sp.ntt(logn, &mut t2, gm);
+    sp.ntt(logn, &mut t3, gm);
+    sp.ntt(logn, &mut t4, gm);
     for i in 0..n {
         let mf = sp.mmul(t3[i], sp.r2);
         let mg = sp.mmul(t4[i], sp.r2);
@@ -419,8 +500,8 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)>
         t1[i] = tF;
         t2[i] = tG;
     }
-    sp.intt(logn, &mut t1, &igm);
-    sp.intt(logn, &mut t2, &igm);
+    sp.intt(logn, &mut t1, igm);
+    sp.intt(logn, &mut t2, igm);
     for i in 0..n {
         t1[i] = mp::norm(t1[i], p) as u32;
         t2[i] = mp::norm(t2[i], p) as u32;
@@ -429,21 +510,29 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32]) -> Option<(Buf, Buf)>
 }
 
 /// NTRUSolve for (f, g) of degree 2^logn (1 <= logn <= 10). On success writes F and G
-/// (coefficients in [−127, 127], `f·G − g·F = q`) and returns true.
+/// (coefficients in [−127, 127], `f·G − g·F = q`) and returns true. `tw` must be
+/// [`twiddles`]`(logn)`.
 #[allow(non_snake_case)]
-pub(crate) fn solve_ntru(logn: u32, f: &[i8], g: &[i8], F: &mut [i8], G: &mut [i8]) -> bool {
+pub(crate) fn solve_ntru(
+    logn: u32,
+    f: &[i8],
+    g: &[i8],
+    F: &mut [i8],
+    G: &mut [i8],
+    tw: &Twiddles,
+) -> bool {
     let n = 1usize << logn;
-    let chain = fg_chain(logn, f, g);
+    let chain = fg_chain(logn, f, g, tw);
     let Some(mut fd) = solve_deepest(logn, &chain) else {
         return false;
     };
     for depth in (1..logn).rev() {
-        match solve_intermediate(logn, f, depth, &chain, &fd) {
+        match solve_intermediate(logn, f, depth, &chain, &fd, tw) {
             Some(x) => fd = x,
             None => return false,
         }
     }
-    let Some((cf, cg)) = solve_depth0(logn, f, g, &fd) else {
+    let Some((cf, cg)) = solve_depth0(logn, f, g, &fd, tw) else {
         return false;
     };
     // Range check (rejection reveals only that this (f, g) is discarded).

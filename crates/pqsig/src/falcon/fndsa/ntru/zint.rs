@@ -275,32 +275,29 @@ fn ninv31(x: u32) -> u32 {
     y.wrapping_neg() & 0x7FFF_FFFF
 }
 
-/// Bezout coefficients of two odd positive integers x, y (same length, unsigned): if
-/// gcd(x, y) = 1, sets u, v with `x·u − y·v = 1`, `0 <= u <= y`, `0 <= v <= x` (unique)
-/// and returns all-ones; otherwise returns 0. Constant-time binary GCD, 31 steps per
-/// outer round on 63-bit approximations (Pornin, ePrint 2020/972). `tmp` needs 4 words
-/// per word of x.
-pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> u32 {
+/// The Bezout coefficient v of two odd positive integers x, y (same length, unsigned):
+/// if gcd(x, y) = 1, sets v to the unique value with `x·u − y·v = 1` for some u,
+/// `0 <= u <= y`, `0 <= v <= x` (so `v = −1/y mod x`), and returns all-ones; otherwise
+/// returns 0. Constant-time binary GCD, 31 steps per outer round on 63-bit
+/// approximations (Pornin, ePrint 2020/972), as fn-dsa runs it but without updating u
+/// (the solver only needs v, and v's updates never read u). `tmp` needs 3 words per
+/// word of x.
+pub(crate) fn bezout_v(v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> u32 {
     let len = x.len();
     if len == 0 {
         return 0;
     }
     // Invariants: a = x·u0 − y·v0, b = x·u1 − y·v1, 0 <= a <= x, 0 <= b <= y.
-    let (u1, v1) = (u, v);
-    let (u0, rest) = tmp.split_at_mut(len);
-    let (v0, rest) = rest.split_at_mut(len);
+    let v1 = v;
+    let (v0, rest) = tmp.split_at_mut(len);
     let (a, rest) = rest.split_at_mut(len);
     let b = &mut rest[..len];
     a.copy_from_slice(x);
     b.copy_from_slice(y);
-    u0.fill(0);
-    u0[0] = 1;
     v0.fill(0);
-    u1.copy_from_slice(y);
     v1.copy_from_slice(x);
     v1[0] = x[0].wrapping_sub(1);
     let x0i = ninv31(x[0]);
-    let y0i = ninv31(y[0]);
 
     let mut num = 62 * len + 31;
     while num >= 31 {
@@ -359,7 +356,6 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
         let g0 = g0 - ((g0 + g0) & ma);
         let f1 = f1 - ((f1 + f1) & mb);
         let g1 = g1 - ((g1 + g1) & mb);
-        co_lin_mod(u0, u1, y, y0i, f0, g0, f1, g1);
         co_lin_mod(v0, v1, x, x0i, f0, g0, f1, g1);
     }
     // b = gcd(x, y): success iff it is 1 (and x, y odd).
@@ -378,7 +374,9 @@ pub(crate) fn bitlength(x: u32) -> u32 {
 }
 
 /// x ← x + k·2^(31·sch + scl)·y (signed, truncated to x's `xlen` words; x and y share
-/// `stride`; scl in 0..=30).
+/// `stride`; scl in 0..=30). The schoolbook step of fn-dsa's `poly_sub_scaled`, kept as
+/// the reference of the column form.
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn add_scaled_mul_small(
     x: &mut [u32],
@@ -470,10 +468,9 @@ mod tests {
         for (x, y) in cases {
             let xw = words(x, 3);
             let yw = words(y, 3);
-            let mut u = vec![0u32; 3];
             let mut v = vec![0u32; 3];
-            let mut tmp = vec![0u32; 12];
-            let r = bezout(&mut u, &mut v, &xw, &yw, &mut tmp);
+            let mut tmp = vec![0u32; 9];
+            let r = bezout_v(&mut v, &xw, &yw, &mut tmp);
             let g = {
                 let (mut a, mut b) = (x, y);
                 while b != 0 {
@@ -483,10 +480,11 @@ mod tests {
             };
             if g == 1 {
                 assert_eq!(r, u32::MAX);
-                let (u, v) = (val(&u), val(&v));
-                assert!(u <= y && v <= x);
-                // x·u − y·v = 1 checked modulo 2^128 (exact here: both products fit).
-                assert_eq!(x.wrapping_mul(u).wrapping_sub(y.wrapping_mul(v)), 1);
+                let v = val(&v);
+                // x·u − y·v = 1 with 0 <= u <= y, 0 <= v <= x  <=>  v < x and
+                // y·v = −1 mod x (x < 2^64 in these cases, so the products fit).
+                assert!(v < x);
+                assert_eq!(((y % x) * v + 1) % x, 0);
             } else {
                 assert_eq!(r, 0);
             }
