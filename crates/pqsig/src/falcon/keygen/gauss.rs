@@ -63,15 +63,16 @@ fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
         w.copy_from_slice(&c[..8]);
         u64::from_le_bytes(w)
     };
+    let mut r0 = [0u64; LANES];
+    let mut r1 = [0u64; LANES];
+    let mut cnt = [0u64; LANES];
     for (chunk, o) in bytes.chunks(16 * LANES).zip(out.chunks_mut(LANES)) {
         let m = o.len();
-        let mut r0 = [0u64; LANES];
-        let mut r1 = [0u64; LANES];
         for (s, c) in chunk.chunks_exact(16).enumerate().take(m) {
             r0[s] = word(&c[..8]) & M63;
             r1[s] = word(&c[8..]) & M63;
         }
-        let mut cnt = [1u64; LANES];
+        cnt = [1u64; LANES];
         for &t in &GAUSS_1024_12289[1..] {
             for l in 0..LANES {
                 // Both operands < 2^63: the sign of the difference is r < t.
@@ -86,6 +87,9 @@ fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
             o[s] = ((v ^ neg).wrapping_sub(neg)) as i32;
         }
     }
+    crate::wipe::wipe(&mut r0, [0; LANES]);
+    crate::wipe::wipe(&mut r1, [0; LANES]);
+    crate::wipe::wipe(&mut cnt, [0; LANES]);
 }
 
 fn base_samples_portable(bytes: &[u8], out: &mut [i32]) {

@@ -473,12 +473,13 @@ fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
     // Blocks of coefficients, words outer and coefficients inner (vectorisable; the
     // per-coefficient order of the additions is the reference's, lowest word first).
     const B: usize = 32;
+    let mut neg = [0u32; B];
+    let mut cc = [0u32; B];
+    let mut acc = [fpr::ZERO; B];
     let mut i0 = 0;
     while i0 < n {
         let m = B.min(n - i0);
-        let mut neg = [0u32; B];
-        let mut cc = [0u32; B];
-        let mut acc = [fpr::ZERO; B];
+        acc = [fpr::ZERO; B];
         // Negative values: load |x| word by word (two's complement negation on the
         // fly) and negate each word's contribution.
         let top = &x[(flen - 1) * stride + i0..(flen - 1) * stride + i0 + m];
@@ -501,6 +502,10 @@ fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
         d[i0..i0 + m].copy_from_slice(&acc[..m]);
         i0 += m;
     }
+    // Approximations of secret values: do not leave them on the stack.
+    crate::wipe::wipe(&mut neg, [0; B]);
+    crate::wipe::wipe(&mut cc, [0; B]);
+    crate::wipe::wipe(&mut acc, [fpr::ZERO; B]);
 }
 }
 

@@ -356,7 +356,6 @@ pub(crate) fn mul_small_exact_wide(
     // Carry pass, all coefficients at once: value = sum_j (hi·2^16 + lo)·2^(31·j), with
     // hi·2^16 = (hi >> 15)·2^31 + (hi mod 2^15)·2^16 to stay within i64.
     let mut c = [0i64; 64];
-    let c = &mut c[..n];
     for j in 0..slen + 2 {
         let o = &mut out[j * n..(j + 1) * n];
         if j < slen {
@@ -375,6 +374,7 @@ pub(crate) fn mul_small_exact_wide(
             }
         }
     }
+    crate::wipe::wipe(&mut c, [0; 64]);
 }
 }
 
