@@ -1,30 +1,35 @@
 //! NTRUSolve: given f, g (small, odd resultants), find F, G with f·G − g·F = q over
 //! Z[X]/(X^n + 1), exactly as the round-3 reference key generator does.
 //!
-//! Outline (depth d works on degree n/2^d):
-//! 1. Field norms down to degree 1: f_{d+1}(X^2) = f_d(X)·f_d(−X), computed in RNS
-//!    (31-bit primes) with the NTT, where the norm is a product of the two values at
-//!    each pair of opposite roots. The deepest f, g are the resultants Res(f, X^n+1),
-//!    Res(g, X^n+1).
+//! Outline (depth d works on degree n_d = n/2^d):
+//! 1. Field norms down to degree 1: f_{d+1}(X^2) = f_d(X)·f_d(−X). For n_d > 16 they are
+//!    computed in RNS (31-bit primes) with the NTT, where the norm is the product of the
+//!    values at each pair of opposite roots, as in the reference; below, as exact binary
+//!    products. The deepest f, g are the resultants Res(f, X^n+1), Res(g, X^n+1).
 //! 2. Extended GCD of the two resultants (binary, constant-time), times q.
-//! 3. Lifting: from (F', G') at depth d+1, (F, G) = (F'(X^2)·g(−X), G'(X^2)·f(−X)) at
-//!    depth d (computed per prime in the NTT and rebuilt with the CRT), then Babai
-//!    reduction against (f, g): k = round((F·adj f + G·adj g)/(f·adj f + g·adj g))
-//!    evaluated with the FFT on floating-point approximations of the top words, with a
-//!    decreasing scale, repeated until the scale reaches zero. Depths 1 and 0 use the
-//!    reference's special paths (one FFT pass; one 31-bit prime).
+//! 3. Lifting: from (F', G') at depth d+1, the unreduced (F, G) = (F'(X^2)·g(−X),
+//!    G'(X^2)·f(−X)) at depth d (per prime in the NTT and rebuilt with the CRT for
+//!    n_d > 16, exact binary products below), then Babai reduction against (f, g):
+//!    k = round((F·adj f + G·adj g)/(f·adj f + g·adj g)) evaluated with the FFT on
+//!    floating-point approximations of the top words, with a decreasing scale,
+//!    repeated until the scale reaches zero; (F, G) −= k·(f, g)·2^scale exactly. Depths
+//!    1 and 0 use the reference's special paths (one FFT pass; one 31-bit prime).
 //!
 //! Byte-exactness with the KATs requires the same integers and the same floating-point
 //! operations as the reference at every step, including the failure conditions (out of
 //! range reduction coefficients, a non-unit GCD, final coefficients over the bound, the
-//! final check of the equation). Integer parts are free in *how* they compute (any
-//! exact method gives the same values); where the reference can wrap around (products
-//! reduced modulo a fixed set of primes), the same primes are used. The floating-point
-//! parts call the FFT kernels in the reference's order.
+//! final check of the equation). The word lengths, the Babai schedule and the
+//! floating-point steps are the reference's. Integer parts are free in *how* they
+//! compute: the reference's values are exact whenever they fit its fixed word lengths,
+//! and the binary shortcuts check that they do (falling back to the reference's RNS
+//! computation otherwise, which never happens with Gaussian f, g); where the reference
+//! reduces a product modulo a fixed set of primes (k·f at depth <= 4), the same primes
+//! are used, so even a wrap-around would be reproduced.
 //!
 //! Constant time: no branch or memory index depends on secret values, except the
 //! rejections (a failed candidate is discarded as a whole; only the fact that it failed
-//! and where is revealed about a key that is never used).
+//! and where is revealed about a key that is never used) and the fallbacks above. Every
+//! scratch buffer is zeroized when dropped.
 
 use alloc::vec;
 use alloc::vec::Vec;
