@@ -273,63 +273,110 @@ fn comp_step(t: &mut u64, hi: &mut u64, nb: &mut u32) -> u16 {
     raw
 }
 
-/// The decoder (see [`comp_decode`]); `x.len()` is a power of two ≥ 2.
+/// The comp(s2) decoder of [`comp_decode`], in steps: [`Self::pair`] reads two
+/// coefficients (so that a caller can interleave the reading with other work, e.g. the
+/// hash-to-point permutations, which keep other execution ports busy), [`Self::finish`]
+/// reads the rest and checks.
 ///
 /// Bits are read MSB first through a 64-bit window refilled with whole 8-byte loads
-/// (zeros past the end of `buf`): `t`'s top `nb` bits are the next unread bits and end
-/// exactly at byte `ptr`; the bits below them are the bits that follow in the stream (a
-/// refill ORs the same bits in again) or zeros. A coefficient takes at most 24 bits (its
-/// unary part and the next coefficient's first byte) when valid, so one refill between
-/// the two coefficients of a pair keeps at least 24 valid bits in front of each. There
-/// are no data-dependent branches in the loop: an invalid unary count (more than 15
-/// zeros, or none found) is detected afterwards from the stored counts, and meanwhile
-/// only garbles values (every shift is masked and `ptr` advances at most 7 bytes per
-/// pair), never memory safety. A second pass turns `first byte << 8 | zeros` into the
-/// value and checks the ranges and "−0".
+/// (zeros past the end of `buf`): `t`'s top `nb + 9` bits are the next unread bits and
+/// end exactly at byte `ptr`; the bits below them are the bits that follow in the stream
+/// (a refill ORs the same bits in again) or zeros. A coefficient takes at most 24 bits
+/// (its unary part and the next coefficient's first byte, already in `hi`) when valid,
+/// so one refill between the two coefficients of a pair keeps at least 24 valid bits in
+/// front of each. There are no data-dependent branches: an invalid unary count (more
+/// than 15 zeros, or none found) is detected at the end from the stored counts, and
+/// meanwhile only garbles values (every shift is masked and `ptr` advances at most 7
+/// bytes per pair), never memory safety. Until [`Self::finish`] the coefficients hold
+/// `first byte << 8 | zeros`; it turns them into values and checks the ranges, "−0"
+/// and the last byte's padding bits.
+pub(crate) struct CompDecoder<'a> {
+    buf: &'a [u8],
+    /// The current coefficient's first byte.
+    hi: u64,
+    t: u64,
+    /// Valid bits in `t` minus the nine fixed bits of the coefficient about to be read.
+    nb: u32,
+    ptr: usize,
+    /// Coefficients read.
+    done: usize,
+}
+
+impl<'a> CompDecoder<'a> {
+    /// A decoder of `buf`; `None` if it is empty.
+    #[inline(always)]
+    pub(crate) fn new(buf: &'a [u8]) -> Option<Self> {
+        Some(CompDecoder {
+            buf,
+            hi: *buf.first()? as u64,
+            t: load_be_padded(buf, 1),
+            nb: 56 - 9,
+            ptr: 8,
+            done: 0,
+        })
+    }
+
+    /// Reads the next two coefficients into `x` (their raw form), if `x` has room.
+    #[inline(always)]
+    pub(crate) fn pair(&mut self, x: &mut [i16]) {
+        let Some(out) = x.get_mut(self.done..self.done + 2) else {
+            return;
+        };
+        let a = comp_step(&mut self.t, &mut self.hi, &mut self.nb);
+        let w = match self.buf.get(self.ptr..self.ptr + 8) {
+            Some(w) => u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
+            None => load_be_padded(self.buf, self.ptr),
+        };
+        self.t |= w.wrapping_shr(self.nb);
+        self.ptr = self
+            .ptr
+            .wrapping_add(((63u32.wrapping_sub(self.nb) >> 3) & 7) as usize);
+        self.nb = (self.nb | 56) - 9;
+        let b = comp_step(&mut self.t, &mut self.hi, &mut self.nb);
+        self.nb = self.nb.wrapping_sub(9);
+        out[0] = a as i16;
+        out[1] = b as i16;
+        self.done += 2;
+    }
+
+    /// Reads the remaining coefficients of `x` (a power of two ≥ 2 long, the same slice
+    /// as given to [`Self::pair`]) and checks everything; returns the number of bytes the
+    /// encoding takes (see [`comp_decode`]).
+    #[inline(always)]
+    pub(crate) fn finish(mut self, x: &mut [i16]) -> Option<usize> {
+        while self.done < x.len() {
+            self.pair(x);
+        }
+        let mut bad = 0u16;
+        for v in x.iter_mut() {
+            let raw = *v as u16;
+            let zeros = raw & 0xFF;
+            let m = ((raw >> 8) & 0x7F) | (zeros << 7);
+            let neg = raw >> 15;
+            // More than 15 zeros (|x| > 2047, or no terminating one), or "−0".
+            bad |= (zeros > 15) as u16 | (raw == 0x8000) as u16;
+            *v = ((m ^ neg.wrapping_neg()).wrapping_add(neg)) as i16;
+        }
+        if bad != 0 {
+            return None;
+        }
+        // Every terminating one was a bit of `buf` (the padding is zeros), so the
+        // encoding ends within it; its last byte's unused bits must be zero.
+        let nb = self.nb.wrapping_add(9);
+        let bitpos = (self.ptr * 8).checked_sub(nb as usize + 8)?;
+        let used = bitpos.div_ceil(8);
+        let r = (bitpos % 8) as u32;
+        if used > self.buf.len() || (r != 0 && (*self.buf.get(bitpos / 8)? << r) != 0) {
+            return None;
+        }
+        Some(used)
+    }
+}
+
+/// The decoder (see [`comp_decode`] and [`CompDecoder`]); `x.len()` is a power of two.
 #[inline(always)]
 fn comp_decode_body(x: &mut [i16], buf: &[u8]) -> Option<usize> {
-    let mut hi = *buf.first()? as u64;
-    let mut t = load_be_padded(buf, 1);
-    // `nb` is kept minus the nine fixed bits of the coefficient about to be read.
-    let mut nb = 56 - 9;
-    let mut ptr = 8usize;
-    for pair in x.chunks_exact_mut(2) {
-        let a = comp_step(&mut t, &mut hi, &mut nb);
-        let w = match buf.get(ptr..ptr + 8) {
-            Some(w) => u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
-            None => load_be_padded(buf, ptr),
-        };
-        t |= w.wrapping_shr(nb);
-        ptr = ptr.wrapping_add(((63u32.wrapping_sub(nb) >> 3) & 7) as usize);
-        nb = (nb | 56) - 9;
-        let b = comp_step(&mut t, &mut hi, &mut nb);
-        nb = nb.wrapping_sub(9);
-        pair[0] = a as i16;
-        pair[1] = b as i16;
-    }
-    let nb = nb.wrapping_add(9);
-    let mut bad = 0u16;
-    for v in x.iter_mut() {
-        let raw = *v as u16;
-        let zeros = raw & 0xFF;
-        let m = ((raw >> 8) & 0x7F) | (zeros << 7);
-        let neg = raw >> 15;
-        // More than 15 zeros (|x| > 2047, or no terminating one), or "−0".
-        bad |= (zeros > 15) as u16 | (raw == 0x8000) as u16;
-        *v = ((m ^ neg.wrapping_neg()).wrapping_add(neg)) as i16;
-    }
-    if bad != 0 {
-        return None;
-    }
-    // Every terminating one was a bit of `buf` (the padding is zeros), so the encoding
-    // ends within it; its last byte's unused bits must be zero.
-    let bitpos = (ptr * 8).checked_sub(nb as usize + 8)?;
-    let used = bitpos.div_ceil(8);
-    let r = (bitpos % 8) as u32;
-    if used > buf.len() || (r != 0 && (*buf.get(bitpos / 8)? << r) != 0) {
-        return None;
-    }
-    Some(used)
+    CompDecoder::new(buf)?.finish(x)
 }
 
 /// MSB-first bit packing into an exactly sized buffer.
@@ -706,12 +753,24 @@ pub fn decode_signature_into(
     logn: u32,
     padded: bool,
 ) -> Result<[u8; NONCE_LEN], Error> {
+    let (nonce, body) = signature_parts(sig, logn, padded)?;
+    if s2.len() != 1 << logn {
+        return Err(Error::InvalidSignature);
+    }
+    let k = comp_decode(s2, body, logn).ok_or(Error::InvalidSignature)?;
+    signature_rest(body, k, padded)?;
+    Ok(nonce)
+}
+
+/// The header and length checks of a detached signature of degree 2^logn; returns the
+/// nonce and the bytes after it (comp(s2), and the padding if `padded`).
+pub(crate) fn signature_parts(
+    sig: &[u8],
+    logn: u32,
+    padded: bool,
+) -> Result<([u8; NONCE_LEN], &[u8]), Error> {
     let head = 1 + NONCE_LEN;
-    if !params::logn_ok(logn)
-        || s2.len() != 1 << logn
-        || sig.len() <= head
-        || sig[0] != params::HEADER_SIG + logn as u8
-    {
+    if !params::logn_ok(logn) || sig.len() <= head || sig[0] != params::HEADER_SIG + logn as u8 {
         return Err(Error::InvalidSignature);
     }
     if padded && sig.len() != params::sig_padded_size(logn) {
@@ -719,17 +778,21 @@ pub fn decode_signature_into(
     }
     let mut nonce = [0u8; NONCE_LEN];
     nonce.copy_from_slice(&sig[1..head]);
-    let body = &sig[head..];
-    let k = comp_decode(s2, body, logn).ok_or(Error::InvalidSignature)?;
-    let rest_ok = if padded {
-        body[k..].iter().all(|&b| b == 0)
+    Ok((nonce, &sig[head..]))
+}
+
+/// What may follow comp(s2) (`used` bytes of `body`): nothing, or zeros if `padded`.
+pub(crate) fn signature_rest(body: &[u8], used: usize, padded: bool) -> Result<(), Error> {
+    let ok = if padded {
+        body.get(used..).is_some_and(|r| r.iter().all(|&b| b == 0))
     } else {
-        k == body.len()
+        used == body.len()
     };
-    if !rest_ok {
-        return Err(Error::InvalidSignature);
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidSignature)
     }
-    Ok(nonce)
 }
 
 /// A parsed NIST API signed message (`sm`).

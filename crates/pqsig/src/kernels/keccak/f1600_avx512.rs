@@ -64,13 +64,41 @@ impl Lanes for __m128i {
 /// [`super::f1600::permute1_for`], which checks).
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub(super) unsafe fn keccak_f1600_avx512(s: &mut [u64; 25]) {
+    // SAFETY: the CPU features are this function's contract.
+    unsafe { keccak_f1600_avx512_hooked(s, &mut ()) }
+}
+
+/// Work to interleave with the rounds of [`keccak_f1600_avx512_hooked`].
+pub(crate) trait RoundHook {
+    /// Called before each of the 24 rounds. Implementations should be
+    /// `#[inline(always)]`, so that their state stays in registers across the rounds.
+    fn before_round(&mut self);
+}
+
+/// No work.
+impl RoundHook for () {
+    #[inline(always)]
+    fn before_round(&mut self) {}
+}
+
+/// [`keccak_f1600_avx512`] calling `hook` before each of the 24 rounds: independent
+/// scalar work placed there (e.g. a latency-bound decoder) runs on the execution ports
+/// and in the cycles the vector rounds leave free.
+///
+/// # Safety
+/// The CPU must support AVX2, AVX-512F and AVX-512VL, and this must be inlined into a
+/// function enabling them (hence `inline(always)`).
+#[inline(always)]
+pub(crate) unsafe fn keccak_f1600_avx512_hooked<H: RoundHook>(s: &mut [u64; 25], hook: &mut H) {
     // SAFETY (every intrinsic and `round`): the CPU features are this function's contract.
     unsafe {
         let mut a: [__m128i; 25] = core::array::from_fn(|i| _mm_cvtsi64_si128(s[i] as i64));
         let mut e = a;
         // Two rounds per iteration: `a` into `e`, then back.
         for rc in RC.chunks_exact(2) {
+            hook.before_round();
             round(&a, &mut e, __m128i::splat(rc[0]));
+            hook.before_round();
             round(&e, &mut a, __m128i::splat(rc[1]));
         }
         for (o, v) in s.iter_mut().zip(a.iter()) {

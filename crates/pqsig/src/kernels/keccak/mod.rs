@@ -16,7 +16,7 @@
 
 pub mod f1600;
 #[cfg(target_arch = "x86_64")]
-mod f1600_avx512;
+pub(crate) mod f1600_avx512;
 pub mod sponge;
 pub mod x4;
 #[cfg(target_arch = "x86_64")]

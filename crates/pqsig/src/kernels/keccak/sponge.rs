@@ -9,6 +9,20 @@ use zeroize::Zeroize;
 pub const SHAKE128_RATE: usize = 168;
 pub const SHAKE256_RATE: usize = 136;
 
+/// Something computing Keccak-f\[1600\] on one state (see
+/// [`Sponge::squeeze_lanes_permuting`]).
+pub trait KeccakPermutation {
+    fn permute(&mut self, s: &mut [u64; 25]);
+}
+
+/// A permutation function.
+impl KeccakPermutation for Permute1 {
+    #[inline(always)]
+    fn permute(&mut self, s: &mut [u64; 25]) {
+        self(s)
+    }
+}
+
 /// A Keccak sponge with byte-granular absorb and squeeze. `RATE` in bytes.
 #[derive(Clone)]
 pub struct Sponge<const RATE: usize, const DS: u8> {
@@ -95,10 +109,15 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
         }
     }
 
+    /// The padding (domain bits and the final one) into the state.
+    fn pad(&mut self) {
+        self.xor_byte(self.pos, DS);
+        self.xor_byte(RATE - 1, 0x80);
+    }
+
     fn finalize(&mut self) {
         if !self.squeezing {
-            self.xor_byte(self.pos, DS);
-            self.xor_byte(RATE - 1, 0x80);
+            self.pad();
             self.keccak_f1600();
             self.pos = 0;
             self.squeezing = true;
@@ -136,14 +155,33 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     /// `f` called again, otherwise squeezing stops. Returns false, doing nothing, if the
     /// squeeze position is not on a lane boundary (as it is after absorbing, and after
     /// squeezing multiples of 8 bytes).
-    pub fn squeeze_lanes_with(&mut self, mut f: impl FnMut(&[u64]) -> usize) -> bool {
-        self.finalize();
+    pub fn squeeze_lanes_with(&mut self, f: impl FnMut(&[u64]) -> usize) -> bool {
+        let mut p = self.permute;
+        self.squeeze_lanes_permuting(&mut p, f)
+    }
+
+    /// [`Self::squeeze_lanes_with`] with the permutations it runs (finalization
+    /// included) done by `perm`, which must compute Keccak-f\[1600\] (e.g. with extra
+    /// work interleaved). Inlined, so that `perm` (an `#[inline(always)]` implementation)
+    /// and `f` can be inlined into a caller compiled with other target features.
+    #[inline(always)]
+    pub fn squeeze_lanes_permuting(
+        &mut self,
+        perm: &mut impl KeccakPermutation,
+        mut f: impl FnMut(&[u64]) -> usize,
+    ) -> bool {
+        if !self.squeezing {
+            self.pad();
+            perm.permute(&mut self.state);
+            self.pos = 0;
+            self.squeezing = true;
+        }
         if !self.pos.is_multiple_of(8) {
             return false;
         }
         loop {
             if self.pos == RATE {
-                self.keccak_f1600();
+                perm.permute(&mut self.state);
                 self.pos = 0;
             }
             let lanes = &self.state[self.pos / 8..RATE / 8];

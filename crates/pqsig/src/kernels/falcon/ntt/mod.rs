@@ -94,8 +94,11 @@ pub struct NttKernels {
     /// w mod q at `out[filled]`, until `out` is full. Returns the new fill and the number
     /// of lanes read from (a lane counts if any of its words was). Public data only (the
     /// time depends on how many words are rejected).
-    pub hash_words: fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize),
+    pub hash_words: HashWords,
 }
+
+/// The type of [`NttKernels::hash_words`]: `(out, filled, lanes) → (filled, lanes read)`.
+pub type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
 
 /// The kernel table of a backend (portable if it is unavailable here). Avx512 uses the
 /// AVX2 kernels.
