@@ -147,3 +147,97 @@ fn backends_agree() {
         }
     }
 }
+
+/// The round-3 sampler read coefficient by coefficient, 8 bytes per word, as the
+/// reference does (test-local, deliberately naive).
+fn naive_sample(rng: &mut pqsig::kernels::keccak::sponge::Shake256, logn: u32) -> Vec<i8> {
+    const T: [u64; 27] = [
+        1283868770400643928,
+        6416574995475331444,
+        4078260278032692663,
+        2353523259288686585,
+        1227179971273316331,
+        575931623374121527,
+        242543240509105209,
+        91437049221049666,
+        30799446349977173,
+        9255276791179340,
+        2478152334826140,
+        590642893610164,
+        125206034929641,
+        23590435911403,
+        3948334035941,
+        586753615614,
+        77391054539,
+        9056793210,
+        940121950,
+        86539696,
+        7062824,
+        510971,
+        32764,
+        1862,
+        94,
+        4,
+        0,
+    ];
+    let mut word = |rng: &mut pqsig::kernels::keccak::sponge::Shake256| {
+        let mut b = [0u8; 8];
+        rng.squeeze(&mut b);
+        u64::from_le_bytes(b)
+    };
+    let n = 1usize << logn;
+    let mut f = vec![0i8; n];
+    let mut parity = 0;
+    let mut u = 0;
+    while u < n {
+        let mut s = 0i32;
+        for _ in 0..(1 << (10 - logn)) {
+            let r0 = word(rng);
+            let r1 = word(rng) & (u64::MAX >> 1);
+            let v = if (r0 & (u64::MAX >> 1)) < T[0] {
+                0
+            } else {
+                (1..27).find(|&k| r1 >= T[k]).unwrap() as i32
+            };
+            s += if r0 >> 63 == 1 { -v } else { v };
+        }
+        if !(-127..=127).contains(&s) {
+            continue;
+        }
+        if u == n - 1 {
+            if (parity ^ (s & 1)) == 0 {
+                continue;
+            }
+        } else {
+            parity ^= s & 1;
+        }
+        f[u] = s as i8;
+        u += 1;
+    }
+    f
+}
+
+/// `sample_fg` draws the same f, g as the coefficient-by-coefficient reference and
+/// leaves the SHAKE stream at the same place (it reads in bulk, never ahead).
+#[test]
+fn sampler_matches_reference_stream() {
+    use pqsig::kernels::keccak::sponge::Shake256;
+    for logn in 1..=10u32 {
+        for seed in 0..4u8 {
+            let mut a = Shake256::new();
+            a.absorb(&[seed, logn as u8]);
+            let mut b = Shake256::new();
+            b.absorb(&[seed, logn as u8]);
+            let n = 1usize << logn;
+            let (mut f, mut g) = (vec![0i8; n], vec![0i8; n]);
+            let mut buf = [0u8; 8192];
+            keygen::sample_fg(&mut a, &mut f, &mut g, logn, &mut buf);
+            assert_eq!(f, naive_sample(&mut b, logn), "logn {logn} f");
+            assert_eq!(g, naive_sample(&mut b, logn), "logn {logn} g");
+            let (mut ra, mut rb) = ([0u8; 32], [0u8; 32]);
+            a.squeeze(&mut ra);
+            b.squeeze(&mut rb);
+            assert_eq!(ra, rb, "logn {logn}: stream position");
+        }
+    }
+}
