@@ -121,7 +121,7 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     let mut tfx = Zeroizing::new(vec![Fxr::ZERO; 5 * n / 2]);
     let bits = fg_bits(logn);
     // The solver's twiddle tables do not depend on the key: built on the first solve.
-    let mut tw: Option<super::ntru::Twiddles> = None;
+    let mut tw: Option<super::ntru::NttCtx> = None;
     loop {
         sample_poly(logn, &mut rng, &mut f);
         if !invertible(k, logn, &f, &mut t16) {
@@ -138,7 +138,7 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
         if !(trim_i8_fits(&f, bits) && trim_i8_fits(&g, bits)) {
             continue; // toy degrees only (see the module documentation)
         }
-        let tw = tw.get_or_insert_with(|| super::ntru::twiddles(logn));
+        let tw = tw.get_or_insert_with(|| super::ntru::ntt_ctx(logn, k.backend));
         if !super::ntru::solve_ntru(logn, &f, &g, &mut F, &mut G, tw) {
             continue;
         }

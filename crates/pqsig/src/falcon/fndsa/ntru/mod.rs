@@ -18,10 +18,12 @@
 
 mod big;
 mod mp;
+#[cfg(target_arch = "x86_64")]
+mod mp_avx2;
 mod poly;
 mod primes;
 mod solve;
 mod zint;
 
-pub(crate) use mp::Twiddles;
-pub(crate) use solve::{solve_ntru, twiddles};
+pub(crate) use mp::NttCtx;
+pub(crate) use solve::{ntt_ctx, solve_ntru};

@@ -216,22 +216,52 @@ impl SmallPrime {
     }
 }
 
-/// The NTT twiddle tables of the solver's primes, computed once per key generation.
+/// One backend's NTT kernels modulo the RNS primes (portable: the [`SmallPrime`]
+/// methods; AVX2: `mp_avx2`). All give identical results.
+pub(crate) struct NttKern {
+    pub ntt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
+    pub intt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
+}
+
+static PORTABLE: NttKern = NttKern {
+    ntt: |sp, logn, a, gm| sp.ntt(logn, a, gm),
+    intt: |sp, logn, a, igm| sp.intt(logn, a, igm),
+};
+
+#[cfg(target_arch = "x86_64")]
+static AVX2: NttKern = NttKern {
+    ntt: super::mp_avx2::ntt,
+    intt: super::mp_avx2::intt,
+};
+
+/// The kernels of backend `b` (AVX2 for AVX2 and AVX-512 when available).
+pub(crate) fn ntt_kern(b: crate::kernels::select::Backend) -> &'static NttKern {
+    use crate::kernels::select::Backend;
+    match b {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 | Backend::Avx512 if b.is_available() => &AVX2,
+        _ => &PORTABLE,
+    }
+}
+
+/// The NTT twiddle tables of the solver's primes (computed once per key generation)
+/// and the backend's NTT kernels.
 ///
 /// For a prime the tables of degree 2^(logn − 1) are the first halves of those of
 /// degree 2^logn (the root of order 2^logn is the square of the one of order
 /// 2^(logn+1), and `rev_logn(2i) = rev_(logn−1)(i)`), so each prime keeps one table pair
 /// at the largest degree it is used with, and every smaller degree reads a prefix.
-pub(crate) struct Twiddles {
+pub(crate) struct NttCtx {
     gm: alloc::vec::Vec<u32>,
     igm: alloc::vec::Vec<u32>,
     /// Offset of each prime's tables and their logn.
     at: alloc::vec::Vec<(usize, u32)>,
+    k: &'static NttKern,
 }
 
-impl Twiddles {
+impl NttCtx {
     /// Tables for the first `max_logn.len()` primes, prime i at degree `2^max_logn[i]`.
-    pub(crate) fn new(max_logn: &[u32]) -> Self {
+    pub(crate) fn new(max_logn: &[u32], k: &'static NttKern) -> Self {
         let mut at = alloc::vec::Vec::with_capacity(max_logn.len());
         let mut total = 0usize;
         for &l in max_logn {
@@ -245,7 +275,19 @@ impl Twiddles {
             sp.mkgm(l, &mut gm[off..off + (1 << l)]);
             sp.mkigm(l, &mut igm[off..off + (1 << l)]);
         }
-        Twiddles { gm, igm, at }
+        NttCtx { gm, igm, at, k }
+    }
+
+    /// Forward NTT modulo prime i, degree 2^logn (`a.len() >= 2^logn`).
+    #[inline]
+    pub(crate) fn ntt(&self, i: usize, logn: u32, a: &mut [u32]) {
+        (self.k.ntt)(&PRIMES[i], logn, a, self.gm(i, logn))
+    }
+
+    /// Inverse NTT modulo prime i, degree 2^logn.
+    #[inline]
+    pub(crate) fn intt(&self, i: usize, logn: u32, a: &mut [u32]) {
+        (self.k.intt)(&PRIMES[i], logn, a, self.igm(i, logn))
     }
 
     /// Forward twiddles of prime i for degree 2^logn.
@@ -390,7 +432,7 @@ mod tests {
 
     #[test]
     fn twiddle_prefixes() {
-        let tw = Twiddles::new(&[10, 9, 4]);
+        let tw = NttCtx::new(&[10, 9, 4], &PORTABLE);
         for (i, top) in [(0usize, 10u32), (1, 9), (2, 4)] {
             for logn in 1..=top {
                 let n = 1usize << logn;

@@ -7,7 +7,7 @@
 //! follow its operations exactly.
 
 use super::super::fxp::Fxr;
-use super::mp::{self, tbmask, SmallPrime, Twiddles};
+use super::mp::{self, tbmask, NttCtx, SmallPrime};
 use super::primes::PRIMES;
 use super::zint::{self, bitlength, rebuild_crt};
 
@@ -172,7 +172,7 @@ pub(crate) fn sub_scaled_ntt(
     flen: usize,
     k: &[u32],
     sc: u32,
-    tw: &Twiddles,
+    tw: &NttCtx,
     tmp: &mut [u32],
 ) {
     let n = 1usize << logn;
@@ -180,17 +180,16 @@ pub(crate) fn sub_scaled_ntt(
     let (fk, t1) = tmp.split_at_mut(tlen * n);
     for i in 0..tlen {
         let sp = &PRIMES[i];
-        let (gm, igm) = (tw.gm(i, logn), tw.igm(i, logn));
         for j in 0..n {
             t1[j] = mp::set(k[j] as i32, sp.p);
         }
-        sp.ntt(logn, t1, gm);
+        tw.ntt(i, logn, t1);
         let fs = &f[i << logn..];
         let ff = &mut fk[i << logn..(i + 1) << logn];
         for j in 0..n {
             ff[j] = sp.mmul(sp.mmul(t1[j], fs[j]), sp.r2);
         }
-        sp.intt(logn, ff, igm);
+        tw.intt(i, logn, ff);
     }
     rebuild_crt(fk, tlen, n, 1, true, t1);
     let (sch, scl) = divrem31(sc);
@@ -211,7 +210,7 @@ pub(crate) fn sub_kf_scaled_depth1(
     k: &mut [u32],
     sc: u32,
     f: &[i8],
-    tw: &Twiddles,
+    tw: &NttCtx,
     tmp: &mut [u32],
 ) {
     let logn = logn_top - 1;
@@ -254,7 +253,7 @@ pub(crate) fn sub_kf_scaled_depth1(
         let sp: &SmallPrime = &PRIMES[i];
         let p = sp.p;
         let r3 = sp.mmul(sp.r2, sp.r2);
-        let (gm, igm) = (tw.gm(i, logn), tw.igm(i, logn));
+        let gm = tw.gm(i, logn);
 
         // k ← 2^sc·k, into the NTT domain.
         let mut scv = sp.mmul(1u32 << (sc & 31), sp.r2);
@@ -264,10 +263,10 @@ pub(crate) fn sub_kf_scaled_depth1(
         for x in k[..n].iter_mut() {
             *x = sp.mmul(scv, mp::set(*x as i32, p));
         }
-        sp.ntt(logn, k, gm);
+        tw.ntt(i, logn, k);
 
         let fu = &mut cf[i << logn..(i + 1) << logn];
-        sp.ntt(logn, fu, gm);
+        tw.ntt(i, logn, fu);
 
         // N(f) from the even and odd halves of the top-level f; NTT(X) at the pair
         // (2j, 2j+1) is (gm[j + n/2], −gm[j + n/2]).
@@ -275,8 +274,8 @@ pub(crate) fn sub_kf_scaled_depth1(
             t1[j] = mp::set(f[2 * j] as i32, p);
             t2[j] = mp::set(f[2 * j + 1] as i32, p);
         }
-        sp.ntt(logn, t1, gm);
-        sp.ntt(logn, t2, gm);
+        tw.ntt(i, logn, t1);
+        tw.ntt(i, logn, t2);
         for j in 0..hn {
             let (xe0, xe1) = (t1[2 * j], t1[2 * j + 1]);
             let (xo0, xo1) = (t2[2 * j], t2[2 * j + 1]);
@@ -294,11 +293,11 @@ pub(crate) fn sub_kf_scaled_depth1(
             fu[2 * j + 1] = mp::sub(fu[2 * j + 1], xkf1, p);
         }
 
-        sp.intt(logn, fu, igm);
+        tw.intt(i, logn, fu);
 
         // Restore k for the next prime.
         if i + 1 < flen_big {
-            sp.intt(logn, k, igm);
+            tw.intt(i, logn, k);
             let mut scv = 1u32 << (sc.wrapping_neg() & 31);
             for _ in 0..(sc >> 5) {
                 scv = sp.mmul(scv, 1);

@@ -23,7 +23,7 @@
 
 use super::super::fxp::{self, Fxr};
 use super::big;
-use super::mp::{self, SmallPrime, Twiddles};
+use super::mp::{self, NttCtx, SmallPrime};
 use super::poly::{
     big_to_fixed, divrem31, max_bitlength, sub_kf_scaled_depth1, sub_scaled, sub_scaled_ntt,
 };
@@ -49,10 +49,11 @@ const MIN_LOGN_FGNTT: u32 = 4;
 /// ([`big`]) instead of in RNS + NTT.
 const MAX_LOGN_PLAIN: u32 = 3;
 
-/// The twiddle tables the solver needs for a top degree 2^logn: prime i at the largest
-/// degree it is used with (2^(logn − d) for the first depth d with `i < LARGE_LEN[d]`).
-/// Independent of the key: built once per key generation.
-pub(crate) fn twiddles(logn: u32) -> Twiddles {
+/// The twiddle tables the solver needs for a top degree 2^logn (prime i at the largest
+/// degree it is used with: 2^(logn − d) for the first depth d with `i < LARGE_LEN[d]`)
+/// and the NTT kernels of backend `b`. Independent of the key: built once per key
+/// generation.
+pub(crate) fn ntt_ctx(logn: u32, b: crate::kernels::select::Backend) -> NttCtx {
     let mut max_logn = Vec::new();
     for (d, &len) in LARGE_LEN.iter().enumerate().take(logn as usize) {
         while max_logn.len() < len {
@@ -62,7 +63,7 @@ pub(crate) fn twiddles(logn: u32) -> Twiddles {
     if max_logn.is_empty() {
         max_logn.push(logn);
     }
-    Twiddles::new(&max_logn)
+    NttCtx::new(&max_logn, mp::ntt_kern(b))
 }
 
 /// (f, g) at one depth: f then g, `SMALL_LEN[depth]` words per coefficient, word i of
@@ -89,7 +90,7 @@ fn buf(len: usize) -> Buf {
 
 /// (f, g) at every depth 0..=logn: RNS + NTT over `SMALL_LEN[depth]` primes while the
 /// degree is above 2^MAX_LOGN_PLAIN, plain below.
-fn fg_chain(logn: u32, f: &[i8], g: &[i8], tw: &Twiddles) -> Vec<Fg> {
+fn fg_chain(logn: u32, f: &[i8], g: &[i8], tw: &NttCtx) -> Vec<Fg> {
     let n = 1usize << logn;
     let p0 = SmallPrime::p0();
     let mut out = Vec::with_capacity(logn as usize + 1);
@@ -101,14 +102,13 @@ fn fg_chain(logn: u32, f: &[i8], g: &[i8], tw: &Twiddles) -> Vec<Fg> {
         }
         Fg::Plain(cur)
     } else {
-        let gm = tw.gm(0, logn);
         let (ft, gt) = cur.split_at_mut(n);
         for i in 0..n {
             ft[i] = mp::set(f[i] as i32, p0.p);
             gt[i] = mp::set(g[i] as i32, p0.p);
         }
-        p0.ntt(logn, ft, gm);
-        p0.ntt(logn, gt, gm);
+        tw.ntt(0, logn, ft);
+        tw.ntt(0, logn, gt);
         Fg::Ntt(cur)
     };
     for depth in 0..logn {
@@ -131,14 +131,12 @@ fn fg_chain(logn: u32, f: &[i8], g: &[i8], tw: &Twiddles) -> Vec<Fg> {
 }
 
 /// (f, g) at `depth` (degree 2^logn) from RNS + NTT to plain.
-fn ntt_to_plain(logn: u32, depth: u32, mut fg: Buf, tw: &Twiddles) -> Buf {
+fn ntt_to_plain(logn: u32, depth: u32, mut fg: Buf, tw: &NttCtx) -> Buf {
     let n = 1usize << logn;
     let slen = SMALL_LEN[depth as usize];
     for i in 0..slen {
-        let sp = &PRIMES[i];
-        let igm = tw.igm(i, logn);
-        sp.intt(logn, &mut fg[i * n..(i + 1) * n], igm);
-        sp.intt(logn, &mut fg[(slen + i) * n..(slen + i + 1) * n], igm);
+        tw.intt(i, logn, &mut fg[i * n..(i + 1) * n]);
+        tw.intt(i, logn, &mut fg[(slen + i) * n..(slen + i + 1) * n]);
     }
     let mut tmp = buf(slen);
     rebuild_crt(&mut fg, slen, n, 2, true, &mut tmp);
@@ -160,7 +158,7 @@ fn plain_step(logn: u32, depth: u32, src: &[u32]) -> Buf {
 
 /// One step down: from (f, g) at `depth` (RNS + NTT, slen words) to (N(f), N(g)) at
 /// depth + 1 (tlen words).
-fn fg_step(logn_top: u32, depth: u32, src: &[u32], tw: &Twiddles) -> Buf {
+fn fg_step(logn_top: u32, depth: u32, src: &[u32], tw: &NttCtx) -> Buf {
     let logn = logn_top - depth;
     let n = 1usize << logn;
     let hn = n >> 1;
@@ -180,9 +178,8 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32], tw: &Twiddles) -> Buf {
                 fd[i * hn + j] = sp.mmul(sp.mmul(fsi[2 * j], fsi[2 * j + 1]), sp.r2);
                 gd[i * hn + j] = sp.mmul(sp.mmul(gsi[2 * j], gsi[2 * j + 1]), sp.r2);
             }
-            let igm = tw.igm(i, logn);
-            sp.intt(logn, fsi, igm);
-            sp.intt(logn, gsi, igm);
+            tw.intt(i, logn, fsi);
+            tw.intt(i, logn, gsi);
         }
     }
     if tlen > slen {
@@ -196,12 +193,11 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32], tw: &Twiddles) -> Buf {
         for i in slen..tlen {
             let sp = &PRIMES[i];
             let rx = sp.pow2_31(slen as u32);
-            let gm = tw.gm(i, logn);
             for (src, out) in [(fs, &mut *fd), (gs, &mut *gd)] {
                 for j in 0..n {
                     t2[j] = mod_small_signed(&src[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
                 }
-                sp.ntt(logn, &mut t2, gm);
+                tw.ntt(i, logn, &mut t2);
                 for j in 0..hn {
                     out[i * hn + j] = sp.mmul(sp.mmul(t2[2 * j], t2[2 * j + 1]), sp.r2);
                 }
@@ -249,7 +245,7 @@ fn solve_intermediate(
     depth: u32,
     chain: &[Fg],
     fd: &[u32],
-    tw: &Twiddles,
+    tw: &NttCtx,
 ) -> Option<Buf> {
     let logn = logn_top - depth;
     let n = 1usize << logn;
@@ -284,28 +280,27 @@ fn solve_intermediate(
         let mut tmp = buf(slen.max(llen));
         for i in 0..llen {
             let sp = &PRIMES[i];
-            let (gm, igm) = (tw.gm(i, logn), tw.igm(i, logn));
             if i < slen {
                 gx.copy_from_slice(&gt[i * n..(i + 1) * n]);
-                sp.intt(logn, &mut ft[i * n..(i + 1) * n], igm);
-                sp.intt(logn, &mut gt[i * n..(i + 1) * n], igm);
+                tw.intt(i, logn, &mut ft[i * n..(i + 1) * n]);
+                tw.intt(i, logn, &mut gt[i * n..(i + 1) * n]);
             } else {
                 let rx = sp.pow2_31(slen as u32);
                 for j in 0..n {
                     gx[j] = mod_small_signed(&gt[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
                 }
-                sp.ntt(logn, &mut gx, gm);
+                tw.ntt(i, logn, &mut gx);
             }
             // F' to the NTT domain (degree n/2: the first n/2 twiddles of gm serve).
             let row = &mut Ft[i * n..(i + 1) * n];
-            sp.ntt(logn - 1, &mut row[hn..], gm);
+            tw.ntt(i, logn - 1, &mut row[hn..]);
             for j in 0..hn {
                 let (ga, gb) = (gx[2 * j], gx[2 * j + 1]);
                 let m_fp = sp.mmul(row[hn + j], sp.r2);
                 row[2 * j] = sp.mmul(gb, m_fp);
                 row[2 * j + 1] = sp.mmul(ga, m_fp);
             }
-            sp.intt(logn, row, igm);
+            tw.intt(i, logn, row);
             if i + 1 == slen {
                 // (f, g) are now in RNS: make them plain.
                 let mut fg = Zeroizing::new([&ft[..slen * n], &gt[..]].concat());
@@ -343,7 +338,7 @@ fn solve_intermediate(
             for j in 0..n {
                 tn[i * n + j] = mod_small_signed(&ft[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
             }
-            sp.ntt(logn, &mut tn[i * n..(i + 1) * n], tw.gm(i, logn));
+            tw.ntt(i, logn, &mut tn[i * n..(i + 1) * n]);
         }
         ft.copy_from_slice(&tn);
     }
@@ -406,12 +401,11 @@ fn solve_intermediate(
 /// signed 32-bit values (the caller checks the [−127, 127] range). None if f is not
 /// invertible modulo p0.
 #[allow(non_snake_case)]
-fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Option<(Buf, Buf)> {
+fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Option<(Buf, Buf)> {
     let n = 1usize << logn;
     let hn = n >> 1;
     let sp = SmallPrime::p0();
     let p = sp.p;
-    let (gm, igm) = (tw.gm(0, logn), tw.igm(0, logn));
 
     // F' (31-bit signed words) to RNS + NTT (degree n/2).
     let mut t3 = buf(n);
@@ -419,14 +413,14 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Opt
         let x = fd[j];
         t3[j] = mp::set((x | ((x & 0x4000_0000) << 1)) as i32, p);
     }
-    sp.ntt(logn - 1, &mut t3[..hn], gm);
+    tw.ntt(0, logn - 1, &mut t3[..hn]);
 
     // Unreduced F = F'(X²)·g(−X), RNS + NTT.
     let mut t2 = buf(n);
     for i in 0..n {
         t2[i] = mp::set(g[i] as i32, p);
     }
-    sp.ntt(logn, &mut t2, gm);
+    tw.ntt(0, logn, &mut t2);
     let mut t1 = buf(n);
     for i in 0..hn {
         let (ga, gb) = (t2[2 * i], t2[2 * i + 1]);
@@ -439,7 +433,7 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Opt
     for i in 0..n {
         t3[i] = mp::set(f[i] as i32, p);
     }
-    sp.ntt(logn, &mut t3, gm);
+    tw.ntt(0, logn, &mut t3);
     if t3.contains(&0) {
         return None;
     }
@@ -464,8 +458,8 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Opt
         t3[i] = kd;
         t3[n - 1 - i] = kd;
     }
-    sp.intt(logn, &mut t2, igm);
-    sp.intt(logn, &mut t3, igm);
+    tw.intt(0, logn, &mut t2);
+    tw.intt(0, logn, &mut t3);
 
     // k = round(num/den) in 32.32 fixed point, both scaled down by 2^10.
     const SCALE: u32 = 22;
@@ -489,9 +483,9 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Opt
         t3[i] = mp::set(f[i] as i32, p);
         t4[i] = mp::set(g[i] as i32, p);
     }
-    sp.ntt(logn, &mut t2, gm);
-    sp.ntt(logn, &mut t3, gm);
-    sp.ntt(logn, &mut t4, gm);
+    tw.ntt(0, logn, &mut t2);
+    tw.ntt(0, logn, &mut t3);
+    tw.ntt(0, logn, &mut t4);
     for i in 0..n {
         let mf = sp.mmul(t3[i], sp.r2);
         let mg = sp.mmul(t4[i], sp.r2);
@@ -500,8 +494,8 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &Twiddles) -> Opt
         t1[i] = tF;
         t2[i] = tG;
     }
-    sp.intt(logn, &mut t1, igm);
-    sp.intt(logn, &mut t2, igm);
+    tw.intt(0, logn, &mut t1);
+    tw.intt(0, logn, &mut t2);
     for i in 0..n {
         t1[i] = mp::norm(t1[i], p) as u32;
         t2[i] = mp::norm(t2[i], p) as u32;
@@ -519,7 +513,7 @@ pub(crate) fn solve_ntru(
     g: &[i8],
     F: &mut [i8],
     G: &mut [i8],
-    tw: &Twiddles,
+    tw: &NttCtx,
 ) -> bool {
     let n = 1usize << logn;
     let chain = fg_chain(logn, f, g, tw);
