@@ -2,10 +2,10 @@
 //!
 //! * [`params`] — degrees, sizes, bounds.
 //! * [`codec`] — public key, compact secret key, compressed / padded signatures (strict).
-//! * [`hash`] — hash-to-point (SHAKE256 → Z_q[x]/(x^n+1)).
+//! * [`hash`] — hash-to-point (SHAKE256 → `Z_q[x]/(x^n+1)`).
 //! * [`verify`] — verification (NTT mod q, norm bound).
 //! * [`keys`] — the public API: parameter sets, key types, sign and verify.
-//! * [`keygen`] — NTRU key generation (Gaussian f, g; NTRUSolve with exact big integers).
+//! * [`keygen`](mod@keygen) — NTRU key generation (Gaussian f, g; NTRUSolve with exact big integers).
 //! * [`sign`] — signing: LDL tree, fast Fourier sampling, SamplerZ's software side.
 //! * [`fndsa`] — FN-DSA (draft) on top of the same core.
 //!

@@ -4,14 +4,14 @@
 //!
 //! One step turns bytes into eight candidates in eight 32-bit elements, compares them
 //! against the acceptance bound, and moves the accepted ones to the front with
-//! `_mm256_permutevar8x32_epi32`, whose indices come from [`COMPACT`] at the 8-bit
+//! `_mm256_permutevar8x32_epi32`, whose indices come from `COMPACT` at the 8-bit
 //! acceptance mask. A masked store then writes exactly the accepted elements. Steps run
 //! only while a full step fits in both `out` and `buf`; the rest (the tail) is finished
 //! by the portable sampler from the same byte position, so where sampling stops and
 //! which bytes it reads are exactly portable's.
 //!
 //! # Table lookups on the acceptance pattern
-//! [`COMPACT`] and [`COUNT`] are indexed by which candidates were accepted, so the
+//! `COMPACT` and `COUNT` are indexed by which candidates were accepted, so the
 //! pattern can leak through the cache. This is the rejection-sampling declassification
 //! the portable code also makes (its loop length and stores depend on it):
 //! * `rej_uniform` samples Â from the public seed ρ: there is nothing secret to leak.
