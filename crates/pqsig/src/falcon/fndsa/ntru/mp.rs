@@ -92,7 +92,9 @@ pub(crate) fn mmul(a: u32, b: u32, p: u32, p0i: u32) -> u32 {
     d.wrapping_add(p & tbmask(d))
 }
 
-/// x/y mod p (0 if y = 0), by a constant-time binary extended GCD (60 steps).
+/// x/y mod p (0 if y = 0), by a constant-time binary extended GCD (60 steps): fn-dsa's
+/// division, the reference for [`SmallPrime::batch_inv_mont`].
+#[cfg(test)]
 pub(crate) fn div(x: u32, y: u32, p: u32) -> u32 {
     // a·x = u·y and b·x = v·y (mod p) throughout; b stays odd; when a reaches 0, b is
     // gcd(y, p) (= 1 for y != 0) and v = x/y.
@@ -142,6 +144,40 @@ impl SmallPrime {
             }
             x = self.mmul(x, x);
         }
+    }
+
+    /// `out[i] = R/y[i] mod p` (R = 2^32) for non-zero `y[i]` in `[0, p)`, so that
+    /// `mmul(x, out[i]) = x/y[i]` (what [`div`] computes). Montgomery's batch inversion:
+    /// prefix products, one inversion by exponentiation (x^(p−2)), and a backward pass;
+    /// no branch on values. A zero `y[i]` gives zeros.
+    pub(crate) fn batch_inv_mont(&self, y: &[u32], out: &mut [u32]) {
+        let n = y.len();
+        if n == 0 {
+            return;
+        }
+        // out[i] = y[0]···y[i]·R (Montgomery form of the prefix product).
+        let mut acc = self.mmul(y[0], self.r2);
+        out[0] = acc;
+        for i in 1..n {
+            acc = self.mmul(acc, self.mmul(y[i], self.r2));
+            out[i] = acc;
+        }
+        // inv = (y[0]···y[n−1])^(−1)·R, by square-and-multiply over the public p − 2.
+        let e = self.p - 2;
+        let mut inv = mont_one(self.p);
+        for b in (0..31).rev() {
+            inv = self.mmul(inv, inv);
+            let t = self.mmul(inv, acc);
+            let m = ((e >> b) & 1).wrapping_neg();
+            inv = (t & m) | (inv & !m);
+        }
+        // Backward: out[i] = prefix(i−1)·inv(prefix(i)), then inv ← inv·y[i].
+        for i in (1..n).rev() {
+            let yi = self.mmul(y[i], self.r2);
+            out[i] = self.mmul(out[i - 1], inv);
+            inv = self.mmul(inv, yi);
+        }
+        out[0] = inv;
     }
 
     /// Root of 1 of order 2n (Montgomery form), from g (order 2048).
@@ -442,6 +478,28 @@ mod tests {
                 PRIMES[i].mkigm(logn, &mut igm);
                 assert_eq!(tw.gm(i, logn), &gm[..]);
                 assert_eq!(tw.igm(i, logn), &igm[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn batch_inverse_matches_div() {
+        let sp = &PRIMES[0];
+        let mut st = 3u64;
+        for n in [1usize, 2, 7, 512] {
+            let y: Vec<u32> = (0..n)
+                .map(|_| {
+                    st ^= st << 13;
+                    st ^= st >> 7;
+                    st ^= st << 17;
+                    1 + (st % (sp.p as u64 - 1)) as u32
+                })
+                .collect();
+            let mut inv = vec![0u32; n];
+            sp.batch_inv_mont(&y, &mut inv);
+            for i in 0..n {
+                let x = (i as u32 * 7919 + 5) % sp.p;
+                assert_eq!(sp.mmul(x, inv[i]), div(x, y[i], sp.p));
             }
         }
     }

@@ -437,6 +437,9 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
     if t3.contains(&0) {
         return None;
     }
+    // R/f at every point (R = 2^32): then x/f = mmul(x, R/f), as `mp::div` gives it.
+    let mut finv = buf(n);
+    sp.batch_inv_mont(&t3, &mut finv);
 
     // Numerator F·adj(f) + G·adj(g) (into t2) and denominator f·adj(f) + g·adj(g) (into
     // t3), with G = (q + g·F)/f; index n−1−i holds the conjugate point of index i.
@@ -448,8 +451,8 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
         let mf1 = sp.mmul(tf1, sp.r2);
         let mg0 = sp.mmul(tg0, sp.r2);
         let mg1 = sp.mmul(tg1, sp.r2);
-        let tG0 = mp::div(mp::add(Q, sp.mmul(mg0, tF0), p), tf0, p);
-        let tG1 = mp::div(mp::add(Q, sp.mmul(mg1, tF1), p), tf1, p);
+        let tG0 = sp.mmul(mp::add(Q, sp.mmul(mg0, tF0), p), finv[i]);
+        let tG1 = sp.mmul(mp::add(Q, sp.mmul(mg1, tF1), p), finv[n - 1 - i]);
         let kn0 = mp::add(sp.mmul(mf1, tF0), sp.mmul(mg1, tG0), p);
         let kn1 = mp::add(sp.mmul(mf0, tF1), sp.mmul(mg0, tG1), p);
         let kd = mp::add(sp.mmul(mf0, tf1), sp.mmul(mg0, tg1), p);
@@ -490,7 +493,7 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
         let mf = sp.mmul(t3[i], sp.r2);
         let mg = sp.mmul(t4[i], sp.r2);
         let tF = mp::sub(t1[i], sp.mmul(mf, t2[i]), p);
-        let tG = mp::div(mp::add(Q, sp.mmul(mg, tF), p), t3[i], p);
+        let tG = sp.mmul(mp::add(Q, sp.mmul(mg, tF), p), finv[i]);
         t1[i] = tF;
         t2[i] = tG;
     }
