@@ -252,22 +252,44 @@ impl SmallPrime {
     }
 }
 
-/// One backend's NTT kernels modulo the RNS primes (portable: the [`SmallPrime`]
-/// methods; AVX2: `mp_avx2`). All give identical results.
+/// One backend's kernels modulo the RNS primes (portable: the [`SmallPrime`] methods
+/// and [`super::zint`]; AVX2: `mp_avx2`). All give identical results.
+#[allow(clippy::type_complexity)]
 pub(crate) struct NttKern {
     pub ntt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
     pub intt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
+    /// [`super::zint::rebuild_crt`].
+    pub rebuild_crt: fn(&mut [u32], usize, usize, usize, bool, &mut [u32]),
+    /// `out[j] = mod_small_signed(x[j..], len, n, ..)` for j < n.
+    pub mod_small_signed_batch: fn(&mut [u32], &[u32], usize, usize, &SmallPrime, u32),
+}
+
+fn mod_small_signed_batch(
+    out: &mut [u32],
+    x: &[u32],
+    len: usize,
+    n: usize,
+    sp: &SmallPrime,
+    rx: u32,
+) {
+    for (j, o) in out[..n].iter_mut().enumerate() {
+        *o = super::zint::mod_small_signed(&x[j..], len, n, sp.p, sp.p0i, sp.r2, rx);
+    }
 }
 
 static PORTABLE: NttKern = NttKern {
     ntt: |sp, logn, a, gm| sp.ntt(logn, a, gm),
     intt: |sp, logn, a, igm| sp.intt(logn, a, igm),
+    rebuild_crt: super::zint::rebuild_crt,
+    mod_small_signed_batch,
 };
 
 #[cfg(target_arch = "x86_64")]
 static AVX2: NttKern = NttKern {
     ntt: super::mp_avx2::ntt,
     intt: super::mp_avx2::intt,
+    rebuild_crt: super::mp_avx2::rebuild_crt,
+    mod_small_signed_batch: super::mp_avx2::mod_small_signed_batch,
 };
 
 /// The kernels of backend `b` (AVX2 for AVX2 and AVX-512 when available).
@@ -324,6 +346,35 @@ impl NttCtx {
     #[inline]
     pub(crate) fn intt(&self, i: usize, logn: u32, a: &mut [u32]) {
         (self.k.intt)(&PRIMES[i], logn, a, self.igm(i, logn))
+    }
+
+    /// CRT reconstruction (see [`super::zint::rebuild_crt`]).
+    #[inline]
+    pub(crate) fn rebuild_crt(
+        &self,
+        xx: &mut [u32],
+        xlen: usize,
+        n: usize,
+        sets: usize,
+        signed: bool,
+        tmp: &mut [u32],
+    ) {
+        (self.k.rebuild_crt)(xx, xlen, n, sets, signed, tmp)
+    }
+
+    /// Residues modulo prime i of the n signed integers of `len` words at `x[j..]`
+    /// (stride n), into `out[..n]`.
+    #[inline]
+    pub(crate) fn mod_small_signed_batch(
+        &self,
+        out: &mut [u32],
+        x: &[u32],
+        len: usize,
+        n: usize,
+        i: usize,
+    ) {
+        let sp = &PRIMES[i];
+        (self.k.mod_small_signed_batch)(out, x, len, n, sp, sp.pow2_31(len as u32))
     }
 
     /// Forward twiddles of prime i for degree 2^logn.

@@ -12,7 +12,9 @@
 // Value-only intrinsics are safe inside `#[target_feature]` functions.
 #![allow(unused_unsafe)]
 
-use super::mp::SmallPrime;
+use super::mp::{half as half1, SmallPrime};
+use super::primes::PRIMES;
+use super::zint;
 use core::arch::x86_64::*;
 
 /// Loads 8 words at `a[i..]`.
@@ -275,9 +277,205 @@ pub(super) fn intt(sp: &SmallPrime, logn: u32, a: &mut [u32], igm: &[u32]) {
     unsafe { intt_avx2(sp, logn, a, igm) }
 }
 
+/// w mod p for w in [0, 2^31) (one conditional subtraction).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn set_u(w: __m256i, pv: Pv) -> __m256i {
+    _mm256_min_epu32(w, _mm256_sub_epi32(w, pv.p))
+}
+
+/// Residues modulo `sp` of the unsigned integers of `len` words at `x[c..]` (stride
+/// `n`, eight integers side by side): Horner from the top word, as
+/// [`zint::mod_small_unsigned`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mod_unsigned8(x: &[u32], c: usize, len: usize, n: usize, z: __m256i, pv: Pv) -> __m256i {
+    let mut r = _mm256_setzero_si256();
+    for j in (0..len).rev() {
+        r = add(mmul(r, z, pv), set_u(ld(x, j * n + c), pv), pv);
+    }
+    r
+}
+
+/// `x += y·q` for eight integers side by side (`x`: words at `x[j·n + c]`, j < q.len(),
+/// the carry going to word q.len(); `y` eight values below 2^31, `q` unsigned words).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn add_mul_small8(x: &mut [u32], c: usize, n: usize, q: &[u32], y: __m256i) {
+    let y0 = y;
+    let y1 = _mm256_srli_epi64::<32>(y);
+    let lo32 = _mm256_set1_epi64x(0xFFFF_FFFF);
+    let m31 = _mm256_set1_epi32(0x7FFF_FFFF);
+    let (mut c0, mut c1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for (j, &qj) in q.iter().enumerate() {
+        let qv = _mm256_set1_epi64x(qj as i64);
+        let w = ld(x, j * n + c);
+        // Even lanes and odd lanes: y·q_j + x_j + carry < 2^63.
+        let z0 = _mm256_add_epi64(
+            _mm256_mul_epu32(qv, y0),
+            _mm256_add_epi64(_mm256_and_si256(w, lo32), c0),
+        );
+        let z1 = _mm256_add_epi64(
+            _mm256_mul_epu32(qv, y1),
+            _mm256_add_epi64(_mm256_srli_epi64::<32>(w), c1),
+        );
+        c0 = _mm256_srli_epi64::<31>(z0);
+        c1 = _mm256_srli_epi64::<31>(z1);
+        let r = _mm256_blend_epi32::<0xAA>(z0, _mm256_slli_epi64::<32>(z1));
+        st(x, j * n + c, _mm256_and_si256(r, m31));
+    }
+    let r = _mm256_blend_epi32::<0xAA>(c0, _mm256_slli_epi64::<32>(c1));
+    st(x, q.len() * n + c, _mm256_and_si256(r, m31));
+}
+
+/// [`zint`]'s `norm_zero` on eight integers side by side: x ← x − m if x > ⌊m/2⌋ (m
+/// unsigned, `m.len()` words; x at `x[j·n + c]`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn norm_zero8(x: &mut [u32], c: usize, n: usize, m: &[u32]) {
+    let zero = _mm256_setzero_si256();
+    let one = _mm256_set1_epi32(1);
+    // r: −1, 0 or 1 per lane, the sign of ⌊m/2⌋ − x decided at the top differing word.
+    let mut r = zero;
+    let mut bb = 0u32;
+    for i in (0..m.len()).rev() {
+        let mw = m[i];
+        let hmw = _mm256_set1_epi32(((mw >> 1) | (bb << 30)) as i32);
+        bb = mw & 1;
+        let cc = _mm256_sub_epi32(hmw, ld(x, i * n + c));
+        let cc = _mm256_or_si256(
+            _mm256_srli_epi32::<31>(_mm256_sub_epi32(zero, cc)),
+            _mm256_srai_epi32::<31>(cc),
+        );
+        r = _mm256_or_si256(
+            r,
+            _mm256_and_si256(cc, _mm256_sub_epi32(_mm256_and_si256(r, one), one)),
+        );
+    }
+    let mk = _mm256_srai_epi32::<31>(r);
+    let m31 = _mm256_set1_epi32(0x7FFF_FFFF);
+    let mut cc = zero;
+    for (j, &mw) in m.iter().enumerate() {
+        let w = _mm256_sub_epi32(
+            _mm256_sub_epi32(
+                ld(x, j * n + c),
+                _mm256_and_si256(_mm256_set1_epi32(mw as i32), mk),
+            ),
+            cc,
+        );
+        st(x, j * n + c, _mm256_and_si256(w, m31));
+        cc = _mm256_srli_epi32::<31>(w);
+    }
+}
+
+/// [`zint::rebuild_crt`], eight coefficients at a time (the remainder of n mod 8 runs
+/// the portable steps).
+#[target_feature(enable = "avx2")]
+fn rebuild_crt_avx2(
+    xx: &mut [u32],
+    xlen: usize,
+    n: usize,
+    sets: usize,
+    signed: bool,
+    tmp: &mut [u32],
+) {
+    let n8 = n & !7;
+    tmp[0] = PRIMES[0].p;
+    for i in 1..xlen {
+        let sp = &PRIMES[i];
+        let pv = Pv::new(sp);
+        // Montgomery form of 2^31, and s_i.
+        let z = _mm256_set1_epi32(half1(sp.r2, sp.p) as i32);
+        let sv = _mm256_set1_epi32(sp.s as i32);
+        for set in 0..sets {
+            let x = &mut xx[set * n * xlen..(set + 1) * n * xlen];
+            for c in (0..n8).step_by(8) {
+                let xq = mod_unsigned8(x, c, i, n, z, pv);
+                let xr = mmul(sv, sub(ld(x, i * n + c), xq, pv), pv);
+                add_mul_small8(x, c, n, &tmp[..i], xr);
+            }
+            for c in n8..n {
+                zint::crt_step(&mut x[c..], i, n, &tmp[..i]);
+            }
+        }
+        tmp[i] = zint::mul_small(&mut tmp[..i], sp.p);
+    }
+    if signed {
+        for set in 0..sets {
+            let x = &mut xx[set * n * xlen..(set + 1) * n * xlen];
+            for c in (0..n8).step_by(8) {
+                norm_zero8(x, c, n, &tmp[..xlen]);
+            }
+            for c in n8..n {
+                zint::norm_zero(&mut x[c..], n, &tmp[..xlen]);
+            }
+        }
+    }
+}
+
+/// `out[j] = x_j mod p` for the n signed integers of `len` words at `x[j..]` (stride
+/// n), as [`zint::mod_small_signed`]; `rx = 2^(31·len) mod p`.
+#[target_feature(enable = "avx2")]
+fn mod_small_signed_avx2(
+    out: &mut [u32],
+    x: &[u32],
+    len: usize,
+    n: usize,
+    sp: &SmallPrime,
+    rx: u32,
+) {
+    let n8 = n & !7;
+    if len == 0 {
+        out[..n].fill(0);
+        return;
+    }
+    let pv = Pv::new(sp);
+    let z = _mm256_set1_epi32(half1(sp.r2, sp.p) as i32);
+    let rxv = _mm256_set1_epi32(rx as i32);
+    for c in (0..n8).step_by(8) {
+        let r = mod_unsigned8(x, c, len, n, z, pv);
+        // Minus 2^(31·len) for negative values (bit 30 of the top word).
+        let neg = _mm256_sub_epi32(
+            _mm256_setzero_si256(),
+            _mm256_srli_epi32::<30>(ld(x, (len - 1) * n + c)),
+        );
+        st(out, c, sub(r, _mm256_and_si256(rxv, neg), pv));
+    }
+    for c in n8..n {
+        out[c] = zint::mod_small_signed(&x[c..], len, n, sp.p, sp.p0i, sp.r2, rx);
+    }
+}
+
+/// CRT reconstruction (AVX2 over the coefficients).
+pub(super) fn rebuild_crt(
+    xx: &mut [u32],
+    xlen: usize,
+    n: usize,
+    sets: usize,
+    signed: bool,
+    tmp: &mut [u32],
+) {
+    assert!(xx.len() >= xlen * n * sets && tmp.len() >= xlen);
+    // SAFETY: as for `ntt`.
+    unsafe { rebuild_crt_avx2(xx, xlen, n, sets, signed, tmp) }
+}
+
+/// Residues of n signed integers (AVX2 over the integers).
+pub(super) fn mod_small_signed_batch(
+    out: &mut [u32],
+    x: &[u32],
+    len: usize,
+    n: usize,
+    sp: &SmallPrime,
+    rx: u32,
+) {
+    assert!(out.len() >= n && (len == 0 || x.len() >= (len - 1) * n + n));
+    // SAFETY: as for `ntt`.
+    unsafe { mod_small_signed_avx2(out, x, len, n, sp, rx) }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::primes::PRIMES;
     use super::*;
 
     fn rng(st: &mut u64) -> u64 {
@@ -316,6 +514,50 @@ mod tests {
                     intt(sp, logn, &mut y, &igm);
                     assert_eq!(x, y, "intt prime {pi} logn {logn}");
                     assert_eq!(x, a);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn crt_and_residues_match_portable() {
+        if !crate::kernels::select::Backend::Avx2.is_available() {
+            return;
+        }
+        let mut st = 11u64;
+        for (xlen, n, sets) in [
+            (1usize, 8usize, 1usize),
+            (3, 8, 2),
+            (7, 16, 1),
+            (15, 19, 2),
+            (40, 32, 1),
+        ] {
+            for signed in [false, true] {
+                let mut a: Vec<u32> = (0..xlen * n * sets)
+                    .map(|k| {
+                        let p = PRIMES[(k / n) % xlen].p as u64;
+                        (rng(&mut st) % p) as u32
+                    })
+                    .collect();
+                // A few extreme residues.
+                a[0] = PRIMES[0].p - 1;
+                let mut b = a.clone();
+                let mut t1 = vec![0u32; xlen];
+                let mut t2 = vec![0u32; xlen];
+                zint::rebuild_crt(&mut a, xlen, n, sets, signed, &mut t1);
+                rebuild_crt(&mut b, xlen, n, sets, signed, &mut t2);
+                assert_eq!(a, b, "rebuild xlen {xlen} n {n} signed {signed}");
+                // Residues of the rebuilt (signed) integers modulo a later prime.
+                if signed && sets == 1 {
+                    let sp = &PRIMES[xlen + 3];
+                    let rx = sp.pow2_31(xlen as u32);
+                    let mut o1 = vec![0u32; n];
+                    let mut o2 = vec![0u32; n];
+                    for c in 0..n {
+                        o1[c] = zint::mod_small_signed(&a[c..], xlen, n, sp.p, sp.p0i, sp.r2, rx);
+                    }
+                    mod_small_signed_batch(&mut o2, &a, xlen, n, sp, rx);
+                    assert_eq!(o1, o2);
                 }
             }
         }

@@ -9,7 +9,7 @@
 use super::super::fxp::Fxr;
 use super::mp::{self, tbmask, NttCtx, SmallPrime};
 use super::primes::PRIMES;
-use super::zint::{self, bitlength, rebuild_crt};
+use super::zint::{self, bitlength};
 
 /// Largest bit length of the coefficients of x (`xlen` words each, signed; the length
 /// of a negative value is that of its complement). Constant-time.
@@ -90,9 +90,9 @@ pub(crate) fn big_to_fixed(logn: u32, f: &[u32], flen: usize, sc: u32, d: &mut [
 /// are summed first, then one carry chain per coefficient runs over the words. The
 /// coefficient of f_m in output j is `−k_i` (i = j − m) or, wrapping around,
 /// `+k_i` (i = j − m + n), with fn-dsa's 32-bit wrap (`−k` of −2^31 is −2^31 in both
-/// places, as its schoolbook form computes it). Each coefficient is split into 16-bit
-/// halves so that every column sum fits an i64 (n·2^31·2^16 < 2^50); the result is the
-/// exact F − k·f·2^sc modulo 2^(31·flen_big), as the schoolbook form
+/// places, as its schoolbook form computes it). Products (|c·w| < 2^62) are added two
+/// at a time in 64 bits (< 2^63) and summed in 128 bits, so every value is exact: the
+/// result is F − k·f·2^sc modulo 2^(31·flen_big), as the schoolbook form
 /// (`tests::sub_scaled_schoolbook`) gives.
 pub(crate) fn sub_scaled(
     logn: u32,
@@ -103,9 +103,24 @@ pub(crate) fn sub_scaled(
     k: &[u32],
     sc: u32,
 ) {
-    const NMAX: usize = 8;
-    let n = 1usize << logn;
-    assert!(n <= NMAX);
+    match logn {
+        0 => sub_scaled_n::<1>(cf, flen_big, f, flen, k, sc),
+        1 => sub_scaled_n::<2>(cf, flen_big, f, flen, k, sc),
+        2 => sub_scaled_n::<4>(cf, flen_big, f, flen, k, sc),
+        3 => sub_scaled_n::<8>(cf, flen_big, f, flen, k, sc),
+        _ => panic!("sub_scaled: degree above 8"),
+    }
+}
+
+#[inline(always)]
+fn sub_scaled_n<const N: usize>(
+    cf: &mut [u32],
+    flen_big: usize,
+    f: &[u32],
+    flen: usize,
+    k: &[u32],
+    sc: u32,
+) {
     if flen == 0 {
         return;
     }
@@ -116,47 +131,45 @@ pub(crate) fn sub_scaled(
     }
     // Words of f past flen_big − sch never reach F's words.
     let flen = flen.min(flen_big - sch);
-    let mut cl = [[0i64; NMAX]; NMAX];
-    let mut ch = [[0i64; NMAX]; NMAX];
-    for j in 0..n {
-        for m in 0..n {
+    let mut c = [[0i64; N]; N];
+    for (j, row) in c.iter_mut().enumerate() {
+        for (m, cm) in row.iter_mut().enumerate() {
             let (i, wrap) = if m <= j {
                 (j - m, false)
             } else {
-                (j + n - m, true)
+                (j + N - m, true)
             };
             let nk = k[i].wrapping_neg() as i32;
-            let c = if wrap { nk.wrapping_neg() } else { nk };
-            cl[j][m] = (c & 0xFFFF) as i64;
-            ch[j][m] = (c >> 16) as i64;
+            *cm = if wrap { nk.wrapping_neg() } else { nk } as i64;
         }
     }
-    let mut fsign = [0u32; NMAX];
-    for (m, s) in fsign[..n].iter_mut().enumerate() {
-        *s = (f[(flen - 1) * n + m] >> 30).wrapping_neg() >> 1;
+    let mut fsign = [0u32; N];
+    for (m, s) in fsign.iter_mut().enumerate() {
+        *s = (f[(flen - 1) * N + m] >> 30).wrapping_neg() >> 1;
     }
-    let mut tw = [0u32; NMAX];
-    let mut cc = [0i64; NMAX];
+    let mut tw = [0u32; N];
+    let mut cc = [0i128; N];
     for u in sch..flen_big {
         let w = u - sch;
         // Word w of f·2^scl (sign words past the top), per coefficient.
-        let mut fs = [0i64; NMAX];
-        for m in 0..n {
-            let wy = if w < flen { f[w * n + m] } else { fsign[m] };
+        let mut fs = [0i64; N];
+        for m in 0..N {
+            let wy = if w < flen { f[w * N + m] } else { fsign[m] };
             fs[m] = (((wy << scl) & 0x7FFF_FFFF) | tw[m]) as i64;
             tw[m] = wy >> (31 - scl);
         }
-        for j in 0..n {
-            let mut lo = cf[u * n + j] as i64 + cc[j];
-            let mut hi = 0i64;
-            for m in 0..n {
-                lo += cl[j][m] * fs[m];
-                hi += ch[j][m] * fs[m];
+        for j in 0..N {
+            let mut z = cf[u * N + j] as i128 + cc[j];
+            let mut m = 0;
+            while m + 1 < N {
+                z += (c[j][m] * fs[m] + c[j][m + 1] * fs[m + 1]) as i128;
+                m += 2;
             }
-            // z = lo + hi·2^16 = t + (hi >> 15)·2^31.
-            let t = lo + ((hi & 0x7FFF) << 16);
-            cf[u * n + j] = t as u32 & 0x7FFF_FFFF;
-            cc[j] = (t >> 31) + (hi >> 15);
+            if m < N {
+                z += (c[j][m] * fs[m]) as i128;
+            }
+            cf[u * N + j] = z as u32 & 0x7FFF_FFFF;
+            cc[j] = z >> 31;
         }
     }
 }
@@ -191,7 +204,7 @@ pub(crate) fn sub_scaled_ntt(
         }
         tw.intt(i, logn, ff);
     }
-    rebuild_crt(fk, tlen, n, 1, true, t1);
+    tw.rebuild_crt(fk, tlen, n, 1, true, t1);
     let (sch, scl) = divrem31(sc);
     for i in 0..n {
         zint::sub_scaled(&mut cf[i..], flen_big, &fk[i..], tlen, n, sch, scl);

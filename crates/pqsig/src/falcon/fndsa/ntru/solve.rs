@@ -28,7 +28,7 @@ use super::poly::{
     big_to_fixed, divrem31, max_bitlength, sub_kf_scaled_depth1, sub_scaled, sub_scaled_ntt,
 };
 use super::primes::PRIMES;
-use super::zint::{bezout_v, mod_small_signed, mul_small, rebuild_crt};
+use super::zint::{bezout_v, mul_small, rebuild_crt};
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -139,7 +139,7 @@ fn ntt_to_plain(logn: u32, depth: u32, mut fg: Buf, tw: &NttCtx) -> Buf {
         tw.intt(i, logn, &mut fg[(slen + i) * n..(slen + i + 1) * n]);
     }
     let mut tmp = buf(slen);
-    rebuild_crt(&mut fg, slen, n, 2, true, &mut tmp);
+    tw.rebuild_crt(&mut fg, slen, n, 2, true, &mut tmp);
     fg
 }
 
@@ -186,17 +186,14 @@ fn fg_step(logn_top: u32, depth: u32, src: &[u32], tw: &NttCtx) -> Buf {
         // More primes: rebuild (f, g) as plain integers and reduce them modulo the new
         // primes.
         let mut tmp = buf(slen);
-        rebuild_crt(&mut fgs, slen, n, 2, true, &mut tmp);
+        tw.rebuild_crt(&mut fgs, slen, n, 2, true, &mut tmp);
         let (fd, gd) = dst.split_at_mut(tlen * hn);
         let (fs, gs) = fgs.split_at(slen * n);
         let mut t2 = buf(n);
         for i in slen..tlen {
             let sp = &PRIMES[i];
-            let rx = sp.pow2_31(slen as u32);
             for (src, out) in [(fs, &mut *fd), (gs, &mut *gd)] {
-                for j in 0..n {
-                    t2[j] = mod_small_signed(&src[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
-                }
+                tw.mod_small_signed_batch(&mut t2, src, slen, n, i);
                 tw.ntt(i, logn, &mut t2);
                 for j in 0..hn {
                     out[i * hn + j] = sp.mmul(sp.mmul(t2[2 * j], t2[2 * j + 1]), sp.r2);
@@ -270,11 +267,7 @@ fn solve_intermediate(
     } else {
         // Modulo llen primes: row i holds F' mod p_i in its upper half first, then F.
         for i in 0..llen {
-            let sp = &PRIMES[i];
-            let rx = sp.pow2_31(tlen as u32);
-            for j in 0..hn {
-                Ft[i * n + hn + j] = mod_small_signed(&fd[j..], tlen, hn, sp.p, sp.p0i, sp.r2, rx);
-            }
+            tw.mod_small_signed_batch(&mut Ft[i * n + hn..(i + 1) * n], fd, tlen, hn, i);
         }
         let mut gx = buf(n);
         let mut tmp = buf(slen.max(llen));
@@ -285,10 +278,7 @@ fn solve_intermediate(
                 tw.intt(i, logn, &mut ft[i * n..(i + 1) * n]);
                 tw.intt(i, logn, &mut gt[i * n..(i + 1) * n]);
             } else {
-                let rx = sp.pow2_31(slen as u32);
-                for j in 0..n {
-                    gx[j] = mod_small_signed(&gt[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
-                }
+                tw.mod_small_signed_batch(&mut gx, &gt, slen, n, i);
                 tw.ntt(i, logn, &mut gx);
             }
             // F' to the NTT domain (degree n/2: the first n/2 twiddles of gm serve).
@@ -304,12 +294,12 @@ fn solve_intermediate(
             if i + 1 == slen {
                 // (f, g) are now in RNS: make them plain.
                 let mut fg = Zeroizing::new([&ft[..slen * n], &gt[..]].concat());
-                rebuild_crt(&mut fg, slen, n, 2, true, &mut tmp);
+                tw.rebuild_crt(&mut fg, slen, n, 2, true, &mut tmp);
                 ft[..slen * n].copy_from_slice(&fg[..slen * n]);
                 gt.copy_from_slice(&fg[slen * n..]);
             }
         }
-        rebuild_crt(&mut Ft, llen, n, 1, true, &mut tmp);
+        tw.rebuild_crt(&mut Ft, llen, n, 1, true, &mut tmp);
     }
 
     // Babai reduction of F against f, with k = round(F/f) on fixed-point approximations.
@@ -333,11 +323,7 @@ fn solve_intermediate(
         // f in RNS + NTT over slen + 1 primes.
         let mut tn = buf(slen_adj * n);
         for i in 0..slen_adj {
-            let sp = &PRIMES[i];
-            let rx = sp.pow2_31(slen as u32);
-            for j in 0..n {
-                tn[i * n + j] = mod_small_signed(&ft[j..], slen, n, sp.p, sp.p0i, sp.r2, rx);
-            }
+            tw.mod_small_signed_batch(&mut tn[i * n..(i + 1) * n], &ft, slen, n, i);
             tw.ntt(i, logn, &mut tn[i * n..(i + 1) * n]);
         }
         ft.copy_from_slice(&tn);

@@ -55,7 +55,7 @@ pub(crate) fn mod_small_signed(
 }
 
 /// x ← x − m if x > ⌊m/2⌋ (x in [0, m), at `stride`; m stride 1, same length).
-fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
+pub(crate) fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
     // Compare x with ⌊m/2⌋ from the top word down: r = −1, 0, 1.
     let mut r = 0u32;
     let mut bb = 0u32;
@@ -76,6 +76,27 @@ fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
         x[j] = xw & 0x7FFF_FFFF;
         cc = xw >> 31;
     }
+}
+
+/// One CRT step for one integer at `x` (stride n): its first i words hold x mod q_i
+/// (q_i = the first i primes' product, `q`), word i holds x mod p_i; afterwards words
+/// 0..=i hold x mod q_{i+1}.
+pub(crate) fn crt_step(x: &mut [u32], i: usize, n: usize, q: &[u32]) {
+    let sp = &PRIMES[i];
+    let (p, p0i) = (sp.p, sp.p0i);
+    let z = half(sp.r2, p);
+    let mut xr = 0u32;
+    for j in (0..i).rev() {
+        xr = add(mmul(xr, z, p, p0i), set_u(x[j * n], p), p);
+    }
+    let xr = mmul(sp.s, sub(x[i * n], xr, p), p, p0i);
+    let mut cc = 0u32;
+    for (j, &qj) in q[..i].iter().enumerate() {
+        let v = xr as u64 * qj as u64 + x[j * n] as u64 + cc as u64;
+        x[j * n] = v as u32 & 0x7FFF_FFFF;
+        cc = (v >> 31) as u32;
+    }
+    x[i * n] = cc;
 }
 
 /// CRT reconstruction in place. `xx` holds `sets` consecutive groups of `n` integers,
