@@ -48,19 +48,50 @@ fn median(mut v: Vec<u64>) -> u64 {
     v[v.len() / 2]
 }
 
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+extern "C" {
+    fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+}
+
+/// This thread's CPU time in ns (Linux `CLOCK_THREAD_CPUTIME_ID`): time spent while
+/// another process has the core is not counted, which matters on a shared machine.
+fn cpu_ns() -> u64 {
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: valid pointer; clock 3 = CLOCK_THREAD_CPUTIME_ID.
+    unsafe { clock_gettime(3, &mut t) };
+    t.sec as u64 * 1_000_000_000 + t.nsec as u64
+}
+
 fn time(f: impl FnOnce()) -> u64 {
-    let t = Instant::now();
+    let t = cpu_ns();
     f();
-    t.elapsed().as_nanos() as u64
+    cpu_ns() - t
 }
 
 fn main() {
     use fn_dsa::{KeyPairGenerator, SigningKey as _};
     let args: Vec<String> = std::env::args().collect();
-    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(15);
+    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(21);
     let only: Option<u32> = args.get(2).and_then(|s| s.parse().ok());
     const PER_ROUND: usize = 32;
     let backends: Vec<Backend> = Backend::available().collect();
+    // A/B mode (PQSIG_AB=1): every backend twice, the second with the kernels'
+    // development switch on.
+    let ab = std::env::var("PQSIG_AB").is_ok();
+    let cols: Vec<(Backend, bool)> = backends
+        .iter()
+        .flat_map(|&b| {
+            if ab {
+                vec![(b, false), (b, true)]
+            } else {
+                vec![(b, false)]
+            }
+        })
+        .collect();
     // Profiling mode: `falcon_sign_ticks <count> <512|1024> <exp|dyn> <backend>` signs
     // `count` times in one mode only.
     if let Some(mode) = args.get(3) {
@@ -101,9 +132,9 @@ fn main() {
         }
         let (sk0, _) = keygen_from_seed(ps, &[0x42; 48]).unwrap();
         let sk_bytes = sk0.to_bytes().to_vec();
-        let keys: Vec<(SigningKey, _)> = backends
+        let keys: Vec<(SigningKey, _)> = cols
             .iter()
-            .map(|&b| {
+            .map(|&(b, _)| {
                 let k = SigningKey::from_bytes(ps, &sk_bytes)
                     .unwrap()
                     .with_backend(b)
@@ -123,34 +154,46 @@ fn main() {
         let msgs: Vec<Vec<u8>> = (0..PER_ROUND).map(|i| vec![i as u8; 33]).collect();
         let nonces: Vec<[u8; 40]> = (0..PER_ROUND).map(|i| [i as u8 ^ 0x33; 40]).collect();
         let seeds: Vec<[u8; 48]> = (0..PER_ROUND).map(|i| [i as u8 ^ 0x5A; 48]).collect();
-        let mut dyn_s = vec![Vec::new(); backends.len()];
-        let mut exp_s = vec![Vec::new(); backends.len()];
+        let mut dyn_s = vec![Vec::new(); cols.len()];
+        let mut exp_s = vec![Vec::new(); cols.len()];
         let mut fn_s = Vec::new();
         for _ in 0..rounds {
+            // Blocks of PER_ROUND signatures (the thread clock is too coarse and too
+            // costly to read around each one); the sample is the mean per signature.
             for (bi, (k, e)) in keys.iter().enumerate() {
-                for i in 0..PER_ROUND {
-                    dyn_s[bi].push(time(|| {
-                        black_box(k.sign_with_nonce_and_seed(&msgs[i], &nonces[i], &seeds[i]))
-                            .unwrap();
-                    }));
-                    exp_s[bi].push(time(|| {
-                        black_box(e.sign_with_nonce_and_seed(&msgs[i], &nonces[i], &seeds[i]))
-                            .unwrap();
-                    }));
-                }
+                pqsig::kernels::falcon::samplerz::AB
+                    .store(cols[bi].1, std::sync::atomic::Ordering::Relaxed);
+                dyn_s[bi].push(
+                    time(|| {
+                        for i in 0..PER_ROUND {
+                            black_box(k.sign_with_nonce_and_seed(&msgs[i], &nonces[i], &seeds[i]))
+                                .unwrap();
+                        }
+                    }) / PER_ROUND as u64,
+                );
+                exp_s[bi].push(
+                    time(|| {
+                        for i in 0..PER_ROUND {
+                            black_box(e.sign_with_nonce_and_seed(&msgs[i], &nonces[i], &seeds[i]))
+                                .unwrap();
+                        }
+                    }) / PER_ROUND as u64,
+                );
             }
-            for m in &msgs {
-                fn_s.push(time(|| {
-                    fkey.sign(
-                        &mut frng,
-                        &fn_dsa::DOMAIN_NONE,
-                        &fn_dsa::HASH_ID_RAW,
-                        m,
-                        &mut fsig,
-                    );
-                    black_box(&fsig);
-                }));
-            }
+            fn_s.push(
+                time(|| {
+                    for m in &msgs {
+                        fkey.sign(
+                            &mut frng,
+                            &fn_dsa::DOMAIN_NONE,
+                            &fn_dsa::HASH_ID_RAW,
+                            m,
+                            &mut fsig,
+                        );
+                        black_box(&fsig);
+                    }
+                }) / PER_ROUND as u64,
+            );
         }
         println!(
             "{} (ns, medians of {} signatures)",
@@ -159,12 +202,12 @@ fn main() {
         );
         let fnm = median(fn_s);
         println!("  fn-dsa 0.4.0 sign: {fnm}");
-        for (bi, b) in backends.iter().enumerate() {
+        for (bi, (b, flag)) in cols.iter().enumerate() {
             let d = median(dyn_s[bi].clone());
             let e = median(exp_s[bi].clone());
             println!(
                 "  {:<9} dynamic {:>7}  expanded {:>7}  ratio {:.3}  exp/fn-dsa {:.3}  dyn/fn-dsa {:.3}",
-                b.name(),
+                format!("{}{}", b.name(), if *flag { "*" } else { "" }),
                 d,
                 e,
                 d as f64 / e as f64,
@@ -190,6 +233,27 @@ fn main() {
         })
         .collect();
     let seed = [0x77u8; SEED_LEN];
+    if only == Some(0) {
+        // Profiling mode for the kernel alone: `falcon_sign_ticks <count> 0`.
+        let k = kernels(Backend::Avx512);
+        let mut p = Prng::from_seed(&seed, k);
+        let mut prev = fpr::ZERO;
+        for _ in 0..rounds {
+            for r in &reqs {
+                let e = prev.mul(Fpr::from_bits(1e-9f64.to_bits()));
+                let (a, b) = (k.sample_pair)(
+                    &mut p.stream(),
+                    fpr::SIGMA_MIN[9],
+                    r[0].mu.add(e),
+                    r[1].mu.add(e),
+                    r[0].isigma,
+                );
+                prev = a.add(b);
+            }
+        }
+        black_box(prev);
+        return;
+    }
     let mut samp = vec![Vec::new(); backends.len()];
     let mut cha = vec![Vec::new(); backends.len()];
     let mut dep = vec![Vec::new(); backends.len()];

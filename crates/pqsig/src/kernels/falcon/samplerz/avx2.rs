@@ -9,12 +9,19 @@
 //! reads exactly 11 bytes (8 + 1 for the 72-bit draw, 1 sign byte, 1 BerExp byte: BerExp
 //! needs a second byte only when the first equals the top byte of its threshold, with
 //! probability 1/256). So the bytes ahead of the read position are cut into 11-byte
-//! *slots*, and for up to `SLOTS` (8) slots and for both requests of a pair the kernel
-//! computes, all at once in SIMD lanes, the attempt that slot would be for that request.
-//! The serial order is then replayed on bit masks: request 0 takes the first slot it
-//! accepts, request 1 the first later slot it accepts. The outputs and the bytes consumed
-//! are exactly the serial ones; whenever the shortcut cannot decide (see below) the
-//! kernel goes on with the serial code from the first slot it could not decide.
+//! *slots*, each one attempt; the slots' candidate `z`, `c = z0²/(2σ0²)` and BerExp byte
+//! do not depend on the request, and are computed eight at a time once per window into
+//! the window's slot cache (from an anchor position to the end of the window; the cache
+//! is anchored anew after a refill or after an attempt that took other than 11 bytes:
+//! the mechanism of `avx512.rs`). For a pair of requests the kernel evaluates, in SIMD
+//! lanes, the attempt each of the eight cached slots at the read position would be for
+//! each request (four slots first, the next four only when needed). The serial order is
+//! then replayed on bit masks: request 0 takes the first slot it accepts, request 1 the
+//! first later slot it accepts. The outputs and the bytes consumed are exactly the
+//! serial ones; whenever the shortcut cannot decide (see below) the kernel goes on with
+//! the serial code from the first slot it could not decide; when the slots run out
+//! (rejections, end of the window) it goes on with the next cached slots, refilling as
+//! the serial reads would.
 //!
 //! In each slot, x, its reduction `x = s·ln 2 + r` and everything before the exponential
 //! are computed with the reference's binary64 operations, bit-identical to the serial
@@ -31,8 +38,11 @@
 //! rounding corner) is undecided and handled by the exact serial code.
 //!
 //! The selection works on masks (no branch or memory index depends on which slot was
-//! taken); the rare serial fallbacks are the rejection-count and lazy-byte leaks the
-//! serial sampler already has (module docs of [`super`]).
+//! taken: the chosen z is extracted with masks); the cache is indexed by the read
+//! position, and the branches to the slower paths depend on the rejection count, on
+//! BerExp's second byte and, with probability below 2^-30, on the approximation band —
+//! the leaks the serial sampler already has (module docs of [`super`]) — or on the
+//! domain checks, which a Falcon key always passes.
 //! Each table entry is a safe wrapper around a whole `#[target_feature(enable = "avx2")]`
 //! function; the table is only handed out by [`super::kernels`] after AVX2 was detected,
 //! which is what makes the wrappers sound.
@@ -45,7 +55,7 @@ use super::portable::SIGMA;
 #[cfg(feature = "fpr-emulated")]
 use super::run_batch;
 #[cfg(not(feature = "fpr-emulated"))]
-use super::{sample_one, split_request};
+use super::{sample_one, split_request, Window};
 use super::{Request, SamplerKernels, Stream, RCDT_LIMBS, WINDOW};
 #[cfg(not(feature = "fpr-emulated"))]
 use crate::kernels::falcon::fpr;
@@ -129,24 +139,13 @@ unsafe fn sample_avx2(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request],
     run_batch(stream, sigma_min, reqs, out, |v| rcdt_avx2(v))
 }
 
-/// Speculative slots, requests taken two at a time (module docs).
+/// Through the slot cache, pairs with equal 1/σ together (module docs).
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
 unsafe fn sample_avx2(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
-    let n = reqs.len().min(out.len());
-    let mut k = 0;
-    while k < n {
-        let m = (n - k).min(2);
-        sample_group(stream, sigma_min, &reqs[k..k + m], &mut out[k..k + m]);
-        k += m;
-    }
+    sample_cached(stream, sigma_min, reqs, out)
 }
 
-/// Slots examined per group of (one or two) requests: eight slots cover two requests
-/// unless seven or more of the eight attempts are rejected (about 1% at the acceptance
-/// rate of Falcon's sampler, about 0.58).
-#[cfg(not(feature = "fpr-emulated"))]
-const SLOTS: usize = 8;
 /// Bytes per attempt when BerExp decides on its first byte.
 #[cfg(not(feature = "fpr-emulated"))]
 const SLOT_BYTES: usize = 11;
@@ -359,49 +358,28 @@ fn rcdt8(v0: __m256i, v1: __m256i, v2: __m256i) -> __m256i {
     acc
 }
 
-/// The candidate integer z of the slot selected by the one-hot mask `sel` (0 if none),
-/// without an index that depends on it.
-#[cfg(not(feature = "fpr-emulated"))]
-#[inline(always)]
-fn pick(z: &[i32; SLOTS], sel: u32) -> i32 {
-    let mut v = 0;
-    for (i, &zi) in z.iter().enumerate() {
-        v |= zi & (((sel >> i) & 1) as i32).wrapping_neg();
-    }
-    v
-}
+// ---------------------------------------------------------------------------------------
+// Slot cache (the scheme of `avx512.rs`): the slots' z, c and BerExp byte are computed
+// once per window, eight at a time, and each pair of requests is decided on the eight
+// cached slots at the read position with the exponential approximation of `decide4`.
 
-/// One or two requests (module docs).
+/// Computes batch `b` (slots `8b .. 8b + 8`) of the cache's current anchor: layout
+/// [`super::CACHE_AVX2`], the BerExp byte as `f64` in `ta`.
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
-fn sample_group(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
-    let rcdt = |v: &[u32; 3]| rcdt_avx2(v);
-    let start = stream.window.pos;
-    let avail = if start <= LAST_SLOT_START {
-        ((LAST_SLOT_START - start) / SLOT_BYTES + 1).min(SLOTS)
-    } else {
-        0
-    };
-    if avail < reqs.len() {
-        // Too close to the end of the window: serial (the reads refill it).
-        for (o, r) in out.iter_mut().zip(reqs) {
-            *o = sample_one(stream, sigma_min, r, &rcdt);
-        }
-        return;
-    }
-
-    // Slot contents: slot i is the 11 bytes at p_i = start + 11i. A 16-byte load at p_i
-    // (slots i and i + 4 share a register) is shuffled into four 32-bit words: the
-    // draw's 24-bit limbs (bytes 0..3, 3..6, 6..9: the u64's bytes 6, 7 and the extra
-    // byte 8 form the top limb) and (sign byte | BerExp byte << 8); a 4×4 transpose then
-    // puts each field of slots 0..8 in one vector. Slots at or past `avail` read bytes
-    // of the window's padding or beyond the live window; they are masked out below.
-    // SAFETY: the loads cover bytes start + 11i .. start + 11i + 16 for i < 8, at most
-    // LAST_SLOT_START + 93 <= WINDOW + WINDOW_PAD: inside the window's `bytes` and `pad`,
-    // which `Window` lays out contiguously (repr(C)); the pointer is derived from the
-    // whole `Window`.
-    let base = unsafe { stream.window.as_bytes_ptr().add(start) };
-    let ld = |i: usize| unsafe { _mm_loadu_si128(base.add(SLOT_BYTES * i).cast()) };
+#[inline]
+fn batch(w: &mut Window, b: usize) {
+    let wp: *mut Window = w;
+    let src = wp as *const u8;
+    // SAFETY: `wp` comes from `&mut Window`; the cache is written only through this
+    // reference, the bytes only read through `src` (disjoint fields).
+    let cache = unsafe { &mut (*wp).cache };
+    // The batch's first slot is held (8b < count), so q <= LAST_SLOT_START.
+    let q = (cache.start + 8 * SLOT_BYTES * b).min(LAST_SLOT_START);
+    // SAFETY: slot i of this batch starts at q + 11i <= LAST_SLOT_START + 77, and the
+    // 16 bytes from there lie within `bytes` and `pad`, contiguous in the repr(C)
+    // `Window` whose whole extent `src` covers (const assertion above).
+    let ld = |i: usize| unsafe { _mm_loadu_si128(src.add(q + SLOT_BYTES * i).cast()) };
     let shuf = _mm256_setr_epi8(
         0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, -1, -1, 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8,
         -1, 9, 10, -1, -1,
@@ -426,63 +404,246 @@ fn sample_group(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: 
     let ones = _mm256_set1_epi32(1);
     let bm = _mm256_sub_epi32(_mm256_and_si256(tail, ones), ones);
     let z = _mm256_add_epi32(_mm256_xor_si256(z0, bm), ones);
-    let w = _mm256_srli_epi32::<8>(tail);
-    let mut zs = [0i32; SLOTS];
-    // SAFETY: `zs` is 8 × 32 bits.
-    unsafe { _mm256_storeu_si256(zs.as_mut_ptr().cast(), z) };
+    let wv = _mm256_srli_epi32::<8>(tail);
     let c0 = _mm256_set1_pd(f64::from_bits(fpr::INV_2SQRSIGMA0.to_bits()));
-    let quad = |h: __m128i, h0: __m128i, hw: __m128i| {
-        let z0d = _mm256_cvtepi32_pd(h0);
-        Quad {
-            z: _mm256_cvtepi32_pd(h),
-            c: _mm256_mul_pd(_mm256_mul_pd(z0d, z0d), c0),
-            w: _mm256_cvtepi32_pd(hw),
-        }
-    };
-    let qa = quad(
-        _mm256_castsi256_si128(z),
-        _mm256_castsi256_si128(z0),
-        _mm256_castsi256_si128(w),
-    );
-    let qb = quad(
-        _mm256_extracti128_si256::<1>(z),
-        _mm256_extracti128_si256::<1>(z0),
-        _mm256_extracti128_si256::<1>(w),
-    );
-
-    let valid = (1u32 << avail) - 1;
-    let mut taken = 0u32; // slots consumed so far (bits below the next slot)
-    let mut pos_slot = 0usize;
-    for (k, (o, req)) in out.iter_mut().zip(reqs).enumerate() {
-        let rc = req_const(req, sigma_min);
-        let open = valid & !taken;
-        // Slots 0..4 first; slots 4..8 only when none of the open slots 0..4 stops this
-        // request (a branch on the rejection count, the sampler's documented leak).
-        let (mut acc, mut rej) = decide4(&rc, &qa);
-        if open & 0xF & !rej == 0 {
-            let (a1, r1) = decide4(&rc, &qb);
-            acc |= a1 << 4;
-            rej |= r1 << 4;
-        }
-        // First slot after the ones already used that is not a sure rejection.
-        let stop = (open & !rej) | (1u32 << avail);
-        let first = stop & stop.wrapping_neg();
-        let idx = first.trailing_zeros() as usize;
-        if first & acc & valid != 0 {
-            *o = rc.s.wrapping_add(pick(&zs, first));
-            taken |= (first << 1) - 1;
-            pos_slot = idx + 1;
-        } else {
-            // Undecided slot, or every remaining slot rejected: the slots before `idx`
-            // are rejections for this request (consumed); go on serially from there.
-            stream.window.pos = start + SLOT_BYTES * idx;
-            for (o2, r2) in out[k..].iter_mut().zip(&reqs[k..]) {
-                *o2 = sample_one(stream, sigma_min, r2, &rcdt);
-            }
-            return;
+    let o = (8 * b).min(super::CACHE_LEN - 8);
+    let halves = |v: __m256i| (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let (z_lo, z_hi) = halves(z);
+    let (z0_lo, z0_hi) = halves(z0);
+    let (w_lo, w_hi) = halves(wv);
+    for (off, zh, z0h, wh) in [(0usize, z_lo, z0_lo, w_lo), (4, z_hi, z0_hi, w_hi)] {
+        let z0d = _mm256_cvtepi32_pd(z0h);
+        // SAFETY: o + off + 4 <= CACHE_LEN.
+        unsafe {
+            _mm256_storeu_pd(cache.zd.as_mut_ptr().add(o + off), _mm256_cvtepi32_pd(zh));
+            // z0² is exact, as the serial code's integer square.
+            _mm256_storeu_pd(
+                cache.c.as_mut_ptr().add(o + off),
+                _mm256_mul_pd(_mm256_mul_pd(z0d, z0d), c0),
+            );
+            _mm256_storeu_pd(cache.ta.as_mut_ptr().add(o + off), _mm256_cvtepi32_pd(wh));
         }
     }
-    stream.window.pos = start + SLOT_BYTES * pos_slot;
+}
+
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn locate(stream: &mut Stream<'_>) -> Option<(usize, usize)> {
+    super::locate(stream, super::CACHE_AVX2, |w, b| batch(w, b))
+}
+
+/// One request's (sure accept, sure reject) bit masks on the cached slots `k .. k + 8`.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn masks8(w: &Window, k: usize, rc: &ReqConst) -> (u32, u32) {
+    let (qa, qb) = quads(w, k);
+    let (a0, j0) = decide4(rc, &qa);
+    let (a1, j1) = decide4(rc, &qb);
+    (a0 | (a1 << 4), j0 | (j1 << 4))
+}
+
+/// The cached slots `k .. k + 4` and `k + 4 .. k + 8`.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn quads(w: &Window, k: usize) -> (Quad, Quad) {
+    let c = &w.cache;
+    // SAFETY: k < count <= 46, so k + 8 <= CACHE_LEN.
+    let ld =
+        |a: &[f64; super::CACHE_LEN], o: usize| unsafe { _mm256_loadu_pd(a.as_ptr().add(k + o)) };
+    let qa = Quad {
+        z: ld(&c.zd, 0),
+        c: ld(&c.c, 0),
+        w: ld(&c.ta, 0),
+    };
+    let qb = Quad {
+        z: ld(&c.zd, 4),
+        c: ld(&c.c, 4),
+        w: ld(&c.ta, 4),
+    };
+    (qa, qb)
+}
+
+/// The cached z of slot `k + i` where `sel = 1 << i` (i < 8), selected with masks.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn select8(w: &Window, k: usize, sel: u32) -> f64 {
+    let c = &w.cache;
+    // SAFETY: as in `masks8`.
+    let (lo, hi) = unsafe {
+        (
+            _mm256_loadu_pd(c.zd.as_ptr().add(k)),
+            _mm256_loadu_pd(c.zd.as_ptr().add(k + 4)),
+        )
+    };
+    let bits = _mm256_setr_epi64x(1, 2, 4, 8);
+    let m = |s: u32| {
+        let v = _mm256_and_si256(_mm256_set1_epi64x(s as i64), bits);
+        _mm256_castsi256_pd(_mm256_cmpeq_epi64(v, bits))
+    };
+    let v = _mm256_or_pd(_mm256_and_pd(lo, m(sel)), _mm256_and_pd(hi, m(sel >> 4)));
+    // One lane holds z, the others +0.0 (all bits clear).
+    let h = _mm_or_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
+    _mm_cvtsd_f64(_mm_or_pd(h, _mm_unpackhi_pd(h, h)))
+}
+
+/// The serial code for one request (AVX2 table scan), as `f64`.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+fn serial(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
+    sample_one(stream, sigma_min, req, &|v: &[u32; 3]| rcdt_avx2(v)) as f64
+}
+
+/// `n` (1 or 2) requests with the same 1/σ, in order, through the cache (the loop of
+/// `avx512::run`, with exponential-domain decisions).
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+fn run(stream: &mut Stream<'_>, sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, n: usize) -> [f64; 2] {
+    let mut out = [0.0; 2];
+    let isg = f64::from_bits(isigma.to_bits());
+    let ccs = isg * f64::from_bits(sigma_min.to_bits());
+    let muf = mu.map(|m| f64::from_bits(m.to_bits()));
+    let mut j = 0;
+    if !(super::in_domain(muf[0], isg, ccs) & ((n < 2) | super::in_domain(muf[1], isg, ccs))) {
+        while j < n {
+            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            j += 1;
+        }
+        return out;
+    }
+    let rc = [
+        req_const(&Request { mu: mu[0], isigma }, sigma_min),
+        req_const(&Request { mu: mu[1], isigma }, sigma_min),
+    ];
+    while j < n {
+        let Some((k, avail)) = locate(stream) else {
+            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            j += 1;
+            continue;
+        };
+        let start = stream.window.cache.start;
+        let v = (1u32 << avail) - 1;
+        let end = 1u32 << avail;
+        let (a0, j0) = masks8(stream.window, k, &rc[j]);
+        let stop0 = (v & !j0) | end;
+        let f0 = stop0 & stop0.wrapping_neg();
+        let ok0 = f0 & a0 & v != 0;
+        if j + 1 < n {
+            let upto0 = (f0 << 1).wrapping_sub(1);
+            let (a1, j1) = masks8(stream.window, k, &rc[j + 1]);
+            let stop1 = (v & !upto0 & !j1) | end;
+            let f1 = stop1 & stop1.wrapping_neg();
+            if ok0 & (f1 & a1 & v != 0) {
+                out[j] = rc[j].s as f64 + select8(stream.window, k, f0);
+                out[j + 1] = rc[j + 1].s as f64 + select8(stream.window, k, f1);
+                stream.window.pos = start + SLOT_BYTES * (k + f1.trailing_zeros() as usize + 1);
+                return out;
+            }
+        }
+        if ok0 {
+            out[j] = rc[j].s as f64 + select8(stream.window, k, f0);
+            stream.window.pos = start + SLOT_BYTES * (k + f0.trailing_zeros() as usize + 1);
+            j += 1;
+            continue;
+        }
+        if f0 == end {
+            // Every cached slot here rejected: consume them and go on.
+            stream.window.pos = start + SLOT_BYTES * (k + avail);
+            continue;
+        }
+        // Undecided at this slot: the serial code takes over there.
+        stream.window.pos = start + SLOT_BYTES * (k + f0.trailing_zeros() as usize);
+        out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+        j += 1;
+    }
+    out
+}
+
+/// Two requests with the same 1/σ: both decided on the same eight cached slots when
+/// possible, otherwise [`run`].
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+fn pair_cached(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    isigma: Fpr,
+) -> [f64; 2] {
+    let isg = f64::from_bits(isigma.to_bits());
+    let ccs = isg * f64::from_bits(sigma_min.to_bits());
+    let (m0, m1) = (f64::from_bits(mu0.to_bits()), f64::from_bits(mu1.to_bits()));
+    if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
+        if let Some((k, avail)) = locate(stream) {
+            let r0 = req_const(&Request { mu: mu0, isigma }, sigma_min);
+            let r1 = req_const(&Request { mu: mu1, isigma }, sigma_min);
+            // Slots k .. k + 4 first; the next four only when these do not decide both
+            // requests (a branch on the rejection count, the sampler's documented leak).
+            let (qa, qb) = quads(stream.window, k);
+            let (mut a0, mut j0) = decide4(&r0, &qa);
+            let (mut a1, mut j1) = decide4(&r1, &qa);
+            let mut v = (1u32 << avail.min(4)) - 1;
+            let mut end = 1u32 << avail.min(4);
+            let stop0 = (v & !j0) | end;
+            let f0 = stop0 & stop0.wrapping_neg();
+            let upto0 = (f0 << 1).wrapping_sub(1);
+            let stop1 = (v & !upto0 & !j1) | end;
+            let f1 = stop1 & stop1.wrapping_neg();
+            if !((f0 & a0 & v != 0) & (f1 & a1 & v != 0)) {
+                let (x0, y0) = decide4(&r0, &qb);
+                let (x1, y1) = decide4(&r1, &qb);
+                a0 |= x0 << 4;
+                j0 |= y0 << 4;
+                a1 |= x1 << 4;
+                j1 |= y1 << 4;
+                v = (1u32 << avail) - 1;
+                end = 1u32 << avail;
+            }
+            let stop0 = (v & !j0) | end;
+            let f0 = stop0 & stop0.wrapping_neg();
+            let upto0 = (f0 << 1).wrapping_sub(1);
+            let stop1 = (v & !upto0 & !j1) | end;
+            let f1 = stop1 & stop1.wrapping_neg();
+            if (f0 & a0 & v != 0) & (f1 & a1 & v != 0) {
+                let out = [
+                    r0.s as f64 + select8(stream.window, k, f0),
+                    r1.s as f64 + select8(stream.window, k, f1),
+                ];
+                let w = &mut *stream.window;
+                w.pos = w.cache.start + SLOT_BYTES * (k + f1.trailing_zeros() as usize + 1);
+                return out;
+            }
+        }
+    }
+    run(stream, sigma_min, [mu0, mu1], isigma, 2)
+}
+
+/// The batch entry through the cache: pairs with equal 1/σ together.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+fn sample_cached(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+    let n = reqs.len().min(out.len());
+    let mut i = 0;
+    while i < n {
+        let m = if i + 1 < n && reqs[i].isigma.to_bits() == reqs[i + 1].isigma.to_bits() {
+            2
+        } else {
+            1
+        };
+        let mu1 = reqs[(i + 1).min(n - 1)].mu;
+        let r = if m == 2 {
+            pair_cached(stream, sigma_min, reqs[i].mu, mu1, reqs[i].isigma)
+        } else {
+            run(stream, sigma_min, [reqs[i].mu, mu1], reqs[i].isigma, 1)
+        };
+        for (o, &x) in out[i..i + m].iter_mut().zip(&r) {
+            *o = x as i32;
+        }
+        i += m;
+    }
 }
 
 /// See [`SamplerKernels::sample`].
@@ -499,6 +660,13 @@ pub fn sample_pair(
     mu1: Fpr,
     isigma: Fpr,
 ) -> (Fpr, Fpr) {
+    #[cfg(not(feature = "fpr-emulated"))]
+    {
+        // SAFETY: as for `sample`.
+        let [a, b] = unsafe { pair_cached(stream, sigma_min, mu0, mu1, isigma) };
+        (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
+    }
+    #[cfg(feature = "fpr-emulated")]
     super::pair_via_batch(sample, stream, sigma_min, mu0, mu1, isigma)
 }
 

@@ -76,7 +76,8 @@
 #![allow(unused_unsafe)]
 
 use super::avx2::{self, rcdt_avx2};
-use super::{sample_one, Request, SamplerKernels, Stream, Window, CACHE_LEN, RCDT, WINDOW};
+use super::{sample_one, Request, SamplerKernels, Stream, Window};
+use super::{CACHE_AVX512, CACHE_LEN, LAST_SLOT_START, RCDT, SLOT, WINDOW};
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
@@ -90,11 +91,6 @@ pub static KERNELS: SamplerKernels = SamplerKernels {
     chacha20x16: Some(chacha20x16),
 };
 
-/// Bytes of an attempt whose BerExp decides on its first byte.
-const SLOT: usize = 11;
-/// Last window position a cached slot may start at: its bytes end at index 510, so the
-/// serial reads of that attempt neither refill early nor empty the window.
-const LAST_SLOT_START: usize = WINDOW - 1 - SLOT;
 /// Most slots a cache holds (anchored at 0).
 const MAX_SLOTS: usize = LAST_SLOT_START / SLOT + 1;
 // Rebuilds write whole vectors of eight, and a lookup loads eight from any slot held.
@@ -270,16 +266,10 @@ fn rcdt_count(lo: __m512i, hi: __m512i) -> __m512i {
     _mm512_add_epi64(_mm512_add_epi64(a0, a1), a2)
 }
 
-/// Fills the window's cache with the slots from the read position (at most
-/// [`LAST_SLOT_START`]) to the end of the window.
+/// Computes batch `b` (slots `8b .. 8b + 8`) of the cache's current anchor.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn rebuild(w: &mut Window) {
-    let p = w.pos;
-    if p > LAST_SLOT_START {
-        w.cache.count = 0;
-        return;
-    }
-    let count = (LAST_SLOT_START - p) / SLOT + 1;
+#[inline]
+fn batch(w: &mut Window, b: usize) {
     let wp: *mut Window = w;
     let src = wp as *const u8;
     // SAFETY: `wp` comes from `&mut Window`; the cache is written only through this
@@ -292,76 +282,78 @@ fn rebuild(w: &mut Window) {
     let one = _mm512_set1_epi64(1);
     let oned = _mm512_set1_pd(1.0);
     let c0 = _mm512_set1_pd(f(fpr::INV_2SQRSIGMA0));
-    let mut b = 0;
-    while 8 * b < count {
-        let q = p + 8 * SLOT * b;
-        // SAFETY: slot i of this group starts at q + 11i <= LAST_SLOT_START + 77 (the
-        // group's first slot is held, so q <= LAST_SLOT_START), and 16 bytes from there
-        // lie within `bytes` and `pad`, contiguous in the repr(C) `Window` whose whole
-        // extent `src` covers (checked by the const assertion above).
-        let ld = |i: usize| unsafe { _mm_loadu_si128(src.add(q + SLOT * i).cast()) };
-        let gather4 = |a: usize| {
-            let v = _mm512_castsi128_si512(ld(a));
-            let v = _mm512_inserti32x4::<1>(v, ld(a + 2));
-            let v = _mm512_inserti32x4::<2>(v, ld(a + 4));
-            _mm512_and_si512(_mm512_inserti32x4::<3>(v, ld(a + 6)), keep)
-        };
-        let (even, odd) = (gather4(0), gather4(1));
-        let lo = _mm512_unpacklo_epi64(even, odd);
-        let tail = _mm512_unpackhi_epi64(even, odd);
-        let hi = _mm512_and_si512(tail, byte);
-        let sign = _mm512_and_si512(_mm512_srli_epi64::<8>(tail), one);
-        let wv = _mm512_srli_epi64::<16>(tail);
-        let z0 = rcdt_count(lo, hi);
-        // z = b + (2b − 1)·z0: z0 + 1 (b = 1) or −z0 = !z0 + 1 (b = 0).
-        let z = _mm512_add_epi64(_mm512_xor_si512(z0, _mm512_sub_epi64(sign, one)), one);
-        let zd = _mm512_cvtepi64_pd(z);
-        let z0d = _mm512_cvtepi64_pd(z0);
-        // z0² is exact, as the serial code's integer square.
-        let c = _mm512_mul_pd(_mm512_mul_pd(z0d, z0d), c0);
-        let wd = _mm512_cvtepi64_pd(wv);
-        let ta = threshold(_mm512_add_pd(wd, oned), rcp, lnr);
-        // w = 0 never rejects: threshold +∞.
-        let tr = _mm512_mask_mov_pd(
-            threshold(_mm512_max_pd(wd, oned), rcp, lnr),
-            _mm512_cmpeq_epi64_mask(wv, _mm512_setzero_si512()),
-            _mm512_set1_pd(f64::INFINITY),
-        );
-        let o = 8 * b;
-        // SAFETY: o + 8 <= count.div_ceil(8)·8 <= CACHE_LEN (const assertion above).
-        unsafe {
-            _mm512_storeu_pd(cache.zd.as_mut_ptr().add(o), zd);
-            _mm512_storeu_pd(cache.c.as_mut_ptr().add(o), c);
-            _mm512_storeu_pd(cache.ta.as_mut_ptr().add(o), _mm512_add_pd(ta, c));
-            _mm512_storeu_pd(cache.tr.as_mut_ptr().add(o), _mm512_add_pd(tr, c));
-        }
-        b += 1;
+    let q = cache.start + 8 * SLOT * b;
+    // The batch's first slot is held (8b < count), so q <= LAST_SLOT_START.
+    debug_assert!(8 * b < cache.count && q <= LAST_SLOT_START);
+    let q = q.min(LAST_SLOT_START);
+    // SAFETY: slot i of this batch starts at q + 11i <= LAST_SLOT_START + 77, and 16
+    // bytes from there lie within `bytes` and `pad`, contiguous in the repr(C) `Window`
+    // whose whole extent `src` covers (checked by the const assertion above).
+    let ld = |i: usize| unsafe { _mm_loadu_si128(src.add(q + SLOT * i).cast()) };
+    let gather4 = |a: usize| {
+        let v = _mm512_castsi128_si512(ld(a));
+        let v = _mm512_inserti32x4::<1>(v, ld(a + 2));
+        let v = _mm512_inserti32x4::<2>(v, ld(a + 4));
+        _mm512_and_si512(_mm512_inserti32x4::<3>(v, ld(a + 6)), keep)
+    };
+    let (even, odd) = (gather4(0), gather4(1));
+    let lo = _mm512_unpacklo_epi64(even, odd);
+    let tail = _mm512_unpackhi_epi64(even, odd);
+    let hi = _mm512_and_si512(tail, byte);
+    let sign = _mm512_and_si512(_mm512_srli_epi64::<8>(tail), one);
+    let wv = _mm512_srli_epi64::<16>(tail);
+    let z0 = rcdt_count(lo, hi);
+    // z = b + (2b − 1)·z0: z0 + 1 (b = 1) or −z0 = !z0 + 1 (b = 0).
+    let z = _mm512_add_epi64(_mm512_xor_si512(z0, _mm512_sub_epi64(sign, one)), one);
+    let zd = _mm512_cvtepi64_pd(z);
+    let z0d = _mm512_cvtepi64_pd(z0);
+    // z0² is exact, as the serial code's integer square.
+    let c = _mm512_mul_pd(_mm512_mul_pd(z0d, z0d), c0);
+    let wd = _mm512_cvtepi64_pd(wv);
+    let ta = threshold(_mm512_add_pd(wd, oned), rcp, lnr);
+    // w = 0 never rejects: threshold +∞.
+    let tr = _mm512_mask_mov_pd(
+        threshold(_mm512_max_pd(wd, oned), rcp, lnr),
+        _mm512_cmpeq_epi64_mask(wv, _mm512_setzero_si512()),
+        _mm512_set1_pd(f64::INFINITY),
+    );
+    let o = (8 * b).min(CACHE_LEN - 8);
+    // SAFETY: o + 8 <= CACHE_LEN.
+    unsafe {
+        _mm512_storeu_pd(cache.zd.as_mut_ptr().add(o), zd);
+        _mm512_storeu_pd(cache.c.as_mut_ptr().add(o), c);
+        _mm512_storeu_pd(cache.ta.as_mut_ptr().add(o), _mm512_add_pd(ta, c));
+        _mm512_storeu_pd(cache.tr.as_mut_ptr().add(o), _mm512_add_pd(tr, c));
     }
-    cache.start = p;
-    cache.count = count;
 }
 
-/// The cache slot at the read position and how many slots (at most eight) follow it in
-/// the cache, rebuilding or refilling as the serial reads would; `None` when the next
-/// attempt straddles a refill (read position 501 or 502).
+/// The whole cache from the read position (tests).
+#[cfg(all(test, feature = "std"))]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+fn rebuild(w: &mut Window) {
+    super::anchor(w, CACHE_AVX512);
+    while w.cache.ready < w.cache.count {
+        batch(w, w.cache.ready / 8);
+        w.cache.ready += 8;
+    }
+}
+
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 #[inline]
 fn locate(stream: &mut Stream<'_>) -> Option<(usize, usize)> {
-    let w = &*stream.window;
-    let diff = w.pos.wrapping_sub(w.cache.start);
-    if diff < SLOT * w.cache.count && diff.is_multiple_of(SLOT) {
-        let k = diff / SLOT;
-        return Some((k, (w.cache.count - k).min(8)));
+    super::locate(stream, CACHE_AVX512, |w, b| batch(w, b))
+}
+
+/// Computes one more batch ahead of slot `k` if the cache has slots left there: work
+/// that the out-of-order core overlaps with the latency-bound sampling that follows.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn look_ahead(w: &mut Window, k: usize) {
+    let c = &w.cache;
+    if c.ready < c.count && c.ready < k + 16 {
+        batch(w, c.ready / 8);
+        w.cache.ready += 8;
     }
-    if w.pos > LAST_SLOT_START {
-        if w.pos < WINDOW - 9 {
-            return None;
-        }
-        // The next u64 read would refill first.
-        stream.refill();
-    }
-    rebuild(stream.window);
-    Some((0, stream.window.cache.count.min(8)))
 }
 
 /// Per-pair constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
@@ -369,12 +361,6 @@ struct PairConst {
     dss: __m512d,
     ta_off: __m512d,
     tr_off: __m512d,
-}
-
-/// Whether the request lies in the domain of the analysis (module docs).
-#[inline(always)]
-fn in_domain(mu: f64, isigma: f64, ccs: f64) -> bool {
-    (mu.abs() < 2147483584.0) & (0.25..=4.0).contains(&isigma) & (0.25..1.0).contains(&ccs)
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
@@ -454,49 +440,85 @@ fn serial(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
     sample_one(stream, sigma_min, req, &|v: &[u32; 3]| rcdt_avx2(v)) as f64
 }
 
-/// One request through the cache, slot group after slot group, with the serial code
-/// from the first undecided attempt.
+/// `n` (1 or 2) requests with the same 1/σ, in order (module docs). Both are decided on
+/// the same eight slots when possible (the common case); otherwise the first pending
+/// one is decided (or taken over by the serial code at its first undecided attempt)
+/// and the loop goes on from the new read position, across refills.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn one(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
-    let (mu, isigma) = (f(req.mu), f(req.isigma));
-    let ccs = isigma * f(sigma_min);
-    if !in_domain(mu, isigma, ccs) {
-        return serial(stream, sigma_min, req);
+fn run(stream: &mut Stream<'_>, sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, n: usize) -> [f64; 2] {
+    let mut out = [0.0; 2];
+    let (isg, muf) = (f(isigma), [f(mu[0]), f(mu[1])]);
+    let ccs = isg * f(sigma_min);
+    let mut j = 0;
+    if !(super::in_domain(muf[0], isg, ccs) & ((n < 2) | super::in_domain(muf[1], isg, ccs))) {
+        // Outside the analysed domain (never with a Falcon key): the serial code.
+        while j < n {
+            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            j += 1;
+        }
+        return out;
     }
-    let pc = pair_const(isigma, ccs);
-    loop {
+    let pc = pair_const(isg, ccs);
+    while j < n {
         let Some((k, avail)) = locate(stream) else {
-            return serial(stream, sigma_min, req);
+            // The next attempt straddles a refill.
+            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            j += 1;
+            continue;
         };
         let slots = load_slots(stream.window, k, &pc);
-        let (fl, a, j, bad) = masks(&slots, pc.dss, mu);
+        let start = stream.window.cache.start;
         let v = (1u32 << avail) - 1;
         let end = 1u32 << avail;
-        let (a, j) = (a & !bad & v, j & !bad & v);
-        let stop = (v & !j) | end;
+        let (fl0, a0, j0, b0) = masks(&slots, pc.dss, muf[j]);
+        // First slot that is not a sure rejection for request j.
+        let stop0 = (v & !j0) | end;
+        let f0 = stop0 & stop0.wrapping_neg();
+        let upto0 = (f0 << 1).wrapping_sub(1);
+        let ok0 = (f0 & a0 & v != 0) & (b0 & upto0 == 0);
+        if j + 1 < n {
+            // Request j + 1: the first later slot it does not surely reject.
+            let (fl1, a1, j1, b1) = masks(&slots, pc.dss, muf[j + 1]);
+            let stop1 = (v & !upto0 & !j1) | end;
+            let f1 = stop1 & stop1.wrapping_neg();
+            let upto1 = (f1 << 1).wrapping_sub(1);
+            let ok1 = (f1 & a1 & v != 0) & (b1 & upto1 & !upto0 == 0);
+            if ok0 & ok1 {
+                stream.window.pos = start + SLOT * (k + f1.trailing_zeros() as usize + 1);
+                out[j] = fl0 + select(slots.0, f0);
+                out[j + 1] = fl1 + select(slots.0, f1);
+                return out;
+            }
+        }
+        if ok0 {
+            stream.window.pos = start + SLOT * (k + f0.trailing_zeros() as usize + 1);
+            out[j] = fl0 + select(slots.0, f0);
+            j += 1;
+            continue;
+        }
+        // Request j is not decided on these slots: either all of them are sure
+        // rejections, or the first one that is not is undecided (slots whose reduction
+        // went negative count as undecided).
+        let stop = (v & !(j0 & !b0)) | end;
         let first = stop & stop.wrapping_neg();
-        let idx = first.trailing_zeros() as usize;
-        let start = stream.window.cache.start;
-        if first & a != 0 {
-            stream.window.pos = start + SLOT * (k + idx + 1);
-            return fl + select(slots.0, first);
+        if first == end {
+            stream.window.pos = start + SLOT * (k + avail);
+            continue;
         }
-        // Slots before `idx` were rejections: consume them.
-        stream.window.pos = start + SLOT * (k + idx);
-        if first != end {
-            // Undecided: the serial code takes over at this attempt.
-            return serial(stream, sigma_min, req);
-        }
+        stream.window.pos = start + SLOT * (k + first.trailing_zeros() as usize);
+        out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+        j += 1;
     }
+    out
 }
 
-/// Two requests with the same 1/σ (module docs); the fast path decides both on the same
-/// eight slots, anything else goes through [`one`] twice from the same position.
+/// Two requests with the same 1/σ: the common case (both decided on the same eight
+/// slots) straight through, anything else by [`run`] from the same read position.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (f64, f64) {
+fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> [f64; 2] {
     let (m0, m1, isg) = (f(mu0), f(mu1), f(isigma));
     let ccs = isg * f(sigma_min);
-    if in_domain(m0, isg, ccs) & in_domain(m1, isg, ccs) {
+    if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
         if let Some((k, avail)) = locate(stream) {
             let pc = pair_const(isg, ccs);
             let slots = load_slots(stream.window, k, &pc);
@@ -515,14 +537,17 @@ fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr
                 & ((b0 & upto0) | (b1 & upto1 & !upto0) == 0);
             if decided {
                 let w = &mut *stream.window;
-                w.pos = w.cache.start + SLOT * (k + f1.trailing_zeros() as usize + 1);
-                return (fl0 + select(slots.0, f0), fl1 + select(slots.0, f1));
+                let next = k + f1.trailing_zeros() as usize + 1;
+                w.pos = w.cache.start + SLOT * next;
+                let out = [fl0 + select(slots.0, f0), fl1 + select(slots.0, f1)];
+                if super::ab() {
+                    look_ahead(w, next);
+                }
+                return out;
             }
         }
     }
-    let r0 = one(stream, sigma_min, &Request { mu: mu0, isigma });
-    let r1 = one(stream, sigma_min, &Request { mu: mu1, isigma });
-    (r0, r1)
+    run(stream, sigma_min, [mu0, mu1], isigma, 2)
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
@@ -530,21 +555,21 @@ fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out:
     let n = reqs.len().min(out.len());
     let mut i = 0;
     while i < n {
-        if i + 1 < n && reqs[i].isigma.to_bits() == reqs[i + 1].isigma.to_bits() {
-            let (a, b) = pair(
-                stream,
-                sigma_min,
-                reqs[i].mu,
-                reqs[i + 1].mu,
-                reqs[i].isigma,
-            );
-            out[i] = a as i32;
-            out[i + 1] = b as i32;
-            i += 2;
+        let m = if i + 1 < n && reqs[i].isigma.to_bits() == reqs[i + 1].isigma.to_bits() {
+            2
         } else {
-            out[i] = one(stream, sigma_min, &reqs[i]) as i32;
-            i += 1;
+            1
+        };
+        let mu1 = reqs[(i + 1).min(n - 1)].mu;
+        let r = if m == 2 {
+            pair(stream, sigma_min, reqs[i].mu, mu1, reqs[i].isigma)
+        } else {
+            run(stream, sigma_min, [reqs[i].mu, mu1], reqs[i].isigma, 1)
+        };
+        for (o, &x) in out[i..i + m].iter_mut().zip(&r) {
+            *o = x as i32;
         }
+        i += m;
     }
 }
 
@@ -564,7 +589,7 @@ pub fn sample_pair(
     isigma: Fpr,
 ) -> (Fpr, Fpr) {
     // SAFETY: as for `sample`.
-    let (a, b) = unsafe { pair(stream, sigma_min, mu0, mu1, isigma) };
+    let [a, b] = unsafe { pair(stream, sigma_min, mu0, mu1, isigma) };
     (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
 }
 
@@ -769,9 +794,10 @@ mod tests {
             // SAFETY: AVX-512 checked above.
             unsafe { rebuild(&mut w) };
             assert_eq!((w.cache.start, w.cache.count), (start, count));
+            assert!(w.cache.ready >= count);
             let isg = f(req.isigma);
             let ccsf = isg * smf;
-            if !in_domain(f(req.mu), isg, ccsf) {
+            if !super::super::in_domain(f(req.mu), isg, ccsf) {
                 continue;
             }
             for k in (0..count).step_by(8) {

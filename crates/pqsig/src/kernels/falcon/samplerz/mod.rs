@@ -67,6 +67,16 @@ use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::{self, Backend};
 use zeroize::Zeroize;
 
+/// Development switch for A/B timing of kernel variants in one process (not API).
+#[doc(hidden)]
+pub static AB: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+#[doc(hidden)]
+#[inline(always)]
+pub fn ab() -> bool {
+    AB.load(core::sync::atomic::Ordering::Relaxed)
+}
+
 /// Size of the random window the sampler reads from, in bytes (the reference's PRNG
 /// buffer: eight interleaved ChaCha20 blocks).
 pub const WINDOW: usize = 512;
@@ -145,8 +155,88 @@ pub(crate) struct SlotCache {
     pub(crate) tr: [f64; CACHE_LEN],
     /// Window position of slot 0.
     pub(crate) start: usize,
-    /// Slots held.
+    /// Slots from `start` to the end of the window.
     pub(crate) count: usize,
+    /// Slots computed (from 0; whole batches of eight).
+    pub(crate) ready: usize,
+    /// Which kernel's layout the cache holds (`CACHE_*`; 0: none).
+    pub(crate) kind: u8,
+}
+
+/// Cache layouts: AVX2 (`ta` holds the BerExp byte as `f64`, `tr` is unused) and AVX-512
+/// (thresholds).
+#[cfg(target_arch = "x86_64")]
+pub(crate) const CACHE_AVX2: u8 = 1;
+#[cfg(target_arch = "x86_64")]
+pub(crate) const CACHE_AVX512: u8 = 2;
+
+/// Bytes of an attempt whose BerExp decides on its first byte (a cache slot).
+#[cfg(target_arch = "x86_64")]
+pub(crate) const SLOT: usize = 11;
+/// Last window position a cached slot may start at: its bytes end at index 510, so the
+/// serial reads of that attempt neither refill early nor empty the window.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const LAST_SLOT_START: usize = WINDOW - 1 - SLOT;
+
+/// Whether a request lies in the domain where the SIMD kernels' shortcuts are analysed
+/// (`|mu| < 2^31 − 64`, `1/σ` in `[1/4, 4]`, `ccs = σ_min/σ` in `[1/4, 1)`, no NaN);
+/// anything else goes to the serial code.
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+#[inline(always)]
+pub(crate) fn in_domain(mu: f64, isigma: f64, ccs: f64) -> bool {
+    (mu.abs() < 2147483584.0) & (0.25..=4.0).contains(&isigma) & (0.25..1.0).contains(&ccs)
+}
+
+/// Anchors the cache at the read position for layout `kind`: slots from there to the end
+/// of the window, none computed yet.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn anchor(w: &mut Window, kind: u8) {
+    let p = w.pos;
+    w.cache.start = p;
+    w.cache.count = if p <= LAST_SLOT_START {
+        (LAST_SLOT_START - p) / SLOT + 1
+    } else {
+        0
+    };
+    w.cache.ready = 0;
+    w.cache.kind = kind;
+}
+
+/// The cache slot at the read position and how many slots (at most eight) follow it in
+/// the cache, all computed with `batch(window, b)` (batch `b` = slots `8b .. 8b + 8`);
+/// anchors the cache anew (after a refill, as the serial reads would do it) when the
+/// position is not on its grid. `None` when the next attempt straddles a refill (read
+/// position 501 or 502).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn locate(
+    stream: &mut Stream<'_>,
+    kind: u8,
+    mut batch: impl FnMut(&mut Window, usize),
+) -> Option<(usize, usize)> {
+    let w = &mut *stream.window;
+    let diff = w.pos.wrapping_sub(w.cache.start);
+    let k = if w.cache.kind == kind && diff < SLOT * w.cache.count && diff.is_multiple_of(SLOT) {
+        diff / SLOT
+    } else {
+        if w.pos > LAST_SLOT_START {
+            if w.pos < WINDOW - 9 {
+                return None;
+            }
+            // The next u64 read would refill first.
+            stream.refill();
+        }
+        anchor(stream.window, kind);
+        0
+    };
+    let w = &mut *stream.window;
+    let upto = (k + 8).min(w.cache.count);
+    while w.cache.ready < upto {
+        batch(w, w.cache.ready / 8);
+        w.cache.ready += 8;
+    }
+    Some((k, (w.cache.count - k).min(8)))
 }
 
 impl Default for SlotCache {
@@ -158,6 +248,8 @@ impl Default for SlotCache {
             tr: [0.0; CACHE_LEN],
             start: 0,
             count: 0,
+            ready: 0,
+            kind: 0,
         }
     }
 }
@@ -208,6 +300,7 @@ impl Window {
         src.refill(&mut self.bytes);
         self.pos = 0;
         self.cache.count = 0;
+        self.cache.ready = 0;
     }
 }
 
@@ -219,6 +312,7 @@ impl Zeroize for Window {
             crate::wipe::wipe(a, [0.0; CACHE_LEN]);
         }
         c.count = 0;
+        c.ready = 0;
         self.pos = WINDOW;
     }
 }
@@ -277,6 +371,11 @@ impl Stream<'_> {
     }
 }
 
+/// Sixteen ChaCha20 blocks: `(key_iv, counter, a, b)` (see
+/// [`SamplerKernels::chacha20x16`]).
+pub type ChaCha20x16 =
+    fn(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]);
+
 /// One backend's SamplerZ kernels.
 pub struct SamplerKernels {
     pub backend: Backend,
@@ -298,8 +397,7 @@ pub struct SamplerKernels {
     /// Where a backend computes sixteen blocks as fast as it can eight: two consecutive
     /// windows at once, `chacha20x8(key_iv, counter)` into `a` and
     /// `chacha20x8(key_iv, counter + 8)` into `b`.
-    pub chacha20x16:
-        Option<fn(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW])>,
+    pub chacha20x16: Option<ChaCha20x16>,
 }
 
 /// The SamplerZ kernels of a backend (portable if it is unavailable here). With the
