@@ -208,16 +208,36 @@ pub fn comp_decode(buf: &[u8], s: &mut [i16]) -> bool {
     }
 }
 
+/// Per value, indexed by its first 8 bits (sign, 7 low bits) plus 256 × the number of
+/// zeros before the terminating one (7 standing for "none within 7"): the value as
+/// i16 in the low 16 bits, and bit 16 set if the encoding is invalid (|x| > 840 or
+/// "-0").
+static COMP_VALUE: [u32; 2048] = {
+    let mut t = [0u32; 2048];
+    let mut key = 0;
+    while key < 2048 {
+        let neg = (key & 1) as u32;
+        let m = (((key >> 1) & 0x7F) | ((key >> 8) << 7)) as u32;
+        let v = if neg == 1 {
+            (m as i32).wrapping_neg()
+        } else {
+            m as i32
+        };
+        let bad = (m > B_INF as u32) || (neg == 1 && m == 0);
+        t[key] = (v as u16 as u32) | ((bad as u32) << 16);
+        key += 1;
+    }
+    t
+};
+
 /// [`comp_decode`] on `pad` = the encoding followed by exactly eight zero bytes.
 #[inline(always)]
 fn comp_decode_padded(pad: &[u8], s: &mut [i16]) -> bool {
     let len = pad.len() - 8;
-    // `ptr`: next byte to load; `cnt`: bits in `acc`.
+    // `ptr`: next byte to load; `cnt`: valid bits in `acc`.
     let mut ptr = 0usize;
     let mut acc = 0u64;
     let mut cnt = 0u32;
-    // Bits consumed in total (checked against the buffer length at the end).
-    let mut used = 0usize;
     let mut bad = 0u32;
     for group in s.chunks_mut(3) {
         // Refill to 56..=63 bits (three values take at most 48). Once past the end the
@@ -229,23 +249,19 @@ fn comp_decode_padded(pad: &[u8], s: &mut [i16]) -> bool {
         ptr += nb as usize;
         cnt += 8 * nb;
         for v in group.iter_mut() {
-            let neg = (acc & 1) as u32;
-            let low = ((acc >> 1) & 0x7F) as u32;
             let x = acc >> 8;
-            // Position of the terminating one (7 if not within 7 bits: rejected).
+            // Zeros before the terminating one (7 if not within 7 bits: rejected).
             let tz = (x | 0x80).trailing_zeros();
-            bad |= (tz >> 2) & (tz >> 1) & tz & 1; // tz == 7
-            let m = low | (tz << 7);
-            bad |= (B_INF as u32).wrapping_sub(m) >> 31;
-            // "-0": sign set, magnitude zero.
-            bad |= neg & (m.wrapping_sub(1) >> 31);
-            *v = ((m ^ neg.wrapping_neg()).wrapping_add(neg)) as i16;
+            let e = COMP_VALUE[((acc & 0xFF) as usize) | ((tz as usize) << 8)];
+            *v = e as i16;
+            bad |= e;
             acc = (x >> 1) >> tz;
             cnt -= 9 + tz;
-            used += 9 + tz as usize;
         }
     }
-    if bad != 0 || used > 8 * len {
+    // Bits consumed: everything loaded minus what is left in the register.
+    let used = 8 * ptr - cnt as usize;
+    if bad >> 16 != 0 || used > 8 * len {
         return false;
     }
     // Everything after the last value is zero: the rest of its byte, then whole bytes.

@@ -47,7 +47,8 @@ impl ShakeStream {
     /// Window empty: the next block.
     #[inline(always)]
     fn refill(&mut self) {
-        self.sponge.squeeze_blocks(&mut self.buf[..SHAKE256_RATE]);
+        // `squeeze` copies whole lanes (`squeeze_blocks` goes byte by byte): same bytes.
+        self.sponge.squeeze(&mut self.buf[..SHAKE256_RATE]);
         self.pos = 0;
         self.len = SHAKE256_RATE;
     }
@@ -61,8 +62,7 @@ impl ShakeStream {
         if self.len - self.pos < k {
             let t = self.len - self.pos;
             self.buf.copy_within(self.pos..self.len, 0);
-            self.sponge
-                .squeeze_blocks(&mut self.buf[t..t + SHAKE256_RATE]);
+            self.sponge.squeeze(&mut self.buf[t..t + SHAKE256_RATE]);
             self.pos = 0;
             self.len = t + SHAKE256_RATE;
         }

@@ -12,7 +12,7 @@
 //! (see [`ldl`]).
 
 use super::codec::comp_encode;
-use super::hash::hash_to_point;
+use super::hash::hash_to_point_on;
 use super::params::{signature_size, B_INF, MU_LEN, NONCE_LEN, Q, SQBETA};
 use super::prng::ShakeStream;
 use super::sampler::Sampler;
@@ -266,7 +266,7 @@ pub(crate) fn sign_inner(
         let mut rng = ShakeStream::new(&[&seed[..], &[attempt]]);
         let mut nonce = [0u8; NONCE_LEN];
         rng.fill(&mut nonce);
-        hash_to_point(&nonce, mu, &mut hm);
+        hash_to_point_on(k.backend, &nonce, mu, &mut hm);
 
         let (g, rest) = work.split_at_mut(3 * n);
         let (t, tmp) = rest.split_at_mut(2 * n);

@@ -9,7 +9,7 @@
 //! Everything here is public data; no constant-time requirement.
 
 use super::codec::comp_decode;
-use super::hash::hash_to_point;
+use super::hash::hash_to_point_on;
 use super::params::{signature_size, B_INF, MU_LEN, NONCE_LEN, Q, SQBETA};
 use crate::error::Error;
 use crate::kernels::falcon::ntt::NttKernels;
@@ -40,7 +40,7 @@ pub(crate) fn verify_mu(
 
     let mut buf = [0u16; 2 * NMAX];
     let (c, t) = buf[..2 * n].split_at_mut(n);
-    hash_to_point(&nonce, mu, c);
+    hash_to_point_on(k.backend, &nonce, mu, c);
     // t = s2·h (|s2_i| <= 840 < q, as from_i16 requires).
     (k.from_i16)(t, s2);
     (k.ntt)(t, logn);
