@@ -209,13 +209,13 @@ mod tests {
                 lift(&mut out, &fp, &f, logn, 2, 1, 4);
                 for e in 0..n {
                     let mut want = 0i128;
-                    for j in 0..hn {
-                        for i in 0..n {
+                    for (j, &pj) in pv.iter().enumerate() {
+                        for (i, &fi) in fv.iter().enumerate() {
                             let ee = 2 * j + i;
                             let s =
                                 (if i % 2 == 1 { -1 } else { 1 }) * (if ee >= n { -1 } else { 1 });
                             if ee % n == e {
-                                want += s * pv[j] * fv[i];
+                                want += s * pj * fi;
                             }
                         }
                     }
