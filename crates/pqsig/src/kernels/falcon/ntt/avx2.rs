@@ -4,6 +4,8 @@
 //! portable code, so results are bit-identical to it. The tools:
 //! * Montgomery product with `mullo`/`mulhi` on u16 lanes: for x·y < q·2^16,
 //!   `hi(x·y) − hi(m·q)` with `m = lo(x·y)·q⁻¹ mod 2^16` is `x·y/2^16 mod q` in (−q, q);
+//! * for products by twiddles, the factor `m` comes from a precomputed companion table
+//!   (`w·q⁻¹ mod 2^16`), three multiplications instead of four (`montymul_pre`);
 //! * canonical correction by an unsigned minimum: `min(r, r + q)` maps (−q, q) (as u16)
 //!   to `[0, q)`, `min(s, s − q)` maps `[0, 2q)` to `[0, q)`.
 //!
@@ -14,6 +16,8 @@
 //! and Y, and are undone before the chunk is stored, so the output order is the portable
 //! one. Per-lane twiddles for those layers come from `tables::lane_table`.
 //!
+//! The inverse transform folds the division by n into its last layer (see `intt_one`).
+//!
 //! Each table entry is a safe wrapper around a whole `#[target_feature(enable = "avx2")]`
 //! function; the table is only handed out by [`super::kernels`] after AVX2 was detected,
 //! which is what makes the wrappers sound.
@@ -23,7 +27,7 @@
 #![allow(unused_unsafe)]
 
 use super::portable;
-use super::tables::{lane_table, GM, IGM};
+use super::tables::{lane_table, times_qinv, GM, IGM};
 use super::{NttKernels, Q, QINV, R2};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
@@ -57,6 +61,15 @@ static FWD4: [[u16; 16]; 64] = lane_table(&GM, 4);
 static INV1: [[u16; 16]; 64] = lane_table(&IGM, 1);
 static INV2: [[u16; 16]; 64] = lane_table(&IGM, 2);
 static INV4: [[u16; 16]; 64] = lane_table(&IGM, 4);
+/// The twiddles times 1/q mod 2^16 (`tables::times_qinv`), for `montymul_pre`.
+static GMQ: [u16; 1024] = times_qinv(&GM);
+static IGMQ: [u16; 1024] = times_qinv(&IGM);
+static FWD1Q: [[u16; 16]; 64] = lane_table(&GMQ, 1);
+static FWD2Q: [[u16; 16]; 64] = lane_table(&GMQ, 2);
+static FWD4Q: [[u16; 16]; 64] = lane_table(&GMQ, 4);
+static INV1Q: [[u16; 16]; 64] = lane_table(&IGMQ, 1);
+static INV2Q: [[u16; 16]; 64] = lane_table(&IGMQ, 2);
+static INV4Q: [[u16; 16]; 64] = lane_table(&IGMQ, 4);
 
 // ---------------------------------------------------------------------------------------
 // Lane arithmetic.
@@ -115,6 +128,22 @@ unsafe fn montymul(x: __m256i, y: __m256i, q: __m256i, qinv: __m256i) -> __m256i
     }
 }
 
+/// [`montymul`] by a constant `w` given with `wq = w·(1/q) mod 2^16` (lane-wise), for
+/// `x` and `w` in `[0, q)`: the reduction factor `lo(x·w)·(1/q)` is `lo(x·wq)`, so the
+/// same value with three multiplications instead of four (and a shorter dependency
+/// chain). `hi(x·w)` is taken with the signed instruction, equal to the unsigned one
+/// for operands below 2^15: LLVM rewrites the unsigned form by a splatted twiddle into a
+/// widening multiply with extensions, a pack and a cross-lane permute.
+#[inline(always)]
+unsafe fn montymul_pre(x: __m256i, w: __m256i, wq: __m256i, q: __m256i) -> __m256i {
+    unsafe {
+        let m = _mm256_mullo_epi16(x, wq);
+        let hi = _mm256_mulhi_epi16(x, w);
+        let t = _mm256_mulhi_epu16(m, q);
+        caddq(_mm256_sub_epi16(hi, t), q)
+    }
+}
+
 /// Lane permutations on a pair of vectors, each an involution (see the module docs and
 /// `tables::lane_map`): within groups of 2g lanes, X' = (X.lo_g, Y.lo_g), Y' = (X.hi_g,
 /// Y.hi_g).
@@ -153,11 +182,14 @@ unsafe fn shuffle1(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
     }
 }
 
+/// A twiddle vector and its `montymul_pre` companion.
+type Tw = (__m256i, __m256i);
+
 /// Cooley–Tukey butterfly: (x, y) ← (x + y·w, x − y·w).
 #[inline(always)]
-unsafe fn bf_ct(x: &mut __m256i, y: &mut __m256i, w: __m256i, q: __m256i, qi: __m256i) {
+unsafe fn bf_ct(x: &mut __m256i, y: &mut __m256i, w: Tw, q: __m256i) {
     unsafe {
-        let v = montymul(*y, w, q, qi);
+        let v = montymul_pre(*y, w.0, w.1, q);
         let u = *x;
         *x = addmod(u, v, q);
         *y = submod(u, v, q);
@@ -166,19 +198,39 @@ unsafe fn bf_ct(x: &mut __m256i, y: &mut __m256i, w: __m256i, q: __m256i, qi: __
 
 /// Gentleman–Sande butterfly: (x, y) ← (x + y, (x − y)·w).
 #[inline(always)]
-unsafe fn bf_gs(x: &mut __m256i, y: &mut __m256i, w: __m256i, q: __m256i, qi: __m256i) {
+unsafe fn bf_gs(x: &mut __m256i, y: &mut __m256i, w: Tw, q: __m256i) {
     unsafe {
         let (u, v) = (*x, *y);
         *x = addmod(u, v, q);
-        *y = montymul(submod(u, v, q), w, q, qi);
+        *y = montymul_pre(submod(u, v, q), w.0, w.1, q);
+    }
+}
+
+/// Entry `k` of a twiddle table (and its companion) in every lane.
+#[inline(always)]
+unsafe fn tw1(t: &[u16; 1024], tq: &[u16; 1024], k: usize) -> Tw {
+    unsafe {
+        (
+            _mm256_set1_epi16(t[k] as i16),
+            _mm256_set1_epi16(tq[k] as i16),
+        )
     }
 }
 
 /// Twiddles of the half-distance-8 layer for chunk `p`: groups `m + 2p` and `m + 2p + 1`
 /// (eight lanes each).
 #[inline(always)]
-unsafe fn tw8(t: &[u16; 1024], k: usize) -> __m256i {
-    unsafe { _mm256_set_m128i(_mm_set1_epi16(t[k + 1] as i16), _mm_set1_epi16(t[k] as i16)) }
+unsafe fn tw8(t: &[u16; 1024], tq: &[u16; 1024], k: usize) -> Tw {
+    let half = |t: &[u16; 1024]| unsafe {
+        _mm256_set_m128i(_mm_set1_epi16(t[k + 1] as i16), _mm_set1_epi16(t[k] as i16))
+    };
+    (half(t), half(tq))
+}
+
+/// Vector `v` of a lane table (and its companion).
+#[inline(always)]
+unsafe fn twl(t: &[[u16; 16]; 64], tq: &[[u16; 16]; 64], v: usize) -> Tw {
+    unsafe { (load_tw(&t[v]), load_tw(&tq[v])) }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -189,20 +241,20 @@ unsafe fn tw8(t: &[u16; 1024], k: usize) -> __m256i {
 #[target_feature(enable = "avx2")]
 unsafe fn ntt_one(a: &mut [u16], logn: u32) {
     let n = 1usize << logn;
-    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
     // Layers with half-distance ≥ 16: whole vectors.
     let mut ht = n;
     let mut m = 1;
     while ht > 16 {
         ht >>= 1;
         for i in 0..m {
-            let w = unsafe { _mm256_set1_epi16(GM[m + i] as i16) };
+            let w = unsafe { tw1(&GM, &GMQ, m + i) };
             let j1 = 2 * i * ht;
             let (lo, hi) = a[j1..j1 + 2 * ht].split_at_mut(ht);
             for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
                 unsafe {
                     let (mut u, mut v) = (load(x), load(y));
-                    bf_ct(&mut u, &mut v, w, q, qi);
+                    bf_ct(&mut u, &mut v, w, q);
                     store(x, u);
                     store(y, v);
                 }
@@ -216,13 +268,13 @@ unsafe fn ntt_one(a: &mut [u16], logn: u32) {
         unsafe {
             let (mut x, mut y) = (load(&chunk[..16]), load(&chunk[16..]));
             (x, y) = shuffle8(x, y);
-            bf_ct(&mut x, &mut y, tw8(&GM, n / 16 + 2 * p), q, qi);
+            bf_ct(&mut x, &mut y, tw8(&GM, &GMQ, n / 16 + 2 * p), q);
             (x, y) = shuffle4(x, y);
-            bf_ct(&mut x, &mut y, load_tw(&FWD4[n / 32 + p]), q, qi);
+            bf_ct(&mut x, &mut y, twl(&FWD4, &FWD4Q, n / 32 + p), q);
             (x, y) = shuffle2(x, y);
-            bf_ct(&mut x, &mut y, load_tw(&FWD2[n / 32 + p]), q, qi);
+            bf_ct(&mut x, &mut y, twl(&FWD2, &FWD2Q, n / 32 + p), q);
             (x, y) = shuffle1(x, y);
-            bf_ct(&mut x, &mut y, load_tw(&FWD1[n / 32 + p]), q, qi);
+            bf_ct(&mut x, &mut y, twl(&FWD1, &FWD1Q, n / 32 + p), q);
             // Back to the natural order.
             (x, y) = shuffle1(x, y);
             (x, y) = shuffle2(x, y);
@@ -240,7 +292,7 @@ unsafe fn ntt_one(a: &mut [u16], logn: u32) {
 #[target_feature(enable = "avx2")]
 unsafe fn intt_one(a: &mut [u16], logn: u32) {
     let n = 1usize << logn;
-    let (q, qi) = unsafe { (_mm256_set1_epi16(Q as i16), _mm256_set1_epi16(QINV as i16)) };
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
     // Half-distance 1, 2, 4, 8 layers in registers per chunk (n/2, n/4, n/8, n/16
     // groups): the layer with h has twiddle vector index (n/(2h))·h/16 + p = n/32 + p.
     for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
@@ -250,32 +302,35 @@ unsafe fn intt_one(a: &mut [u16], logn: u32) {
             (x, y) = shuffle4(x, y);
             (x, y) = shuffle2(x, y);
             (x, y) = shuffle1(x, y);
-            bf_gs(&mut x, &mut y, load_tw(&INV1[n / 32 + p]), q, qi);
+            bf_gs(&mut x, &mut y, twl(&INV1, &INV1Q, n / 32 + p), q);
             (x, y) = shuffle1(x, y);
-            bf_gs(&mut x, &mut y, load_tw(&INV2[n / 32 + p]), q, qi);
+            bf_gs(&mut x, &mut y, twl(&INV2, &INV2Q, n / 32 + p), q);
             (x, y) = shuffle2(x, y);
-            bf_gs(&mut x, &mut y, load_tw(&INV4[n / 32 + p]), q, qi);
+            bf_gs(&mut x, &mut y, twl(&INV4, &INV4Q, n / 32 + p), q);
             (x, y) = shuffle4(x, y);
-            bf_gs(&mut x, &mut y, tw8(&IGM, n / 16 + 2 * p), q, qi);
+            bf_gs(&mut x, &mut y, tw8(&IGM, &IGMQ, n / 16 + 2 * p), q);
             (x, y) = shuffle8(x, y);
             let (c0, c1) = chunk.split_at_mut(16);
             store(c0, x);
             store(c1, y);
         }
     }
-    // Half-distance ≥ 16: whole vectors.
+    // Half-distance ≥ 16: whole vectors. The division by n is folded into the last
+    // layer (one group): x ← (u + v)·n⁻¹, y ← (u − v)·(w·n⁻¹), the Montgomery products
+    // of the same canonical values as dividing afterwards (each result is the unique
+    // residue in [0, q) of the same product), so the output is identical.
     let mut t = 16;
     let mut m = n / 16;
-    while m > 1 {
+    while m > 2 {
         let hm = m >> 1;
         for i in 0..hm {
-            let w = unsafe { _mm256_set1_epi16(IGM[hm + i] as i16) };
+            let w = unsafe { tw1(&IGM, &IGMQ, hm + i) };
             let j1 = 2 * i * t;
             let (lo, hi) = a[j1..j1 + 2 * t].split_at_mut(t);
             for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
                 unsafe {
                     let (mut u, mut v) = (load(x), load(y));
-                    bf_gs(&mut u, &mut v, w, q, qi);
+                    bf_gs(&mut u, &mut v, w, q);
                     store(x, u);
                     store(y, v);
                 }
@@ -284,10 +339,22 @@ unsafe fn intt_one(a: &mut [u16], logn: u32) {
         t <<= 1;
         m = hm;
     }
-    // Division by n (Montgomery factor included in the constant).
-    let ni = unsafe { _mm256_set1_epi16(portable::inv_n_monty(logn) as i16) };
-    for x in a.chunks_exact_mut(16) {
-        unsafe { store(x, montymul(load(x), ni, q, qi)) };
+    let ni = portable::inv_n_monty(logn);
+    let wni = portable::mq_montymul(IGM[1] as u32, ni);
+    let splat = |c: u32| unsafe {
+        (
+            _mm256_set1_epi16(c as i16),
+            _mm256_set1_epi16((c as u16).wrapping_mul(QINV) as i16),
+        )
+    };
+    let (ni, wni) = (splat(ni), splat(wni));
+    let (lo, hi) = a.split_at_mut(t);
+    for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
+        unsafe {
+            let (u, v) = (load(x), load(y));
+            store(x, montymul_pre(addmod(u, v, q), ni.0, ni.1, q));
+            store(y, montymul_pre(submod(u, v, q), wni.0, wni.1, q));
+        }
     }
 }
 

@@ -55,6 +55,20 @@ pub const GM: [u16; 1024] = twiddles(G);
 /// Inverse twiddles (powers of 1/7), Montgomery form.
 pub const IGM: [u16; 1024] = twiddles(pow_mod(G, Q - 2, Q));
 
+/// `w · (1/q mod 2^16) mod 2^16` for each entry: with it a Montgomery product by `w`
+/// gets its reduction factor `x·w/q mod 2^16` as one low product `x · w'` (the same
+/// value, so the same result, with one multiplication fewer).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub const fn times_qinv<const N: usize>(src: &[u16; N]) -> [u16; N] {
+    let mut t = [0u16; N];
+    let mut i = 0;
+    while i < N {
+        t[i] = (src[i] as u32).wrapping_mul(super::QINV as u32) as u16;
+        i += 1;
+    }
+    t
+}
+
 /// For the in-register layers of the AVX2 transforms: with a 32-coefficient chunk held in
 /// two vectors X, Y whose lanes have been permuted so that lane `i` of X and lane `i` of
 /// Y hold a butterfly pair at distance `ht` (1, 2 or 4), `lane_map(ht)[i]` is the chunk
