@@ -201,6 +201,7 @@ fn main() {
             let nonce: [u8; 40] = sig[1..41].try_into().unwrap();
             let mu = [7u8; 64];
             let (mut a, mut b, mut d, mut e) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            let mut g = Vec::new();
             for _ in 0..rounds {
                 a.push(time(200, |_| {
                     assert!(fndsa::codec::comp_decode(black_box(&sig[41..]), &mut s2));
@@ -216,13 +217,19 @@ fn main() {
                 e.push(time(200, |_| {
                     black_box(fndsa::hash_vrfy_key(black_box(&their_vk_bytes[0])));
                 }));
+                g.push(time(50, |_| {
+                    black_box(
+                        fndsa::SigningKey::from_bytes(black_box(&their_sk_bytes[0])).unwrap(),
+                    );
+                }));
             }
             println!(
-                "  comp_decode {:.2} µs, hash_to_point {:.2} µs, vk from_bytes {:.2} µs (hash {:.2})",
+                "  comp_decode {:.2} µs, hash_to_point {:.2} µs, vk from_bytes {:.2} µs (hash {:.2}), sk from_bytes {:.2} µs",
                 median(&mut a),
                 median(&mut b),
                 median(&mut d),
-                median(&mut e)
+                median(&mut e),
+                median(&mut g)
             );
             continue;
         }
@@ -248,6 +255,10 @@ fn main() {
                         let k = i % KEYS;
                         let sk = fndsa::SigningKey::from_bytes(&their_sk_bytes[k]).unwrap();
                         black_box(sk.sign_with_seed(&msgs[k], b"", &rands[k]).unwrap());
+                    }),
+                    "skdec" => time(reps, |i| {
+                        let k = i % KEYS;
+                        black_box(fndsa::SigningKey::from_bytes(&their_sk_bytes[k]).unwrap());
                     }),
                     "verify" => time(reps, |i| {
                         let k = i % KEYS;

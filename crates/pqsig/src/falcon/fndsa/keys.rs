@@ -44,7 +44,11 @@ pub struct SigningKey {
     hsk: Zeroizing<[u8; HSK_LEN]>,
     /// The hashed verifying key as stored in the signing key.
     hvk: [u8; MU_LEN],
-    vk: VerifyingKey,
+    /// NTT(h), recomputed from f and g (the verifying key is built from it on demand:
+    /// decoding a signing key to sign does not pay for encoding and hashing it).
+    h: Vec<u16>,
+    /// The verifying key, when key generation already built it.
+    vk: Option<VerifyingKey>,
     basis: Zeroizing<Vec<Fpr>>,
     gram: Zeroizing<Vec<Fpr>>,
     backend: Backend,
@@ -281,7 +285,8 @@ impl SigningKey {
             Zeroizing::new(sk.to_vec()),
             hsk,
             hvk,
-            &h,
+            h,
+            None,
             &KeyPoly {
                 f,
                 g,
@@ -293,12 +298,14 @@ impl SigningKey {
         ))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn assemble(
         logn: u32,
         bytes: Zeroizing<Vec<u8>>,
         hsk: Zeroizing<[u8; HSK_LEN]>,
         hvk: [u8; MU_LEN],
-        h: &[u16],
+        h: Vec<u16>,
+        vk: Option<VerifyingKey>,
         kp: &KeyPoly,
         backend: Backend,
     ) -> Self {
@@ -308,22 +315,26 @@ impl SigningKey {
         let mut gram = Zeroizing::new(vec![Fpr::from_bits(0); 3 * n]);
         let mut tmp = Zeroizing::new(vec![Fpr::from_bits(0); n]);
         gram_fft(fk, logn, &basis, &mut gram, &mut tmp);
-        let vbytes = encode_vk(logn, h);
-        let vk = VerifyingKey {
-            logn,
-            hvk: hash_vrfy_key(&vbytes),
-            bytes: vbytes,
-            h_mont: h_to_mont(ntt::kernels(backend), h),
-            backend,
-        };
         SigningKey {
             logn,
             bytes,
             hsk,
             hvk,
+            h,
             vk,
             basis,
             gram,
+            backend,
+        }
+    }
+
+    /// The verifying key of NTT(h): `0x00 + logn ‖ NTT(h)`, hashed.
+    fn build_vk(logn: u32, h: &[u16], vbytes: Vec<u8>, backend: Backend) -> VerifyingKey {
+        VerifyingKey {
+            logn,
+            hvk: hash_vrfy_key(&vbytes),
+            bytes: vbytes,
+            h_mont: h_to_mont(ntt::kernels(backend), h),
             backend,
         }
     }
@@ -348,10 +359,20 @@ impl SigningKey {
         shake256(&[&sk[1..j]], &mut hsk[..]);
         j += trim_i8_encode(&kp.F, 8, &mut sk[j..]);
         debug_assert_eq!(j + MU_LEN, sk.len());
-        let hvk = hash_vrfy_key(&vbytes);
+        let vk = Self::build_vk(logn, &kp.h, vbytes, backend);
+        let hvk = vk.hvk;
         sk[j..].copy_from_slice(&hvk);
         let h = kp.h.clone();
-        Ok(Self::assemble(logn, sk, hsk, hvk, &h, &kp, backend))
+        Ok(Self::assemble(
+            logn,
+            sk,
+            hsk,
+            hvk,
+            h,
+            Some(vk),
+            &kp,
+            backend,
+        ))
     }
 
     /// Re-pins this key to backend `b` (recomputes nothing: all backends give
@@ -361,7 +382,9 @@ impl SigningKey {
             return Err(Error::BackendUnavailable);
         }
         self.backend = b;
-        self.vk.backend = b;
+        if let Some(vk) = self.vk.as_mut() {
+            vk.backend = b;
+        }
         Ok(self)
     }
 
@@ -377,7 +400,15 @@ impl SigningKey {
 
     /// The verifying key (recomputed from f and g when the key was decoded).
     pub fn verifying_key(&self) -> VerifyingKey {
-        self.vk.clone()
+        match &self.vk {
+            Some(vk) => vk.clone(),
+            None => Self::build_vk(
+                self.logn,
+                &self.h,
+                encode_vk(self.logn, &self.h),
+                self.backend,
+            ),
+        }
     }
 
     /// The hashed verifying key stored in the signing key.
