@@ -23,10 +23,28 @@
 //!
 //! # Constant time
 //!
-//! No operation branches on, or indexes memory with, data: conditions are turned into
-//! all-zeros / all-ones masks; division and square root run a fixed number of
-//! iterations (55 each). The few primitives whose constant-time lowering depends on the
-//! target go through the private `Ops` trait:
+//! What is guaranteed: no operation branches on, or indexes memory with, its operands,
+//! including when the operations are inlined into loops (the FFT kernels). Conditions
+//! are turned into all-zeros / all-ones masks; division and square root run a fixed
+//! number of iterations (55 each), whose loop counters are the only branches.
+//!
+//! Masks alone do not ensure that: once the operations are inlined into a loop, LLVM
+//! recognises `v & mask`, `(v ^ mask) - mask` or `bit << k` as selects, lowers them to
+//! `cmov`, and x86's cmov-conversion pass then turns some of those into conditional
+//! branches (it did, in `fft`, `ifft`, `poly_mul_fft`, `poly_split_fft`, ... before the
+//! barrier). So every mask derived from data, and every 0/1 bit that is shifted or
+//! scaled into one, passes through `barrier`, an empty `asm!` block (x86, x86-64, Arm,
+//! AArch64, RISC-V) after which the optimiser knows nothing about the value and can only
+//! combine it with ALU instructions. It emits no instruction and costs nothing by
+//! itself, and it does not depend on build flags. On other targets it falls back to
+//! `core::hint::black_box`, which is best effort only. A side effect: loops over these
+//! operations are no longer auto-vectorised (an `asm!` block cannot be), which on x86-64
+//! is faster (SSE2 has neither a 64 × 64 multiply nor per-lane variable shifts) and removes the
+//! vector shifts by a secret count that memcheck reported (constant-time on the
+//! hardware, but memcheck insists on a defined count).
+//!
+//! The few primitives whose constant-time lowering depends on the target go through the
+//! private `Ops` trait:
 //!
 //! * shifts of a 64-bit word by a secret count: one instruction on 64-bit targets; on
 //!   32-bit targets the compiler may lower them with a branch or a select, so there they
@@ -42,14 +60,32 @@
 //! Both variants are always compiled; the unit tests check the portable one against the
 //! host one so that the 32-bit code paths are exercised on any machine.
 //!
-//! Checked in the generated code (release, `thumbv7em-none-eabihf` and x86-64): the only
-//! conditional branches are the loop counters of `div` and `sqrt`. On Thumb-2, LLVM turns
-//! some of the masks back into `IT`-predicated ALU instructions (`movmi`, `lslmi`, ...);
-//! on Cortex-M4 those take one cycle whether or not their condition holds. On x86-64 the
-//! same masks become `cmov`/`setcc`.
+//! Not covered: the comparisons ([`Fpr::lt`], `==`, `partial_cmp`) compute their result
+//! without branching, but return a `bool` that the caller then uses as it likes; and the
+//! hardware itself (variable-time multipliers such as Cortex-M3's).
 //!
-//! Cost on x86-64 (throughput, independent operations, one Xeon core): add ≈ 8×,
-//! mul ≈ 5×, div ≈ 40×, sqrt ≈ 65× the FPU instruction; `rint` and `of` are on par.
+//! How it was checked:
+//!
+//! * x86-64, valgrind memcheck (`examples/ct_check.rs`, built with `--features
+//!   fpr-emulated`, release): each operation on poisoned operands, and every FFT kernel
+//!   (portable and AVX2 tables, `fft`, `ifft` and all FFT-domain operations at
+//!   logn 1, 2, 4, 9, 10) and key expansion computing with this type: no report. Also
+//!   clean when rebuilt with `-C target-cpu=haswell` (BMI2 shifts, `lzcnt`) and at
+//!   `opt-level = 2`; `--sample-full` flags only the sampler's documented BerExp points.
+//! * `thumbv7em-none-eabihf` (release), in the generated code of the portable FFT
+//!   kernels: the only conditional branches are loop, length and index checks. Masks
+//!   made from a comparison appear as `IT`-predicated `mov`s of constants, which take one
+//!   cycle on Cortex-M4 whether or not their condition holds.
+//! * Bit-exactness of the inlined, looped code: `tests/fpr_emulated.rs`
+//!   (`slice_loops_match_fpu`) and the KAT suites with `--features fpr-emulated`.
+//!
+//! Cost on x86-64 (one Xeon core, independent operations in a loop): add ≈ 8 ns,
+//! mul ≈ 4.5 ns, div ≈ 70 ns, sqrt ≈ 120 ns, `rint` ≈ 3 ns, `of` ≈ 3 ns, where the FPU
+//! takes 1 to 1.6 ns for add, mul or div and 2.3 ns for sqrt: add ≈ 5-9×, mul ≈ 3-5×,
+//! div ≈ 45×, sqrt ≈ 53×, `rint` and `of` on par. Falcon-512 signing with this type
+//! takes about 17× (dynamic) and 12× (expanded key) the time of the native AVX2 build,
+//! somewhat less than before the barriers (when LLVM vectorised and if-converted the
+//! loops); only `div` got slower (≈ 55 ns before).
 
 use core::ops::{Add, Div, Mul, Neg, Sub};
 
@@ -66,16 +102,110 @@ const M52: u64 = (1 << 52) - 1;
 const M63: u64 = (1 << 63) - 1;
 /// The implicit leading bit of a normal number's significand.
 const HIDDEN: u64 = 1 << 52;
+/// The exponent field.
+const EXP: u64 = 0x7FF0_0000_0000_0000;
 /// Encoding of 1.0.
 const ONE_BITS: u64 = 0x3FF0_0000_0000_0000;
 
 // ---------------------------------------------------------------------------------------
-// Branch-free building blocks.
+// Optimisation barrier.
+
+/// `x` unchanged, passed through an empty `asm!` block so that the optimiser knows nothing
+/// about the result (not that it is 0 or 1, nor an all-zeros / all-ones mask).
+///
+/// Without it, once the operations are inlined into a loop LLVM recognises `v & mask`,
+/// `(v ^ mask) - mask` or `bit << k` as a select, lowers it to `cmov`, and x86's
+/// cmov-conversion pass may then replace that with a conditional branch; on Thumb-2 the
+/// same selects become `IT` blocks. A value of unknown provenance can only be combined
+/// with plain ALU instructions. The block emits no instruction; it only pins the value
+/// in a register at that point. Targets without stable inline assembly fall back to
+/// [`core::hint::black_box`], which is best effort.
+#[inline(always)]
+fn barrier(x: u64) -> u64 {
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    ))]
+    {
+        let mut x = x;
+        // SAFETY: the template is a comment: no instruction, no memory, flags untouched.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) x,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        x
+    }
+    #[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32"))]
+    {
+        // 32-bit registers: both halves, so that neither is known to be a mask.
+        let (mut lo, mut hi) = (x as u32, (x >> 32) as u32);
+        // SAFETY: as above.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} */",
+                inout(reg) lo,
+                inout(reg) hi,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        ((hi as u64) << 32) | lo as u64
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "x86",
+        target_arch = "arm",
+        target_arch = "riscv32"
+    )))]
+    {
+        core::hint::black_box(x)
+    }
+}
+
+/// [`barrier`] on a 32-bit word (the portable primitives' masks).
+#[inline(always)]
+fn barrier32(x: u32) -> u32 {
+    #[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32"))]
+    {
+        let mut x = x;
+        // SAFETY: as in `barrier`.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) x,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        x
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32")))]
+    {
+        // 64-bit registers: the zero extension is free.
+        barrier(x as u64) as u32
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Branch-free building blocks. Every all-zeros / all-ones mask derived from data goes
+// through `barrier` (through `mask` and `neg_mask`, or directly for sign masks), and so
+// does a 0/1 bit before it is shifted into place.
 
 /// 1 if `v != 0`, else 0.
 #[inline(always)]
 const fn nonzero(v: u64) -> u64 {
     (v | v.wrapping_neg()) >> 63
+}
+
+/// All ones if `bit` is 1, zero if it is 0 (`bit` must be 0 or 1), opaque to the
+/// optimiser.
+#[inline(always)]
+fn mask(bit: u64) -> u64 {
+    barrier(bit.wrapping_neg())
 }
 
 /// `a` where `mask` is all ones, `b` where it is zero.
@@ -90,10 +220,10 @@ const fn select32(mask: u32, a: u32, b: u32) -> u32 {
     (a & mask) | (b & !mask)
 }
 
-/// All ones if `v < 0`, else 0.
+/// All ones if `v < 0`, else 0, opaque to the optimiser.
 #[inline(always)]
-const fn neg_mask(v: i32) -> u64 {
-    (v >> 31) as i64 as u64
+fn neg_mask(v: i32) -> u64 {
+    barrier((v >> 31) as i64 as u64)
 }
 
 /// The biased exponent field (0 for zeros and subnormals).
@@ -104,25 +234,27 @@ const fn exp_field(x: u64) -> i32 {
 
 /// The 53-bit significand of a normal number, 0 for a zero (or subnormal) one.
 #[inline(always)]
-const fn significand(x: u64) -> u64 {
-    ((x & M52) | HIDDEN) & nonzero(x & 0x7FF0_0000_0000_0000).wrapping_neg()
+fn significand(x: u64) -> u64 {
+    ((x & M52) | HIDDEN) & mask(nonzero(x & EXP))
 }
 
-/// Round and encode `(-1)^s · m · 2^e`.
+/// Round and encode `(-1)^s · m · 2^e`, or a zero with sign `s` where `nz` is zero.
 ///
-/// `m` is 0 or in `[2^54, 2^55)`: 53 result bits, then a rounding bit, then a sticky bit
-/// (set iff anything below the rounding bit was non-zero). `s` is 0 or 1.
+/// `m` is in `[2^54, 2^55)` where `nz` is all ones: 53 result bits, then a rounding bit,
+/// then a sticky bit (set iff anything below the rounding bit was non-zero). `s` is 0 or
+/// 1; `nz` is an opaque mask (all ones: the result is not zero), so the caller can compute
+/// it off the critical path.
 ///
 /// Rounding adds one to the truncated significand when the rounding bit is set and
 /// either the sticky bit or the last kept bit is set (nearest, ties to even); a carry
 /// out of the significand correctly bumps the exponent. The exponent is stored as
 /// `e + 1076`, one less than the bias would suggest, because the leading bit of `m >> 2`
-/// lands on bit 52 and adds that one back. A zero `m`, or a biased exponent below 1
-/// (the subnormal range), gives a zero with sign `s`.
+/// lands on bit 52 and adds that one back. A biased exponent below 1 (the subnormal
+/// range) also gives a zero with sign `s`.
 #[inline(always)]
-fn round_pack(s: u64, e: i32, m: u64) -> u64 {
+fn round_pack(s: u64, e: i32, m: u64, nz: u64) -> u64 {
     let be = e.wrapping_add(1076);
-    let keep = (m >> 54).wrapping_neg() & !neg_mask(be);
+    let keep = nz & !neg_mask(be);
     let up = (m >> 1) & (m | (m >> 2)) & 1;
     let body = ((be as u32 as u64) << 52)
         .wrapping_add(m >> 2)
@@ -134,11 +266,11 @@ fn round_pack(s: u64, e: i32, m: u64) -> u64 {
 /// mapped to the same key. (Correct for every non-NaN value, subnormals and infinities
 /// included.)
 #[inline(always)]
-const fn order_key(x: u64) -> u64 {
+fn order_key(x: u64) -> u64 {
     // -0 becomes +0.
-    let x = x & !((1 - nonzero(x & M63)) << 63);
+    let x = x & !(barrier(1 - nonzero(x & M63)) << 63);
     // Positive: set the sign bit; negative: invert everything.
-    x ^ (((x as i64) >> 63) as u64 | (1 << 63))
+    x ^ (barrier(((x as i64) >> 63) as u64) | (1 << 63))
 }
 
 /// 1 if `a < b` (unsigned), else 0, without relying on a compare-and-branch.
@@ -159,7 +291,7 @@ trait Ops {
     fn shr(x: u64, n: u32) -> u64 {
         let (lo, hi) = (x as u32, (x >> 32) as u32);
         // Shift by 32 if bit 5 of n is set: move the high half down.
-        let w = ((n >> 5) & 1).wrapping_neg();
+        let w = barrier32(((n >> 5) & 1).wrapping_neg());
         let lo = select32(w, hi, lo);
         let hi = hi & !w;
         let k = n & 31;
@@ -172,7 +304,7 @@ trait Ops {
     #[inline(always)]
     fn shl(x: u64, n: u32) -> u64 {
         let (lo, hi) = (x as u32, (x >> 32) as u32);
-        let w = ((n >> 5) & 1).wrapping_neg();
+        let w = barrier32(((n >> 5) & 1).wrapping_neg());
         let hi = select32(w, lo, hi);
         let lo = lo & !w;
         let k = n & 31;
@@ -190,7 +322,7 @@ trait Ops {
         // Binary search: shift by 32, 16, ..., 1 whenever that many top bits are zero.
         let mut k = 32u32;
         while k > 0 {
-            let w = (1 - nonzero(x >> (64 - k))).wrapping_neg();
+            let w = mask(1 - nonzero(x >> (64 - k)));
             x = select(w, x << k, x);
             z += k & (w as u32);
             k >>= 1;
@@ -263,23 +395,24 @@ impl Ops for Host {
 /// `i · 2^sc`, rounded once.
 #[inline(always)]
 fn scaled_bits<O: Ops>(i: i64, sc: i32) -> u64 {
-    let neg = (i >> 63) as u64;
+    let neg = barrier((i >> 63) as u64);
     // |i| as an unsigned integer (2^63 for i64::MIN, which is exact).
     let u = ((i as u64) ^ neg).wrapping_sub(neg);
     let (n, z) = O::normalize(u);
     // n = |i| · 2^z in [2^63, 2^64): keep 55 bits, the last one sticky.
     let m = (n >> 9) | nonzero(n & 0x1FF);
-    round_pack(neg & 1, sc.wrapping_add(9 - z as i32), m)
+    // m = 0 exactly when i = 0.
+    round_pack(neg & 1, sc.wrapping_add(9 - z as i32), m, mask(m >> 54))
 }
 
 #[inline(always)]
 fn add_bits<O: Ops>(a: u64, b: u64) -> u64 {
-    // Order the operands so that |x| >= |y|; on a tie with opposite signs put the
-    // positive one first. The result then has x's sign (x + (-x) = +0, -0 + -0 = -0).
-    // For non-negative encodings, integer order is magnitude order.
-    let d = (a & M63).wrapping_sub(b & M63);
-    let swap = (d >> 63) | ((1 - nonzero(d)) & (a >> 63));
-    let t = (a ^ b) & swap.wrapping_neg();
+    // Order the operands so that |x| >= |y|; on a tie put the positive one first. The
+    // result then has x's sign (x + (-x) = +0, -0 + -0 = -0). For non-negative
+    // encodings, integer order is magnitude order: swap iff |a| - |b| - sign(a) < 0
+    // (no overflow, both magnitudes are below 2^63).
+    let d = (a & M63).wrapping_sub(b & M63).wrapping_sub(a >> 63);
+    let t = (a ^ b) & barrier(((d as i64) >> 63) as u64);
     let (x, y) = (a ^ t, b ^ t);
 
     let (ex, ey) = (exp_field(x), exp_field(y));
@@ -287,14 +420,16 @@ fn add_bits<O: Ops>(a: u64, b: u64) -> u64 {
     let xm = significand(x) << 3;
     let ym = significand(y) << 3;
 
-    // Align y on x. Beyond 63 bits of shift y is all sticky.
+    // Align y on x (dist >= 0 since |x| >= |y|). Beyond 63 bits of shift (`far`) y is
+    // all sticky; the shift by dist mod 64 runs in parallel with that test.
     let dist = ex - ey;
-    let sh = ((dist as u32) | (neg_mask(63 - dist) as u32)) & 63;
-    let lost = ym & (O::shl(1, sh) - 1);
-    let ym = O::shr(ym, sh) | nonzero(lost);
+    let far = neg_mask(63 - dist);
+    let k = (dist as u32) & 63;
+    let lost = ym & (O::shl(1, k).wrapping_sub(1) | far);
+    let ym = (O::shr(ym, k) & !far) | nonzero(lost);
 
     // Add or subtract; |x| >= |y| keeps the difference non-negative.
-    let sub = ((x ^ y) >> 63).wrapping_neg();
+    let sub = mask((x ^ y) >> 63);
     let z = xm.wrapping_add((ym ^ sub).wrapping_sub(sub));
 
     // Back to 55 bits with a sticky bit. z < 2^57; on cancellation it may be much
@@ -302,43 +437,52 @@ fn add_bits<O: Ops>(a: u64, b: u64) -> u64 {
     let (zn, lz) = O::normalize(z);
     let m = (zn >> 9) | nonzero(zn & 0x1FF);
     // x = xm · 2^(ex - 1078), and z was shifted left by lz then right by 9.
-    round_pack(x >> 63, ex - 1069 - lz as i32, m)
+    // z = 0 (exact cancellation, or two zeros) gives m = 0.
+    round_pack(x >> 63, ex - 1069 - lz as i32, m, mask(m >> 54))
 }
 
 #[inline(always)]
 fn mul_bits<O: Ops>(a: u64, b: u64) -> u64 {
     let (ex, ey) = (exp_field(a), exp_field(b));
-    let (hi, lo) = O::mul53(significand(a), significand(b));
-    // Product in [2^104, 2^106) (or 0): keep bits 50.. (56 or 55 bits), rest sticky.
+    // Zero (and subnormal) operands are dealt with by `nz` at the end rather than by
+    // masking the significands, which would lengthen the path through the product.
+    let nz = mask(nonzero(a & EXP) & nonzero(b & EXP));
+    let (hi, lo) = O::mul53((a & M52) | HIDDEN, (b & M52) | HIDDEN);
+    // Product in [2^104, 2^106): keep bits 50.. (56 or 55 bits), rest sticky.
     let m = (hi << 14) | (lo >> 50) | nonzero(lo & ((1 << 50) - 1));
     // Bring [2^55, 2^56) down to [2^54, 2^55), folding the dropped bit into the sticky.
     let w = m >> 55;
-    let m = select(w.wrapping_neg(), (m >> 1) | (m & 1), m);
+    let m = select(mask(w), (m >> 1) | (m & 1), m);
     // a·b = sa·sb · 2^(ex + ey - 2·1075) and m = sa·sb / 2^(50 + w).
-    round_pack((a ^ b) >> 63, ex + ey - 2100 + w as i32, m)
+    round_pack((a ^ b) >> 63, ex + ey - 2100 + w as i32, m, nz)
 }
 
 #[inline(always)]
 fn div_bits(a: u64, b: u64) -> u64 {
     let (ex, ey) = (exp_field(a), exp_field(b));
-    let num = significand(a);
+    // A zero (or subnormal) dividend is dealt with by `nz` at the end.
+    let nz = mask(nonzero(a & EXP));
+    let num = (a & M52) | HIDDEN;
     let den = (b & M52) | HIDDEN;
-    // Restoring division, one quotient bit per step: q = floor(num · 2^54 / den).
-    // num/den is in (1/2, 2), so q is in [2^53, 2^55); r stays below 2·den < 2^54.
-    let mut r = num;
+    // One quotient bit per step: q = floor(num · 2^54 / den), in [2^53, 2^55) since
+    // num/den is in (1/2, 2). Non-restoring form, so that a step is one add with no
+    // select: t is the partial remainder minus den, in [-den, den); the bit is 1 iff
+    // t >= 0, and the next t is 2t - den after a 1 bit, 2t + den after a 0 bit.
+    let nden = den.wrapping_neg();
+    let mut t = num.wrapping_sub(den);
     let mut q = 0u64;
     for _ in 0..55 {
-        let t = r.wrapping_sub(den);
-        let ge = (t >> 63) ^ 1;
-        r = t.wrapping_add(den & (ge ^ 1).wrapping_neg());
-        q = (q << 1) | ge;
-        r <<= 1;
+        let neg = barrier(((t as i64) >> 63) as u64);
+        q = (q << 1) | (!neg & 1);
+        // Rotating t left by one gives 2t, plus 1 if t < 0; then add -den if t >= 0,
+        // !(-den) = den - 1 if t < 0.
+        t = t.rotate_left(1).wrapping_add(nden ^ neg);
     }
-    // One more bit position for the sticky flag (non-zero remainder).
-    let m = (q << 1) | nonzero(r);
+    // t + den is the final remainder (doubled): non-zero means inexact, the sticky bit.
+    let m = (q << 1) | nonzero(t.wrapping_add(den));
     let w = m >> 55;
-    let m = select(w.wrapping_neg(), (m >> 1) | (m & 1), m);
-    round_pack((a ^ b) >> 63, ex - ey - 55 + w as i32, m)
+    let m = select(mask(w), (m >> 1) | (m & 1), m);
+    round_pack((a ^ b) >> 63, ex - ey - 55 + w as i32, m, nz)
 }
 
 #[inline(always)]
@@ -348,7 +492,7 @@ fn sqrt_bits(a: u64) -> u64 {
     // Make the exponent even by doubling the significand when it is odd:
     // a = s · 2^(e - 52) with s in [2^52, 2^54) and e even.
     let s = (a & M52) | HIDDEN;
-    let s = s + (s & ((e & 1) as u64).wrapping_neg());
+    let s = s + (s & mask((e & 1) as u64));
     let half_e = e >> 1;
     // Digit-by-digit integer square root of s · 2^56 (110 bits, 55 pairs): the root is in
     // [2^54, 2^55). Pairs are fed from the top of `src`; after s's 27 pairs come zeros.
@@ -361,13 +505,13 @@ fn sqrt_bits(a: u64) -> u64 {
         let trial = (root << 2) | 1;
         let t = rem.wrapping_sub(trial);
         let ge = (t >> 63) ^ 1;
-        rem = t.wrapping_add(trial & (ge ^ 1).wrapping_neg());
+        rem = t.wrapping_add(trial & mask(ge ^ 1));
         root = (root << 1) | ge;
     }
-    // Anything left makes the root inexact: sticky. A zero input gives a zero.
-    let m = (root | nonzero(rem)) & nonzero(ea as u64).wrapping_neg();
-    // sqrt(a) = sqrt(s · 2^56) · 2^(e/2 - 54).
-    round_pack(a >> 63, half_e - 54, m)
+    // Anything left makes the root inexact: sticky.
+    let m = root | nonzero(rem);
+    // sqrt(a) = sqrt(s · 2^56) · 2^(e/2 - 54); a zero (or subnormal) input gives a zero.
+    round_pack(a >> 63, half_e - 54, m, mask(nonzero(ea as u64)))
 }
 
 /// The pieces of `|x|` around the binary point, shared by `trunc`, `floor` and `rint`.
@@ -397,7 +541,7 @@ fn int_parts<O: Ops>(x: u64) -> IntParts {
         frac: O::shl(mant << 1, 63 - k),
         big,
         small,
-        neg: ((x as i64) >> 63) as u64,
+        neg: barrier(((x as i64) >> 63) as u64),
     }
 }
 
@@ -468,16 +612,16 @@ impl Fpr {
     #[inline]
     pub fn half(self) -> Fpr {
         let x = self.0;
-        let y = x - (nonzero(x & 0x7FF0_0000_0000_0000) << 52);
+        let y = x - (barrier(nonzero(x & EXP)) << 52);
         // If the exponent field became 0, clear the fraction too (keep the sign).
-        Fpr(y & !(M63 & (1 - nonzero(y & 0x7FF0_0000_0000_0000)).wrapping_neg()))
+        Fpr(y & !(M63 & mask(1 - nonzero(y & EXP))))
     }
 
     /// `self · 2`, exact. Zeros stay as they are; unspecified if the result overflows.
     #[inline]
     pub fn double(self) -> Fpr {
         let x = self.0;
-        Fpr(x.wrapping_add(nonzero(x & 0x7FF0_0000_0000_0000) << 52))
+        Fpr(x.wrapping_add(barrier(nonzero(x & EXP)) << 52))
     }
 
     /// `self · o`. Domain: zero/normal operands (subnormals read as zero), result zero or
