@@ -48,6 +48,11 @@ if command -v valgrind >/dev/null 2>&1; then
   # The check must be able to fail: memcheck has to flag a deliberate secret branch
   # (ct_check --canary exits 0 only then; its expected report is not shown).
   valgrind -q --log-file=/dev/null "$CT_CHECK" --canary
+  # Again with Falcon's integer-only binary64 (the FFT and key expansion on emulated Fpr).
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/ct-emulated" \
+    cargo build --release -p pqsig --example ct_check --features fpr-emulated
+  valgrind --error-exitcode=1 --track-origins=yes \
+    "${CARGO_TARGET_DIR:-target}/ct-emulated/release/examples/ct_check"
 else
   echo "SKIPPED: constant-time check (valgrind not installed)"
 fi

@@ -69,8 +69,8 @@
 //!   sampler, PRNG and key generation (private modules).
 //!
 //! The `fpr-emulated` build (`--features fpr-emulated`: the FFT, key expansion and
-//! sampler then compute with the integer `Fpr`) compiles and runs the same checks; see
-//! docs/ARCHITECTURE.md for what memcheck reports there.
+//! sampler then compute with the integer `Fpr`) runs the same checks and is clean too
+//! (scripts/test-all.sh runs both builds).
 //!
 //! Every backend available here runs. Valgrind's CPUID hides AVX-512, so under valgrind
 //! that is portable and avx2; the AVX-512 tables are not covered by this check. Outputs
