@@ -163,6 +163,7 @@ pub(crate) fn rebuild_crt(
     }
 }
 
+#[cfg(test)]
 /// a ← −a if ctl = all-ones (a unsigned, stride 1), as fn-dsa computes it.
 ///
 /// Note: like fn-dsa 0.4.0, the first word adds 1 (`− ctl`) but a carry out of a word
@@ -181,6 +182,7 @@ fn negate(a: &mut [u32], ctl: u32) {
     }
 }
 
+#[cfg(test)]
 /// (a, b) ← (|(a·xa + b·xb)/2^31|, |(a·ya + b·yb)/2^31|) (low bits dropped); returns the
 /// two sign masks. Coefficients in [−2^31, 2^31].
 fn co_lin_div31_abs(
@@ -219,6 +221,7 @@ fn co_lin_div31_abs(
     (nega, negb)
 }
 
+#[cfg(test)]
 /// Final correction of a modular value: if neg, −m <= a < 0 (add m); else 0 <= a < 2m
 /// (subtract m if a >= m). The top word may use 32 bits when !neg.
 fn finish_mod(a: &mut [u32], m: &[u32], neg: u32) {
@@ -236,6 +239,7 @@ fn finish_mod(a: &mut [u32], m: &[u32], neg: u32) {
     }
 }
 
+#[cfg(test)]
 /// (a, b) ← ((a·xa + b·xb)/2^31 mod m, (a·ya + b·yb)/2^31 mod m) (Montgomery-style
 /// division by 2^31; m odd, m0i = −1/m mod 2^31; coefficient bounds as for
 /// [`co_lin_div31_abs`], also on xa + xb and ya + yb).
@@ -287,6 +291,7 @@ fn co_lin_mod(
     finish_mod(b, m, (ccb >> 63) as u32);
 }
 
+#[cfg(test)]
 /// −1/x mod 2^31 for odd x.
 fn ninv31(x: u32) -> u32 {
     let mut y = 2u32.wrapping_sub(x);
@@ -303,7 +308,8 @@ fn ninv31(x: u32) -> u32 {
 /// approximations (Pornin, ePrint 2020/972), as fn-dsa runs it but without updating u
 /// (the solver only needs v, and v's updates never read u). `tmp` needs 3 words per
 /// word of x.
-pub(crate) fn bezout_v(v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> u32 {
+#[cfg(test)]
+pub(crate) fn bezout_v_bingcd(v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> u32 {
     let len = x.len();
     if len == 0 {
         return 0;
@@ -386,6 +392,210 @@ pub(crate) fn bezout_v(v: &mut [u32], x: &[u32], y: &[u32], tmp: &mut [u32]) -> 
     }
     r |= (x[0] & y[0] & 1) ^ 1;
     ((r | r.wrapping_neg()) >> 31).wrapping_sub(1)
+}
+
+/// 2^62 − 1.
+const M62: i64 = (1 << 62) - 1;
+
+/// 62 divsteps (Bernstein–Yang) on the low 64 bits of f (odd) and g, from `delta`:
+/// returns the new delta and the transition matrix (u, v, q, r), with
+/// `2^62·f' = u·f + v·g` and `2^62·g' = q·f + r·g` for the full integers, and
+/// `|u| + |v|, |q| + |r| <= 2^62`. Each step: if delta > 0 and g is odd,
+/// (delta, f, g) ← (1 − delta, g, (g − f)/2); else if g is odd,
+/// (1 + delta, f, (g + f)/2); else (1 + delta, f, g/2). Only the low bits decide the
+/// steps, so 64-bit wrapping arithmetic is exact for 62 of them. Branch-free.
+fn divsteps62(mut delta: i64, f0: u64, g0: u64) -> (i64, [i64; 4]) {
+    let (mut u, mut v, mut q, mut r) = (1i64, 0i64, 0i64, 1i64);
+    let (mut f, mut g) = (f0, g0);
+    for _ in 0..62 {
+        let godd = (g & 1).wrapping_neg();
+        // delta > 0 (delta stays far from i64 bounds: |delta| <= steps + 1).
+        let dpos = (delta.wrapping_neg() >> 63) as u64;
+        let c1 = godd & dpos;
+        let c1s = c1 as i64;
+        // If c1: (f, g, delta) ← (g, −f, −delta), rows (u, v) ↔ (q, r) with the new
+        // second row negated.
+        let t = c1 & (f ^ g);
+        f ^= t;
+        g ^= t;
+        g = (g ^ c1).wrapping_sub(c1);
+        delta = (delta ^ c1s).wrapping_sub(c1s);
+        let t = c1s & (u ^ q);
+        u ^= t;
+        q ^= t;
+        let t = c1s & (v ^ r);
+        v ^= t;
+        r ^= t;
+        q = (q ^ c1s).wrapping_sub(c1s);
+        r = (r ^ c1s).wrapping_sub(c1s);
+        // g odd: g ← g + f (and the second row gets the first).
+        let gs = godd as i64;
+        g = g.wrapping_add(f & godd);
+        q = q.wrapping_add(u & gs);
+        r = r.wrapping_add(v & gs);
+        g >>= 1;
+        u = u.wrapping_shl(1);
+        v = v.wrapping_shl(1);
+        delta = delta.wrapping_add(1);
+    }
+    (delta, [u, v, q, r])
+}
+
+/// (f, g) ← ((u·f + v·g)/2^62, (q·f + r·g)/2^62), signed 62-bit limbs (top one
+/// signed); the divisions are exact by construction of the matrix.
+fn update_fg62(f: &mut [i64], g: &mut [i64], t: &[i64; 4]) {
+    let [u, v, q, r] = t.map(|x| x as i128);
+    let len = f.len();
+    let mut cf = u * f[0] as i128 + v * g[0] as i128;
+    let mut cg = q * f[0] as i128 + r * g[0] as i128;
+    cf >>= 62;
+    cg >>= 62;
+    for i in 1..len {
+        cf += u * f[i] as i128 + v * g[i] as i128;
+        cg += q * f[i] as i128 + r * g[i] as i128;
+        f[i - 1] = cf as i64 & M62;
+        g[i - 1] = cg as i64 & M62;
+        cf >>= 62;
+        cg >>= 62;
+    }
+    f[len - 1] = cf as i64;
+    g[len - 1] = cg as i64;
+}
+
+/// (d, e) ← ((u·d + v·e)/2^62, (q·d + r·e)/2^62) modulo m (odd; `minv` = 1/m mod 2^62),
+/// keeping both in (−2m, m): a multiple of m is added so that the low 62 bits vanish
+/// (with u·m or v·m more when d or e is negative, which keeps the range).
+fn update_de62(d: &mut [i64], e: &mut [i64], t: &[i64; 4], m: &[i64], minv: i64) {
+    let [u, v, q, r] = *t;
+    let len = d.len();
+    let sd = d[len - 1] >> 63;
+    let se = e[len - 1] >> 63;
+    let mut md = (u & sd).wrapping_add(v & se);
+    let mut me = (q & sd).wrapping_add(r & se);
+    let (u, v, q, r) = (u as i128, v as i128, q as i128, r as i128);
+    let mut cd = u * d[0] as i128 + v * e[0] as i128;
+    let mut ce = q * d[0] as i128 + r * e[0] as i128;
+    md = md.wrapping_sub(minv.wrapping_mul(cd as i64).wrapping_add(md) & M62);
+    me = me.wrapping_sub(minv.wrapping_mul(ce as i64).wrapping_add(me) & M62);
+    cd += m[0] as i128 * md as i128;
+    ce += m[0] as i128 * me as i128;
+    cd >>= 62;
+    ce >>= 62;
+    for i in 1..len {
+        cd += u * d[i] as i128 + v * e[i] as i128 + m[i] as i128 * md as i128;
+        ce += q * d[i] as i128 + r * e[i] as i128 + m[i] as i128 * me as i128;
+        d[i - 1] = cd as i64 & M62;
+        e[i - 1] = ce as i64 & M62;
+        cd >>= 62;
+        ce >>= 62;
+    }
+    d[len - 1] = cd as i64;
+    e[len - 1] = ce as i64;
+}
+
+/// a ← a + (m & mask) (signed 62-bit limbs), carries propagated.
+fn add_masked62(a: &mut [i64], m: &[i64], mask: i64) {
+    let len = a.len();
+    let mut c = 0i64;
+    for (i, (w, &mw)) in a.iter_mut().zip(m).enumerate() {
+        c += *w + (mw & mask);
+        if i + 1 < len {
+            *w = c & M62;
+            c >>= 62;
+        } else {
+            *w = c;
+        }
+    }
+}
+
+/// a ← −a if mask (signed 62-bit limbs).
+fn neg_masked62(a: &mut [i64], mask: i64) {
+    let len = a.len();
+    let mut c = mask & 1;
+    for (i, w) in a.iter_mut().enumerate() {
+        if i + 1 < len {
+            c += (*w ^ mask) & M62;
+            *w = c & M62;
+            c >>= 62;
+        } else {
+            *w = c + (*w ^ mask);
+        }
+    }
+}
+
+/// The Bezout coefficient v of two odd positive integers x, y (unsigned, same length,
+/// 31-bit words): if gcd(x, y) = 1, sets v to the unique value with `x·u − y·v = 1` for
+/// some u, `0 <= u <= y`, `0 <= v <= x` (that is `v = −1/y mod x`, 0 when x = 1), and
+/// returns all-ones; otherwise (gcd > 1 or x or y even) returns 0. The same outputs as
+/// fn-dsa's binary GCD (`bezout_v_bingcd` in the tests), computed as a modular inverse
+/// by constant-time safegcd (Bernstein–Yang, "Fast constant-time gcd computation and
+/// modular inversion", 2019): batches of 62 divsteps on the low bits, applied to 62-bit
+/// limbs; ⌊(49·d + 80)/17⌋ divsteps suffice for d-bit inputs (their Theorem 11.2, with
+/// f² + 4g² <= 5·2^(2d)). `tmp` is unused (kept for the caller's layout).
+pub(crate) fn bezout_v(v: &mut [u32], x: &[u32], y: &[u32], _tmp: &mut [u32]) -> u32 {
+    let len = x.len();
+    if len == 0 {
+        return 0;
+    }
+    let l62 = len.div_ceil(2) + 1;
+    let mut buf = zeroize::Zeroizing::new(alloc::vec![0i64; 5 * l62]);
+    let (f, rest) = buf.split_at_mut(l62);
+    let (g, rest) = rest.split_at_mut(l62);
+    let (d, rest) = rest.split_at_mut(l62);
+    let (e, m) = rest.split_at_mut(l62);
+    for i in 0..len {
+        let sh = 31 * (i & 1);
+        f[i / 2] |= (x[i] as i64) << sh;
+        g[i / 2] |= (y[i] as i64) << sh;
+    }
+    m.copy_from_slice(f);
+    e[0] = 1;
+    // 1/m mod 2^62 by Newton (m forced odd: an even x fails below anyway).
+    let m0 = m[0] | 1;
+    let mut minv = m0;
+    for _ in 0..6 {
+        minv = minv.wrapping_mul(2i64.wrapping_sub(m0.wrapping_mul(minv)));
+    }
+    let minv = minv & M62;
+    let bits = 31 * len as u64;
+    let steps = (49 * bits + 80) / 17;
+    let mut delta = 1i64;
+    for _ in 0..steps.div_ceil(62) {
+        let (nd, t) = divsteps62(
+            delta,
+            f[0] as u64 | ((f[1] as u64) << 62),
+            g[0] as u64 | ((g[1] as u64) << 62),
+        );
+        delta = nd;
+        update_fg62(f, g, &t);
+        update_de62(d, e, &t, m, minv);
+    }
+    // g = 0 and f = ±gcd. d·y = f (mod m), d in (−2m, m): w = sign(f)·d mod m.
+    let sf = f[l62 - 1] >> 63;
+    add_masked62(d, m, d[l62 - 1] >> 63);
+    neg_masked62(d, sf);
+    add_masked62(d, m, d[l62 - 1] >> 63);
+    // |f| = 1?
+    neg_masked62(f, sf);
+    let mut bad = f[0] ^ 1;
+    for &w in &f[1..] {
+        bad |= w;
+    }
+    // v = m − w, or 0 when w = 0 (m = 1).
+    let mut wz = 0i64;
+    for &w in d.iter() {
+        wz |= w;
+    }
+    let keep = -(((wz | wz.wrapping_neg()) >> 63) & 1); // all-ones if w != 0
+    neg_masked62(d, -1);
+    add_masked62(d, m, keep);
+    for i in 0..len {
+        let sh = 31 * (i & 1);
+        v[i] = ((d[i / 2] >> sh) & 0x7FFF_FFFF) as u32;
+    }
+    // Both odd, gcd 1.
+    let ok = (bad == 0) as u32 & x[0] & y[0] & 1;
+    ok.wrapping_neg()
 }
 
 /// Bit length of x (0 for 0), constant-time.
@@ -476,6 +686,67 @@ mod tests {
                 w
             })
             .collect()
+    }
+
+    #[test]
+    fn safegcd_matches_bingcd() {
+        let mut st = 0x5eed_1234u64;
+        let mut next = || {
+            st ^= st << 13;
+            st ^= st >> 7;
+            st ^= st << 17;
+            st
+        };
+        for len in [1usize, 2, 3, 4, 7, 13, 53, 104] {
+            for t in 0..60 {
+                let mut x: Vec<u32> = (0..len).map(|_| next() as u32 & 0x7FFF_FFFF).collect();
+                let mut y: Vec<u32> = (0..len).map(|_| next() as u32 & 0x7FFF_FFFF).collect();
+                match t % 10 {
+                    0 => x[0] &= !1, // x even
+                    1 => y[0] &= !1, // y even
+                    2 => {
+                        // x = 1
+                        x.fill(0);
+                        x[0] = 1;
+                        y[0] |= 1;
+                    }
+                    3 => {
+                        // y = 1
+                        y.fill(0);
+                        y[0] = 1;
+                        x[0] |= 1;
+                    }
+                    4 => {
+                        // Common factor 3·5: multiply both small values.
+                        x.fill(0);
+                        y.fill(0);
+                        x[0] = 15 * (next() as u32 & 0xFFFF | 1);
+                        y[0] = 15 * (next() as u32 & 0xFFFF | 1);
+                    }
+                    5 => {
+                        // Shorter effective lengths.
+                        for w in x[len / 2..].iter_mut() {
+                            *w = 0;
+                        }
+                        x[0] |= 1;
+                        y[0] |= 1;
+                    }
+                    _ => {
+                        x[0] |= 1;
+                        y[0] |= 1;
+                    }
+                }
+                let mut v1 = vec![0u32; len];
+                let mut v2 = vec![0u32; len];
+                let mut tmp = vec![0u32; 3 * len];
+                let r1 = bezout_v_bingcd(&mut v1, &x, &y, &mut tmp);
+                let r2 = bezout_v(&mut v2, &x, &y, &mut tmp);
+                assert_eq!(r1, r2, "len {len} t {t}");
+                if r1 != 0 {
+                    assert_eq!(v1, v2, "len {len} t {t}");
+                }
+            }
+        }
     }
 
     #[test]
