@@ -74,7 +74,8 @@ fn norm_ok(k: &NttKernels, c0: &[u16], s2: &[i16], h_ntt: &[u16], logn: u32) -> 
     let n = 1usize << logn;
     let mut tt = [0u16; NMAX];
     let tt = &mut tt[..n];
-    // tt = s2·h − c0 = −s1 (mod q); the norm of −s1 is the norm of s1.
+    // tt = s2·h − c0 = −s1 (mod q); the norm of −s1 is the norm of s1. (A kernel fusing
+    // these steps in registers measured no faster: the transforms dominate.)
     (k.from_i16)(tt, s2);
     (k.ntt)(tt, logn);
     (k.mul_monty)(tt, h_ntt);

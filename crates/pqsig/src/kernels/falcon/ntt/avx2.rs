@@ -236,13 +236,18 @@ unsafe fn twl(t: &[[u16; 16]; 64], tq: &[[u16; 16]; 64], v: usize) -> Tw {
 // ---------------------------------------------------------------------------------------
 // Transforms.
 
+// The transforms are built from pieces: the forward layers with half-distance ≥ 16 (`fwd_outer`), the four in-register layers of
+// a 32-coefficient chunk each way (`fwd_chunk`, `inv_chunk`: a chunk leaves `fwd_chunk`
+// and enters `inv_chunk` in the permuted lane order of `shuffle8, 4, 2, 1`), and the
+// inverse outer layers but the last (`inv_outer`), whose last layer each caller finishes
+// with the division by n folded in (`last_layer_consts`).
+
+/// Forward layers with half-distance ≥ 16 (whole vectors), in place.
+///
 /// # Safety
-/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
-#[target_feature(enable = "avx2")]
-unsafe fn ntt_one(a: &mut [u16], logn: u32) {
-    let n = 1usize << logn;
-    let q = unsafe { _mm256_set1_epi16(Q as i16) };
-    // Layers with half-distance ≥ 16: whole vectors.
+/// AVX2 must be available (inlined into `#[target_feature(enable = "avx2")]` callers).
+#[inline(always)]
+unsafe fn fwd_outer(a: &mut [u16], n: usize, q: __m256i) {
     let mut ht = n;
     let mut m = 1;
     while ht > 16 {
@@ -262,63 +267,98 @@ unsafe fn ntt_one(a: &mut [u16], logn: u32) {
         }
         m <<= 1;
     }
-    // Now m = n/16 groups of 16: the half-distance 8, 4, 2, 1 layers, in registers per
-    // 32-coefficient chunk. Layer with half-distance h has n/(2h) groups.
-    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
-        unsafe {
-            let (mut x, mut y) = (load(&chunk[..16]), load(&chunk[16..]));
-            (x, y) = shuffle8(x, y);
-            bf_ct(&mut x, &mut y, tw8(&GM, &GMQ, n / 16 + 2 * p), q);
-            (x, y) = shuffle4(x, y);
-            bf_ct(&mut x, &mut y, twl(&FWD4, &FWD4Q, n / 32 + p), q);
-            (x, y) = shuffle2(x, y);
-            bf_ct(&mut x, &mut y, twl(&FWD2, &FWD2Q, n / 32 + p), q);
-            (x, y) = shuffle1(x, y);
-            bf_ct(&mut x, &mut y, twl(&FWD1, &FWD1Q, n / 32 + p), q);
-            // Back to the natural order.
-            (x, y) = shuffle1(x, y);
-            (x, y) = shuffle2(x, y);
-            (x, y) = shuffle4(x, y);
-            (x, y) = shuffle8(x, y);
-            let (c0, c1) = chunk.split_at_mut(16);
-            store(c0, x);
-            store(c1, y);
-        }
-    }
 }
 
+/// The four last forward layers (half-distance 8, 4, 2, 1) on chunk `p` (natural order in
+/// `x`, `y`); returns it in the permuted order (see the module docs).
+///
 /// # Safety
-/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
-#[target_feature(enable = "avx2")]
-unsafe fn intt_one(a: &mut [u16], logn: u32) {
-    let n = 1usize << logn;
-    let q = unsafe { _mm256_set1_epi16(Q as i16) };
-    // Half-distance 1, 2, 4, 8 layers in registers per chunk (n/2, n/4, n/8, n/16
-    // groups): the layer with h has twiddle vector index (n/(2h))·h/16 + p = n/32 + p.
-    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
-        unsafe {
-            let (mut x, mut y) = (load(&chunk[..16]), load(&chunk[16..]));
-            (x, y) = shuffle8(x, y);
-            (x, y) = shuffle4(x, y);
-            (x, y) = shuffle2(x, y);
-            (x, y) = shuffle1(x, y);
-            bf_gs(&mut x, &mut y, twl(&INV1, &INV1Q, n / 32 + p), q);
-            (x, y) = shuffle1(x, y);
-            bf_gs(&mut x, &mut y, twl(&INV2, &INV2Q, n / 32 + p), q);
-            (x, y) = shuffle2(x, y);
-            bf_gs(&mut x, &mut y, twl(&INV4, &INV4Q, n / 32 + p), q);
-            (x, y) = shuffle4(x, y);
-            bf_gs(&mut x, &mut y, tw8(&IGM, &IGMQ, n / 16 + 2 * p), q);
-            (x, y) = shuffle8(x, y);
-            let (c0, c1) = chunk.split_at_mut(16);
-            store(c0, x);
-            store(c1, y);
-        }
+/// As for `fwd_outer`.
+#[inline(always)]
+unsafe fn fwd_chunk(
+    mut x: __m256i,
+    mut y: __m256i,
+    n: usize,
+    p: usize,
+    q: __m256i,
+) -> (__m256i, __m256i) {
+    unsafe {
+        (x, y) = shuffle8(x, y);
+        bf_ct(&mut x, &mut y, tw8(&GM, &GMQ, n / 16 + 2 * p), q);
+        (x, y) = shuffle4(x, y);
+        bf_ct(&mut x, &mut y, twl(&FWD4, &FWD4Q, n / 32 + p), q);
+        (x, y) = shuffle2(x, y);
+        bf_ct(&mut x, &mut y, twl(&FWD2, &FWD2Q, n / 32 + p), q);
+        (x, y) = shuffle1(x, y);
+        bf_ct(&mut x, &mut y, twl(&FWD1, &FWD1Q, n / 32 + p), q);
     }
-    // Half-distance ≥ 16: whole vectors. The division by n is folded into the last
-    // layer (one group): x ← (u + v)·n⁻¹, y ← (u − v)·(w·n⁻¹), the Montgomery products
-    // of the same canonical values as dividing afterwards (each result is the unique
-    // residue in [0, q) of the same product), so the output is identical.
+    (x, y)
+}
+
+/// The permuted order `fwd_chunk` leaves (and `inv_chunk` takes) from the natural one.
+///
+/// # Safety
+/// As for `fwd_outer`.
+#[inline(always)]
+unsafe fn to_chunk_order(mut x: __m256i, mut y: __m256i) -> (__m256i, __m256i) {
+    unsafe {
+        (x, y) = shuffle8(x, y);
+        (x, y) = shuffle4(x, y);
+        (x, y) = shuffle2(x, y);
+        (x, y) = shuffle1(x, y);
+    }
+    (x, y)
+}
+
+/// Back to the natural order (each shuffle is an involution).
+///
+/// # Safety
+/// As for `fwd_outer`.
+#[inline(always)]
+unsafe fn from_chunk_order(mut x: __m256i, mut y: __m256i) -> (__m256i, __m256i) {
+    unsafe {
+        (x, y) = shuffle1(x, y);
+        (x, y) = shuffle2(x, y);
+        (x, y) = shuffle4(x, y);
+        (x, y) = shuffle8(x, y);
+    }
+    (x, y)
+}
+
+/// The four first inverse layers (half-distance 1, 2, 4, 8; n/2 … n/16 groups: the layer
+/// with h has twiddle vector index (n/(2h))·h/16 + p = n/32 + p) on chunk `p`, given in
+/// the permuted order; returns it in the natural order.
+///
+/// # Safety
+/// As for `fwd_outer`.
+#[inline(always)]
+unsafe fn inv_chunk(
+    mut x: __m256i,
+    mut y: __m256i,
+    n: usize,
+    p: usize,
+    q: __m256i,
+) -> (__m256i, __m256i) {
+    unsafe {
+        bf_gs(&mut x, &mut y, twl(&INV1, &INV1Q, n / 32 + p), q);
+        (x, y) = shuffle1(x, y);
+        bf_gs(&mut x, &mut y, twl(&INV2, &INV2Q, n / 32 + p), q);
+        (x, y) = shuffle2(x, y);
+        bf_gs(&mut x, &mut y, twl(&INV4, &INV4Q, n / 32 + p), q);
+        (x, y) = shuffle4(x, y);
+        bf_gs(&mut x, &mut y, tw8(&IGM, &IGMQ, n / 16 + 2 * p), q);
+        (x, y) = shuffle8(x, y);
+    }
+    (x, y)
+}
+
+/// Inverse layers with half-distance 16 … n/4 (whole vectors), in place: all the outer
+/// ones but the last (half-distance n/2), which the caller runs with the division by n.
+///
+/// # Safety
+/// As for `fwd_outer`.
+#[inline(always)]
+unsafe fn inv_outer(a: &mut [u16], n: usize, q: __m256i) {
     let mut t = 16;
     let mut m = n / 16;
     while m > 2 {
@@ -339,6 +379,18 @@ unsafe fn intt_one(a: &mut [u16], logn: u32) {
         t <<= 1;
         m = hm;
     }
+}
+
+/// The last inverse layer's factors with the division by n folded in: x ← (u + v)·n⁻¹,
+/// y ← (u − v)·(w·n⁻¹). These are Montgomery products of the same canonical values as
+/// dividing afterwards would give (each result is the unique residue in [0, q) of the
+/// same product), so the output is identical. Returns (n⁻¹, w·n⁻¹), each with its
+/// `montymul_pre` companion.
+///
+/// # Safety
+/// As for `fwd_outer`.
+#[inline(always)]
+unsafe fn last_layer_consts(logn: u32) -> (Tw, Tw) {
     let ni = portable::inv_n_monty(logn);
     let wni = portable::mq_montymul(IGM[1] as u32, ni);
     let splat = |c: u32| unsafe {
@@ -347,8 +399,45 @@ unsafe fn intt_one(a: &mut [u16], logn: u32) {
             _mm256_set1_epi16((c as u16).wrapping_mul(QINV) as i16),
         )
     };
-    let (ni, wni) = (splat(ni), splat(wni));
-    let (lo, hi) = a.split_at_mut(t);
+    (splat(ni), splat(wni))
+}
+
+/// # Safety
+/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
+#[target_feature(enable = "avx2")]
+unsafe fn ntt_one(a: &mut [u16], logn: u32) {
+    let n = 1usize << logn;
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
+    unsafe { fwd_outer(a, n, q) };
+    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
+        let (c0, c1) = chunk.split_at_mut(16);
+        unsafe {
+            let (x, y) = fwd_chunk(load(c0), load(c1), n, p, q);
+            let (x, y) = from_chunk_order(x, y);
+            store(c0, x);
+            store(c1, y);
+        }
+    }
+}
+
+/// # Safety
+/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
+#[target_feature(enable = "avx2")]
+unsafe fn intt_one(a: &mut [u16], logn: u32) {
+    let n = 1usize << logn;
+    let q = unsafe { _mm256_set1_epi16(Q as i16) };
+    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
+        let (c0, c1) = chunk.split_at_mut(16);
+        unsafe {
+            let (x, y) = to_chunk_order(load(c0), load(c1));
+            let (x, y) = inv_chunk(x, y, n, p, q);
+            store(c0, x);
+            store(c1, y);
+        }
+    }
+    unsafe { inv_outer(a, n, q) };
+    let (ni, wni) = unsafe { last_layer_consts(logn) };
+    let (lo, hi) = a.split_at_mut(n / 2);
     for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
         unsafe {
             let (u, v) = (load(x), load(y));
