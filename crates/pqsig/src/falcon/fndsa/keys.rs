@@ -1,7 +1,7 @@
 //! FN-DSA (draft) key objects: decoding, encoding, and the sign / verify entry points.
 //! DRAFT: every encoding here follows fn-dsa 0.4.0 and will change with FIPS 206.
 
-use super::codec::{modq_decode, modq_encode, trim_i8_decode, trim_i8_encode};
+use super::codec::{modq_decode_on, modq_encode, trim_i8_decode, trim_i8_encode};
 use super::hash::{compute_mu, compute_mu_prehash, compute_mu_prehashed, hash_vrfy_key};
 use super::keygen::{keygen as keygen_poly, KeyPoly};
 use super::params::{
@@ -113,14 +113,15 @@ impl VerifyingKey {
         if head & 0xF0 != 0 || !logn_ok(logn) || vk.len() != vrfy_key_size(logn) {
             return Err(Error::InvalidKey);
         }
-        let mut h_ntt = vec![0u16; 1 << logn];
-        modq_decode(&vk[1..], &mut h_ntt).ok_or(Error::InvalidKey)?;
-        let k = ntt::kernels(backend);
+        // NTT(h), then in place into Montgomery form.
+        let mut h_mont = vec![0u16; 1 << logn];
+        modq_decode_on(backend, &vk[1..], &mut h_mont).ok_or(Error::InvalidKey)?;
+        (ntt::kernels(backend).to_monty)(&mut h_mont);
         Ok(VerifyingKey {
             logn,
             bytes: vk.to_vec(),
             hvk: hash_vrfy_key(vk),
-            h_mont: h_to_mont(k, &h_ntt),
+            h_mont,
             backend,
         })
     }
