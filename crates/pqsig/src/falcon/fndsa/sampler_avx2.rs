@@ -170,27 +170,58 @@ fn decide4(rq: &Req, q: &Quad) -> (u32, u32) {
 
 /// Base sampler on eight draws given as limbs (v0: bits 0..24, v1: 24..48, v2: 48..79
 /// of the 79-bit value): z0 = number of table entries above the draw, by the borrow of
-/// `v − T[k]` over the three limbs (every entry visited).
+/// `v − T[k]` over the three limbs (every entry visited). Entries 11..18 have a zero top
+/// limb and 15..18 a zero middle limb too: for them the borrow out of the lower limbs
+/// counts only when the draw's upper limbs are zero, which is what the full chain
+/// computes (checked at build time below).
 #[target_feature(enable = "avx2")]
 #[inline]
 fn gauss8(v0: __m256i, v1: __m256i, v2: __m256i) -> __m256i {
-    let mut z0 = _mm256_setzero_si256();
-    for t in GAUSS0.iter() {
-        // Limbs below 2^24 (v0, v1) and 2^31 (v2): each difference's sign bit is the
-        // borrow.
-        let cc = _mm256_srli_epi32::<31>(_mm256_sub_epi32(v0, _mm256_set1_epi32(t[2] as i32)));
-        let cc = _mm256_srli_epi32::<31>(_mm256_sub_epi32(
-            _mm256_sub_epi32(v1, _mm256_set1_epi32(t[1] as i32)),
+    let zero = _mm256_setzero_si256();
+    let mut z0 = zero;
+    // Limbs below 2^24 (v0, v1) and 2^31 (v2): each difference's sign bit is the borrow.
+    let lo = |k: usize| {
+        _mm256_srli_epi32::<31>(_mm256_sub_epi32(v0, _mm256_set1_epi32(GAUSS0[k][2] as i32)))
+    };
+    let mid = |k: usize, cc: __m256i| {
+        _mm256_srli_epi32::<31>(_mm256_sub_epi32(
+            _mm256_sub_epi32(v1, _mm256_set1_epi32(GAUSS0[k][1] as i32)),
             cc,
-        ));
+        ))
+    };
+    for k in 0..11 {
+        let cc = mid(k, lo(k));
         let cc = _mm256_srli_epi32::<31>(_mm256_sub_epi32(
-            _mm256_sub_epi32(v2, _mm256_set1_epi32(t[0] as i32)),
+            _mm256_sub_epi32(v2, _mm256_set1_epi32(GAUSS0[k][0] as i32)),
             cc,
         ));
         z0 = _mm256_add_epi32(z0, cc);
     }
-    z0
+    // Masks: v2 == 0, and v1 == v2 == 0.
+    let top0 = _mm256_cmpeq_epi32(v2, zero);
+    let top_mid0 = _mm256_and_si256(top0, _mm256_cmpeq_epi32(v1, zero));
+    let mut acc = zero;
+    for k in 11..15 {
+        acc = _mm256_add_epi32(acc, mid(k, lo(k)));
+    }
+    let mut acc2 = zero;
+    for k in 15..18 {
+        acc2 = _mm256_add_epi32(acc2, lo(k));
+    }
+    z0 = _mm256_add_epi32(z0, _mm256_and_si256(acc, top0));
+    _mm256_add_epi32(z0, _mm256_and_si256(acc2, top_mid0))
 }
+
+// The zero limbs `gauss8` relies on.
+const _: () = {
+    let mut k = 11;
+    while k < 18 {
+        assert!(GAUSS0[k][0] == 0);
+        assert!(k < 15 || GAUSS0[k][1] == 0);
+        k += 1;
+    }
+    assert!(GAUSS0[10][0] != 0);
+};
 
 /// The value of the slot selected by the one-hot mask `sel`, without an index that
 /// depends on it.
