@@ -189,10 +189,10 @@ fn gauss8(v0: __m256i, v1: __m256i, v2: __m256i) -> __m256i {
             cc,
         ))
     };
-    for k in 0..11 {
+    for (k, t) in GAUSS0.iter().enumerate().take(11) {
         let cc = mid(k, lo(k));
         let cc = _mm256_srli_epi32::<31>(_mm256_sub_epi32(
-            _mm256_sub_epi32(v2, _mm256_set1_epi32(GAUSS0[k][0] as i32)),
+            _mm256_sub_epi32(v2, _mm256_set1_epi32(t[0] as i32)),
             cc,
         ));
         z0 = _mm256_add_epi32(z0, cc);
