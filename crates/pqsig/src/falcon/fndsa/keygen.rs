@@ -33,7 +33,7 @@ use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
 /// Half-Gaussian CDT for degree 512 (and, summed, the toy degrees): a uniform 15-bit v
-/// gives the magnitude #{j : v < tab[j]}, so `tab[j] / 2^15 ≈ P(|x| > j)`.
+/// gives the magnitude `#{j : v < tab[j]}`, so `tab[j] / 2^15 ≈ P(|x| > j)`.
 const KGDIST_512: [u16; 17] = [
     29543, 23286, 17574, 12669, 8706, 5692, 3535, 2083, 1164, 615, 308, 146, 65, 28, 11, 4, 1,
 ];

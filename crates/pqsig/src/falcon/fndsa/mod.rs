@@ -146,7 +146,35 @@
 //! (from `seed_sign`, pure and pre-hash) and μ; all 90 signatures verify; and
 //! `tests/fndsa_differential.rs` checks random keys, messages, contexts and every
 //! pre-hash against the crate itself (same bytes both ways, cross-verification,
-//! tampering), on every backend and with the emulated `Fpr`.
+//! tampering), on every backend and with the emulated `Fpr`; `tests/fndsa_stress.rs`
+//! compares keys and signatures with fn-dsa on many more random seeds
+//! (`FNDSA_STRESS=k` scales it).
+//!
+//! ## How it is fast (same outputs as fn-dsa, other computations)
+//!
+//! Only the outputs and the accept/reject decisions must match fn-dsa; wherever a value
+//! is an exact integer (or an exact function of the stream), any exact method may
+//! compute it. `examples/fndsa_vs_peer.rs` times every operation against the fn-dsa
+//! crate in the same process.
+//!
+//! * Signing: the sampler evaluates up to 8 speculative 11-byte attempts of both
+//!   requests of a leaf at once with AVX2 and replays the serial order on masks
+//!   (`sampler_avx2`: same integers, same bytes consumed); the SHAKE256 stream keeps a
+//!   look-ahead window (`prng`); the FFT-domain operations use the backend's kernel
+//!   table, fetched once per signature. Hash-to-point reduces and left-packs 16 words
+//!   at a time.
+//! * Verification: no allocation; table-driven decoding of the compressed s2 (one
+//!   trailing-zero count per value on the critical path); AVX2 unpacking of the
+//!   verifying key. A signing key decoded to sign builds its verifying key only on
+//!   request.
+//! * Key generation (`ntru`): twiddle tables computed once per key generation;
+//!   AVX2 NTTs, CRT reconstruction and residues over the 31-bit primes; at degree <= 8
+//!   (the deep levels, where coefficients have hundreds of words) plain big-integer
+//!   products instead of RNS + CRT; the Babai subtraction `F − k·f·2^s` for degree <= 8
+//!   in column form with exact 128-bit sums; the deepest Bezout coefficient by safegcd
+//!   (62 divsteps per batch) instead of a 31-step binary GCD; depth-0 divisions by f
+//!   through one batch inversion. The fixed-point approximations (which decide fn-dsa's
+//!   rejections) are computed with fn-dsa's exact integer operations.
 //!
 //! ## API (module `keys`, re-exported here)
 //!

@@ -81,7 +81,7 @@ impl ShakeStream {
         self.len - self.pos
     }
 
-    /// Marks `k` bytes (at most [`ShakeStream::available`]) as read.
+    /// Marks `k` bytes (at most the number of unread bytes in the window) as read.
     #[inline(always)]
     pub fn advance(&mut self, k: usize) {
         debug_assert!(k <= self.len - self.pos);

@@ -1,7 +1,7 @@
 //! NTRUSolve of FN-DSA (draft, fn-dsa 0.4.0): the ntrugen algorithm, ported so that the
 //! same (f, g) are accepted and the same (F, G) come out. DRAFT.
 //!
-//! Why not the shared round-3 solver ([`crate::falcon::keygen`])? Both compute a valid
+//! Why not the shared round-3 solver ([`mod@crate::falcon::keygen`])? Both compute a valid
 //! solution, and when both succeed they almost always agree (both end with an exact
 //! size reduction at depth 0). But they do not fail on the same (f, g): on the 90 KAT
 //! vectors, the round-3 solver accepted candidates that fn-dsa's solver rejects (and the

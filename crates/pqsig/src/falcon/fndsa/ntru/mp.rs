@@ -147,7 +147,7 @@ impl SmallPrime {
     }
 
     /// `out[i] = R/y[i] mod p` (R = 2^32) for non-zero `y[i]` in `[0, p)`, so that
-    /// `mmul(x, out[i]) = x/y[i]` (what [`div`] computes). Montgomery's batch inversion:
+    /// `mmul(x, out[i]) = x/y[i]` (what fn-dsa's 60-step `div` computes). Montgomery's batch inversion:
     /// prefix products, one inversion by exponentiation (x^(p−2)), and a backward pass;
     /// no branch on values. A zero `y[i]` gives zeros.
     pub(crate) fn batch_inv_mont(&self, y: &[u32], out: &mut [u32]) {

@@ -17,9 +17,17 @@
 //!   with numerator and denominator exact mod p0, the quotient in fixed point, and G
 //!   recomputed as (q + g·F)/f mod p0.
 //!
+//! The integers are the same as fn-dsa's at every step; some are computed differently:
+//! at degree <= 2^MAX_LOGN_PLAIN (f, g) and the unreduced F are exact big-integer
+//! products ([`big`]) instead of RNS + NTT + CRT (the RNS word counts are chosen so
+//! that the CRT gives the exact integers, so both routes agree); the deepest Bezout
+//! coefficient comes from safegcd (unique value); the depth-0 divisions by f use one
+//! batch inversion (unique quotients mod p0).
+//!
 //! Constant-time apart from the success/failure outcome: loops run over public sizes,
 //! the scaling exponents that depend on secret magnitudes (`scale_x`) select words by
-//! masking, never by indexing.
+//! masking, never by indexing; signs of big integers are applied with masks; safegcd
+//! runs a fixed number of divsteps for the public size.
 
 use super::super::fxp::{self, Fxr};
 use super::big;
@@ -494,7 +502,7 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
 
 /// NTRUSolve for (f, g) of degree 2^logn (1 <= logn <= 10). On success writes F and G
 /// (coefficients in [−127, 127], `f·G − g·F = q`) and returns true. `tw` must be
-/// [`twiddles`]`(logn)`.
+/// [`ntt_ctx`]`(logn, backend)`.
 #[allow(non_snake_case)]
 pub(crate) fn solve_ntru(
     logn: u32,
