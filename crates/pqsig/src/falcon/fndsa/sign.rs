@@ -125,6 +125,132 @@ fn split_selfadj(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr], hn: usize) {
     }
 }
 
+/// Degree-2 leaf of fast Fourier sampling (one complex value per polynomial): the LDL
+/// step, then (re, im) of t1 on `sqrt(d11)/σ`, then (re, im) of
+/// `t0 + (t1 − z1)·l10` on `sqrt(d00)/σ`. Returns (z0, z1).
+#[inline(always)]
+fn leaf(
+    samp: &mut Sampler,
+    t0: [Fpr; 2],
+    t1: [Fpr; 2],
+    g00_re: Fpr,
+    g01: [Fpr; 2],
+    g11_re: Fpr,
+) -> ([Fpr; 2], [Fpr; 2]) {
+    let isig = samp.inv_sigma();
+    let [g01_re, g01_im] = g01;
+    let inv = Fpr::of(1).div(g00_re);
+    let (mu_re, mu_im) = (g01_re.mul(inv), g01_im.mul(inv));
+    let zo = mu_re.mul(g01_re).add(mu_im.mul(g01_im));
+    let d00 = g00_re;
+    let (l_re, l_im) = (mu_re, mu_im.neg());
+    let d11 = g11_re.sub(zo);
+
+    let [w0, w1] = t1;
+    let leaf = d11.sqrt().mul(isig);
+    let (y0, y1) = samp.next_pair(w0, w1, leaf);
+    let (y0, y1) = (Fpr::of(y0 as i64), Fpr::of(y1 as i64));
+
+    // t0 + (t1 − z1)·l10.
+    let (a_re, a_im) = (w0.sub(y0), w1.sub(y1));
+    let b_re = a_re.mul(l_re).sub(a_im.mul(l_im));
+    let b_im = a_re.mul(l_im).add(a_im.mul(l_re));
+    let (x0, x1) = (t0[0].add(b_re), t0[1].add(b_im));
+
+    let leaf = d00.sqrt().mul(isig);
+    let (z0, z1) = samp.next_pair(x0, x1, leaf);
+    ([Fpr::of(z0 as i64), Fpr::of(z1 as i64)], [y0, y1])
+}
+
+/// `a·b` for complex numbers, the FFT kernels' operation order.
+#[inline(always)]
+fn cmul(a_re: Fpr, a_im: Fpr, b_re: Fpr, b_im: Fpr) -> (Fpr, Fpr) {
+    (
+        a_re.mul(b_re).sub(a_im.mul(b_im)),
+        a_re.mul(b_im).add(a_im.mul(b_re)),
+    )
+}
+
+/// Split of a degree-4 FFT-domain polynomial (re0, re1, im0, im1) into two degree-2 ones
+/// (one complex value each), as `poly_split_fft` computes it.
+#[inline(always)]
+fn split4(f: [Fpr; 4]) -> ([Fpr; 2], [Fpr; 2]) {
+    let (a_re, a_im) = (f[0], f[2]);
+    let (b_re, b_im) = (f[1], f[3]);
+    let f0 = [a_re.add(b_re).half(), a_im.add(b_im).half()];
+    let (s_re, s_im) = fft::gm(2);
+    let (t_re, t_im) = cmul(a_re.sub(b_re), a_im.sub(b_im), s_re, s_im.neg());
+    (f0, [t_re.half(), t_im.half()])
+}
+
+/// Inverse of [`split4`], as `poly_merge_fft` computes it.
+#[inline(always)]
+fn merge4(f0: [Fpr; 2], f1: [Fpr; 2]) -> [Fpr; 4] {
+    let (a_re, a_im) = (f0[0], f0[1]);
+    let (s_re, s_im) = fft::gm(2);
+    let (b_re, b_im) = cmul(f1[0], f1[1], s_re, s_im);
+    [
+        a_re.add(b_re),
+        a_re.sub(b_re),
+        a_im.add(b_im),
+        a_im.sub(b_im),
+    ]
+}
+
+/// Fast Fourier sampling at degree 4 on values in registers: exactly the operations of
+/// the general level ([`ldl`], [`split_selfadj`], the kernels' split, merge, sub, mul and
+/// add) for n = 4, without the calls and copies. Returns (z0, z1).
+#[inline(always)]
+fn ffsamp4(
+    samp: &mut Sampler,
+    t0: [Fpr; 4],
+    t1: [Fpr; 4],
+    g00: [Fpr; 2],
+    g01: [Fpr; 4],
+    g11: [Fpr; 2],
+) -> ([Fpr; 4], [Fpr; 4]) {
+    // LDL: l10 = adj(g01/g00) (real reciprocal), d11 = g11 − Re(mu·adj(g01)).
+    let mut l10 = [Fpr::from_bits(0); 4];
+    let mut d11 = g11;
+    for i in 0..2 {
+        let inv = Fpr::of(1).div(g00[i]);
+        let mu_re = g01[i].mul(inv);
+        let mu_im = g01[i + 2].mul(inv);
+        let zo = mu_re.mul(g01[i]).add(mu_im.mul(g01[i + 2]));
+        d11[i] = g11[i].sub(zo);
+        l10[i] = mu_re;
+        l10[i + 2] = mu_im.neg();
+    }
+    // Split of the self-adjoint d00 = g00 and d11: (f0 real, f1 complex).
+    let split_sa = |a: Fpr, b: Fpr| {
+        let f0 = a.add(b).half();
+        let t = a.sub(b).half();
+        let (w_re, w_im) = fft::gm(2);
+        (f0, [t.mul(w_re), t.mul(w_im.neg())])
+    };
+    let (l_f0, l_f1) = split_sa(g00[0], g00[1]);
+    let (r_f0, r_f1) = split_sa(d11[0], d11[1]);
+
+    // Right sub-tree on split(t1).
+    let (w0, w1) = split4(t1);
+    let (w0, w1) = leaf(samp, w0, w1, r_f0, r_f1, r_f0);
+    let z1 = merge4(w0, w1);
+
+    // t0 + (t1 − z1)·l10.
+    let mut tb0 = t0;
+    for u in 0..2 {
+        let (d_re, d_im) = (t1[u].sub(z1[u]), t1[u + 2].sub(z1[u + 2]));
+        let (p_re, p_im) = cmul(l10[u], l10[u + 2], d_re, d_im);
+        tb0[u] = t0[u].add(p_re);
+        tb0[u + 2] = t0[u + 2].add(p_im);
+    }
+
+    // Left sub-tree on split(tb0).
+    let (w0, w1) = split4(tb0);
+    let (w0, w1) = leaf(samp, w0, w1, l_f0, l_f1, l_f0);
+    (merge4(w0, w1), z1)
+}
+
 /// Fast Fourier sampling (fn-dsa's order of operations): on return `(t0, t1)` hold the
 /// sampled `z` (FFT domain). The Gram matrix (`g00`, `g01`, `g11`, n entries each) is
 /// destroyed. `tmp` needs `4n` entries.
@@ -141,35 +267,29 @@ fn ffsamp(
     tmp: &mut [Fpr],
 ) {
     if logn == 1 {
-        // Degree 2: one complex value per polynomial; everything unrolled.
-        let isig = samp.inv_sigma();
-        let g00_re = g00[0];
-        let (g01_re, g01_im) = (g01[0], g01[1]);
-        let g11_re = g11[0];
-        let inv = Fpr::of(1).div(g00_re);
-        let (mu_re, mu_im) = (g01_re.mul(inv), g01_im.mul(inv));
-        let zo = mu_re.mul(g01_re).add(mu_im.mul(g01_im));
-        let d00 = g00_re;
-        let (l_re, l_im) = (mu_re, mu_im.neg());
-        let d11 = g11_re.sub(zo);
-
-        let (w0, w1) = (t1[0], t1[1]);
-        let leaf = d11.sqrt().mul(isig);
-        let (y0, y1) = samp.next_pair(w0, w1, leaf);
-        let (y0, y1) = (Fpr::of(y0 as i64), Fpr::of(y1 as i64));
-
-        // t0 + (t1 − z1)·l10.
-        let (a_re, a_im) = (w0.sub(y0), w1.sub(y1));
-        let b_re = a_re.mul(l_re).sub(a_im.mul(l_im));
-        let b_im = a_re.mul(l_im).add(a_im.mul(l_re));
-        let (x0, x1) = (t0[0].add(b_re), t0[1].add(b_im));
-        t1[0] = y0;
-        t1[1] = y1;
-
-        let leaf = d00.sqrt().mul(isig);
-        let (z0, z1) = samp.next_pair(x0, x1, leaf);
-        t0[0] = Fpr::of(z0 as i64);
-        t0[1] = Fpr::of(z1 as i64);
+        let (a, b) = leaf(
+            samp,
+            [t0[0], t0[1]],
+            [t1[0], t1[1]],
+            g00[0],
+            [g01[0], g01[1]],
+            g11[0],
+        );
+        t0[..2].copy_from_slice(&a);
+        t1[..2].copy_from_slice(&b);
+        return;
+    }
+    if logn == 2 {
+        let (a, b) = ffsamp4(
+            samp,
+            [t0[0], t0[1], t0[2], t0[3]],
+            [t1[0], t1[1], t1[2], t1[3]],
+            [g00[0], g00[1]],
+            [g01[0], g01[1], g01[2], g01[3]],
+            [g11[0], g11[1]],
+        );
+        t0[..4].copy_from_slice(&a);
+        t1[..4].copy_from_slice(&b);
         return;
     }
 
