@@ -94,7 +94,7 @@ fn main() {
         .collect();
     // Profiling mode: `falcon_sign_ticks <count> <512|1024> <exp|dyn> <backend>` signs
     // `count` times in one mode only.
-    if let Some(mode) = args.get(3) {
+    if let Some(mode) = args.get(3).filter(|_| only != Some(0)) {
         let ps = if only == Some(1024) {
             ParamSet::Falcon1024
         } else {
@@ -205,6 +205,15 @@ fn main() {
         for (bi, (b, flag)) in cols.iter().enumerate() {
             let d = median(dyn_s[bi].clone());
             let e = median(exp_s[bi].clone());
+            let dmin = *dyn_s[bi].iter().min().unwrap();
+            let emin = *exp_s[bi].iter().min().unwrap();
+            println!(
+                "  {:<9} min: dynamic {:>7}  expanded {:>7}  ratio {:.3}",
+                format!("{}{}", b.name(), if *flag { "*" } else { "" }),
+                dmin,
+                emin,
+                dmin as f64 / emin as f64
+            );
             println!(
                 "  {:<9} dynamic {:>7}  expanded {:>7}  ratio {:.3}  exp/fn-dsa {:.3}  dyn/fn-dsa {:.3}",
                 format!("{}{}", b.name(), if *flag { "*" } else { "" }),
@@ -234,8 +243,13 @@ fn main() {
         .collect();
     let seed = [0x77u8; SEED_LEN];
     if only == Some(0) {
-        // Profiling mode for the kernel alone: `falcon_sign_ticks <count> 0`.
-        let k = kernels(Backend::Avx512);
+        // Profiling mode for the kernel alone: `falcon_sign_ticks <count> 0 k <backend>`.
+        let b = args
+            .get(4)
+            .and_then(|s| Backend::from_name(s))
+            .unwrap_or(Backend::Avx512);
+        let k = kernels(b);
+        pqsig::kernels::falcon::samplerz::AB.store(ab, std::sync::atomic::Ordering::Relaxed);
         let mut p = Prng::from_seed(&seed, k);
         let mut prev = fpr::ZERO;
         for _ in 0..rounds {
@@ -254,11 +268,12 @@ fn main() {
         black_box(prev);
         return;
     }
-    let mut samp = vec![Vec::new(); backends.len()];
-    let mut cha = vec![Vec::new(); backends.len()];
-    let mut dep = vec![Vec::new(); backends.len()];
+    let mut samp = vec![Vec::new(); cols.len()];
+    let mut cha = vec![Vec::new(); cols.len()];
+    let mut dep = vec![Vec::new(); cols.len()];
     for _ in 0..rounds.max(5) {
-        for (bi, &b) in backends.iter().enumerate() {
+        for (bi, &(b, flag)) in cols.iter().enumerate() {
+            pqsig::kernels::falcon::samplerz::AB.store(flag, std::sync::atomic::Ordering::Relaxed);
             let k = kernels(b);
             let mut p = Prng::from_seed(&seed, k);
             let mut out = [0i32; 2];
@@ -306,10 +321,10 @@ fn main() {
         }
     }
     println!("SamplerZ kernel (ns per sample) and ChaCha20x8 refill (ns per 512 bytes)");
-    for (bi, b) in backends.iter().enumerate() {
+    for (bi, (b, flag)) in cols.iter().enumerate() {
         println!(
             "  {:<9} sample {:>6.1}  dependent {:>6.1}  chacha20x8 {:>6.1}",
-            b.name(),
+            format!("{}{}", b.name(), if *flag { "*" } else { "" }),
             median(samp[bi].clone()) as f64 / (2 * PAIRS) as f64,
             median(dep[bi].clone()) as f64 / (2 * PAIRS) as f64,
             median(cha[bi].clone()) as f64 / 64.0

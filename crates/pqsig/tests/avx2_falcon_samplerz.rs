@@ -10,7 +10,7 @@ mod common;
 use common::XorShift;
 use pqsig::falcon::sign::prng::{Prng, SEED_LEN};
 use pqsig::kernels::falcon::fpr::{self, Fpr};
-use pqsig::kernels::falcon::samplerz::{kernels, Request, SamplerKernels, WINDOW};
+use pqsig::kernels::falcon::samplerz::{kernels, Leaf, Request, SamplerKernels, WINDOW};
 use pqsig::Backend;
 
 fn tables() -> Vec<&'static SamplerKernels> {
@@ -163,8 +163,8 @@ fn prng_with_simd_chacha_matches_portable() {
     }
 }
 
-/// The signer's shape: pairs of requests sharing one σ, through `sample` and
-/// `sample_pair`, with stray reads in between so that pairs start at every offset and
+/// The signer's shape: pairs of requests sharing one σ, through `sample`, `sample_pair`
+/// and `sample_leaf`, with stray reads in between so that pairs start at every offset and
 /// straddle every window boundary; now and then a request outside the kernels' fast
 /// domain (σ = σ_min exactly, i.e. ccs = 1, or a centre near ±2^31).
 #[test]
@@ -197,8 +197,13 @@ fn pairs_match_portable() {
                 ];
                 let mut want = [0i32; 2];
                 (pk.sample)(&mut p1.stream(), sm, &reqs, &mut want);
-                let got = if i % 2 == 0 {
+                let got = if i % 3 == 0 {
                     let (x, y) = (k.sample_pair)(&mut p2.stream(), sm, a.mu, mu1, a.isigma);
+                    [x.rint() as i32, y.rint() as i32]
+                } else if i % 3 == 1 {
+                    // With the leaf constant precomputed (expanded keys).
+                    let leaf = Leaf::new(a.isigma, sm);
+                    let (x, y) = (k.sample_leaf)(&mut p2.stream(), sm, a.mu, mu1, leaf);
                     [x.rint() as i32, y.rint() as i32]
                 } else {
                     let mut o = [0i32; 2];

@@ -58,21 +58,31 @@ fn merge4(a: (Fpr, Fpr), b: (Fpr, Fpr)) -> [Fpr; 4] {
 fn leaf2(
     samp: &mut Sampler,
     tree: &[Fpr],
+    lc: &[Fpr],
     t0: (Fpr, Fpr),
     t1: (Fpr, Fpr),
 ) -> ((Fpr, Fpr), (Fpr, Fpr)) {
-    let z1 = samp.pair(t1.0, t1.1, tree[3]);
+    let z1 = samp.pair_leaf(t1.0, t1.1, tree[3], lc[1]);
     let c = cmul((t1.0.sub(z1.0), t1.1.sub(z1.1)), (tree[0], tree[1]));
-    let z0 = samp.pair(c.0.add(t0.0), c.1.add(t0.1), tree[2]);
+    let z0 = samp.pair_leaf(c.0.add(t0.0), c.1.add(t0.1), tree[2], lc[0]);
     (z0, z1)
 }
 
 /// Degree 4, unrolled as in the reference.
-fn deg4(samp: &mut Sampler, z0: &mut [Fpr], z1: &mut [Fpr], tree: &[Fpr], t0: &[Fpr], t1: &[Fpr]) {
+#[allow(clippy::too_many_arguments)]
+fn deg4(
+    samp: &mut Sampler,
+    z0: &mut [Fpr],
+    z1: &mut [Fpr],
+    tree: &[Fpr],
+    lc: &[Fpr],
+    t0: &[Fpr],
+    t1: &[Fpr],
+) {
     let (tree0, tree1) = (&tree[4..8], &tree[8..12]);
     let t1v = [t1[0], t1[1], t1[2], t1[3]];
     let (h0, h1) = split4(t1v);
-    let (a, b) = leaf2(samp, tree1, h0, h1);
+    let (a, b) = leaf2(samp, tree1, &lc[2..4], h0, h1);
     let zz1 = merge4(a, b);
     z1[..4].copy_from_slice(&zz1);
     // tb0 = t0 + (t1 − z1)·L10, slot by slot.
@@ -86,12 +96,13 @@ fn deg4(samp: &mut Sampler, z0: &mut [Fpr], z1: &mut [Fpr], tree: &[Fpr], t0: &[
         p1.1.add(t0[3]),
     ];
     let (h0, h1) = split4(tb0);
-    let (a, b) = leaf2(samp, tree0, h0, h1);
+    let (a, b) = leaf2(samp, tree0, &lc[..2], h0, h1);
     z0[..4].copy_from_slice(&merge4(a, b));
 }
 
-/// ffSampling over a normalized tree of degree `2^logn` (logn 1..=10): `(z0, z1)` ← a
-/// sample near the target `(t0, t1)`. `z0`, `z1` hold n values each (z1 is also used as
+/// ffSampling over a normalized tree of degree `2^logn` (logn 1..=10), with the leaves'
+/// sampler constants `lc` (n values, in leaf order): `(z0, z1)` ← a sample near the
+/// target `(t0, t1)`. `z0`, `z1` hold n values each (z1 is also used as
 /// scratch); `tmp` at least 2n.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn with_tree<O: PolyOps>(
@@ -100,13 +111,14 @@ pub(crate) fn with_tree<O: PolyOps>(
     z0: &mut [Fpr],
     z1: &mut [Fpr],
     tree: &[Fpr],
+    lc: &[Fpr],
     t0: &[Fpr],
     t1: &[Fpr],
     logn: u32,
     tmp: &mut [Fpr],
 ) {
     if logn == 1 {
-        let (a, b) = leaf2(samp, tree, (t0[0], t0[1]), (t1[0], t1[1]));
+        let (a, b) = leaf2(samp, tree, lc, (t0[0], t0[1]), (t1[0], t1[1]));
         z0[0] = a.0;
         z0[1] = a.1;
         z1[0] = b.0;
@@ -114,13 +126,14 @@ pub(crate) fn with_tree<O: PolyOps>(
         return;
     }
     if logn == 2 {
-        deg4(samp, z0, z1, tree, t0, t1);
+        deg4(samp, z0, z1, tree, lc, t0, t1);
         return;
     }
     let n = 1usize << logn;
     let hn = n >> 1;
     let (l10, subtrees) = tree.split_at(n);
     let (tree0, tree1) = subtrees.split_at(tree_size(logn - 1));
+    let (lc0, lc1) = lc[..n].split_at(hn);
     let (z0, z1) = (&mut z0[..n], &mut z1[..n]);
     let (out, scratch) = tmp.split_at_mut(n);
 
@@ -132,7 +145,7 @@ pub(crate) fn with_tree<O: PolyOps>(
     {
         let (oa, ob) = out.split_at_mut(hn);
         let (a, b) = z1.split_at(hn);
-        with_tree_child(fk, samp, oa, ob, tree1, a, b, logn - 1, scratch);
+        with_tree_child(fk, samp, oa, ob, tree1, lc1, a, b, logn - 1, scratch);
     }
     {
         let (oa, ob) = out.split_at(hn);
@@ -153,7 +166,7 @@ pub(crate) fn with_tree<O: PolyOps>(
     {
         let (oa, ob) = out.split_at_mut(hn);
         let (a, b) = z0.split_at(hn);
-        with_tree_child(fk, samp, oa, ob, tree0, a, b, logn - 1, scratch);
+        with_tree_child(fk, samp, oa, ob, tree0, lc0, a, b, logn - 1, scratch);
     }
     let (oa, ob) = out.split_at(hn);
     fk.merge(z0, oa, ob, logn);
@@ -280,15 +293,16 @@ fn with_tree_child<O: PolyOps>(
     z0: &mut [Fpr],
     z1: &mut [Fpr],
     tree: &[Fpr],
+    lc: &[Fpr],
     t0: &[Fpr],
     t1: &[Fpr],
     logn: u32,
     tmp: &mut [Fpr],
 ) {
     if logn <= INLINE_MAX_LOGN {
-        with_tree(&Inline, samp, z0, z1, tree, t0, t1, logn, tmp)
+        with_tree(&Inline, samp, z0, z1, tree, lc, t0, t1, logn, tmp)
     } else {
-        with_tree(fk, samp, z0, z1, tree, t0, t1, logn, tmp)
+        with_tree(fk, samp, z0, z1, tree, lc, t0, t1, logn, tmp)
     }
 }
 

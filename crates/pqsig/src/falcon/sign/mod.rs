@@ -283,12 +283,13 @@ pub fn sign_dyn(
     CompactKey::new(f, g, F, G, logn)?.sign(hm, rng, s2)
 }
 
-/// An expanded private key: B0 in FFT form and the normalized LDL tree, for signing many
-/// messages: `(logn + 5)·2^logn` values ([`ExpandedKey::size`]; 56 KiB at n = 512,
-/// 120 KiB at n = 1024), on the heap. Wiped on drop.
+/// An expanded private key: B0 in FFT form, the normalized LDL tree and a sampler
+/// constant per leaf, for signing many messages: `(logn + 6)·2^logn` values
+/// ([`ExpandedKey::size`]; 60 KiB at n = 512, 128 KiB at n = 1024), on the heap. Wiped on
+/// drop.
 pub struct ExpandedKey {
     logn: u32,
-    /// b00 ‖ b01 ‖ b10 ‖ b11 ‖ tree.
+    /// b00 ‖ b01 ‖ b10 ‖ b11 ‖ tree ‖ leaf constants.
     key: SecretBuf,
     /// Every leaf in the sampler's range (always, for a Falcon key).
     valid: bool,
@@ -319,7 +320,7 @@ impl ExpandedKey {
 
     /// Number of `Fpr` values an expanded key of degree `2^logn` holds.
     pub const fn size(logn: u32) -> usize {
-        (4usize << logn) + tree_size(logn)
+        (5usize << logn) + tree_size(logn)
     }
 
     pub fn logn(&self) -> u32 {
@@ -348,7 +349,8 @@ impl ExpandedKey {
             return Err(Error::InvalidKey);
         }
         let fk = self.k.fft;
-        let (b, tree) = self.key.0.split_at(4 * n);
+        let (b, rest) = self.key.0.split_at(4 * n);
+        let (tree, lc) = rest.split_at(tree_size(logn));
         // Layout: t0, t1 (2n) | z0, z1 (2n) | scratch (2n).
         let mut buf = SecretBuf::new(6 * n);
         let (t, rest) = buf.0.split_at_mut(2 * n);
@@ -358,7 +360,18 @@ impl ExpandedKey {
             let (t0, t1) = t.split_at_mut(n);
             target(fk, t0, t1, hm, &b[n..2 * n], &b[3 * n..4 * n], logn);
             let (z0, z1) = z.split_at_mut(n);
-            ffsampling::with_tree(&ops::Table(fk), &mut samp, z0, z1, tree, t0, t1, logn, tmp);
+            ffsampling::with_tree(
+                &ops::Table(fk),
+                &mut samp,
+                z0,
+                z1,
+                tree,
+                lc,
+                t0,
+                t1,
+                logn,
+                tmp,
+            );
             if samp.bad_leaf() {
                 // Unreachable: expansion checked the leaves.
                 return Err(Error::InvalidKey);

@@ -104,6 +104,7 @@ fn s2_avx2(s2: &mut [i16], t1: &[Fpr]) {
 }
 
 /// Whether `b`'s vector code may run here.
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 #[inline(always)]
 fn simd(b: Backend) -> bool {
     matches!(b, Backend::Avx2 | Backend::Avx512) && b.is_available()

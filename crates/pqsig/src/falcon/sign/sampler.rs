@@ -9,7 +9,7 @@
 
 use super::prng::Prng;
 use crate::kernels::falcon::fpr::{self, Fpr};
-use crate::kernels::falcon::samplerz::SamplerKernels;
+use crate::kernels::falcon::samplerz::{Leaf, SamplerKernels};
 use crate::kernels::keccak::sponge::Shake256;
 
 /// The sampler of one signing attempt.
@@ -62,5 +62,17 @@ impl Sampler {
             return (fpr::ZERO, fpr::ZERO);
         }
         (self.kernels.sample_pair)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, isigma)
+    }
+
+    /// [`Sampler::pair`] for a leaf of an expanded key, whose sampler constant `lnccs`
+    /// was computed with the key (`tree::leaf_consts`).
+    #[inline]
+    pub fn pair_leaf(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr, lnccs: Fpr) -> (Fpr, Fpr) {
+        if !isigma_ok(isigma) {
+            self.bad_leaf = true;
+            return (fpr::ZERO, fpr::ZERO);
+        }
+        let leaf = Leaf::from_parts(isigma, lnccs);
+        (self.kernels.sample_leaf)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, leaf)
     }
 }

@@ -18,6 +18,7 @@
 use crate::error::Error;
 use crate::kernels::falcon::fft::FftKernels;
 use crate::kernels::falcon::fpr::{self, Fpr};
+use crate::kernels::falcon::samplerz::Leaf;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -217,7 +218,8 @@ pub(crate) fn check_key(f: &[i8], g: &[i8], F: &[i8], G: &[i8], logn: u32) -> Re
 }
 
 /// B0 (4n values) followed by the normalized tree, as the reference's `expand_privkey`
-/// lays out its expanded key, and whether every leaf (1/σ) is in the sampler's range
+/// lays out its expanded key, then the leaves' sampler constants (n values, see
+/// [`leaf_consts`]), and whether every leaf (1/σ) is in the sampler's range
 /// (false: the key is not a Falcon key).
 #[allow(non_snake_case)]
 pub(crate) fn expand(
@@ -229,9 +231,10 @@ pub(crate) fn expand(
     logn: u32,
 ) -> (SecretBuf, bool) {
     let n = 1usize << logn;
-    let mut key = SecretBuf::new(4 * n + tree_size(logn));
+    let mut key = SecretBuf::new(4 * n + tree_size(logn) + n);
     let mut tmp = SecretBuf::new(7 * n);
-    let (b, tree) = key.0.split_at_mut(4 * n);
+    let (b, rest) = key.0.split_at_mut(4 * n);
+    let (tree, lc) = rest.split_at_mut(tree_size(logn));
     basis_fft(fk, b, f, g, F, G, logn);
     let (gm, t) = tmp.0.split_at_mut(3 * n);
     gram(fk, gm, b, t, logn);
@@ -245,10 +248,25 @@ pub(crate) fn expand(
         t,
     );
     normalize(tree, logn, logn);
+    leaf_consts(tree, logn, fpr::SIGMA_MIN[logn as usize], lc);
     // Key validity (the same for every valid key): all leaves, without early exit.
     let mut ok = true;
     leaves_ok(tree, logn, &mut ok);
     (key, ok)
+}
+
+/// `out[i]` ← `ln(ccs)` of leaf `i` of the normalized tree (leaves in the order
+/// ffSampling visits them: left subtree first), see [`Leaf`]; `out` has `2^logn` values.
+pub(crate) fn leaf_consts(tree: &[Fpr], logn: u32, sigma_min: Fpr, out: &mut [Fpr]) {
+    if logn == 0 {
+        out[0] = Leaf::new(tree[0], sigma_min).lnccs();
+        return;
+    }
+    let n = 1usize << logn;
+    let (left, right) = tree[n..].split_at(tree_size(logn - 1));
+    let (ol, or) = out[..n].split_at_mut(n / 2);
+    leaf_consts(left, logn - 1, sigma_min, ol);
+    leaf_consts(right, logn - 1, sigma_min, or);
 }
 
 /// Clears `ok` if a leaf of the normalized tree is out of the sampler's range.

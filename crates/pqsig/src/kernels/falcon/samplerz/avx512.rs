@@ -1,6 +1,7 @@
 //! AVX-512 SamplerZ kernel (x86-64, native `Fpr` builds; with the emulated `Fpr` the
-//! AVX-512 backend uses the AVX2 kernels). ChaCha20 and the lone base sampler are the
-//! AVX2 kernels.
+//! AVX-512 backend uses the AVX2 kernels), and ChaCha20 sixteen blocks at a time
+//! ([`chacha20x16`]: two windows per call, rotations by `vprold`). The eight-block
+//! ChaCha20 and the lone base sampler are the AVX2 kernels.
 //!
 //! # What limits the sampler
 //! ffSampling asks for one pair of integers at a time, and the centres of each pair
@@ -11,7 +12,7 @@
 //! * **Slot cache.** As in the AVX2 kernel, the bytes ahead of the read position are
 //!   cut into 11-byte *slots* (one attempt each: 8 + 1 bytes of base-sampler draw, a
 //!   sign byte, the first BerExp byte), but once per window rather than per call: the
-//!   window's [`SlotCache`](super::SlotCache) holds, for every slot from an anchor
+//!   window's slot cache (`SlotCache`) holds, for every slot from an anchor
 //!   position to the end of the window, the candidate `z`, `c = z0²/(2σ0²)` and two
 //!   thresholds derived from the BerExp byte `w` (below), eight slots per vector. A
 //!   call finds its read position in the cache (or rebuilds the cache from there:
@@ -22,7 +23,8 @@
 //!   [`super`]). Taking logarithms, the attempt is accepted when
 //!   `x ≤ 8 ln 2 − ln(w + 1) + ln ccs` and rejected when `x > 8 ln 2 − ln w + ln ccs`;
 //!   the thresholds `8 ln 2 − ln(w+1) + c` and `8 ln 2 − ln w + c` are computed once
-//!   per slot (in the cache) and `ln ccs` once per pair, so a request's path from its
+//!   per slot (in the cache) and `ln ccs` once per pair (or once per leaf for an
+//!   expanded key: [`super::Leaf`], [`sample_leaf`]), so a request's path from its
 //!   centre is: `r = mu − ⌊mu⌋`, `y = (z − r)²·dss` (= `x + c`, the serial code's
 //!   operations), two comparisons per slot, and mask arithmetic.
 //!
@@ -36,8 +38,8 @@
 //!   above with `x` moved by less than `2^-44.5`;
 //! * `y` carries the same rounding as the serial `x + c` (`2^-46`), the thresholds are
 //!   within `2^-49` (a 16-entry reciprocal table and a degree-9 series for `ln`, see
-//!   [`ln_parts`]), and their sums with `c` and `ln ccs` round by `2^-47`;
-//! * a slot is decided only when `y` is at least [`MARGIN`] = `2^-32` away from the
+//!   `ln_parts`), and their sums with `c` and `ln ccs` round by `2^-47`;
+//! * a slot is decided only when `y` is at least `MARGIN` = `2^-32` away from the
 //!   threshold (far more than the sum of these errors); a slot within the margin (an
 //!   event of probability about `2^-31` per attempt), whose byte equals the threshold
 //!   byte (both thresholds straddle `y`: the serial code reads a second byte,
@@ -76,8 +78,8 @@
 #![allow(unused_unsafe)]
 
 use super::avx2::{self, rcdt_avx2};
-use super::{sample_one, Request, SamplerKernels, Stream, Window};
-use super::{CACHE_AVX512, CACHE_LEN, LAST_SLOT_START, RCDT, SLOT, WINDOW};
+use super::{sample_one, Leaf, Request, SamplerKernels, Stream, Window};
+use super::{CACHE_AVX512, CACHE_LEN, LAST_SLOT_START, LN2, MARGIN, RCDT, SLOT, WINDOW};
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
@@ -86,6 +88,7 @@ pub static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Avx512,
     sample,
     sample_pair,
+    sample_leaf,
     gaussian0: avx2::gaussian0,
     chacha20x8: avx2::chacha20x8,
     chacha20x16: Some(chacha20x16),
@@ -98,9 +101,6 @@ const _: () = assert!(MAX_SLOTS.div_ceil(8) * 8 <= CACHE_LEN && MAX_SLOTS - 1 + 
 // The rebuild's 16-byte loads (slots up to seven past the last one held) stay within the
 // window and its padding.
 const _: () = assert!(LAST_SLOT_START + 7 * SLOT + 16 <= WINDOW + super::WINDOW_PAD);
-
-/// Half-width of the undecided band around each threshold, in units of `x`.
-const MARGIN: f64 = 1.0 / 4294967296.0;
 
 /// Low 64 bits and top 8 bits of the [`RCDT`] entries.
 const RCDT_LO: [u64; 18] = {
@@ -121,53 +121,6 @@ const RCDT_HI: [u64; 18] = {
     }
     t
 };
-
-/// `ln` reduction table: `RCP[j]` = `round(4096 / (1 + (j + 1/2)/16)) / 4096`, a
-/// 12-bit approximation of the inverse of the mantissas `m` in `[1 + j/16,
-/// 1 + (j+1)/16)`, so that `|m·RCP[j] − 1| < 0.0304`; and `LNR[j] = −ln(RCP[j])`
-/// rounded to nearest (computed with 300-bit arithmetic).
-static RCP: [f64; 16] = {
-    const N: [u32; 16] = [
-        3972, 3745, 3542, 3361, 3197, 3048, 2913, 2789, 2675, 2570, 2473, 2383, 2300, 2222, 2149,
-        2081,
-    ];
-    let mut t = [0.0; 16];
-    let mut j = 0;
-    while j < 16 {
-        t[j] = N[j] as f64 / 4096.0;
-        j += 1;
-    }
-    t
-};
-static LNR: [f64; 16] = {
-    const B: [u64; 16] = [
-        0x3F9F_7A9B_1678_2856,
-        0x3FB6_EF52_8C05_6A2C,
-        0x3FC2_99D3_0C60_6EA7,
-        0x3FC9_509A_A004_4F8F,
-        0x3FCF_B7D8_6EEE_3B90,
-        0x3FD2_E9E2_BCE1_2286,
-        0x3FD5_D01D_C49F_F2E8,
-        0x3FD8_98D3_8A89_347E,
-        0x3FDB_4497_7C14_8F1B,
-        0x3FDD_D4AA_04E1_C4B6,
-        0x3FE0_2582_A5C9_D123,
-        0x3FE1_5533_D3B8_D7B3,
-        0x3FE2_779E_1EC9_3ECA,
-        0x3FE3_9240_DDE5_CE92,
-        0x3FE4_A3E8_6234_2525,
-        0x3FE5_AB50_5B39_040B,
-    ];
-    let mut t = [0.0; 16];
-    let mut j = 0;
-    while j < 16 {
-        t[j] = f64::from_bits(B[j]);
-        j += 1;
-    }
-    t
-};
-/// ln 2, rounded to nearest.
-const LN2: f64 = f64::from_bits(0x3FE6_2E42_FEFA_39EF);
 
 #[inline(always)]
 fn f(x: Fpr) -> f64 {
@@ -193,10 +146,19 @@ fn ln_parts(v: __m512d, rcp: (__m512d, __m512d), lnr: (__m512d, __m512d)) -> (__
         let v = 1.0 / k as f64;
         _mm512_set1_pd(if k.is_multiple_of(2) { -v } else { v })
     };
-    let mut p = c(9);
-    for k in (1..9).rev() {
-        p = _mm512_fmadd_pd(p, u, c(k));
-    }
+    // ln(1 + u) = u·P(u), P of degree 8 by Estrin's scheme (short latency: `ln ccs` is
+    // computed per pair).
+    let fma = |a: __m512d, b: __m512d, c: __m512d| _mm512_fmadd_pd(a, b, c);
+    let u2 = _mm512_mul_pd(u, u);
+    let u4 = _mm512_mul_pd(u2, u2);
+    let p01 = fma(c(2), u, c(1));
+    let p23 = fma(c(4), u, c(3));
+    let p45 = fma(c(6), u, c(5));
+    let p67 = fma(c(8), u, c(7));
+    let p03 = fma(p23, u2, p01);
+    let p47 = fma(p67, u2, p45);
+    let p07 = fma(p47, u4, p03);
+    let p = fma(_mm512_mul_pd(u4, u4), c(9), p07);
     let q = _mm512_mul_pd(p, u);
     (e, _mm512_add_pd(l, q))
 }
@@ -205,15 +167,16 @@ fn ln_parts(v: __m512d, rcp: (__m512d, __m512d), lnr: (__m512d, __m512d)) -> (__
 #[inline]
 fn tables() -> ((__m512d, __m512d), (__m512d, __m512d)) {
     // SAFETY: two 8-value halves of each 16-value static table.
+    let (rcp, lnr) = super::ln_tables();
     unsafe {
         (
             (
-                _mm512_loadu_pd(RCP.as_ptr()),
-                _mm512_loadu_pd(RCP.as_ptr().add(8)),
+                _mm512_loadu_pd(rcp.as_ptr()),
+                _mm512_loadu_pd(rcp.as_ptr().add(8)),
             ),
             (
-                _mm512_loadu_pd(LNR.as_ptr()),
-                _mm512_loadu_pd(LNR.as_ptr().add(8)),
+                _mm512_loadu_pd(lnr.as_ptr()),
+                _mm512_loadu_pd(lnr.as_ptr().add(8)),
             ),
         )
     }
@@ -341,7 +304,7 @@ fn rebuild(w: &mut Window) {
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 #[inline]
 fn locate(stream: &mut Stream<'_>) -> Option<(usize, usize)> {
-    super::locate(stream, CACHE_AVX512, |w, b| batch(w, b))
+    super::locate(stream, CACHE_AVX512, 8, |w, first| batch(w, first / 8))
 }
 
 /// Computes one more batch ahead of slot `k` if the cache has slots left there: work
@@ -363,12 +326,19 @@ struct PairConst {
     tr_off: __m512d,
 }
 
+/// Per-pair constants from `1/σ`, `ccs` and, when the caller has it, `ln ccs` (else it
+/// is computed here).
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 #[inline]
-fn pair_const(isigma: f64, ccs: f64) -> PairConst {
-    let (rcp, lnr) = tables();
-    let (e, s) = ln_parts(_mm512_set1_pd(ccs), rcp, lnr);
-    let lnccs = _mm512_fmadd_pd(e, _mm512_set1_pd(LN2), s);
+fn pair_const(isigma: f64, ccs: f64, lnccs: Option<f64>) -> PairConst {
+    let lnccs = match lnccs {
+        Some(l) => _mm512_set1_pd(l),
+        None => {
+            let (rcp, lnr) = tables();
+            let (e, s) = ln_parts(_mm512_set1_pd(ccs), rcp, lnr);
+            _mm512_fmadd_pd(e, _mm512_set1_pd(LN2), s)
+        }
+    };
     let m = _mm512_set1_pd(MARGIN);
     PairConst {
         dss: _mm512_set1_pd((isigma * isigma) * 0.5),
@@ -445,7 +415,14 @@ fn serial(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
 /// one is decided (or taken over by the serial code at its first undecided attempt)
 /// and the loop goes on from the new read position, across refills.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn run(stream: &mut Stream<'_>, sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, n: usize) -> [f64; 2] {
+fn run(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu: [Fpr; 2],
+    isigma: Fpr,
+    lnccs: Option<f64>,
+    n: usize,
+) -> [f64; 2] {
     let mut out = [0.0; 2];
     let (isg, muf) = (f(isigma), [f(mu[0]), f(mu[1])]);
     let ccs = isg * f(sigma_min);
@@ -458,7 +435,7 @@ fn run(stream: &mut Stream<'_>, sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, n: us
         }
         return out;
     }
-    let pc = pair_const(isg, ccs);
+    let pc = pair_const(isg, ccs, lnccs);
     while j < n {
         let Some((k, avail)) = locate(stream) else {
             // The next attempt straddles a refill.
@@ -515,12 +492,19 @@ fn run(stream: &mut Stream<'_>, sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, n: us
 /// Two requests with the same 1/σ: the common case (both decided on the same eight
 /// slots) straight through, anything else by [`run`] from the same read position.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> [f64; 2] {
+fn pair(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    isigma: Fpr,
+    lnccs: Option<f64>,
+) -> [f64; 2] {
     let (m0, m1, isg) = (f(mu0), f(mu1), f(isigma));
     let ccs = isg * f(sigma_min);
     if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
         if let Some((k, avail)) = locate(stream) {
-            let pc = pair_const(isg, ccs);
+            let pc = pair_const(isg, ccs, lnccs);
             let slots = load_slots(stream.window, k, &pc);
             let (fl0, a0, j0, b0) = masks(&slots, pc.dss, m0);
             let (fl1, a1, j1, b1) = masks(&slots, pc.dss, m1);
@@ -547,7 +531,7 @@ fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr
             }
         }
     }
-    run(stream, sigma_min, [mu0, mu1], isigma, 2)
+    run(stream, sigma_min, [mu0, mu1], isigma, lnccs, 2)
 }
 
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
@@ -562,9 +546,16 @@ fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out:
         };
         let mu1 = reqs[(i + 1).min(n - 1)].mu;
         let r = if m == 2 {
-            pair(stream, sigma_min, reqs[i].mu, mu1, reqs[i].isigma)
+            pair(stream, sigma_min, reqs[i].mu, mu1, reqs[i].isigma, None)
         } else {
-            run(stream, sigma_min, [reqs[i].mu, mu1], reqs[i].isigma, 1)
+            run(
+                stream,
+                sigma_min,
+                [reqs[i].mu, mu1],
+                reqs[i].isigma,
+                None,
+                1,
+            )
         };
         for (o, &x) in out[i..i + m].iter_mut().zip(&r) {
             *o = x as i32;
@@ -589,7 +580,21 @@ pub fn sample_pair(
     isigma: Fpr,
 ) -> (Fpr, Fpr) {
     // SAFETY: as for `sample`.
-    let [a, b] = unsafe { pair(stream, sigma_min, mu0, mu1, isigma) };
+    let [a, b] = unsafe { pair(stream, sigma_min, mu0, mu1, isigma, None) };
+    (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
+}
+
+/// See [`SamplerKernels::sample_leaf`].
+pub fn sample_leaf(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    leaf: Leaf,
+) -> (Fpr, Fpr) {
+    let lnccs = f(leaf.lnccs());
+    // SAFETY: as for `sample`.
+    let [a, b] = unsafe { pair(stream, sigma_min, mu0, mu1, leaf.isigma(), Some(lnccs)) };
     (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
 }
 
@@ -803,7 +808,7 @@ mod tests {
             for k in (0..count).step_by(8) {
                 // SAFETY: AVX-512 checked above.
                 let (fl, a, j, bad) = unsafe {
-                    let pc = pair_const(isg, ccsf);
+                    let pc = pair_const(isg, ccsf, None);
                     let slots = load_slots(&w, k, &pc);
                     masks(&slots, pc.dss, f(req.mu))
                 };

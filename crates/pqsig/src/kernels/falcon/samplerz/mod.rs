@@ -136,6 +136,78 @@ pub struct Request {
 
 impl zeroize::DefaultIsZeroes for Request {}
 
+/// A leaf of the LDL tree as the sampler kernels take it: `isigma` (1/σ) and a constant
+/// derived from it, `ln(isigma·σ_min)` to within `2^-49`, which the SIMD kernels' test
+/// needs per pair. Made by [`Leaf::new`] once per leaf, for a key that signs many times.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Leaf {
+    isigma: Fpr,
+    lnccs: Fpr,
+}
+
+impl zeroize::DefaultIsZeroes for Leaf {}
+
+impl Leaf {
+    pub fn isigma(&self) -> Fpr {
+        self.isigma
+    }
+
+    /// `ln(isigma·σ_min)` as stored (0 with the emulated `Fpr`, where no kernel uses it).
+    pub fn lnccs(&self) -> Fpr {
+        self.lnccs
+    }
+
+    /// A leaf from an `isigma` and the `lnccs` that [`Leaf::new`] gave for it (stored with
+    /// an expanded key). Any other `lnccs` makes the SIMD kernels' output wrong.
+    pub(crate) fn from_parts(isigma: Fpr, lnccs: Fpr) -> Leaf {
+        Leaf { isigma, lnccs }
+    }
+
+    /// The leaf of `isigma` for `σ_min`: `ln(ccs)` by the
+    /// reduction of `avx512.rs` (16-entry tables, read with masks instead of an index:
+    /// `isigma` is secret) and a degree-9 series; within `2^-50` for `ccs` in `[1/4, 1)`
+    /// (outside, the kernels do not use it).
+    pub fn new(isigma: Fpr, sigma_min: Fpr) -> Leaf {
+        #[cfg(not(feature = "fpr-emulated"))]
+        {
+            let ccs = f64::from_bits(isigma.to_bits()) * f64::from_bits(sigma_min.to_bits());
+            // Replaced (without a branch) by 1/2 outside [1/4, 1), where the bit fields
+            // would not be meaningful (the value is then not used).
+            let inr = ((0.25..1.0).contains(&ccs) as u64).wrapping_neg();
+            let bits = (ccs.to_bits() & inr) | (0.5f64.to_bits() & !inr);
+            let e = ((bits >> 52) as i64 - 1023) as f64;
+            let m = f64::from_bits((bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000);
+            let j = (bits >> 48) & 15;
+            let (mut r, mut l) = (0u64, 0u64);
+            for (k, (&rk, &lk)) in RCP.iter().zip(LNR.iter()).enumerate() {
+                let mask = ((k as u64 ^ j).wrapping_sub(1) >> 63).wrapping_neg();
+                r |= rk.to_bits() & mask;
+                l |= lk.to_bits() & mask;
+            }
+            let u = m * f64::from_bits(r) - 1.0;
+            // ln(1 + u) = u·P(u), P of degree 8.
+            let mut p = 1.0 / 9.0;
+            for k in (1..9).rev() {
+                let c = 1.0 / k as f64;
+                p = p * u + if k % 2 == 0 { -c } else { c };
+            }
+            let lnccs = e * LN2 + (f64::from_bits(l) + p * u);
+            Leaf {
+                isigma,
+                lnccs: Fpr::from_bits(lnccs.to_bits()),
+            }
+        }
+        #[cfg(feature = "fpr-emulated")]
+        {
+            let _ = sigma_min;
+            Leaf {
+                isigma,
+                lnccs: fpr::ZERO,
+            }
+        }
+    }
+}
+
 /// Slots of the AVX-512 kernel's cache (see [`SlotCache`]): a window holds at most 46
 /// attempts of 11 bytes, rounded up to whole vectors of eight, plus eight entries so
 /// that a full vector can be loaded from any slot index below 48.
@@ -163,19 +235,82 @@ pub(crate) struct SlotCache {
     pub(crate) kind: u8,
 }
 
-/// Cache layouts: AVX2 (`ta` holds the BerExp byte as `f64`, `tr` is unused) and AVX-512
-/// (thresholds).
-#[cfg(target_arch = "x86_64")]
+/// Cache layouts (which kernel filled it: the values agree only to within the
+/// analysis' error bounds, so one kernel never reads another's).
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 pub(crate) const CACHE_AVX2: u8 = 1;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 pub(crate) const CACHE_AVX512: u8 = 2;
 
+/// Half-width of the undecided band around each log-domain threshold, in units of `x`
+/// (see `avx512.rs`).
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+pub(crate) const MARGIN: f64 = 1.0 / 4294967296.0;
+
+/// ln 2, rounded to nearest.
+#[cfg(not(feature = "fpr-emulated"))]
+pub(crate) const LN2: f64 = f64::from_bits(0x3FE6_2E42_FEFA_39EF);
+
+/// `ln` reduction table: `RCP[j]` = `round(4096 / (1 + (j + 1/2)/16)) / 4096`, a
+/// 12-bit approximation of the inverse of the mantissas `m` in `[1 + j/16,
+/// 1 + (j+1)/16)`, so that `|m·RCP[j] − 1| < 0.0304`; and `LNR[j] = −ln(RCP[j])`
+/// rounded to nearest (computed with 300-bit arithmetic).
+#[cfg(not(feature = "fpr-emulated"))]
+static RCP: [f64; 16] = {
+    const N: [u32; 16] = [
+        3972, 3745, 3542, 3361, 3197, 3048, 2913, 2789, 2675, 2570, 2473, 2383, 2300, 2222, 2149,
+        2081,
+    ];
+    let mut t = [0.0; 16];
+    let mut j = 0;
+    while j < 16 {
+        t[j] = N[j] as f64 / 4096.0;
+        j += 1;
+    }
+    t
+};
+#[cfg(not(feature = "fpr-emulated"))]
+static LNR: [f64; 16] = {
+    const B: [u64; 16] = [
+        0x3F9F_7A9B_1678_2856,
+        0x3FB6_EF52_8C05_6A2C,
+        0x3FC2_99D3_0C60_6EA7,
+        0x3FC9_509A_A004_4F8F,
+        0x3FCF_B7D8_6EEE_3B90,
+        0x3FD2_E9E2_BCE1_2286,
+        0x3FD5_D01D_C49F_F2E8,
+        0x3FD8_98D3_8A89_347E,
+        0x3FDB_4497_7C14_8F1B,
+        0x3FDD_D4AA_04E1_C4B6,
+        0x3FE0_2582_A5C9_D123,
+        0x3FE1_5533_D3B8_D7B3,
+        0x3FE2_779E_1EC9_3ECA,
+        0x3FE3_9240_DDE5_CE92,
+        0x3FE4_A3E8_6234_2525,
+        0x3FE5_AB50_5B39_040B,
+    ];
+    let mut t = [0.0; 16];
+    let mut j = 0;
+    while j < 16 {
+        t[j] = f64::from_bits(B[j]);
+        j += 1;
+    }
+    t
+};
+
+/// The two `ln` tables.
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+#[inline(always)]
+pub(crate) fn ln_tables() -> (&'static [f64; 16], &'static [f64; 16]) {
+    (&RCP, &LNR)
+}
+
 /// Bytes of an attempt whose BerExp decides on its first byte (a cache slot).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 pub(crate) const SLOT: usize = 11;
 /// Last window position a cached slot may start at: its bytes end at index 510, so the
 /// serial reads of that attempt neither refill early nor empty the window.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 pub(crate) const LAST_SLOT_START: usize = WINDOW - 1 - SLOT;
 
 /// Whether a request lies in the domain where the SIMD kernels' shortcuts are analysed
@@ -189,7 +324,7 @@ pub(crate) fn in_domain(mu: f64, isigma: f64, ccs: f64) -> bool {
 
 /// Anchors the cache at the read position for layout `kind`: slots from there to the end
 /// of the window, none computed yet.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 #[inline(always)]
 pub(crate) fn anchor(w: &mut Window, kind: u8) {
     let p = w.pos;
@@ -204,15 +339,16 @@ pub(crate) fn anchor(w: &mut Window, kind: u8) {
 }
 
 /// The cache slot at the read position and how many slots (at most eight) follow it in
-/// the cache, all computed with `batch(window, b)` (batch `b` = slots `8b .. 8b + 8`);
+/// the cache, all computed with `batch(window, first)` (slots `first .. first + per`);
 /// anchors the cache anew (after a refill, as the serial reads would do it) when the
 /// position is not on its grid. `None` when the next attempt straddles a refill (read
 /// position 501 or 502).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 #[inline(always)]
 pub(crate) fn locate(
     stream: &mut Stream<'_>,
     kind: u8,
+    per: usize,
     mut batch: impl FnMut(&mut Window, usize),
 ) -> Option<(usize, usize)> {
     let w = &mut *stream.window;
@@ -233,8 +369,8 @@ pub(crate) fn locate(
     let w = &mut *stream.window;
     let upto = (k + 8).min(w.cache.count);
     while w.cache.ready < upto {
-        batch(w, w.cache.ready / 8);
-        w.cache.ready += 8;
+        batch(w, w.cache.ready);
+        w.cache.ready += per;
     }
     Some((k, (w.cache.count - k).min(8)))
 }
@@ -387,6 +523,10 @@ pub struct SamplerKernels {
     /// leaf), outputs as `Fpr`. Same outputs and stream consumption as `sample` on them.
     pub sample_pair:
         fn(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (Fpr, Fpr),
+    /// [`SamplerKernels::sample_pair`] with the leaf's constant precomputed (see
+    /// [`Leaf`]; made with the same `sigma_min`). Same outputs and stream consumption.
+    pub sample_leaf:
+        fn(stream: &mut Stream<'_>, sigma_min: Fpr, mu0: Fpr, mu1: Fpr, leaf: Leaf) -> (Fpr, Fpr),
     /// The base sampler alone (one draw of `z0`), exposed for tests and benchmarks.
     pub gaussian0: fn(stream: &mut Stream<'_>) -> i32,
     /// Eight ChaCha20 blocks of the reference PRNG: instance `u` (0..8) runs ChaCha20 on
@@ -534,5 +674,32 @@ pub(crate) fn run_batch<F: Fn(&[u32; 3]) -> i32>(
 ) {
     for (o, req) in out.iter_mut().zip(reqs) {
         *o = sample_one(stream, sigma_min, req, &rcdt);
+    }
+}
+
+#[cfg(all(test, feature = "std", not(feature = "fpr-emulated")))]
+mod leaf_tests {
+    use super::*;
+
+    /// `Leaf::new` against the standard library's `ln` over the range of `ccs`.
+    #[test]
+    fn leaf_constant_is_accurate() {
+        let mut s = 0x0123_4567_89AB_CDEFu64;
+        for i in 0..100_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let logn = 1 + i % 10;
+            let sm = f64::from_bits(fpr::SIGMA_MIN[logn].to_bits());
+            // σ in [σ_min, 4·σ_min): ccs in (1/4, 1].
+            let sigma = sm * (1.0 + 3.0 * (s >> 11) as f64 / (1u64 << 53) as f64);
+            let isigma = 1.0 / sigma;
+            let leaf = Leaf::new(Fpr::from_bits(isigma.to_bits()), fpr::SIGMA_MIN[logn]);
+            let ccs = isigma * sm;
+            if (0.25..1.0).contains(&ccs) {
+                let got = f64::from_bits(leaf.lnccs().to_bits());
+                assert!((got - ccs.ln()).abs() < 2f64.powi(-50), "ccs {ccs}");
+            }
+        }
     }
 }

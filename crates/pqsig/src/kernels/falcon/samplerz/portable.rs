@@ -9,6 +9,7 @@ pub static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Portable,
     sample,
     sample_pair,
+    sample_leaf,
     gaussian0,
     chacha20x8,
     chacha20x16: None,
@@ -44,6 +45,18 @@ pub fn sample_pair(
     isigma: Fpr,
 ) -> (Fpr, Fpr) {
     super::pair_via_batch(sample, stream, sigma_min, mu0, mu1, isigma)
+}
+
+/// See [`SamplerKernels::sample_leaf`] (the serial sampler has no use for the leaf's
+/// constant).
+pub fn sample_leaf(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    mu0: Fpr,
+    mu1: Fpr,
+    leaf: super::Leaf,
+) -> (Fpr, Fpr) {
+    super::pair_via_batch(sample, stream, sigma_min, mu0, mu1, leaf.isigma())
 }
 
 /// See [`SamplerKernels::gaussian0`].
