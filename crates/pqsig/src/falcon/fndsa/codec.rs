@@ -296,43 +296,104 @@ static COMP_VALUE: [u32; 2048] = {
 /// [`comp_decode`] on `pad` = the encoding followed by exactly eight zero bytes.
 #[inline(always)]
 fn comp_decode_padded(pad: &[u8], s: &mut [i16]) -> bool {
-    let len = pad.len() - 8;
-    // `ptr`: next byte to load; `cnt`: valid bits in `acc`.
-    let mut ptr = 0usize;
-    let mut acc = 0u64;
-    let mut cnt = 0u32;
-    let mut bad = 0u32;
-    for group in s.chunks_mut(3) {
-        // Refill to 56..=63 bits (three values take at most 48). Once past the end the
-        // result is rejected anyway; clamping the index keeps the read in bounds.
-        let j = ptr.min(len);
-        let w = u64::from_le_bytes(pad[j..j + 8].try_into().unwrap_or([0; 8]));
-        acc |= w << cnt;
-        let nb = (63 - cnt) >> 3;
-        ptr += nb as usize;
-        cnt += 8 * nb;
-        for v in group.iter_mut() {
-            let x = acc >> 8;
-            // Zeros before the terminating one (7 if not within 7 bits: rejected).
-            let tz = (x | 0x80).trailing_zeros();
-            let e = COMP_VALUE[((acc & 0xFF) as usize) | ((tz as usize) << 8)];
-            *v = e as i16;
-            bad |= e;
-            acc = (x >> 1) >> tz;
-            cnt -= 9 + tz;
+    let mut st = CompState::default();
+    st.decode(pad, s);
+    st.finish(pad)
+}
+
+/// The bit reader of the compressed format: `ptr` is the next byte to load, `acc`
+/// holds `cnt` unread bits (every bit of `acc` above them is zero or the right stream
+/// bit), `bad` collects invalid values.
+#[derive(Default)]
+struct CompState {
+    ptr: usize,
+    acc: u64,
+    cnt: u32,
+    bad: u32,
+}
+
+impl CompState {
+    /// Decodes `s.len()` more values from `pad` (the encoding then eight zero bytes).
+    #[inline(always)]
+    fn decode(&mut self, pad: &[u8], s: &mut [i16]) {
+        let len = pad.len() - 8;
+        let (mut ptr, mut acc, mut cnt, mut bad) = (self.ptr, self.acc, self.cnt, self.bad);
+        for group in s.chunks_mut(3) {
+            // Refill to 56..=63 bits (three values take at most 48). Once past the end
+            // the result is rejected anyway; clamping the index keeps the read in bounds.
+            let j = ptr.min(len);
+            let w = u64::from_le_bytes(pad[j..j + 8].try_into().unwrap_or([0; 8]));
+            acc |= w << cnt;
+            let nb = (63 - cnt) >> 3;
+            ptr += nb as usize;
+            cnt += 8 * nb;
+            for v in group.iter_mut() {
+                let x = acc >> 8;
+                // Zeros before the terminating one (7 if not within 7 bits: rejected).
+                let tz = (x | 0x80).trailing_zeros();
+                let e = COMP_VALUE[((acc & 0xFF) as usize) | ((tz as usize) << 8)];
+                *v = e as i16;
+                bad |= e;
+                acc = (x >> 1) >> tz;
+                cnt -= 9 + tz;
+            }
         }
+        (self.ptr, self.acc, self.cnt, self.bad) = (ptr, acc, cnt, bad);
     }
-    // Bits consumed: everything loaded minus what is left in the register.
-    let used = 8 * ptr - cnt as usize;
-    if bad >> 16 != 0 || used > 8 * len {
-        return false;
+
+    /// Validity of everything decoded: no invalid value, within the buffer, and only
+    /// zero bits after the last value.
+    fn finish(&self, pad: &[u8]) -> bool {
+        let len = pad.len() - 8;
+        // Bits consumed: everything loaded minus what is left in the register.
+        let used = 8 * self.ptr - self.cnt as usize;
+        if self.bad >> 16 != 0 || used > 8 * len {
+            return false;
+        }
+        // Everything after the last value is zero: the rest of its byte, then bytes.
+        let j = used >> 3;
+        if (pad[j] >> (used & 7)) != 0 {
+            return false;
+        }
+        pad[used.div_ceil(8)..len].iter().fold(0u8, |a, &b| a | b) == 0
     }
-    // Everything after the last value is zero: the rest of its byte, then whole bytes.
-    let j = used >> 3;
-    if (pad[j] >> (used & 7)) != 0 {
-        return false;
+}
+
+/// [`comp_decode`] in steps, so that a caller can interleave it with other work (the
+/// verifier decodes s2 between the hash-to-point blocks, where the out-of-order core
+/// overlaps this serial chain with the Keccak permutations). Same result as
+/// `comp_decode` on the concatenation of the steps.
+pub(crate) struct CompDecoder {
+    pad: [u8; COMP_MAX + 8],
+    len: usize,
+    st: CompState,
+}
+
+impl CompDecoder {
+    /// A decoder over `buf` (at most a signature field: `None` if longer).
+    pub(crate) fn new(buf: &[u8]) -> Option<Self> {
+        if buf.len() > COMP_MAX {
+            return None;
+        }
+        let mut pad = [0u8; COMP_MAX + 8];
+        pad[..buf.len()].copy_from_slice(buf);
+        Some(CompDecoder {
+            pad,
+            len: buf.len(),
+            st: CompState::default(),
+        })
     }
-    pad[used.div_ceil(8)..len].iter().fold(0u8, |a, &b| a | b) == 0
+
+    /// The next `s.len()` values.
+    #[inline]
+    pub(crate) fn decode(&mut self, s: &mut [i16]) {
+        self.st.decode(&self.pad[..self.len + 8], s);
+    }
+
+    /// Whether the whole encoding was valid (call after the last value).
+    pub(crate) fn finish(&self) -> bool {
+        self.st.finish(&self.pad[..self.len + 8])
+    }
 }
 
 #[cfg(test)]

@@ -111,6 +111,18 @@ pub(crate) fn hash_to_point_on(
     mu: &[u8; MU_LEN],
     c: &mut [u16],
 ) {
+    hash_to_point_with(b, nonce, mu, c, || {})
+}
+
+/// [`hash_to_point_on`], calling `between` after each squeezed block (independent work
+/// the caller wants the CPU to overlap with the next permutation).
+pub(crate) fn hash_to_point_with(
+    b: crate::kernels::select::Backend,
+    nonce: &[u8; NONCE_LEN],
+    mu: &[u8; MU_LEN],
+    c: &mut [u16],
+    mut between: impl FnMut(),
+) {
     let mut h = Shake256::new();
     h.absorb(nonce);
     h.absorb(mu);
@@ -125,6 +137,7 @@ pub(crate) fn hash_to_point_on(
         && b.is_available();
     while i < n {
         h.squeeze(&mut block);
+        between();
         let mut k = 0;
         #[cfg(target_arch = "x86_64")]
         if simd {

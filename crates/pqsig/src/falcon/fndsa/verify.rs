@@ -8,8 +8,8 @@
 //!
 //! Everything here is public data; no constant-time requirement.
 
-use super::codec::comp_decode;
-use super::hash::hash_to_point_on;
+use super::codec::CompDecoder;
+use super::hash::hash_to_point_with;
 use super::params::{signature_size, B_INF, MU_LEN, NONCE_LEN, Q, SQBETA};
 use crate::error::Error;
 use crate::kernels::falcon::ntt::NttKernels;
@@ -32,15 +32,25 @@ pub(crate) fn verify_mu(
     }
     let mut s2 = [0i16; NMAX];
     let s2 = &mut s2[..n];
-    if !comp_decode(&sig[1 + NONCE_LEN..], s2) {
-        return Err(Error::InvalidSignature);
-    }
     let mut nonce = [0u8; NONCE_LEN];
     nonce.copy_from_slice(&sig[1..1 + NONCE_LEN]);
-
+    // s2 is decoded a slice at a time between the hash-to-point blocks (a serial bit
+    // chain that the CPU can run beside the permutations); the signature is rejected
+    // as malformed afterwards if its encoding was invalid.
+    let mut dec = CompDecoder::new(&sig[1 + NONCE_LEN..]).ok_or(Error::InvalidSignature)?;
     let mut buf = [0u16; 2 * NMAX];
     let (c, t) = buf[..2 * n].split_at_mut(n);
-    hash_to_point_on(k.backend, &nonce, mu, c);
+    let step = (n / 16).max(3);
+    let mut done = 0;
+    hash_to_point_with(k.backend, &nonce, mu, c, || {
+        let end = (done + step).min(n);
+        dec.decode(&mut s2[done..end]);
+        done = end;
+    });
+    dec.decode(&mut s2[done..]);
+    if !dec.finish() {
+        return Err(Error::InvalidSignature);
+    }
     // t = s2·h (|s2_i| <= 840 < q, as from_i16 requires).
     (k.from_i16)(t, s2);
     (k.ntt)(t, logn);
