@@ -283,8 +283,98 @@ pub(crate) fn dynamic<O: PolyOps>(
     fk.merge(t0, a, b, logn);
 }
 
-/// [`with_tree`] one level down: inlined scalar operations from logn
-/// [`INLINE_MAX_LOGN`] down, `fk` above.
+/// [`with_tree`] on a subtree of degree 8 or 16 (`$logn` 3 or 4) with the inputs and
+/// outputs in local arrays: the same operations through [`Inline`], unrolled at a
+/// constant degree, so the values stay in registers along ffSampling's dependency chain.
+macro_rules! small_tree {
+    ($name:ident, $logn:expr, $child:ident) => {
+        #[inline(always)]
+        fn $name(
+            samp: &mut Sampler,
+            z0: &mut [Fpr; 1 << $logn],
+            z1: &mut [Fpr; 1 << $logn],
+            tree: &[Fpr],
+            lc: &[Fpr],
+            t0: &[Fpr; 1 << $logn],
+            t1: &[Fpr; 1 << $logn],
+        ) {
+            const N: usize = 1 << $logn;
+            const HN: usize = N / 2;
+            let (l10, subtrees) = tree.split_at(N);
+            let (tree0, tree1) = subtrees.split_at(tree_size($logn - 1));
+            let (lc0, lc1) = lc[..N].split_at(HN);
+            let (mut a, mut b) = ([fpr::ZERO; HN], [fpr::ZERO; HN]);
+            let (mut oa, mut ob) = ([fpr::ZERO; HN], [fpr::ZERO; HN]);
+            // Right subtree on the split t1, merged into z1.
+            Inline.split(&mut a, &mut b, t1, $logn);
+            $child(samp, &mut oa, &mut ob, tree1, lc1, &a, &b);
+            Inline.merge(z1, &oa, &ob, $logn);
+            // tb0 = t0 + (t1 − z1)·L10.
+            let mut tb = *t1;
+            Inline.sub(&mut tb, z1, $logn);
+            Inline.mul(&mut tb, l10, $logn);
+            Inline.add(&mut tb, t0, $logn);
+            // Left subtree on the split tb0, merged into z0.
+            Inline.split(&mut a, &mut b, &tb, $logn);
+            $child(samp, &mut oa, &mut ob, tree0, lc0, &a, &b);
+            Inline.merge(z0, &oa, &ob, $logn);
+        }
+    };
+}
+
+/// [`deg4`] on arrays.
+#[inline(always)]
+fn deg4a(
+    samp: &mut Sampler,
+    z0: &mut [Fpr; 4],
+    z1: &mut [Fpr; 4],
+    tree: &[Fpr],
+    lc: &[Fpr],
+    t0: &[Fpr; 4],
+    t1: &[Fpr; 4],
+) {
+    deg4(samp, z0, z1, tree, lc, t0, t1)
+}
+
+small_tree!(deg8, 3, deg4a);
+small_tree!(deg16, 4, deg8);
+
+/// [`with_tree`] at degree 16 or 8 through [`deg16`] / [`deg8`]: the slices are copied
+/// into arrays and back.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn with_tree_small(
+    samp: &mut Sampler,
+    z0: &mut [Fpr],
+    z1: &mut [Fpr],
+    tree: &[Fpr],
+    lc: &[Fpr],
+    t0: &[Fpr],
+    t1: &[Fpr],
+    logn: u32,
+) {
+    macro_rules! run {
+        ($f:ident, $n:expr) => {{
+            let mut a0 = [fpr::ZERO; $n];
+            let mut a1 = [fpr::ZERO; $n];
+            let mut b0 = [fpr::ZERO; $n];
+            let mut b1 = [fpr::ZERO; $n];
+            b0.copy_from_slice(&t0[..$n]);
+            b1.copy_from_slice(&t1[..$n]);
+            $f(samp, &mut a0, &mut a1, tree, lc, &b0, &b1);
+            z0[..$n].copy_from_slice(&a0);
+            z1[..$n].copy_from_slice(&a1);
+        }};
+    }
+    if logn == 4 {
+        run!(deg16, 16)
+    } else {
+        run!(deg8, 8)
+    }
+}
+
+/// [`with_tree`] one level down: the unrolled small-degree code at degrees 16 and 8,
+/// inlined scalar operations at lower degrees, `fk` above [`INLINE_MAX_LOGN`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn with_tree_child<O: PolyOps>(
@@ -299,7 +389,9 @@ fn with_tree_child<O: PolyOps>(
     logn: u32,
     tmp: &mut [Fpr],
 ) {
-    if logn <= INLINE_MAX_LOGN {
+    if logn == 3 || logn == 4 {
+        with_tree_small(samp, z0, z1, tree, lc, t0, t1, logn)
+    } else if logn <= INLINE_MAX_LOGN {
         with_tree(&Inline, samp, z0, z1, tree, lc, t0, t1, logn, tmp)
     } else {
         with_tree(fk, samp, z0, z1, tree, lc, t0, t1, logn, tmp)

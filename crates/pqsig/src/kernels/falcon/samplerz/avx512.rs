@@ -524,9 +524,7 @@ fn pair(
                 let next = k + f1.trailing_zeros() as usize + 1;
                 w.pos = w.cache.start + SLOT * next;
                 let out = [fl0 + select(slots.0, f0), fl1 + select(slots.0, f1)];
-                if super::ab() {
-                    look_ahead(w, next);
-                }
+                look_ahead(w, next);
                 return out;
             }
         }
