@@ -40,18 +40,22 @@ pub(crate) fn modq_decode_on(
     if !h.len().is_multiple_of(4) || buf.len() != 7 * (h.len() / 4) {
         return None;
     }
-    let mut done = 0;
-    let mut bad = 0u32;
     #[cfg(target_arch = "x86_64")]
-    if matches!(
+    let (done, mut bad) = if matches!(
         b,
         crate::kernels::select::Backend::Avx2 | crate::kernels::select::Backend::Avx512
     ) && b.is_available()
     {
         // SAFETY: AVX2 is available (checked above).
-        (done, bad) = unsafe { modq_avx2::decode(buf, h) };
-    }
-    let _ = b;
+        unsafe { modq_avx2::decode(buf, h) }
+    } else {
+        (0, 0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (done, mut bad) = {
+        let _ = b;
+        (0usize, 0u32)
+    };
     let (h, buf) = (&mut h[done..], &buf[7 * done / 4..]);
     // Public data: an early exit is fine, but a single flag keeps the loop simple.
     // Every group but the last is read as 8 bytes (its 7 and the next group's first).

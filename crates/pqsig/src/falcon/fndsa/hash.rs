@@ -138,13 +138,20 @@ pub(crate) fn hash_to_point_with(
     while i < n {
         h.squeeze(&mut block);
         between();
-        let mut k = 0;
         #[cfg(target_arch = "x86_64")]
-        if simd {
+        let k = if simd {
             // SAFETY: AVX2 is available (checked above).
-            (i, k) = unsafe { avx2::words64(&block, c, i) };
-        }
-        let _ = simd;
+            let (i2, k) = unsafe { avx2::words64(&block, c, i) };
+            i = i2;
+            k
+        } else {
+            0
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let k = {
+            let _ = simd;
+            0
+        };
         // Every word is reduced and written at the next free index, which advances only
         // for accepted words: a rejected word is overwritten by the next one, and the
         // loop stops once n words were accepted, so every write is in bounds and the

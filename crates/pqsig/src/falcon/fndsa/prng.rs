@@ -56,6 +56,7 @@ impl ShakeStream {
     /// Makes at least `k` (<= [`MAX_LOOKAHEAD`]) stream bytes available contiguously at
     /// [`ShakeStream::window`] (the unread bytes move to the front and one more block is
     /// squeezed). Consumes nothing: the stream is unchanged.
+    #[cfg(any(test, all(target_arch = "x86_64", not(feature = "fpr-emulated"))))]
     #[inline]
     pub fn ensure(&mut self, k: usize) {
         debug_assert!(k <= MAX_LOOKAHEAD);
@@ -70,6 +71,7 @@ impl ShakeStream {
 
     /// The unread bytes from the read position, followed by at least [`WINDOW_PAD`]
     /// bytes that are not stream bytes.
+    #[cfg(any(test, all(target_arch = "x86_64", not(feature = "fpr-emulated"))))]
     #[inline(always)]
     pub fn window(&self) -> &[u8] {
         &self.buf[self.pos..]
@@ -82,6 +84,7 @@ impl ShakeStream {
     }
 
     /// Marks `k` bytes (at most the number of unread bytes in the window) as read.
+    #[cfg(any(test, all(target_arch = "x86_64", not(feature = "fpr-emulated"))))]
     #[inline(always)]
     pub fn advance(&mut self, k: usize) {
         debug_assert!(k <= self.len - self.pos);

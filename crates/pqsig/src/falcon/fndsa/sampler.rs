@@ -106,6 +106,10 @@ pub struct Sampler {
     pub(crate) rng: ShakeStream,
     pub(super) logn: u32,
     /// AVX2 was detected: [`Sampler::next_pair`] may use the speculative kernel.
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", not(feature = "fpr-emulated"))),
+        allow(dead_code)
+    )]
     fast: bool,
 }
 

@@ -294,10 +294,13 @@ static AVX2: NttKern = NttKern {
 
 /// The kernels of backend `b` (AVX2 for AVX2 and AVX-512 when available).
 pub(crate) fn ntt_kern(b: crate::kernels::select::Backend) -> &'static NttKern {
-    use crate::kernels::select::Backend;
     match b {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 | Backend::Avx512 if b.is_available() => &AVX2,
+        crate::kernels::select::Backend::Avx2 | crate::kernels::select::Backend::Avx512
+            if b.is_available() =>
+        {
+            &AVX2
+        }
         _ => &PORTABLE,
     }
 }
