@@ -339,6 +339,11 @@ impl NttCtx {
         NttCtx { gm, igm, at, k }
     }
 
+    /// Whether the AVX2 kernels are in use (AVX2 detected).
+    pub(crate) fn fast(&self) -> bool {
+        !core::ptr::eq(self.k, &PORTABLE)
+    }
+
     /// Forward NTT modulo prime i, degree 2^logn (`a.len() >= 2^logn`).
     #[inline]
     pub(crate) fn ntt(&self, i: usize, logn: u32, a: &mut [u32]) {

@@ -325,7 +325,7 @@ fn solve_intermediate(
     let mut rt3 = Zeroizing::new(vec![Fxr::ZERO; n]);
     big_to_fixed(logn, &ft[n * blen..], rlen, scale_x - scale_t, &mut rt3);
     fxp::fft(logn, &mut rt3);
-    fxp::inv_mul2e_fft(logn, &mut rt3, scale_t);
+    fxp::inv_mul2e_fft(logn, &mut rt3, scale_t, tw.fast());
 
     if use_sub_ntt {
         // f in RNS + NTT over slen + 1 primes.
@@ -468,7 +468,7 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
     }
     fxp::fft(logn, &mut den);
     fxp::fft(logn, &mut num);
-    fxp::div_selfadj_fft(logn, &mut num, &den[..hn]);
+    fxp::div_selfadj_fft(logn, &mut num, &den[..hn], tw.fast());
     fxp::ifft(logn, &mut num);
     for i in 0..n {
         t2[i] = mp::set(num[i].round(), p);
