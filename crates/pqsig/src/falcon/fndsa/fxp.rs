@@ -321,13 +321,18 @@ pub(crate) fn mul_fft(logn: u32, a: &mut [Fxr], b: &[Fxr]) {
 /// when `fast` (the caller saw AVX2 available): the same 64-step division in four 64-bit
 /// lanes, bit-identical.
 pub(crate) fn div_many(x: &mut [Fxr], y: &[Fxr], fast: bool) {
-    let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if fast {
+    let done = if fast {
         // SAFETY: `fast` is set only when AVX2 was detected.
-        done = unsafe { div_avx2::div8s(x, y) };
-    }
-    let _ = fast;
+        unsafe { div_avx2::div8s(x, y) }
+    } else {
+        0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = {
+        let _ = fast;
+        0
+    };
     for (a, &b) in x[done..].iter_mut().zip(&y[done..]) {
         *a = a.div(b);
     }
