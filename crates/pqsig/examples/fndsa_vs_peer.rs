@@ -1,7 +1,12 @@
 //! FN-DSA (draft): pqsig against the `fn-dsa` 0.4.0 crate in one process, interleaved.
 //!
 //! `cargo run --release -p pqsig --example fndsa_vs_peer [-- ROUNDS [OPS]]`
-//! OPS is a comma-separated subset of `keygen,sign,signb,verify,verifyb` (default: all).
+//! OPS is a comma-separated subset of `keygen,sign,signb,verify,verifyb` (default: all);
+//! also `skdec` (pqsig's signing-key decoding alone), `parts` (pqsig component timings)
+//! and `keccak` (SHAKE256 block cost of both crates). Environment: `LOGN=9,10` picks
+//! the degrees, `ONLY=mine|theirs` times one side only (for profiling),
+//! `PQSIG_BACKEND` the pqsig backend. Times are per-thread CPU time (Linux), so a
+//! busy machine inflates them less than wall time.
 //!
 //! Each round times every operation once per implementation (a few calls each, on the
 //! same keys, messages and randomness), alternating which side goes first; the report
