@@ -1,11 +1,18 @@
 //! Falcon signing time, dynamic vs expanded key, per backend and degree, interleaved in
-//! one process (medians, nanoseconds), with fn-dsa 0.4.0 signing in the same rounds.
+//! one process, with fn-dsa 0.4.0 signing (its dynamic mode) in the same rounds.
 //!
 //! Run: `cargo run -p pqsig --release --example falcon_sign_ticks [rounds] [512|1024]`.
-//! Every round signs the same messages with every (backend, mode), one after the other,
-//! so slow drift of a shared machine spreads over all columns. Also times the SamplerZ
-//! kernel alone (one pair of requests, typical Falcon-512 centres and σ) and the
-//! ChaCha20 eight-block refill.
+//! Each round signs the same 32 messages with every (backend, mode) and with fn-dsa, one
+//! block after the other, timing each block with this thread's CPU clock (time while
+//! another process holds the core is not counted: the machine is shared); a sample is a
+//! block's mean per signature. Printed: medians and minimums of the rounds, and the
+//! expanded/dynamic ratios. Then the SamplerZ kernel alone (pairs of requests as the
+//! signer makes them, independent and with each pair's centres depending on the
+//! previous outputs) and the ChaCha20 refill, per window of 512 bytes.
+//!
+//! Profiling modes: `falcon_sign_ticks <count> <512|1024> <exp|dyn> <backend>` signs
+//! `count` times in one mode; `falcon_sign_ticks <count> 0 k <backend>` runs the kernel's
+//! dependent loop `count` times.
 
 use pqsig::falcon::sign::prng::{Prng, SEED_LEN};
 use pqsig::falcon::{keygen_from_seed, ParamSet, SigningKey};
@@ -57,8 +64,7 @@ extern "C" {
     fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
 }
 
-/// This thread's CPU time in ns (Linux `CLOCK_THREAD_CPUTIME_ID`): time spent while
-/// another process has the core is not counted, which matters on a shared machine.
+/// This thread's CPU time in ns (Linux `CLOCK_THREAD_CPUTIME_ID`).
 fn cpu_ns() -> u64 {
     let mut t = Timespec { sec: 0, nsec: 0 };
     // SAFETY: valid pointer; clock 3 = CLOCK_THREAD_CPUTIME_ID.
@@ -72,6 +78,44 @@ fn time(f: impl FnOnce()) -> u64 {
     cpu_ns() - t
 }
 
+/// Pairs of requests as ffSampling makes them at n = 512 (σ in [1.3, 1.8], centres
+/// within ±200).
+fn requests(rng: &mut Rng, pairs: usize) -> Vec<[Request; 2]> {
+    (0..pairs)
+        .map(|_| {
+            let sigma = 1.3 + (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 0.5;
+            let isigma = Fpr::from_bits((1.0 / sigma).to_bits());
+            let mut mu = || {
+                let u = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+                Fpr::from_bits(((u - 0.5) * 400.0).to_bits())
+            };
+            [Request { mu: mu(), isigma }, Request { mu: mu(), isigma }]
+        })
+        .collect()
+}
+
+/// The kernel on the pairs, each pair's centres shifted by a function of the previous
+/// outputs (so the calls form a dependency chain, as in ffSampling).
+fn dependent(
+    k: &'static pqsig::kernels::falcon::samplerz::SamplerKernels,
+    p: &mut Prng,
+    reqs: &[[Request; 2]],
+) -> Fpr {
+    let mut prev = fpr::ZERO;
+    for r in reqs {
+        let e = prev.mul(Fpr::from_bits(1e-9f64.to_bits()));
+        let (a, b) = (k.sample_pair)(
+            &mut p.stream(),
+            fpr::SIGMA_MIN[9],
+            r[0].mu.add(e),
+            r[1].mu.add(e),
+            r[0].isigma,
+        );
+        prev = a.add(b);
+    }
+    prev
+}
+
 fn main() {
     use fn_dsa::{KeyPairGenerator, SigningKey as _};
     let args: Vec<String> = std::env::args().collect();
@@ -79,35 +123,31 @@ fn main() {
     let only: Option<u32> = args.get(2).and_then(|s| s.parse().ok());
     const PER_ROUND: usize = 32;
     let backends: Vec<Backend> = Backend::available().collect();
-    // A/B mode (PQSIG_AB=1): every backend twice, the second with the kernels'
-    // development switch on.
-    let ab = std::env::var("PQSIG_AB").is_ok();
-    let cols: Vec<(Backend, bool)> = backends
-        .iter()
-        .flat_map(|&b| {
-            if ab {
-                vec![(b, false), (b, true)]
-            } else {
-                vec![(b, false)]
-            }
-        })
-        .collect();
-    // Profiling mode: `falcon_sign_ticks <count> <512|1024> <exp|dyn> <backend>` signs
-    // `count` times in one mode only.
-    if let Some(mode) = args.get(3).filter(|_| only != Some(0)) {
+    let pick = |i: usize| {
+        args.get(i)
+            .and_then(|s| Backend::from_name(s))
+            .unwrap_or(Backend::detect())
+    };
+
+    if only == Some(0) {
+        let k = kernels(pick(4));
+        let reqs = requests(&mut Rng(0x1234_5678), 1024);
+        let mut p = Prng::from_seed(&[0x77; SEED_LEN], k);
+        for _ in 0..rounds {
+            black_box(dependent(k, &mut p, &reqs));
+        }
+        return;
+    }
+    if let Some(mode) = args.get(3) {
         let ps = if only == Some(1024) {
             ParamSet::Falcon1024
         } else {
             ParamSet::Falcon512
         };
-        let b = args
-            .get(4)
-            .and_then(|s| Backend::from_name(s))
-            .unwrap_or(Backend::Avx2);
         let (sk0, _) = keygen_from_seed(ps, &[0x42; 48]).unwrap();
         let k = SigningKey::from_bytes(ps, sk0.to_bytes())
             .unwrap()
-            .with_backend(b)
+            .with_backend(pick(4))
             .unwrap();
         let e = k.expand();
         let t = Instant::now();
@@ -132,9 +172,9 @@ fn main() {
         }
         let (sk0, _) = keygen_from_seed(ps, &[0x42; 48]).unwrap();
         let sk_bytes = sk0.to_bytes().to_vec();
-        let keys: Vec<(SigningKey, _)> = cols
+        let keys: Vec<(SigningKey, _)> = backends
             .iter()
-            .map(|&(b, _)| {
+            .map(|&b| {
                 let k = SigningKey::from_bytes(ps, &sk_bytes)
                     .unwrap()
                     .with_backend(b)
@@ -154,15 +194,11 @@ fn main() {
         let msgs: Vec<Vec<u8>> = (0..PER_ROUND).map(|i| vec![i as u8; 33]).collect();
         let nonces: Vec<[u8; 40]> = (0..PER_ROUND).map(|i| [i as u8 ^ 0x33; 40]).collect();
         let seeds: Vec<[u8; 48]> = (0..PER_ROUND).map(|i| [i as u8 ^ 0x5A; 48]).collect();
-        let mut dyn_s = vec![Vec::new(); cols.len()];
-        let mut exp_s = vec![Vec::new(); cols.len()];
+        let mut dyn_s = vec![Vec::new(); backends.len()];
+        let mut exp_s = vec![Vec::new(); backends.len()];
         let mut fn_s = Vec::new();
         for _ in 0..rounds {
-            // Blocks of PER_ROUND signatures (the thread clock is too coarse and too
-            // costly to read around each one); the sample is the mean per signature.
             for (bi, (k, e)) in keys.iter().enumerate() {
-                pqsig::kernels::falcon::samplerz::AB
-                    .store(cols[bi].1, std::sync::atomic::Ordering::Relaxed);
                 dyn_s[bi].push(
                     time(|| {
                         for i in 0..PER_ROUND {
@@ -196,84 +232,42 @@ fn main() {
             );
         }
         println!(
-            "{} (ns, medians of {} signatures)",
-            ps.name(),
-            rounds * PER_ROUND
+            "{} (ns of thread CPU time per signature; median / min of {rounds} rounds of {PER_ROUND})",
+            ps.name()
         );
-        let fnm = median(fn_s);
-        println!("  fn-dsa 0.4.0 sign: {fnm}");
-        for (bi, (b, flag)) in cols.iter().enumerate() {
+        let fnm = median(fn_s.clone());
+        println!(
+            "  fn-dsa 0.4.0 sign: {fnm} / {}",
+            fn_s.iter().min().unwrap()
+        );
+        for (bi, b) in backends.iter().enumerate() {
             let d = median(dyn_s[bi].clone());
             let e = median(exp_s[bi].clone());
             let dmin = *dyn_s[bi].iter().min().unwrap();
             let emin = *exp_s[bi].iter().min().unwrap();
             println!(
-                "  {:<9} min: dynamic {:>7}  expanded {:>7}  ratio {:.3}",
-                format!("{}{}", b.name(), if *flag { "*" } else { "" }),
-                dmin,
-                emin,
-                dmin as f64 / emin as f64
-            );
-            println!(
-                "  {:<9} dynamic {:>7}  expanded {:>7}  ratio {:.3}  exp/fn-dsa {:.3}  dyn/fn-dsa {:.3}",
-                format!("{}{}", b.name(), if *flag { "*" } else { "" }),
+                "  {:<9} dynamic {:>7} / {:>7}  expanded {:>7} / {:>7}  ratio {:.3} / {:.3}  \
+                 exp/fn-dsa {:.3}  dyn/fn-dsa {:.3}",
+                b.name(),
                 d,
+                dmin,
                 e,
+                emin,
                 d as f64 / e as f64,
+                dmin as f64 / emin as f64,
                 e as f64 / fnm as f64,
                 d as f64 / fnm as f64
             );
         }
     }
 
-    // The sampler kernel alone: pairs of requests with Falcon-512-like centres and σ.
-    let mut rng = Rng(0x1234_5678);
-    const PAIRS: usize = 1024;
-    let reqs: Vec<[Request; 2]> = (0..PAIRS)
-        .map(|_| {
-            let sigma = 1.3 + (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 0.5;
-            let isigma = Fpr::from_bits((1.0 / sigma).to_bits());
-            let mut mu = || {
-                Fpr::from_bits(
-                    (((rng.next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 400.0).to_bits(),
-                )
-            };
-            [Request { mu: mu(), isigma }, Request { mu: mu(), isigma }]
-        })
-        .collect();
+    let reqs = requests(&mut Rng(0x1234_5678), 1024);
     let seed = [0x77u8; SEED_LEN];
-    if only == Some(0) {
-        // Profiling mode for the kernel alone: `falcon_sign_ticks <count> 0 k <backend>`.
-        let b = args
-            .get(4)
-            .and_then(|s| Backend::from_name(s))
-            .unwrap_or(Backend::Avx512);
-        let k = kernels(b);
-        pqsig::kernels::falcon::samplerz::AB.store(ab, std::sync::atomic::Ordering::Relaxed);
-        let mut p = Prng::from_seed(&seed, k);
-        let mut prev = fpr::ZERO;
-        for _ in 0..rounds {
-            for r in &reqs {
-                let e = prev.mul(Fpr::from_bits(1e-9f64.to_bits()));
-                let (a, b) = (k.sample_pair)(
-                    &mut p.stream(),
-                    fpr::SIGMA_MIN[9],
-                    r[0].mu.add(e),
-                    r[1].mu.add(e),
-                    r[0].isigma,
-                );
-                prev = a.add(b);
-            }
-        }
-        black_box(prev);
-        return;
-    }
-    let mut samp = vec![Vec::new(); cols.len()];
-    let mut cha = vec![Vec::new(); cols.len()];
-    let mut dep = vec![Vec::new(); cols.len()];
+    let mut samp = vec![Vec::new(); backends.len()];
+    let mut dep = vec![Vec::new(); backends.len()];
+    let mut cha = vec![Vec::new(); backends.len()];
     for _ in 0..rounds.max(5) {
-        for (bi, &(b, flag)) in cols.iter().enumerate() {
-            pqsig::kernels::falcon::samplerz::AB.store(flag, std::sync::atomic::Ordering::Relaxed);
+        for (bi, &b) in backends.iter().enumerate() {
             let k = kernels(b);
             let mut p = Prng::from_seed(&seed, k);
             let mut out = [0i32; 2];
@@ -283,30 +277,11 @@ fn main() {
                     black_box(&out);
                 }
             }));
-            // Dependent chain: each pair's centres depend on the previous outputs (as in
-            // ffSampling), so this measures latency.
             let mut p = Prng::from_seed(&seed, k);
             dep[bi].push(time(|| {
-                let mut prev = 0i32;
-                for r in &reqs {
-                    let e = Fpr::of((prev & 1) as i64).mul(Fpr::from_bits(1e-9f64.to_bits()));
-                    let rr = [
-                        Request {
-                            mu: r[0].mu.add(e),
-                            isigma: r[0].isigma,
-                        },
-                        Request {
-                            mu: r[1].mu.add(e),
-                            isigma: r[1].isigma,
-                        },
-                    ];
-                    (k.sample)(&mut p.stream(), fpr::SIGMA_MIN[9], &rr, &mut out);
-                    prev = out[0] ^ out[1];
-                }
-                black_box(prev);
+                black_box(dependent(k, &mut p, &reqs));
             }));
-            let mut w = [0u8; WINDOW];
-            let mut w2 = [0u8; WINDOW];
+            let (mut w, mut w2) = ([0u8; WINDOW], [0u8; WINDOW]);
             cha[bi].push(time(|| {
                 for c in 0..32u64 {
                     if let Some(x16) = k.chacha20x16 {
@@ -320,13 +295,13 @@ fn main() {
             }));
         }
     }
-    println!("SamplerZ kernel (ns per sample) and ChaCha20x8 refill (ns per 512 bytes)");
-    for (bi, (b, flag)) in cols.iter().enumerate() {
+    println!("SamplerZ kernel (ns per sample, medians) and ChaCha20 (ns per 512-byte window)");
+    for (bi, b) in backends.iter().enumerate() {
         println!(
-            "  {:<9} sample {:>6.1}  dependent {:>6.1}  chacha20x8 {:>6.1}",
-            format!("{}{}", b.name(), if *flag { "*" } else { "" }),
-            median(samp[bi].clone()) as f64 / (2 * PAIRS) as f64,
-            median(dep[bi].clone()) as f64 / (2 * PAIRS) as f64,
+            "  {:<9} independent {:>6.1}  dependent {:>6.1}  chacha20 {:>6.1}",
+            b.name(),
+            median(samp[bi].clone()) as f64 / (2 * reqs.len()) as f64,
+            median(dep[bi].clone()) as f64 / (2 * reqs.len()) as f64,
             median(cha[bi].clone()) as f64 / 64.0
         );
     }

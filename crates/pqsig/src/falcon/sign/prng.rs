@@ -8,7 +8,8 @@
 //! output lands at bytes `4u + 32v` of the window (the layout of an eight-lane SIMD
 //! implementation); the counter then advances by eight. Backends with a sixteen-block
 //! kernel ([`SamplerKernels::chacha20x16`]) compute two windows per call and keep the
-//! second for the next refill (same bytes).
+//! second for the next refill, and a kernel may look at the next window before the
+//! refill ([`Refill::peek`]): same bytes in the same order.
 //!
 //! Reads go through [`Stream`]: `u64` reads refill early when fewer than nine bytes are
 //! left (dropping them), `u8` reads refill right after the last byte.
@@ -20,31 +21,58 @@ use zeroize::Zeroize;
 /// Bytes drawn from the SHAKE256 context per PRNG instantiation.
 pub const SEED_LEN: usize = 56;
 
-/// ChaCha20 key material and block counter (secret), and the next window when the
-/// backend computes two at a time.
+/// ChaCha20 key material and block counter (secret), and up to two windows computed
+/// ahead (when the backend computes two at a time, or when a kernel looked ahead with
+/// [`Refill::peek`]), handed out in order.
 pub(crate) struct ChaChaState {
     key_iv: [u32; 12],
     counter: u64,
     kernels: &'static SamplerKernels,
-    spare: [u8; WINDOW],
-    has_spare: bool,
+    ahead: [[u8; WINDOW]; 2],
+    /// Index of the next window in `ahead`, and how many are there.
+    head: usize,
+    n_ahead: usize,
+}
+
+impl ChaChaState {
+    /// Computes the next window(s) into `ahead` (empty before).
+    fn produce(&mut self) {
+        debug_assert!(self.n_ahead == 0);
+        self.head = 0;
+        let [a, b] = &mut self.ahead;
+        if let Some(x16) = self.kernels.chacha20x16 {
+            x16(&self.key_iv, self.counter, a, b);
+            self.counter = self.counter.wrapping_add(16);
+            self.n_ahead = 2;
+        } else {
+            (self.kernels.chacha20x8)(&self.key_iv, self.counter, a);
+            self.counter = self.counter.wrapping_add(8);
+            self.n_ahead = 1;
+        }
+    }
 }
 
 impl Refill for ChaChaState {
     fn refill(&mut self, window: &mut [u8; WINDOW]) {
-        if let Some(x16) = self.kernels.chacha20x16 {
-            if self.has_spare {
-                window.copy_from_slice(&self.spare);
-                self.has_spare = false;
-            } else {
-                x16(&self.key_iv, self.counter, window, &mut self.spare);
-                self.counter = self.counter.wrapping_add(16);
-                self.has_spare = true;
+        if self.n_ahead == 0 {
+            if self.kernels.chacha20x16.is_none() {
+                // Straight into the window.
+                (self.kernels.chacha20x8)(&self.key_iv, self.counter, window);
+                self.counter = self.counter.wrapping_add(8);
+                return;
             }
-            return;
+            self.produce();
         }
-        (self.kernels.chacha20x8)(&self.key_iv, self.counter, window);
-        self.counter = self.counter.wrapping_add(8);
+        window.copy_from_slice(&self.ahead[self.head]);
+        self.head ^= 1;
+        self.n_ahead -= 1;
+    }
+
+    fn peek(&mut self) -> Option<&[u8; WINDOW]> {
+        if self.n_ahead == 0 {
+            self.produce();
+        }
+        Some(&self.ahead[self.head])
     }
 }
 
@@ -52,7 +80,7 @@ impl Drop for ChaChaState {
     fn drop(&mut self) {
         crate::wipe::wipe(&mut self.key_iv, [0; 12]);
         crate::wipe::wipe(&mut self.counter, 0);
-        crate::wipe::wipe(&mut self.spare, [0; WINDOW]);
+        crate::wipe::wipe(&mut self.ahead, [[0; WINDOW]; 2]);
     }
 }
 
@@ -88,8 +116,9 @@ impl Prng {
                 key_iv,
                 counter,
                 kernels,
-                spare: [0; WINDOW],
-                has_spare: false,
+                ahead: [[0; WINDOW]; 2],
+                head: 0,
+                n_ahead: 0,
             },
             window: Window::default(),
         };

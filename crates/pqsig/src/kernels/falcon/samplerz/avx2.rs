@@ -704,15 +704,17 @@ fn thresholds16(ww: __m256i) -> ([__m256d; 4], [__m256d; 4]) {
     (rej, acc_t)
 }
 
-/// Slots `8b' .. 8b' + 8` of a batch: extraction and base sampler (z, z0, w as 32-bit
-/// lanes, slots in order), from the window position `q` (at most `LAST_SLOT_START`).
+/// Eight slots at `src + q + 11i`: extraction and base sampler (z, z0, w as 32-bit
+/// lanes, slots in order).
+///
+/// # Safety
+/// `src .. src + q + 93` must be readable.
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn slots8(src: *const u8, q: usize) -> (__m256i, __m256i, __m256i) {
-    // SAFETY: slot i starts at q + 11i <= LAST_SLOT_START + 77, and the 16 bytes from
-    // there lie within `bytes` and `pad`, contiguous in the repr(C) `Window` whose whole
-    // extent `src` covers (const assertion above).
+unsafe fn slots8(src: *const u8, q: usize) -> (__m256i, __m256i, __m256i) {
+    // SAFETY: slot i starts at q + 11i <= q + 77, and the caller guarantees the 16 bytes
+    // from there readable.
     let ld = |i: usize| unsafe { _mm_loadu_si128(src.add(q + SLOT_BYTES * i).cast()) };
     let shuf = _mm256_setr_epi8(
         0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, -1, -1, 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8,
@@ -755,8 +757,39 @@ fn batch_log(w: &mut Window, first: usize) {
     // Slots past the end of the window read from a clamped position (garbage, never
     // used: at most `count` slots are).
     let q = |i: usize| (cache.start + SLOT_BYTES * i).min(LAST_SLOT_START);
-    let (za, z0a, wa) = slots8(src, q(first));
-    let (zb, z0b, wb) = slots8(src, q(first + 8));
+    let (qa, qb) = (q(first), q(first + 8));
+    // SAFETY: both starts are at most LAST_SLOT_START: the loads stay within `bytes`
+    // and `pad` (const assertion above), which `src` covers.
+    unsafe { batch_at(cache, src, qa, qb, first) }
+}
+
+/// Sixteen slots of the next window (positions 0, 11, ..., 165) into cache entries
+/// `dst ..`.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn vbatch(cache: &mut super::SlotCache, next: &[u8; WINDOW], dst: usize) {
+    // SAFETY: the loads end at byte 88 + 77 + 16 < WINDOW.
+    unsafe { batch_at(cache, next.as_ptr(), 0, 8 * SLOT_BYTES, dst) }
+}
+
+/// Slots at `src + qa + 11i` and `src + qb + 11i` (i < 8) into cache entries
+/// `first .. first + 16` (clamped so that the stores stay within the cache).
+///
+/// # Safety
+/// `src .. src + max(qa, qb) + 93` must be readable.
+#[cfg(not(feature = "fpr-emulated"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn batch_at(
+    cache: &mut super::SlotCache,
+    src: *const u8,
+    qa: usize,
+    qb: usize,
+    first: usize,
+) {
+    // SAFETY: the caller's guarantee.
+    let ((za, z0a, wa), (zb, z0b, wb)) = unsafe { (slots8(src, qa), slots8(src, qb)) };
     // The sixteen bytes w in order, in both lanes.
     let w16 = _mm256_permutevar8x32_epi32(
         _mm256_packus_epi16(_mm256_packus_epi32(wa, wb), _mm256_packus_epi32(wa, wb)),
@@ -800,10 +833,15 @@ fn batch_log(w: &mut Window, first: usize) {
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn locate_log(stream: &mut Stream<'_>) -> Option<(usize, usize)> {
-    super::locate(stream, super::CACHE_AVX2, 16, |w, first| {
-        batch_log(w, first)
-    })
+fn locate_log(stream: &mut Stream<'_>) -> Option<super::Loc> {
+    super::locate(
+        stream,
+        super::CACHE_AVX2,
+        16,
+        16,
+        |w, first| batch_log(w, first),
+        |c, next, dst| vbatch(c, next, dst),
+    )
 }
 
 /// Per-pair constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
@@ -904,7 +942,10 @@ fn run_log(
     }
     let pc = pair_const4(isg, ccs, lnccs);
     while j < n {
-        let Some((k, avail)) = locate_log(stream) else {
+        let Some(super::Loc {
+            k, regular: avail, ..
+        }) = locate_log(stream)
+        else {
             out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
             j += 1;
             continue;
@@ -965,7 +1006,10 @@ fn pair_log(
     let ccs = isg * f64::from_bits(sigma_min.to_bits());
     let (m0, m1) = (f64::from_bits(mu0.to_bits()), f64::from_bits(mu1.to_bits()));
     if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
-        if let Some((k, avail)) = locate_log(stream) {
+        if let Some(super::Loc {
+            k, total: avail, ..
+        }) = locate_log(stream)
+        {
             let pc = pair_const4(isg, ccs, lnccs);
             let (fl0, a0, j0, b0) = masks_log(stream.window, k, &pc, m0);
             let (fl1, a1, j1, b1) = masks_log(stream.window, k, &pc, m1);
@@ -985,8 +1029,14 @@ fn pair_log(
                     fl0 + select8(stream.window, k, f0),
                     fl1 + select8(stream.window, k, f1),
                 ];
+                let next = k + f1.trailing_zeros() as usize + 1;
                 let w = &mut *stream.window;
-                w.pos = w.cache.start + SLOT_BYTES * (k + f1.trailing_zeros() as usize + 1);
+                if next <= w.cache.count {
+                    w.pos = w.cache.start + SLOT_BYTES * next;
+                } else {
+                    // Into the next window's slots.
+                    super::cross(stream, super::CACHE_AVX2, next);
+                }
                 return out;
             }
         }

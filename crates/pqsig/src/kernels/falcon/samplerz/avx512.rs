@@ -78,7 +78,7 @@
 #![allow(unused_unsafe)]
 
 use super::avx2::{self, rcdt_avx2};
-use super::{sample_one, Leaf, Request, SamplerKernels, Stream, Window};
+use super::{sample_one, Leaf, Request, SamplerKernels, SlotCache, Stream, Window};
 use super::{CACHE_AVX512, CACHE_LEN, LAST_SLOT_START, LN2, MARGIN, RCDT, SLOT, WINDOW};
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::Backend;
@@ -238,6 +238,31 @@ fn batch(w: &mut Window, b: usize) {
     // SAFETY: `wp` comes from `&mut Window`; the cache is written only through this
     // reference, the bytes only read through `src` (disjoint fields).
     let cache = unsafe { &mut (*wp).cache };
+    let q = cache.start + 8 * SLOT * b;
+    // The batch's first slot is held (8b < count), so q <= LAST_SLOT_START.
+    debug_assert!(8 * b < cache.count && q <= LAST_SLOT_START);
+    // SAFETY: slot i of this batch starts at q + 11i <= LAST_SLOT_START + 77, and 16
+    // bytes from there lie within `bytes` and `pad`, contiguous in the repr(C) `Window`
+    // whose whole extent `src` covers (checked by the const assertion above).
+    unsafe { batch_at(cache, src, q.min(LAST_SLOT_START), 8 * b) }
+}
+
+/// Eight slots of the next window (positions 0, 11, ..., 77) into cache entries `dst ..`.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+fn vbatch(cache: &mut SlotCache, next: &[u8; WINDOW], dst: usize) {
+    // SAFETY: the loads end at byte 77 + 16 < WINDOW.
+    unsafe { batch_at(cache, next.as_ptr(), 0, dst) }
+}
+
+/// Slots at `src + q + 11i` (i < 8) into cache entries `dst .. dst + 8` (`dst` clamped
+/// so that the stores stay within the cache).
+///
+/// # Safety
+/// `src .. src + q + 93` must be readable.
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+#[inline]
+unsafe fn batch_at(cache: &mut SlotCache, src: *const u8, q: usize, dst: usize) {
     let (rcp, lnr) = tables();
     // Per 128-bit lane: the eight draw bytes, then (hi, sign, w) in the next word.
     let keep = _mm512_set_epi64(0xFF_FFFF, -1, 0xFF_FFFF, -1, 0xFF_FFFF, -1, 0xFF_FFFF, -1);
@@ -245,13 +270,7 @@ fn batch(w: &mut Window, b: usize) {
     let one = _mm512_set1_epi64(1);
     let oned = _mm512_set1_pd(1.0);
     let c0 = _mm512_set1_pd(f(fpr::INV_2SQRSIGMA0));
-    let q = cache.start + 8 * SLOT * b;
-    // The batch's first slot is held (8b < count), so q <= LAST_SLOT_START.
-    debug_assert!(8 * b < cache.count && q <= LAST_SLOT_START);
-    let q = q.min(LAST_SLOT_START);
-    // SAFETY: slot i of this batch starts at q + 11i <= LAST_SLOT_START + 77, and 16
-    // bytes from there lie within `bytes` and `pad`, contiguous in the repr(C) `Window`
-    // whose whole extent `src` covers (checked by the const assertion above).
+    // SAFETY: within the caller's guarantee.
     let ld = |i: usize| unsafe { _mm_loadu_si128(src.add(q + SLOT * i).cast()) };
     let gather4 = |a: usize| {
         let v = _mm512_castsi128_si512(ld(a));
@@ -280,7 +299,7 @@ fn batch(w: &mut Window, b: usize) {
         _mm512_cmpeq_epi64_mask(wv, _mm512_setzero_si512()),
         _mm512_set1_pd(f64::INFINITY),
     );
-    let o = (8 * b).min(CACHE_LEN - 8);
+    let o = dst.min(CACHE_LEN - 8);
     // SAFETY: o + 8 <= CACHE_LEN.
     unsafe {
         _mm512_storeu_pd(cache.zd.as_mut_ptr().add(o), zd);
@@ -303,8 +322,15 @@ fn rebuild(w: &mut Window) {
 
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 #[inline]
-fn locate(stream: &mut Stream<'_>) -> Option<(usize, usize)> {
-    super::locate(stream, CACHE_AVX512, 8, |w, first| batch(w, first / 8))
+fn locate(stream: &mut Stream<'_>) -> Option<super::Loc> {
+    super::locate(
+        stream,
+        CACHE_AVX512,
+        8,
+        8,
+        |w, first| batch(w, first / 8),
+        |c, next, dst| vbatch(c, next, dst),
+    )
 }
 
 /// Computes one more batch ahead of slot `k` if the cache has slots left there: work
@@ -437,7 +463,10 @@ fn run(
     }
     let pc = pair_const(isg, ccs, lnccs);
     while j < n {
-        let Some((k, avail)) = locate(stream) else {
+        let Some(super::Loc {
+            k, regular: avail, ..
+        }) = locate(stream)
+        else {
             // The next attempt straddles a refill.
             out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
             j += 1;
@@ -503,7 +532,10 @@ fn pair(
     let (m0, m1, isg) = (f(mu0), f(mu1), f(isigma));
     let ccs = isg * f(sigma_min);
     if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
-        if let Some((k, avail)) = locate(stream) {
+        if let Some(super::Loc {
+            k, total: avail, ..
+        }) = locate(stream)
+        {
             let pc = pair_const(isg, ccs, lnccs);
             let slots = load_slots(stream.window, k, &pc);
             let (fl0, a0, j0, b0) = masks(&slots, pc.dss, m0);
@@ -520,11 +552,16 @@ fn pair(
                 & (f1 & a1 & v != 0)
                 & ((b0 & upto0) | (b1 & upto1 & !upto0) == 0);
             if decided {
-                let w = &mut *stream.window;
                 let next = k + f1.trailing_zeros() as usize + 1;
-                w.pos = w.cache.start + SLOT * next;
                 let out = [fl0 + select(slots.0, f0), fl1 + select(slots.0, f1)];
-                look_ahead(w, next);
+                let w = &mut *stream.window;
+                if next <= w.cache.count {
+                    w.pos = w.cache.start + SLOT * next;
+                    look_ahead(w, next);
+                } else {
+                    // Into the next window's slots.
+                    super::cross(stream, CACHE_AVX512, next);
+                }
                 return out;
             }
         }

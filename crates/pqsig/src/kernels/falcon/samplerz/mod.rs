@@ -19,13 +19,19 @@
 //!
 //! Requests are processed in order and each one's bytes follow the previous one's, so a
 //! batch gives exactly the outputs of the same requests one at a time; ffSampling sends
-//! pairs (the two real coordinates of a complex leaf, same σ). The portable kernel runs
-//! the reference's loop; the AVX2 kernel evaluates several attempts for both requests of
-//! a pair at once and replays the serial order on the results (see `avx2.rs`).
+//! pairs (the two real coordinates of a complex leaf, same σ): [`SamplerKernels::sample_pair`],
+//! and [`SamplerKernels::sample_leaf`] with a per-leaf constant ([`Leaf`]) that an
+//! expanded key stores. The portable kernel runs the reference's loop. The SIMD kernels
+//! (`avx2.rs`, `avx512.rs`) cut the bytes ahead into 11-byte attempts, derive what does
+//! not depend on the request once per window into the window's slot cache, decide both
+//! requests of a pair on eight cached attempts at once with an exact test in the log
+//! domain, and replay the serial order on the results; at the end of a window they look
+//! at the next one ([`Refill::peek`]) to decide attempts across the refill.
 //!
-//! The table also carries the ChaCha20 eight-block function the signer's PRNG refills
-//! its window with ([`SamplerKernels::chacha20x8`]): it is where a SIMD backend helps,
-//! and its output layout is the one the reference mimics from its AVX2 code.
+//! The table also carries the ChaCha20 function the signer's PRNG refills its window
+//! with ([`SamplerKernels::chacha20x8`], and [`SamplerKernels::chacha20x16`] for two
+//! windows at once): it is where a SIMD backend helps, and its output layout is the one
+//! the reference mimics from its AVX2 code.
 //!
 //! # Bounds
 //! * `isigma ∈ [1/2, 1]` (σ between 1 and 2), and `1/isigma <= σ0 = 1.8205` for the
@@ -51,11 +57,12 @@
 //!   the same accepted leakage as in the reference (the KATs fix this consumption order,
 //!   so the bytes cannot be drawn eagerly).
 //!
-//! Both are inherent to the round-3 algorithm (the reference has the same two). The AVX2
-//! kernel adds no other: its fallbacks to the serial code happen on the same two kinds
-//! of events (too many rejections within its look-ahead, a second BerExp byte) or on
-//! the read position (public), or — with probability below 2^-26 per attempt — when its
-//! approximation of the exponential is too close to a byte threshold to decide.
+//! Both are inherent to the round-3 algorithm (the reference has the same two). The SIMD
+//! kernels add no other: their fallbacks to slower paths happen on the same two kinds of
+//! events (too many rejections within their look-ahead, a second BerExp byte), on the
+//! read position (which only counts attempts), on domain checks that a Falcon key always
+//! passes, or — with probability below 2^-30 per attempt — when the attempt is too close
+//! to a byte threshold for their approximate test to decide (see `avx512.rs`).
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
@@ -66,16 +73,6 @@ pub mod portable;
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::{self, Backend};
 use zeroize::Zeroize;
-
-/// Development switch for A/B timing of kernel variants in one process (not API).
-#[doc(hidden)]
-pub static AB: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
-
-#[doc(hidden)]
-#[inline(always)]
-pub fn ab() -> bool {
-    AB.load(core::sync::atomic::Ordering::Relaxed)
-}
 
 /// Size of the random window the sampler reads from, in bytes (the reference's PRNG
 /// buffer: eight interleaved ChaCha20 blocks).
@@ -208,10 +205,10 @@ impl Leaf {
     }
 }
 
-/// Slots of the AVX-512 kernel's cache (see [`SlotCache`]): a window holds at most 46
-/// attempts of 11 bytes, rounded up to whole vectors of eight, plus eight entries so
-/// that a full vector can be loaded from any slot index below 48.
-pub(crate) const CACHE_LEN: usize = 56;
+/// Slots of the SIMD kernels' cache (see [`SlotCache`]): a window holds at most 46
+/// attempts of 11 bytes (48 in whole batches), followed by up to 16 slots of the next
+/// window; eight entries can be loaded from any slot index in use.
+pub(crate) const CACHE_LEN: usize = 64;
 
 /// Values the AVX-512 kernel derives from the window's bytes, one entry per 11-byte
 /// attempt ("slot") starting at window position `start + 11·i`: the candidate integer
@@ -229,8 +226,12 @@ pub(crate) struct SlotCache {
     pub(crate) start: usize,
     /// Slots from `start` to the end of the window.
     pub(crate) count: usize,
-    /// Slots computed (from 0; whole batches of eight).
+    /// Slots computed (from 0; whole batches).
     pub(crate) ready: usize,
+    /// Slots of the *next* window (positions 0, 11, ...) computed after the `count`
+    /// slots of this one: the attempts that follow the refill the serial reads do when
+    /// this window's grid ends at position 503 or later.
+    pub(crate) virt: usize,
     /// Which kernel's layout the cache holds (`CACHE_*`; 0: none).
     pub(crate) kind: u8,
 }
@@ -335,22 +336,37 @@ pub(crate) fn anchor(w: &mut Window, kind: u8) {
         0
     };
     w.cache.ready = 0;
+    w.cache.virt = 0;
     w.cache.kind = kind;
 }
 
-/// The cache slot at the read position and how many slots (at most eight) follow it in
-/// the cache, all computed with `batch(window, first)` (slots `first .. first + per`);
-/// anchors the cache anew (after a refill, as the serial reads would do it) when the
-/// position is not on its grid. `None` when the next attempt straddles a refill (read
-/// position 501 or 502).
+/// Where the read position is in the cache: slot `k`, and how many slots (at most
+/// eight) follow from there within this window (`regular`) and counting the next
+/// window's slots (`total`; see [`SlotCache::virt`]).
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+#[derive(Clone, Copy)]
+pub(crate) struct Loc {
+    pub k: usize,
+    pub regular: usize,
+    pub total: usize,
+}
+
+/// Locates the read position in the cache, computing what the eight slots from there
+/// need: `batch(window, first)` computes slots `first .. first + per` of the anchored
+/// grid, `vbatch(cache, next, dst)` slots `0 .. vper` of the next window's bytes `next`
+/// into cache entries `dst ..`. Anchors the cache anew (after a refill, as the serial
+/// reads would do it) when the position is not on its grid. `None` when the next attempt
+/// straddles a refill (read position 501 or 502).
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 #[inline(always)]
 pub(crate) fn locate(
     stream: &mut Stream<'_>,
     kind: u8,
     per: usize,
+    vper: usize,
     mut batch: impl FnMut(&mut Window, usize),
-) -> Option<(usize, usize)> {
+    mut vbatch: impl FnMut(&mut SlotCache, &[u8; WINDOW], usize),
+) -> Option<Loc> {
     let w = &mut *stream.window;
     let diff = w.pos.wrapping_sub(w.cache.start);
     let k = if w.cache.kind == kind && diff < SLOT * w.cache.count && diff.is_multiple_of(SLOT) {
@@ -367,12 +383,47 @@ pub(crate) fn locate(
         0
     };
     let w = &mut *stream.window;
-    let upto = (k + 8).min(w.cache.count);
+    let count = w.cache.count;
+    let upto = (k + 8).min(count);
     while w.cache.ready < upto {
         batch(w, w.cache.ready);
         w.cache.ready += per;
     }
-    Some((k, (w.cache.count - k).min(8)))
+    if k + 8 > count && w.cache.virt == 0 && w.cache.start + SLOT * count >= WINDOW - 9 {
+        // The grid ends where the serial reads refill: the attempts after it are the
+        // next window's, if the source can show it now.
+        if let Some(next) = stream.source.peek() {
+            vbatch(&mut w.cache, next, count);
+            w.cache.virt = vper;
+        }
+    }
+    let c = &w.cache;
+    Some(Loc {
+        k,
+        regular: (count - k).min(8),
+        total: (count + c.virt - k).min(8),
+    })
+}
+
+/// After a decision that consumed the attempts up to slot `next` (exclusive) of the
+/// cache, `next` beyond this window's slots (so into the next window's): refills as the
+/// serial reads would, moves the next window's computed slots to the front of the
+/// re-anchored cache and sets the read position after slot `next`.
+#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+#[inline(always)]
+pub(crate) fn cross(stream: &mut Stream<'_>, kind: u8, next: usize) {
+    let (count, virt) = (stream.window.cache.count, stream.window.cache.virt);
+    debug_assert!(next > count && next <= count + virt);
+    stream.refill();
+    let w = &mut *stream.window;
+    anchor(w, kind);
+    let c = &mut w.cache;
+    let n = virt.min(CACHE_LEN - count);
+    for a in [&mut c.zd, &mut c.c, &mut c.ta, &mut c.tr] {
+        a.copy_within(count..count + n, 0);
+    }
+    c.ready = n;
+    w.pos = SLOT * (next - count);
 }
 
 impl Default for SlotCache {
@@ -385,6 +436,7 @@ impl Default for SlotCache {
             start: 0,
             count: 0,
             ready: 0,
+            virt: 0,
             kind: 0,
         }
     }
@@ -437,6 +489,7 @@ impl Window {
         self.pos = 0;
         self.cache.count = 0;
         self.cache.ready = 0;
+        self.cache.virt = 0;
     }
 }
 
@@ -449,6 +502,7 @@ impl Zeroize for Window {
         }
         c.count = 0;
         c.ready = 0;
+        c.virt = 0;
         self.pos = WINDOW;
     }
 }
@@ -462,6 +516,12 @@ impl Drop for Window {
 /// Produces the next `WINDOW` random bytes (the signer's PRNG state).
 pub trait Refill {
     fn refill(&mut self, window: &mut [u8; WINDOW]);
+
+    /// The bytes the next `refill` will deliver, if the source can tell in advance (a
+    /// kernel may then decide attempts that straddle the refill before it happens).
+    fn peek(&mut self) -> Option<&[u8; WINDOW]> {
+        None
+    }
 }
 
 /// A lazily refilled random byte stream with the reference PRNG's read semantics.
