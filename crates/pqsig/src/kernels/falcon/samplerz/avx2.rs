@@ -844,8 +844,9 @@ fn locate_log(stream: &mut Stream<'_>) -> Option<super::Loc> {
     )
 }
 
-/// Per-pair constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
+/// Per-request constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
 #[cfg(not(feature = "fpr-emulated"))]
+#[derive(Clone, Copy)]
 struct PairConst4 {
     dss: __m256d,
     ta_off: __m256d,
@@ -887,7 +888,7 @@ fn masks_log(w: &Window, k: usize, pc: &PairConst4, mu: f64) -> (f64, u32, u32, 
     let (mut acc, mut rej, mut bad) = (0u32, 0u32, 0u32);
     for h in 0..2 {
         let o = k + 4 * h;
-        // SAFETY: k < count <= 46, so o + 4 <= CACHE_LEN.
+        // SAFETY: k < count + virt <= 62, so o + 4 <= CACHE_LEN.
         let (zd, c, ta, tr) = unsafe {
             (
                 _mm256_loadu_pd(cache.zd.as_ptr().add(o)),
@@ -917,49 +918,94 @@ fn masks_log(w: &Window, k: usize, pc: &PairConst4, mu: f64) -> (f64, u32, u32, 
     (fl, acc, rej, bad)
 }
 
-/// `n` (1 or 2) requests with the same 1/σ, in order (the loop of `avx512::run`).
+/// One or two requests in order, with their constants; `inside` when all are in the
+/// domain of the analysis (`avx512::Reqs`).
+#[cfg(not(feature = "fpr-emulated"))]
+struct Reqs {
+    req: [Request; 2],
+    mu: [f64; 2],
+    pc: [PairConst4; 2],
+    inside: bool,
+}
+
+#[cfg(not(feature = "fpr-emulated"))]
+impl Reqs {
+    /// Two requests with the same 1/σ (and `ln ccs` if known): one set of constants.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn pair(sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, lnccs: Option<f64>) -> Reqs {
+        let isg = f64::from_bits(isigma.to_bits());
+        let ccs = isg * f64::from_bits(sigma_min.to_bits());
+        let muf = mu.map(|m| f64::from_bits(m.to_bits()));
+        let pc = pair_const4(isg, ccs, lnccs);
+        Reqs {
+            req: mu.map(|mu| Request { mu, isigma }),
+            mu: muf,
+            pc: [pc, pc],
+            inside: super::in_domain(muf[0], isg, ccs) & super::in_domain(muf[1], isg, ccs),
+        }
+    }
+
+    /// The first `n` (1 or 2) of `reqs`, each with its own constants.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn batch(sigma_min: Fpr, reqs: &[Request], n: usize) -> Reqs {
+        let req = [reqs[0], reqs[n - 1]];
+        let isg = req.map(|r| f64::from_bits(r.isigma.to_bits()));
+        let ccs = isg.map(|i| i * f64::from_bits(sigma_min.to_bits()));
+        let mu = req.map(|r| f64::from_bits(r.mu.to_bits()));
+        // Both ln ccs in one vector evaluation.
+        let (rcp, lnr) = ln_tables();
+        let (e, s) = ln_parts4(_mm256_setr_pd(ccs[0], ccs[1], 0.5, 0.5), &rcp, &lnr);
+        let mut l = [0.0f64; 4];
+        let lv = _mm256_add_pd(_mm256_mul_pd(e, _mm256_set1_pd(super::LN2)), s);
+        // SAFETY: four f64 into a 4-value array.
+        unsafe { _mm256_storeu_pd(l.as_mut_ptr(), lv) };
+        Reqs {
+            req,
+            mu,
+            pc: [
+                pair_const4(isg[0], ccs[0], Some(l[0])),
+                pair_const4(isg[1], ccs[1], Some(l[1])),
+            ],
+            inside: super::in_domain(mu[0], isg[0], ccs[0])
+                & super::in_domain(mu[1], isg[1], ccs[1]),
+        }
+    }
+}
+
+/// `n` (1 or 2) requests in order (the loop of `avx512::run`).
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
-fn run_log(
-    stream: &mut Stream<'_>,
-    sigma_min: Fpr,
-    mu: [Fpr; 2],
-    isigma: Fpr,
-    lnccs: Option<f64>,
-    n: usize,
-) -> [f64; 2] {
+fn run_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs, n: usize) -> [f64; 2] {
     let mut out = [0.0; 2];
-    let isg = f64::from_bits(isigma.to_bits());
-    let ccs = isg * f64::from_bits(sigma_min.to_bits());
-    let muf = mu.map(|m| f64::from_bits(m.to_bits()));
     let mut j = 0;
-    if !(super::in_domain(muf[0], isg, ccs) & ((n < 2) | super::in_domain(muf[1], isg, ccs))) {
+    if !r.inside {
         while j < n {
-            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            out[j] = serial(stream, sigma_min, &r.req[j]);
             j += 1;
         }
         return out;
     }
-    let pc = pair_const4(isg, ccs, lnccs);
     while j < n {
         let Some(super::Loc {
             k, regular: avail, ..
         }) = locate_log(stream)
         else {
-            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            out[j] = serial(stream, sigma_min, &r.req[j]);
             j += 1;
             continue;
         };
         let start = stream.window.cache.start;
         let v = (1u32 << avail) - 1;
         let end = 1u32 << avail;
-        let (fl0, a0, j0, b0) = masks_log(stream.window, k, &pc, muf[j]);
+        let (fl0, a0, j0, b0) = masks_log(stream.window, k, &r.pc[j], r.mu[j]);
         let stop0 = (v & !j0) | end;
         let f0 = stop0 & stop0.wrapping_neg();
         let upto0 = (f0 << 1).wrapping_sub(1);
         let ok0 = (f0 & a0 & v != 0) & (b0 & upto0 == 0);
         if j + 1 < n {
-            let (fl1, a1, j1, b1) = masks_log(stream.window, k, &pc, muf[j + 1]);
+            let (fl1, a1, j1, b1) = masks_log(stream.window, k, &r.pc[j + 1], r.mu[j + 1]);
             let stop1 = (v & !upto0 & !j1) | end;
             let f1 = stop1 & stop1.wrapping_neg();
             let upto1 = (f1 << 1).wrapping_sub(1);
@@ -984,35 +1030,24 @@ fn run_log(
             continue;
         }
         stream.window.pos = start + SLOT_BYTES * (k + first.trailing_zeros() as usize);
-        out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+        out[j] = serial(stream, sigma_min, &r.req[j]);
         j += 1;
     }
     out
 }
 
-/// Two requests with the same 1/σ: both decided on the same eight cached slots when
-/// possible, otherwise [`run_log`].
+/// Two requests: both decided on the same eight cached slots when possible, otherwise
+/// [`run_log`].
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
-fn pair_log(
-    stream: &mut Stream<'_>,
-    sigma_min: Fpr,
-    mu0: Fpr,
-    mu1: Fpr,
-    isigma: Fpr,
-    lnccs: Option<f64>,
-) -> [f64; 2] {
-    let isg = f64::from_bits(isigma.to_bits());
-    let ccs = isg * f64::from_bits(sigma_min.to_bits());
-    let (m0, m1) = (f64::from_bits(mu0.to_bits()), f64::from_bits(mu1.to_bits()));
-    if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
+fn pair_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs) -> [f64; 2] {
+    if r.inside {
         if let Some(super::Loc {
             k, total: avail, ..
         }) = locate_log(stream)
         {
-            let pc = pair_const4(isg, ccs, lnccs);
-            let (fl0, a0, j0, b0) = masks_log(stream.window, k, &pc, m0);
-            let (fl1, a1, j1, b1) = masks_log(stream.window, k, &pc, m1);
+            let (fl0, a0, j0, b0) = masks_log(stream.window, k, &r.pc[0], r.mu[0]);
+            let (fl1, a1, j1, b1) = masks_log(stream.window, k, &r.pc[1], r.mu[1]);
             let v = (1u32 << avail) - 1;
             let end = 1u32 << avail;
             let stop0 = (v & !j0) | end;
@@ -1041,35 +1076,25 @@ fn pair_log(
             }
         }
     }
-    run_log(stream, sigma_min, [mu0, mu1], isigma, lnccs, 2)
+    run_log(stream, sigma_min, r, 2)
 }
 
-/// The batch entry through the cache: pairs with equal 1/σ together.
+/// The batch entry: requests two by two (each with its own constants: nothing is
+/// compared between them), a last odd one alone.
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
 fn sample_cached(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     let n = reqs.len().min(out.len());
     let mut i = 0;
     while i < n {
-        let m = if i + 1 < n && reqs[i].isigma.to_bits() == reqs[i + 1].isigma.to_bits() {
-            2
+        let m = (n - i).min(2);
+        let r = Reqs::batch(sigma_min, &reqs[i..], m);
+        let v = if m == 2 {
+            pair_log(stream, sigma_min, &r)
         } else {
-            1
+            run_log(stream, sigma_min, &r, 1)
         };
-        let mu1 = reqs[(i + 1).min(n - 1)].mu;
-        let r = if m == 2 {
-            pair_log(stream, sigma_min, reqs[i].mu, mu1, reqs[i].isigma, None)
-        } else {
-            run_log(
-                stream,
-                sigma_min,
-                [reqs[i].mu, mu1],
-                reqs[i].isigma,
-                None,
-                1,
-            )
-        };
-        for (o, &x) in out[i..i + m].iter_mut().zip(&r) {
+        for (o, &x) in out[i..i + m].iter_mut().zip(&v) {
             *o = x as i32;
         }
         i += m;
@@ -1093,7 +1118,10 @@ pub fn sample_pair(
     #[cfg(not(feature = "fpr-emulated"))]
     {
         // SAFETY: as for `sample`.
-        let [a, b] = unsafe { pair_log(stream, sigma_min, mu0, mu1, isigma, None) };
+        let [a, b] = unsafe {
+            let r = Reqs::pair(sigma_min, [mu0, mu1], isigma, None);
+            pair_log(stream, sigma_min, &r)
+        };
         (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
     }
     #[cfg(feature = "fpr-emulated")]
@@ -1112,7 +1140,10 @@ pub fn sample_leaf(
     {
         let lnccs = f64::from_bits(leaf.lnccs().to_bits());
         // SAFETY: as for `sample`.
-        let [a, b] = unsafe { pair_log(stream, sigma_min, mu0, mu1, leaf.isigma(), Some(lnccs)) };
+        let [a, b] = unsafe {
+            let r = Reqs::pair(sigma_min, [mu0, mu1], leaf.isigma(), Some(lnccs));
+            pair_log(stream, sigma_min, &r)
+        };
         (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
     }
     #[cfg(feature = "fpr-emulated")]

@@ -345,7 +345,8 @@ fn look_ahead(w: &mut Window, k: usize) {
     }
 }
 
-/// Per-pair constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
+/// Per-request constants: `1/(2σ²)` as the serial code has it, and `ln ccs ∓ MARGIN`.
+#[derive(Clone, Copy)]
 struct PairConst {
     dss: __m512d,
     ta_off: __m512d,
@@ -373,33 +374,39 @@ fn pair_const(isigma: f64, ccs: f64, lnccs: Option<f64>) -> PairConst {
     }
 }
 
-/// The cached vectors of slots `k .. k + 8`, thresholds offset by `ln ccs ∓ MARGIN`:
-/// (z, c, accept threshold, reject threshold).
+/// The cached vectors of slots `k .. k + 8`: (z, c, accept threshold, reject
+/// threshold).
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 #[inline]
-fn load_slots(w: &Window, k: usize, pc: &PairConst) -> (__m512d, __m512d, __m512d, __m512d) {
+fn load_slots(w: &Window, k: usize) -> (__m512d, __m512d, __m512d, __m512d) {
     let c = &w.cache;
-    // SAFETY: k < count <= MAX_SLOTS, so k + 8 <= CACHE_LEN (const assertion above).
+    // SAFETY: k < count + virt <= 54, so k + 8 <= CACHE_LEN.
     unsafe {
         (
             _mm512_loadu_pd(c.zd.as_ptr().add(k)),
             _mm512_loadu_pd(c.c.as_ptr().add(k)),
-            _mm512_add_pd(_mm512_loadu_pd(c.ta.as_ptr().add(k)), pc.ta_off),
-            _mm512_add_pd(_mm512_loadu_pd(c.tr.as_ptr().add(k)), pc.tr_off),
+            _mm512_loadu_pd(c.ta.as_ptr().add(k)),
+            _mm512_loadu_pd(c.tr.as_ptr().add(k)),
         )
     }
 }
 
 /// One request on eight slots: `floor(mu)` and the bit masks (sure accept, sure
-/// reject, serial reduction negative).
+/// reject, serial reduction negative); the thresholds are offset by the request's
+/// `ln ccs ∓ MARGIN`.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 #[inline]
 fn masks(
     slots: &(__m512d, __m512d, __m512d, __m512d),
-    dss: __m512d,
+    pc: &PairConst,
     mu: f64,
 ) -> (f64, u32, u32, u32) {
     let (zd, c, ta, tr) = *slots;
+    let (ta, tr, dss) = (
+        _mm512_add_pd(ta, pc.ta_off),
+        _mm512_add_pd(tr, pc.tr_off),
+        pc.dss,
+    );
     let m = _mm_set_sd(mu);
     let fl = _mm_cvtsd_f64(_mm_round_sd::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(m, m));
     // The serial code's operations: r = mu − floor(mu), y = (z − r)²·dss, x = y − c.
@@ -436,47 +443,94 @@ fn serial(stream: &mut Stream<'_>, sigma_min: Fpr, req: &Request) -> f64 {
     sample_one(stream, sigma_min, req, &|v: &[u32; 3]| rcdt_avx2(v)) as f64
 }
 
-/// `n` (1 or 2) requests with the same 1/σ, in order (module docs). Both are decided on
-/// the same eight slots when possible (the common case); otherwise the first pending
-/// one is decided (or taken over by the serial code at its first undecided attempt)
-/// and the loop goes on from the new read position, across refills.
+/// One or two requests in order, with their constants; `inside` when all are in the
+/// domain of the analysis.
+struct Reqs {
+    req: [Request; 2],
+    mu: [f64; 2],
+    pc: [PairConst; 2],
+    inside: bool,
+}
+
+impl Reqs {
+    /// Two requests with the same 1/σ (and `ln ccs` if known): one set of constants.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+    #[inline]
+    fn pair(sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, lnccs: Option<f64>) -> Reqs {
+        let isg = f(isigma);
+        let ccs = isg * f(sigma_min);
+        let muf = [f(mu[0]), f(mu[1])];
+        let pc = pair_const(isg, ccs, lnccs);
+        Reqs {
+            req: mu.map(|mu| Request { mu, isigma }),
+            mu: muf,
+            pc: [pc, pc],
+            inside: super::in_domain(muf[0], isg, ccs) & super::in_domain(muf[1], isg, ccs),
+        }
+    }
+
+    /// The first `n` (1 or 2) of `reqs`, each with its own constants.
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
+    #[inline]
+    fn batch(sigma_min: Fpr, reqs: &[Request], n: usize) -> Reqs {
+        let req = [reqs[0], reqs[n - 1]];
+        let isg = req.map(|r| f(r.isigma));
+        let ccs = isg.map(|i| i * f(sigma_min));
+        let mu = req.map(|r| f(r.mu));
+        // Both ln ccs in one vector evaluation.
+        let (rcp, lnr) = tables();
+        let (e, s) = ln_parts(
+            _mm512_setr_pd(ccs[0], ccs[1], 0.5, 0.5, 0.5, 0.5, 0.5, 0.5),
+            rcp,
+            lnr,
+        );
+        let mut l = [0.0f64; 8];
+        // SAFETY: eight f64 into an 8-value array.
+        unsafe { _mm512_storeu_pd(l.as_mut_ptr(), _mm512_fmadd_pd(e, _mm512_set1_pd(LN2), s)) };
+        Reqs {
+            req,
+            mu,
+            pc: [
+                pair_const(isg[0], ccs[0], Some(l[0])),
+                pair_const(isg[1], ccs[1], Some(l[1])),
+            ],
+            inside: super::in_domain(mu[0], isg[0], ccs[0])
+                & super::in_domain(mu[1], isg[1], ccs[1]),
+        }
+    }
+}
+
+/// `n` (1 or 2) requests in order (module docs). Both are decided on the same eight
+/// slots when possible (the common case); otherwise the first pending one is decided
+/// (or taken over by the serial code at its first undecided attempt) and the loop goes
+/// on from the new read position, across refills.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn run(
-    stream: &mut Stream<'_>,
-    sigma_min: Fpr,
-    mu: [Fpr; 2],
-    isigma: Fpr,
-    lnccs: Option<f64>,
-    n: usize,
-) -> [f64; 2] {
+fn run(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs, n: usize) -> [f64; 2] {
     let mut out = [0.0; 2];
-    let (isg, muf) = (f(isigma), [f(mu[0]), f(mu[1])]);
-    let ccs = isg * f(sigma_min);
     let mut j = 0;
-    if !(super::in_domain(muf[0], isg, ccs) & ((n < 2) | super::in_domain(muf[1], isg, ccs))) {
+    if !r.inside {
         // Outside the analysed domain (never with a Falcon key): the serial code.
         while j < n {
-            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            out[j] = serial(stream, sigma_min, &r.req[j]);
             j += 1;
         }
         return out;
     }
-    let pc = pair_const(isg, ccs, lnccs);
     while j < n {
         let Some(super::Loc {
             k, regular: avail, ..
         }) = locate(stream)
         else {
             // The next attempt straddles a refill.
-            out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+            out[j] = serial(stream, sigma_min, &r.req[j]);
             j += 1;
             continue;
         };
-        let slots = load_slots(stream.window, k, &pc);
+        let slots = load_slots(stream.window, k);
         let start = stream.window.cache.start;
         let v = (1u32 << avail) - 1;
         let end = 1u32 << avail;
-        let (fl0, a0, j0, b0) = masks(&slots, pc.dss, muf[j]);
+        let (fl0, a0, j0, b0) = masks(&slots, &r.pc[j], r.mu[j]);
         // First slot that is not a sure rejection for request j.
         let stop0 = (v & !j0) | end;
         let f0 = stop0 & stop0.wrapping_neg();
@@ -484,7 +538,7 @@ fn run(
         let ok0 = (f0 & a0 & v != 0) & (b0 & upto0 == 0);
         if j + 1 < n {
             // Request j + 1: the first later slot it does not surely reject.
-            let (fl1, a1, j1, b1) = masks(&slots, pc.dss, muf[j + 1]);
+            let (fl1, a1, j1, b1) = masks(&slots, &r.pc[j + 1], r.mu[j + 1]);
             let stop1 = (v & !upto0 & !j1) | end;
             let f1 = stop1 & stop1.wrapping_neg();
             let upto1 = (f1 << 1).wrapping_sub(1);
@@ -512,34 +566,24 @@ fn run(
             continue;
         }
         stream.window.pos = start + SLOT * (k + first.trailing_zeros() as usize);
-        out[j] = serial(stream, sigma_min, &Request { mu: mu[j], isigma });
+        out[j] = serial(stream, sigma_min, &r.req[j]);
         j += 1;
     }
     out
 }
 
-/// Two requests with the same 1/σ: the common case (both decided on the same eight
-/// slots) straight through, anything else by [`run`] from the same read position.
+/// Two requests: the common case (both decided on the same eight slots) straight
+/// through, anything else by [`run`] from the same read position.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn pair(
-    stream: &mut Stream<'_>,
-    sigma_min: Fpr,
-    mu0: Fpr,
-    mu1: Fpr,
-    isigma: Fpr,
-    lnccs: Option<f64>,
-) -> [f64; 2] {
-    let (m0, m1, isg) = (f(mu0), f(mu1), f(isigma));
-    let ccs = isg * f(sigma_min);
-    if super::in_domain(m0, isg, ccs) & super::in_domain(m1, isg, ccs) {
+fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs) -> [f64; 2] {
+    if r.inside {
         if let Some(super::Loc {
             k, total: avail, ..
         }) = locate(stream)
         {
-            let pc = pair_const(isg, ccs, lnccs);
-            let slots = load_slots(stream.window, k, &pc);
-            let (fl0, a0, j0, b0) = masks(&slots, pc.dss, m0);
-            let (fl1, a1, j1, b1) = masks(&slots, pc.dss, m1);
+            let slots = load_slots(stream.window, k);
+            let (fl0, a0, j0, b0) = masks(&slots, &r.pc[0], r.mu[0]);
+            let (fl1, a1, j1, b1) = masks(&slots, &r.pc[1], r.mu[1]);
             let v = (1u32 << avail) - 1;
             let end = 1u32 << avail;
             let stop0 = (v & !j0) | end;
@@ -566,33 +610,24 @@ fn pair(
             }
         }
     }
-    run(stream, sigma_min, [mu0, mu1], isigma, lnccs, 2)
+    run(stream, sigma_min, r, 2)
 }
 
+/// The batch entry: requests two by two (each with its own constants: nothing is
+/// compared between them), a last odd one alone.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
 fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     let n = reqs.len().min(out.len());
     let mut i = 0;
     while i < n {
-        let m = if i + 1 < n && reqs[i].isigma.to_bits() == reqs[i + 1].isigma.to_bits() {
-            2
+        let m = (n - i).min(2);
+        let r = Reqs::batch(sigma_min, &reqs[i..], m);
+        let v = if m == 2 {
+            pair(stream, sigma_min, &r)
         } else {
-            1
+            run(stream, sigma_min, &r, 1)
         };
-        let mu1 = reqs[(i + 1).min(n - 1)].mu;
-        let r = if m == 2 {
-            pair(stream, sigma_min, reqs[i].mu, mu1, reqs[i].isigma, None)
-        } else {
-            run(
-                stream,
-                sigma_min,
-                [reqs[i].mu, mu1],
-                reqs[i].isigma,
-                None,
-                1,
-            )
-        };
-        for (o, &x) in out[i..i + m].iter_mut().zip(&r) {
+        for (o, &x) in out[i..i + m].iter_mut().zip(&v) {
             *o = x as i32;
         }
         i += m;
@@ -615,7 +650,10 @@ pub fn sample_pair(
     isigma: Fpr,
 ) -> (Fpr, Fpr) {
     // SAFETY: as for `sample`.
-    let [a, b] = unsafe { pair(stream, sigma_min, mu0, mu1, isigma, None) };
+    let [a, b] = unsafe {
+        let r = Reqs::pair(sigma_min, [mu0, mu1], isigma, None);
+        pair(stream, sigma_min, &r)
+    };
     (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
 }
 
@@ -629,7 +667,10 @@ pub fn sample_leaf(
 ) -> (Fpr, Fpr) {
     let lnccs = f(leaf.lnccs());
     // SAFETY: as for `sample`.
-    let [a, b] = unsafe { pair(stream, sigma_min, mu0, mu1, leaf.isigma(), Some(lnccs)) };
+    let [a, b] = unsafe {
+        let r = Reqs::pair(sigma_min, [mu0, mu1], leaf.isigma(), Some(lnccs));
+        pair(stream, sigma_min, &r)
+    };
     (Fpr::from_bits(a.to_bits()), Fpr::from_bits(b.to_bits()))
 }
 
@@ -844,8 +885,8 @@ mod tests {
                 // SAFETY: AVX-512 checked above.
                 let (fl, a, j, bad) = unsafe {
                     let pc = pair_const(isg, ccsf, None);
-                    let slots = load_slots(&w, k, &pc);
-                    masks(&slots, pc.dss, f(req.mu))
+                    let slots = load_slots(&w, k);
+                    masks(&slots, &pc, f(req.mu))
                 };
                 assert_eq!(fl, req.mu.floor() as f64);
                 for l in 0..(count - k).min(8) {
