@@ -343,7 +343,7 @@ impl SigningKey {
         Ok(self)
     }
 
-    /// Precomputes the LDL tree (expanded key, about 56 KB at n = 512, 120 KB at
+    /// Precomputes the LDL tree (expanded key, 60 KiB at n = 512, 128 KiB at
     /// n = 1024) for faster repeated signing. Same signatures for the same randomness.
     pub fn expand(&self) -> ExpandedSigningKey {
         ExpandedSigningKey {
