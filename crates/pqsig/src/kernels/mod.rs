@@ -6,6 +6,9 @@
 //! * [`falcon`] — q = 12289, n = 2..1024: NTT, FFT over binary64 (native or emulated),
 //!   SamplerZ.
 //! * [`keccak`] — Keccak-f\[1600\] one-way and four-way, SHAKE128/256 and SHA3 on top.
+//! * [`gf16`] — GF(16) = F2\[x\]/(x⁴+x+1) matrix kernels for SNOVA (GEMM with deferred
+//!   reduction, batched small products, constant-time Gaussian elimination).
+//! * [`xof`] — SNOVA's public-seed expansion: SHAKE128 counter mode and AES-128-CTR.
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
 //!
@@ -13,6 +16,8 @@
 //! through it; no dispatch happens inside a loop over coefficients.
 
 pub mod falcon;
+pub mod gf16;
 pub mod keccak;
 pub mod mldsa;
 pub mod select;
+pub mod xof;

@@ -1,0 +1,113 @@
+//! GF(16) kernels for SNOVA: batch-shaped matrix arithmetic over F2\[x\]/(x⁴+x+1).
+//!
+//! # Representation
+//! One field element per byte, in the low nibble ("reduced": `< 16`). Kernels that
+//! *accumulate* leave their output **unreduced**: an XOR of carry-less products of two
+//! reduced elements, a polynomial of degree ≤ 6, i.e. a byte `< 0x80`. Reduction modulo
+//! x⁴+x+1 is linear, so any number of unreduced products may be XORed before one
+//! [`Kernels::reduce`] pass. This is what makes every backend cheap: portable code
+//! multiplies without tables, GFNI's `gf2p8mulb` and NEON's `pmul` produce exactly this
+//! carry-less product (degree ≤ 6 never reaches their own reduction), and table-based
+//! backends look products up in registers.
+//!
+//! # Bounds (in → out)
+//! | kernel | inputs | output |
+//! |---|---|---|
+//! | `gemm_acc` | A, B reduced (`< 16`); C unreduced (`< 0x80`) | C unreduced (`< 0x80`) |
+//! | `axpy_acc` | s, x reduced; acc unreduced | acc unreduced |
+//! | `reduce` | unreduced (`< 0x80`) | reduced (`< 16`) |
+//! | `mat_mul_batch` | reduced | reduced |
+//! | `solve` | reduced | reduced solution, singular flag |
+//!
+//! # Constant time
+//! Every kernel runs in time independent of the element values (SNOVA multiplies secret
+//! vinegar values and secret T12 entries): no secret-indexed memory, no value-dependent
+//! branches. Tables may only live in registers (byte shuffles / `tbl`), never be indexed
+//! in memory by a secret. Shapes (m, k, n, strides) are public.
+
+pub mod portable;
+
+use crate::kernels::select::{self, Backend};
+
+/// One backend's implementation of the GF(16) kernels (bounds in the module docs).
+pub struct Kernels {
+    pub backend: Backend,
+    /// `C[i][j] ^= Σ_k A[i][k] · B[k][j]`, carry-less and unreduced, for `i < m`,
+    /// `j < n`, `k < kk`.
+    /// * `A[i][k] = a[i·a_rs + k·a_cs]` (any strides: transposes are free);
+    /// * `B[k][j] = b[k·ldb + j]` (rows contiguous);
+    /// * `C[i][j] = c[i·ldc + j]` (rows contiguous).
+    ///
+    /// Slices must cover the addressed elements (callers' shapes are public constants;
+    /// an out-of-range shape panics in the slice indexing, never reads out of bounds).
+    #[allow(clippy::type_complexity)]
+    pub gemm_acc: fn(
+        c: &mut [u8],
+        ldc: usize,
+        a: &[u8],
+        a_rs: usize,
+        a_cs: usize,
+        b: &[u8],
+        ldb: usize,
+        m: usize,
+        kk: usize,
+        n: usize,
+    ),
+    /// `acc[j] ^= s · x[j]` (carry-less, unreduced), `j < x.len()`.
+    pub axpy_acc: fn(acc: &mut [u8], s: u8, x: &[u8]),
+    /// Reduces every byte modulo x⁴+x+1 in place.
+    pub reduce: fn(&mut [u8]),
+    /// Many small products at once: for `t < out.len() / (p·q)`,
+    /// `out[t] (p×q) = a[t] (p×k) · b[t] (k×q)`, all row-major and packed
+    /// (`a.len() = count·p·k`, `b.len() = count·k·q`). Reduced output.
+    pub mat_mul_batch: fn(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize),
+    /// Constant-time Gaussian elimination of the `n × (n+1)` augmented system in `aug`
+    /// (row `i` at `aug[i·stride..]`, `stride ≥ n+1`, column `n` the right-hand side;
+    /// columns beyond `n` are scratch and may be overwritten). Writes the solution to
+    /// `x[..n]` and returns `true` when the system is non-singular; when singular,
+    /// returns `false` and `x` is unspecified. The running time depends on `n` only.
+    pub solve: fn(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool,
+}
+
+/// The kernel table of a backend (portable if it is unavailable here).
+pub fn kernels(b: Backend) -> &'static Kernels {
+    match b {
+        _ => &portable::KERNELS,
+    }
+}
+
+/// The kernel table of the process-wide backend.
+pub fn active() -> &'static Kernels {
+    kernels(select::active())
+}
+
+/// Multiplication of two reduced elements (constant time; scalar helper for scheme code
+/// outside the hot loops).
+#[inline]
+pub fn mul(a: u8, b: u8) -> u8 {
+    reduce1(clmul4(a, b))
+}
+
+/// Carry-less product of two nibbles (degree ≤ 6), no tables, no branches.
+#[inline(always)]
+pub fn clmul4(a: u8, b: u8) -> u8 {
+    let a = a & 15;
+    let m = |i: u8| 0u8.wrapping_sub((b >> i) & 1);
+    (a & m(0)) ^ ((a << 1) & m(1)) ^ ((a << 2) & m(2)) ^ ((a << 3) & m(3))
+}
+
+/// Reduction of one unreduced byte (`< 0x80`) modulo x⁴+x+1: x⁴ = x+1.
+#[inline(always)]
+pub fn reduce1(v: u8) -> u8 {
+    let h = v >> 4;
+    (v ^ h ^ (h << 1)) & 15
+}
+
+/// Inverse (0 ↦ 0), constant time: a^14.
+#[inline]
+pub fn inv(a: u8) -> u8 {
+    let a2 = mul(a, a);
+    let a4 = mul(a2, a2);
+    let a8 = mul(a4, a4);
+    mul(mul(a8, a4), a2)
+}
