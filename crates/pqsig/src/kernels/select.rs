@@ -2,8 +2,8 @@
 //!
 //! Order of precedence for the process-wide default:
 //! 1. [`set_backend`] (an API call; fails if the CPU lacks the features),
-//! 2. the `PQSIG_BACKEND` environment variable (`portable`, `avx2`, `avx512`; with `std`
-//!    only),
+//! 2. the `PQSIG_BACKEND` environment variable (`portable`, `avx2`, `avx512`, `neon`; with
+//!    `std` only),
 //! 3. the best backend the CPU supports.
 //!
 //! An unknown or unsupported `PQSIG_BACKEND` value falls back to detection rather than
@@ -23,11 +23,22 @@ pub enum Backend {
     /// x86-64 AVX-512 (F, VL, BW, DQ): the AVX2 kernels plus AVX-512 versions where the
     /// wider instruction set wins (three-input logic and rotates for Keccak).
     Avx512,
+    /// AArch64 Advanced SIMD (NEON; mandatory in ARMv8-A, so always present on
+    /// aarch64 Linux). Kernel families without a NEON implementation (ML-DSA, Falcon,
+    /// Keccak) run their portable kernels under this backend; SNOVA's GF(16) kernels use
+    /// in-register table lookups (`tbl`) and polynomial multiplication (`pmul`).
+    Neon,
 }
 
 impl Backend {
     /// Every backend this build knows about, available or not.
-    pub const ALL: &'static [Backend] = &[Backend::Portable, Backend::Avx2, Backend::Avx512];
+    /// Within an architecture, slower first: detection picks the last available one.
+    pub const ALL: &'static [Backend] = &[
+        Backend::Portable,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::Neon,
+    ];
 
     /// Lower-case name as accepted by `PQSIG_BACKEND`.
     pub fn name(self) -> &'static str {
@@ -35,6 +46,7 @@ impl Backend {
             Backend::Portable => "portable",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
         }
     }
 
@@ -52,6 +64,7 @@ impl Backend {
             Backend::Portable => true,
             Backend::Avx2 => avx2_detected(),
             Backend::Avx512 => avx512_detected(),
+            Backend::Neon => neon_detected(),
         }
     }
 
@@ -62,7 +75,9 @@ impl Backend {
 
     /// The fastest available backend (what detection picks).
     pub fn detect() -> Backend {
-        if Backend::Avx512.is_available() {
+        if Backend::Neon.is_available() {
+            Backend::Neon
+        } else if Backend::Avx512.is_available() {
             Backend::Avx512
         } else if Backend::Avx2.is_available() {
             Backend::Avx2
@@ -76,6 +91,7 @@ impl Backend {
             Backend::Portable => 1,
             Backend::Avx2 => 2,
             Backend::Avx512 => 3,
+            Backend::Neon => 4,
         }
     }
     fn from_u8(v: u8) -> Option<Backend> {
@@ -83,6 +99,7 @@ impl Backend {
             1 => Some(Backend::Portable),
             2 => Some(Backend::Avx2),
             3 => Some(Backend::Avx512),
+            4 => Some(Backend::Neon),
             _ => None,
         }
     }
@@ -135,6 +152,25 @@ fn avx512_detected() -> bool {
 }
 #[cfg(not(target_arch = "x86_64"))]
 fn avx512_detected() -> bool {
+    false
+}
+
+/// NEON (Advanced SIMD). Architecturally mandatory for AArch64 Linux, but asked anyway
+/// (runtime detection with `std`, the compile-time target otherwise) so that a
+/// `-C target-feature=-neon` build falls back to portable instead of faulting.
+#[cfg(target_arch = "aarch64")]
+fn neon_detected() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::arch::is_aarch64_feature_detected!("neon")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(target_feature = "neon")
+    }
+}
+#[cfg(not(target_arch = "aarch64"))]
+fn neon_detected() -> bool {
     false
 }
 
@@ -222,5 +258,31 @@ mod tests {
         } else if std::is_x86_feature_detected!("avx2") {
             assert_eq!(Backend::detect(), Backend::Avx2);
         }
+        assert!(!Backend::Neon.is_available());
+    }
+
+    #[cfg(all(target_arch = "aarch64", feature = "std"))]
+    #[test]
+    fn detection_matches_cpu_aarch64() {
+        let neon = std::arch::is_aarch64_feature_detected!("neon");
+        assert_eq!(Backend::Neon.is_available(), neon);
+        assert!(!Backend::Avx2.is_available());
+        assert!(!Backend::Avx512.is_available());
+        assert_eq!(
+            Backend::detect(),
+            if neon {
+                Backend::Neon
+            } else {
+                Backend::Portable
+            }
+        );
+    }
+
+    #[test]
+    fn u8_round_trip() {
+        for &b in Backend::ALL {
+            assert_eq!(Backend::from_u8(b.to_u8()), Some(b));
+        }
+        assert_eq!(Backend::from_u8(0), None);
     }
 }
