@@ -8,6 +8,8 @@
 //! * [`keccak`] — Keccak-f\[1600\] one-way and four-way, SHAKE128/256 and SHA3 on top.
 //! * [`gf16`] — GF(16) = F2\[x\]/(x⁴+x+1) matrix kernels for SNOVA (GEMM with deferred
 //!   reduction, batched small products, constant-time Gaussian elimination).
+//! * [`aes`] — AES-128 encryption and CTR keystream: bitsliced (constant time, every
+//!   target), AES-NI, VAES, ARMv8 Cryptography Extension.
 //! * [`xof`] — SNOVA's public-seed expansion: SHAKE128 counter mode and AES-128-CTR.
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
@@ -15,6 +17,7 @@
 //! Scheme code fetches one kernel table per operation ([`mldsa::kernels`]) and calls
 //! through it; no dispatch happens inside a loop over coefficients.
 
+pub mod aes;
 pub mod falcon;
 pub mod gf16;
 pub mod keccak;
