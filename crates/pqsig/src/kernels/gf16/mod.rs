@@ -25,6 +25,8 @@
 //! branches. Tables may only live in registers (byte shuffles / `tbl`), never be indexed
 //! in memory by a secret. Shapes (m, k, n, strides) are public.
 
+#[cfg(target_arch = "aarch64")]
+pub mod neon;
 pub mod portable;
 
 use crate::kernels::select::{self, Backend};
@@ -72,6 +74,8 @@ pub struct Kernels {
 /// The kernel table of a backend (portable if it is unavailable here).
 pub fn kernels(b: Backend) -> &'static Kernels {
     match b {
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon if b.is_available() => &neon::KERNELS,
         _ => &portable::KERNELS,
     }
 }
