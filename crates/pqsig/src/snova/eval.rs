@@ -1,0 +1,123 @@
+//! Evaluation of the whipped public map, shared by verification (P, the whole signature)
+//! and signing (P11, the vinegar part: the constant term Fvv of the linear system).
+//!
+//! With W the whipped signature (rows (block i, row k), columns (power a, column j):
+//! `W[(i,k)][(a,j)] = (S^a·X_i)[k][j]`), the reference's sums become:
+//!
+//! 1. `T0 = P[mi] · W` for all m1 matrices at once (one GEMM, m = m1·dim);
+//! 2. `M[mi] = Wᵀ · T0[mi]` ((l·r)×(l·r); its r×r block (a, b) is `(S^a X)ᵀ P (S^b X)`);
+//! 3. per pair (mi, alpha) with mi' = (mi + alpha) mod m1:
+//!    `temp1 = Σ_{a,b} q1[a]·q2[b]·M[mi'](a,b)` — GEMMs over the pairs that share mi'
+//!    (they sit at stride m1 in alpha), coefficients `q1[a]q2[b]` precomputed;
+//! 4. `temp2 = temp1 · B` (batched r×r·r×l);
+//! 5. `out[mi] = Σ_alpha A·temp2 = [A_0 | A_1 | …] · [temp2_0; temp2_1; …]` (one GEMM per
+//!    mi).
+//!
+//! Inputs may be secret (signing): every step is a kernel call or a fixed-shape copy.
+
+use super::abq::Abq;
+use super::params::Shape;
+use crate::kernels::gf16::Kernels;
+use alloc::vec;
+use zeroize::Zeroizing;
+
+/// Whips the blocks `x` (`rows` blocks of l×r, i.e. a (rows·l)×r flat matrix) into
+/// `w` ((rows·l) × (l·r)): one GEMM with the whipping map.
+pub(crate) fn whip(sh: &Shape, k: &Kernels, abq: &Abq, x: &[u8], rows: usize, w: &mut [u8]) {
+    let lr = sh.lr();
+    w[..rows * sh.l * lr].fill(0);
+    (k.gemm_acc)(w, sh.l * lr, x, lr, 1, &abq.whip, sh.l * lr, rows, lr, sh.l * lr);
+    (k.reduce)(&mut w[..rows * sh.l * lr]);
+}
+
+/// `out` (o·l·r, reduced; per mi an r×l matrix) = the whipped map of the m1 stacked flat
+/// `dim × dim` matrices `p` at the whipped signature `w` (dim × l·r).
+pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: &[u8], out: &mut [u8]) {
+    let (o, l, r, m1, na) = (sh.o, sh.l, sh.r, sh.m1, sh.alpha());
+    let (lr, l2, r2) = (sh.lr(), l * l, r * r);
+    let items = sh.items();
+
+    // 1. T0 = P · W.
+    let mut t0 = Zeroizing::new(vec![0u8; m1 * dim * lr]);
+    (k.gemm_acc)(&mut t0, lr, p, dim, 1, w, lr, m1 * dim, dim, lr);
+    (k.reduce)(&mut t0);
+
+    // 2. M[mi] = Wᵀ · T0[mi].
+    let mut m = Zeroizing::new(vec![0u8; m1 * lr * lr]);
+    for mi in 0..m1 {
+        (k.gemm_acc)(
+            &mut m[mi * lr * lr..(mi + 1) * lr * lr],
+            lr,
+            w,
+            1,
+            lr,
+            &t0[mi * dim * lr..(mi + 1) * dim * lr],
+            lr,
+            lr,
+            dim,
+            lr,
+        );
+    }
+    (k.reduce)(&mut m);
+    // Blocks: mblk[mi][(a,b)][(i,j)] = M[mi][(a,i)][(b,j)].
+    let mut mblk = Zeroizing::new(vec![0u8; m1 * l2 * r2]);
+    for mi in 0..m1 {
+        for a in 0..l {
+            for b in 0..l {
+                for i in 0..r {
+                    let s = mi * lr * lr + (a * r + i) * lr + b * r;
+                    let d = mi * l2 * r2 + (a * l + b) * r2 + i * r;
+                    mblk[d..d + r].copy_from_slice(&m[s..s + r]);
+                }
+            }
+        }
+    }
+
+    // 3. temp1 per pair.
+    let mut temp1 = Zeroizing::new(vec![0u8; items * r2]);
+    for mi in 0..o {
+        for mp in 0..m1 {
+            let a0 = (mp + m1 - mi % m1) % m1;
+            if a0 >= na {
+                continue;
+            }
+            let cnt = (na - a0).div_ceil(m1);
+            let it0 = mi * na + a0;
+            (k.gemm_acc)(
+                &mut temp1[it0 * r2..],
+                m1 * r2,
+                &abq.coef[it0 * l2..],
+                m1 * l2,
+                1,
+                &mblk[mp * l2 * r2..(mp + 1) * l2 * r2],
+                r2,
+                cnt,
+                l2,
+                r2,
+            );
+        }
+    }
+    (k.reduce)(&mut temp1);
+
+    // 4. temp2 = temp1 · B.
+    let mut temp2 = Zeroizing::new(vec![0u8; items * lr]);
+    (k.mat_mul_batch)(&mut temp2, &temp1, &abq.b, r, r, l);
+
+    // 5. out[mi] = [A…] · [temp2…].
+    out[..o * lr].fill(0);
+    for mi in 0..o {
+        (k.gemm_acc)(
+            &mut out[mi * lr..(mi + 1) * lr],
+            l,
+            &abq.ah[mi * r * na * r..(mi + 1) * r * na * r],
+            na * r,
+            1,
+            &temp2[mi * na * lr..(mi + 1) * na * lr],
+            l,
+            r,
+            na * r,
+            l,
+        );
+    }
+    (k.reduce)(&mut out[..o * lr]);
+}

@@ -1,0 +1,108 @@
+//! Expansion of the seeds into matrices.
+//!
+//! * Public seed → P11 (m1 × v×v blocks), P12 (m1 × v×o), P21 (m1 × o×v), in that order,
+//!   block-major, from `NUM_GEN_PUB_BYTES = ceil(m1·(v²+2vo)·l²/2)` bytes of SHAKE128
+//!   counter mode or AES-128-CTR ([`crate::kernels::xof`]). Converted once to flat
+//!   row-major matrices: `P11[mi]` is (v·l)×(v·l), `P12[mi]` (v·l)×(o·l), `P21[mi]`
+//!   (o·l)×(v·l); with P22 they form the flat (n·l)×(n·l) `P[mi]` of the verifier.
+//! * Private seed → T12 = SHAKE256(s_priv) read as o·v·l nibbles: block (vi, oi) (index
+//!   `vi·o + oi`) is Σ_k c_k S^k. Kept flat: (v·l)×(o·l). Every block is an element of
+//!   F_q[S], hence symmetric, so the flat T12ᵀ has the same blocks, transposed in place:
+//!   that is what lets keygen and signing write the reference's block sums as plain
+//!   matrix products (F12 = P11·T12 + P12, F21 = T12ᵀ·P11 + P21, P22 = T12ᵀ·F12 + P21·T12).
+
+use super::abq::Abq;
+use super::codec;
+use super::params::{ParamSet, Shape, SEED_PUB_LEN};
+use crate::kernels::gf16::Kernels;
+use crate::kernels::keccak::sponge::shake256;
+use crate::kernels::select::Backend;
+use crate::kernels::xof;
+use alloc::vec;
+use alloc::vec::Vec;
+use zeroize::Zeroizing;
+
+/// The XOF output for the public seed, unpacked to `pub_gf` nibbles.
+pub(crate) fn public_nibbles(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> Vec<u8> {
+    let sh = ps.shape();
+    let mut bytes = vec![0u8; sh.pub_bytes()];
+    if ps.uses_aes() {
+        xof::aes128_ctr(b, seed, &mut bytes);
+    } else {
+        xof::shake128_ctr(b, seed, &mut bytes);
+    }
+    codec::unpack_vec(&bytes, sh.pub_gf())
+}
+
+/// Offsets of P11, P12, P21 in the nibble stream.
+fn offsets(sh: &Shape) -> (usize, usize, usize) {
+    let l2 = sh.l * sh.l;
+    let p12 = sh.m1 * sh.v * sh.v * l2;
+    let p21 = p12 + sh.m1 * sh.v * sh.o * l2;
+    (0, p12, p21)
+}
+
+/// Flat P11, P12, P21 (per mi, stacked).
+pub(crate) struct PublicMats {
+    /// m1 × (v·l)×(v·l).
+    pub p11: Vec<u8>,
+    /// m1 × (v·l)×(o·l).
+    pub p12: Vec<u8>,
+    /// m1 × (o·l)×(v·l).
+    pub p21: Vec<u8>,
+}
+
+pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> PublicMats {
+    let sh = ps.shape();
+    let nib = public_nibbles(ps, b, seed);
+    let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
+    let (vl, ol) = (sh.vl(), sh.ol());
+    let l2 = l * l;
+    let (o11, o12, o21) = offsets(&sh);
+    let mut p11 = vec![0u8; m1 * vl * vl];
+    let mut p12 = vec![0u8; m1 * vl * ol];
+    let mut p21 = vec![0u8; m1 * ol * vl];
+    for mi in 0..m1 {
+        codec::blocks_to_flat(&nib[o11 + mi * v * v * l2..], v, v, l, &mut p11[mi * vl * vl..], vl, 0);
+        codec::blocks_to_flat(&nib[o12 + mi * v * o * l2..], v, o, l, &mut p12[mi * vl * ol..], ol, 0);
+        codec::blocks_to_flat(&nib[o21 + mi * o * v * l2..], o, v, l, &mut p21[mi * ol * vl..], vl, 0);
+    }
+    PublicMats { p11, p12, p21 }
+}
+
+/// The verifier's flat P: m1 × (n·l)×(n·l), from the public seed and the P22 nibbles of
+/// the public key (block-major, m1 × o×o blocks).
+pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
+    let sh = ps.shape();
+    let nib = public_nibbles(ps, b, seed);
+    let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
+    let (vl, nl) = (sh.vl(), sh.nl());
+    let l2 = l * l;
+    let (o11, o12, o21) = offsets(&sh);
+    let mut p = vec![0u8; m1 * nl * nl];
+    for mi in 0..m1 {
+        let dst = &mut p[mi * nl * nl..(mi + 1) * nl * nl];
+        codec::blocks_to_flat(&nib[o11 + mi * v * v * l2..], v, v, l, dst, nl, 0);
+        codec::blocks_to_flat(&nib[o12 + mi * v * o * l2..], v, o, l, dst, nl, vl);
+        codec::blocks_to_flat(&nib[o21 + mi * o * v * l2..], o, v, l, dst, nl, vl * nl);
+        codec::blocks_to_flat(&p22[mi * o * o * l2..], o, o, l, dst, nl, vl * nl + vl);
+    }
+    p
+}
+
+/// Flat T12 ((v·l)×(o·l)) from the private seed.
+pub(crate) fn t12(sh: Shape, k: &Kernels, abq: &Abq, s_priv: &[u8]) -> Zeroizing<Vec<u8>> {
+    let (l, v, o) = (sh.l, sh.v, sh.o);
+    let l2 = l * l;
+    let mut bytes = Zeroizing::new(vec![0u8; sh.t12_gf().div_ceil(2)]);
+    shake256(&[s_priv], &mut bytes);
+    let mut coef = Zeroizing::new(vec![0u8; sh.t12_gf()]);
+    codec::unpack(&mut coef, &bytes);
+    // Blocks (o·v × l²) = coefficients (o·v × l) · [S^0 … S^(l-1)] (l × l²).
+    let mut blocks = Zeroizing::new(vec![0u8; o * v * l2]);
+    (k.gemm_acc)(&mut blocks, l2, &coef, l, 1, &abq.s_pows, l2, o * v, l, l2);
+    (k.reduce)(&mut blocks);
+    let mut flat = Zeroizing::new(vec![0u8; sh.vl() * sh.ol()]);
+    codec::blocks_to_flat(&blocks, v, o, l, &mut flat, sh.ol(), 0);
+    flat
+}
