@@ -2,6 +2,7 @@
 //!
 //! Layers (see `docs/ARCHITECTURE.md`):
 //! * scheme logic ([`mldsa`]) — the FIPS 204 algorithms, encodings and key types;
+//!   [`snova`] — SNOVA Round 3, all 18 parameter sets;
 //! * the kernel seam ([`kernels`]) — batch-shaped arithmetic (NTT, samplers, rounding,
 //!   Keccak) with one implementation per backend (`portable`, `avx2`, ...);
 //! * randomness ([`rng`]) — OS entropy and, with feature `kat`, the NIST KAT DRBG.
@@ -33,6 +34,7 @@ pub mod falcon;
 pub mod kernels;
 pub mod mldsa;
 pub mod rng;
+pub mod snova;
 mod wipe;
 
 pub use algorithm::Algorithm;
