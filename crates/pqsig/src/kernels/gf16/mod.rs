@@ -25,6 +25,10 @@
 //! branches. Tables may only live in registers (byte shuffles / `tbl`), never be indexed
 //! in memory by a secret. Shapes (m, k, n, strides) are public.
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
 pub mod portable;
@@ -62,6 +66,7 @@ pub struct Kernels {
     /// Many small products at once: for `t < out.len() / (p·q)`,
     /// `out[t] (p×q) = a[t] (p×k) · b[t] (k×q)`, all row-major and packed
     /// (`a.len() = count·p·k`, `b.len() = count·k·q`). Reduced output.
+    #[allow(clippy::type_complexity)]
     pub mat_mul_batch: fn(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize),
     /// Constant-time Gaussian elimination of the `n × (n+1)` augmented system in `aug`
     /// (row `i` at `aug[i·stride..]`, `stride ≥ n+1`, column `n` the right-hand side;
@@ -72,11 +77,52 @@ pub struct Kernels {
 }
 
 /// The kernel table of a backend (portable if it is unavailable here).
+///
+/// * `avx2`: GFNI products on ymm (`vgf2p8mulb`, VEX) when the CPU has GFNI, else
+///   `vpshufb` product tables built in registers;
+/// * `avx512`: GFNI on zmm (plus VBMI byte permutes for `mat_mul_batch` when present);
+///   without GFNI the AVX2 shuffle kernels.
 pub fn kernels(b: Backend) -> &'static Kernels {
     match b {
         #[cfg(target_arch = "aarch64")]
         Backend::Neon if b.is_available() => &neon::KERNELS,
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if b.is_available() => avx2::best(),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if b.is_available() => avx512::best(),
         _ => &portable::KERNELS,
+    }
+}
+
+/// Every implementation of backend `b` that can run here (the one [`kernels`] picks and
+/// the fallbacks it would pick on a CPU with fewer features), for equivalence tests and
+/// benchmarks. Empty when the backend is unavailable.
+pub fn implementations(b: Backend) -> alloc::vec::Vec<&'static Kernels> {
+    let mut v = alloc::vec::Vec::new();
+    match b {
+        Backend::Portable => v.push(&portable::KERNELS),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if b.is_available() => avx2::implementations(&mut v),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if b.is_available() => avx512::implementations(&mut v),
+        _ => {}
+    }
+    v
+}
+
+/// A short name of an implementation returned by [`implementations`] (e.g. `"gfni"`,
+/// `"shuffle"`), for test and benchmark output.
+pub fn implementation_name(k: &Kernels) -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(n) = avx2::name_of(k).or_else(|| avx512::name_of(k)) {
+            return n;
+        }
+    }
+    if core::ptr::eq(k, &portable::KERNELS) {
+        "swar"
+    } else {
+        "?"
     }
 }
 
