@@ -17,7 +17,9 @@
 //! ```
 //!
 //! so a row is one 16-bit field (four columns of four blocks). With that:
-//! * ShiftRows rotates the 16-bit field of row r right by 4·r bits (masks and shifts);
+//! * ShiftRows would rotate the 16-bit field of row r right by 4·r bits; the rounds
+//!   never do it, they let the rows drift and fold the drift into MixColumns and the
+//!   round keys (see [`mix_columns`]);
 //! * MixColumns needs "the byte one row down" for every byte: the whole plane rotated
 //!   right by 16 bits;
 //! * AddRoundKey XORs planes of the round key, replicated over the four blocks.
@@ -45,11 +47,16 @@ impl Drop for BitslicedKeys {
 }
 
 impl BitslicedKeys {
-    /// Bitslices the FIPS-197 round keys `rk`.
+    /// Bitslices the FIPS-197 round keys `rk`. Round key `k` is stored in the frame
+    /// the state has in round `k` (see [`mix_columns`]): logical column `c` of row `r`
+    /// at physical column `c + r·k`, i.e. ShiftRows applied `−k mod 4` times.
     pub(crate) fn new(rk: &[[u8; 16]; 11]) -> Self {
         let mut q = [[0u64; 8]; 11];
-        for (dst, key) in q.iter_mut().zip(rk.iter()) {
+        for (k, (dst, key)) in q.iter_mut().zip(rk.iter()).enumerate() {
             *dst = load4(&[*key; 4]);
+            for _ in 0..(4 - k % 4) % 4 {
+                shift_rows(dst);
+            }
         }
         BitslicedKeys { q }
     }
@@ -192,7 +199,8 @@ fn sub_bytes(q: &mut Planes) {
 }
 
 /// ShiftRows: row r (bits 16r..16r+16) rotated so that new column c is old column
-/// c + r (mod 4), i.e. the 16-bit field rotated right by 4r bits.
+/// c + r (mod 4), i.e. the 16-bit field rotated right by 4r bits. Only used outside the
+/// round loop (round keys, final fix-up): the rounds track the row offsets instead.
 #[inline(always)]
 fn shift_rows(q: &mut Planes) {
     for x in q.iter_mut() {
@@ -207,19 +215,39 @@ fn shift_rows(q: &mut Planes) {
     }
 }
 
-/// MixColumns: out_r = 2·a_r ⊕ 3·a_{r+1} ⊕ a_{r+2} ⊕ a_{r+3}
-///                   = 2·t_r ⊕ a_{r+1} ⊕ t_{r+2} with t_r = a_r ⊕ a_{r+1}.
-/// "Row r+1" of a plane is the plane rotated right by 16 bits; the doubling in GF(2⁸)
-/// (x⁸ = x⁴ + x³ + x + 1) moves planes up by one and folds plane 7 into 0, 1, 3, 4.
+/// Every 16-bit field of `y` rotated right by `4·t` bits (column `p + t` to `p`). `t`
+/// is a compile-time constant at every call (inlined), so the match folds away.
 #[inline(always)]
-fn mix_columns(q: &mut Planes) {
+fn rotate_fields(y: u64, t: usize) -> u64 {
+    match t % 4 {
+        0 => y,
+        1 => ((y >> 4) & 0x0FFF_0FFF_0FFF_0FFF) | ((y << 12) & 0xF000_F000_F000_F000),
+        2 => ((y >> 8) & 0x00FF_00FF_00FF_00FF) | ((y << 8) & 0xFF00_FF00_FF00_FF00),
+        _ => ((y >> 12) & 0x000F_000F_000F_000F) | ((y << 4) & 0xFFF0_FFF0_FFF0_FFF0),
+    }
+}
+
+/// ShiftRows + MixColumns of round `t` (mod 4), with ShiftRows never executed.
+///
+/// Lazy ShiftRows: instead of moving bytes, the rounds let row `r` drift: after `t`
+/// rounds, logical column `c` of row `r` sits at physical column `c + r·t` (mod 4).
+/// SubBytes and AddRoundKey do not care where a byte is (the round keys are stored in
+/// the same drifted frame, [`BitslicedKeys::new`]); MixColumns needs, at every byte,
+/// the byte of the same logical column one row down, which is one row down and `t`
+/// columns over for every row (row 3 → row 0 included, as 4t ≡ 0): the plane rotated
+/// right by 16 bits, then each 16-bit field by `4t` bits. With `a₁` that neighbour:
+/// out = 2·(a ⊕ a₁) ⊕ a₁ ⊕ (a ⊕ a₁)₂ where `x₂` is two rows down (rotate by 32, then
+/// fields by `8t`); the doubling in GF(2⁸) (x⁸ = x⁴ + x³ + x + 1) moves planes up by
+/// one and folds plane 7 into planes 0, 1, 3, 4.
+#[inline(always)]
+fn mix_columns<const T: usize>(q: &mut Planes) {
     let a = *q;
-    let a1: Planes = core::array::from_fn(|b| a[b].rotate_right(16));
+    let a1: Planes = core::array::from_fn(|b| rotate_fields(a[b].rotate_right(16), T));
     let t: Planes = core::array::from_fn(|b| a[b] ^ a1[b]);
     let hi = t[7];
     let t2 = [hi, t[0] ^ hi, t[1], t[2] ^ hi, t[3] ^ hi, t[4], t[5], t[6]];
     for b in 0..8 {
-        q[b] = t2[b] ^ a1[b] ^ t[b].rotate_right(32);
+        q[b] = t2[b] ^ a1[b] ^ rotate_fields(t[b].rotate_right(32), 2 * T);
     }
 }
 
@@ -309,19 +337,33 @@ fn store4(mut q: Planes, out: &mut [u8; 64]) {
     }
 }
 
+/// One full round `K` (1..=9): SubBytes, (lazy) ShiftRows, MixColumns, AddRoundKey.
+#[inline(always)]
+fn round<const K: usize>(keys: &BitslicedKeys, q: &mut Planes) {
+    sub_bytes(q);
+    mix_columns::<K>(q);
+    add_round_key(q, &keys.q[K]);
+}
+
 /// AES-128 rounds on four states (in planes).
 #[inline(always)]
 fn rounds(keys: &BitslicedKeys, q: &mut Planes) {
     add_round_key(q, &keys.q[0]);
-    for rk in &keys.q[1..10] {
-        sub_bytes(q);
-        shift_rows(q);
-        mix_columns(q);
-        add_round_key(q, rk);
-    }
+    round::<1>(keys, q);
+    round::<2>(keys, q);
+    round::<3>(keys, q);
+    round::<4>(keys, q);
+    round::<5>(keys, q);
+    round::<6>(keys, q);
+    round::<7>(keys, q);
+    round::<8>(keys, q);
+    round::<9>(keys, q);
     sub_bytes(q);
-    shift_rows(q);
     add_round_key(q, &keys.q[10]);
+    // Ten ShiftRows were skipped: the state's rows drifted by 10·r ≡ 2r columns; two
+    // real ShiftRows bring them back.
+    shift_rows(q);
+    shift_rows(q);
 }
 
 /// Encrypts four blocks into `out` (64 bytes).
