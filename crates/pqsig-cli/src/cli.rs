@@ -13,24 +13,28 @@ Examples:
   pqsig kat    --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
   pqsig keygen --alg Falcon-512 --pk bob.pk --sk bob.sk
   pqsig kat    --alg Falcon-512 > falcon512-KAT.rsp
+  pqsig keygen --alg SNOVA_I_S --pk carol.pk --sk carol.sk
+  pqsig kat    --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp
   pqsig demo
   PQSIG_BACKEND=portable pqsig demo
 
 Exit codes: 0 success / valid signature; 1 invalid signature (verify) or failed
 self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
 
-/// pqsig: post-quantum signatures (ML-DSA / FIPS 204, Falcon round 3, FN-DSA draft) from
-/// the command line.
+/// pqsig: post-quantum signatures (ML-DSA / FIPS 204, Falcon round 3, FN-DSA draft,
+/// SNOVA Round 3) from the command line.
 ///
 /// Keys and signatures are raw encodings: FIPS 204 for ML-DSA; the round-3 public key,
 /// compact secret key and detached signature (0x30+logn || nonce || comp(s2), zero-padded
 /// for Falcon-padded-*) for Falcon; the fn-dsa 0.4.0 encodings for FN-DSA (a draft that
-/// will change). The arithmetic backend is chosen at
-/// run time (CPU detection; PQSIG_BACKEND=portable|avx2|avx512; or --backend).
+/// will change); for SNOVA the Round-3 public key (s_pub || P22), the 96-byte secret key
+/// (s_pub || s_priv || SHAKE256(pk)[..48]) and the signature (solution || salt). The
+/// arithmetic backend is chosen at
+/// run time (CPU detection; PQSIG_BACKEND=portable|avx2|avx512|neon; or --backend).
 #[derive(Debug, Parser)]
 #[command(name = "pqsig", version, after_help = EXAMPLES, propagate_version = true)]
 pub struct Cli {
-    /// Arithmetic backend for this run (portable, avx2, avx512); overrides PQSIG_BACKEND.
+    /// Arithmetic backend for this run (portable, avx2, avx512, neon); overrides PQSIG_BACKEND.
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
 
@@ -68,7 +72,8 @@ pub struct KeygenArgs {
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
     pub alg: Algorithm,
     /// Derive the key pair deterministically from this seed: ML-DSA 32 bytes (ξ), Falcon
-    /// 48 bytes (the NIST keygen draw, absorbed into SHAKE256), FN-DSA 32 bytes; in hex.
+    /// 48 bytes (the NIST keygen draw, absorbed into SHAKE256), FN-DSA 32 bytes, SNOVA
+    /// 48 bytes (the NIST keygen draw: public seed 16 || private seed 32); in hex.
     /// Without it the seed comes from the operating system.
     #[arg(long, value_name = "HEX")]
     pub seed: Option<String>,
@@ -76,7 +81,7 @@ pub struct KeygenArgs {
     #[arg(long, value_name = "FILE")]
     pub pk: PathBuf,
     /// Where to write the secret key (ML-DSA: expanded FIPS 204 key; Falcon: compact
-    /// round-3 key; FN-DSA: fn-dsa signing key; mode 0600 on unix).
+    /// round-3 key; FN-DSA: fn-dsa signing key; SNOVA: the 96-byte key; mode 0600 on unix).
     #[arg(long, value_name = "FILE")]
     pub sk: PathBuf,
 }
@@ -98,11 +103,12 @@ pub struct SignArgs {
     /// Where to write the signature (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Context string in hex (at most 255 bytes; default empty; round-3 Falcon has none).
+    /// Context string in hex (at most 255 bytes; default empty; round-3 Falcon and SNOVA
+    /// have none).
     #[arg(long, value_name = "HEX")]
     pub ctx: Option<String>,
     /// Deterministic signing (ML-DSA only: rnd = 0^32) instead of hedged signing with OS
-    /// randomness. Falcon and FN-DSA always sign with fresh randomness.
+    /// randomness. Falcon, FN-DSA and SNOVA always sign with fresh randomness.
     #[arg(long)]
     pub deterministic: bool,
 }

@@ -7,6 +7,7 @@
 use pqsig::falcon::{self, fndsa};
 use pqsig::mldsa;
 use pqsig::rng::drbg::KatDrbg;
+use pqsig::snova;
 use pqsig::{Algorithm, Backend, Error};
 use zeroize::Zeroizing;
 
@@ -15,6 +16,7 @@ pub enum PublicKey {
     MlDsa(mldsa::VerifyingKey),
     Falcon(falcon::VerifyingKey),
     FnDsa(fndsa::VerifyingKey),
+    Snova(snova::VerifyingKey),
 }
 
 /// A decoded secret key.
@@ -22,6 +24,7 @@ pub enum SecretKey {
     MlDsa(mldsa::SigningKey),
     Falcon(falcon::SigningKey),
     FnDsa(fndsa::SigningKey),
+    Snova(snova::SigningKey),
 }
 
 /// How signing gets its randomness.
@@ -30,13 +33,13 @@ pub enum Signing {
     /// Fresh randomness from the operating system (the default).
     Hedged,
     /// No randomness (ML-DSA: rnd = 0^32); the same inputs give the same signature.
-    /// Falcon and FN-DSA define no deterministic mode (`Error::Unsupported`).
+    /// Falcon, FN-DSA and SNOVA define no deterministic mode (`Error::Unsupported`).
     Deterministic,
 }
 
-/// Whether the algorithm takes a context string (round-3 Falcon does not).
+/// Whether the algorithm takes a context string (round-3 Falcon and SNOVA do not).
 pub fn supports_context(alg: Algorithm) -> bool {
-    !matches!(alg, Algorithm::Falcon(_))
+    !matches!(alg, Algorithm::Falcon(_) | Algorithm::Snova(_))
 }
 
 /// Whether the algorithm has a deterministic signing mode (ML-DSA only).
@@ -50,6 +53,7 @@ pub fn seed_len(alg: Algorithm) -> usize {
         Algorithm::MlDsa(_) => mldsa::SEED_LEN,
         Algorithm::Falcon(_) => falcon::keys::SEED_LEN,
         Algorithm::FnDsa(_) => fndsa::params::KEYGEN_SEED_LEN,
+        Algorithm::Snova(_) => snova::SEED_LEN,
     }
 }
 
@@ -60,6 +64,7 @@ pub fn fixed_signature_len(alg: Algorithm) -> Option<usize> {
         Algorithm::Falcon(ps) if ps.padded() => Some(ps.signature_len()),
         Algorithm::Falcon(_) => None,
         Algorithm::FnDsa(ps) => Some(ps.signature_len()),
+        Algorithm::Snova(ps) => Some(ps.signature_len()),
     }
 }
 
@@ -109,6 +114,20 @@ pub fn keygen(
                 |k, b| k.with_backend(b),
             )?;
             Ok((PublicKey::FnDsa(vk), SecretKey::FnDsa(sk)))
+        }
+        Algorithm::Snova(ps) => {
+            // The 48 bytes the NIST keygen draws: s_pub (16) ‖ s_priv (32).
+            let mut s = Zeroizing::new([0u8; snova::SEED_LEN]);
+            fill_seed(&mut s[..], seed)?;
+            let (sk, vk) = snova::keygen_from_seed(ps, &s[..])?;
+            let (sk, vk) = pin(
+                sk,
+                vk,
+                backend,
+                |k, b| k.with_backend(b),
+                |k, b| k.with_backend(b),
+            )?;
+            Ok((PublicKey::Snova(vk), SecretKey::Snova(sk)))
         }
     }
 }
@@ -160,6 +179,11 @@ pub fn secret_key_forms(alg: Algorithm) -> String {
             ps.secret_key_len(),
             fndsa::params::KEYGEN_SEED_LEN
         ),
+        Algorithm::Snova(ps) => format!(
+            "{} bytes (s_pub||s_priv||H(pk)) or {} bytes (seed s_pub||s_priv)",
+            ps.secret_key_len(),
+            snova::SEED_LEN
+        ),
     }
 }
 
@@ -197,6 +221,16 @@ impl SecretKey {
                 };
                 Ok(SecretKey::FnDsa(key))
             }
+            Algorithm::Snova(ps) => {
+                let key = if bytes.len() == snova::SEED_LEN {
+                    snova::keygen_from_seed(ps, bytes)?.0
+                } else if bytes.len() == ps.secret_key_len() {
+                    snova::SigningKey::from_bytes(ps, bytes)?
+                } else {
+                    return Err(Error::InvalidLength);
+                };
+                Ok(SecretKey::Snova(key))
+            }
         }
     }
 
@@ -206,6 +240,7 @@ impl SecretKey {
             SecretKey::MlDsa(k) => k.to_expanded_bytes(),
             SecretKey::Falcon(k) => Zeroizing::new(k.to_bytes().to_vec()),
             SecretKey::FnDsa(k) => Zeroizing::new(k.to_bytes().to_vec()),
+            SecretKey::Snova(k) => Zeroizing::new(k.to_bytes().to_vec()),
         }
     }
 
@@ -215,6 +250,7 @@ impl SecretKey {
             SecretKey::MlDsa(k) => Ok(SecretKey::MlDsa(k.with_backend(b)?)),
             SecretKey::Falcon(k) => Ok(SecretKey::Falcon(k.with_backend(b)?)),
             SecretKey::FnDsa(k) => Ok(SecretKey::FnDsa(k.with_backend(b)?)),
+            SecretKey::Snova(k) => Ok(SecretKey::Snova(k.with_backend(b)?)),
         }
     }
 
@@ -228,6 +264,14 @@ impl SecretKey {
                 k.check_against_public(p.to_bytes())
             }
             (SecretKey::FnDsa(k), PublicKey::FnDsa(p)) if k.logn() == p.logn() => {
+                if k.verifying_key().to_bytes() == p.to_bytes() {
+                    Ok(())
+                } else {
+                    Err(Error::InvalidKey)
+                }
+            }
+            // The secret key holds the seeds: recompute P22 and compare.
+            (SecretKey::Snova(k), PublicKey::Snova(p)) if k.param_set() == p.param_set() => {
                 if k.verifying_key().to_bytes() == p.to_bytes() {
                     Ok(())
                 } else {
@@ -250,9 +294,16 @@ impl SecretKey {
                 k.sign(msg)
             }
             (SecretKey::FnDsa(k), Signing::Hedged) => k.sign(msg, ctx),
-            (SecretKey::Falcon(_) | SecretKey::FnDsa(_), Signing::Deterministic) => {
-                Err(Error::Unsupported)
+            (SecretKey::Snova(k), Signing::Hedged) => {
+                if !ctx.is_empty() {
+                    return Err(Error::Unsupported);
+                }
+                k.sign(msg)
             }
+            (
+                SecretKey::Falcon(_) | SecretKey::FnDsa(_) | SecretKey::Snova(_),
+                Signing::Deterministic,
+            ) => Err(Error::Unsupported),
         }
     }
 }
@@ -275,6 +326,12 @@ impl SecretKey {
                 k.sign_with_rng(rng, msg)
             }
             SecretKey::FnDsa(k) => k.sign_with_rng(rng, msg, ctx),
+            SecretKey::Snova(k) => {
+                if !ctx.is_empty() {
+                    return Err(Error::Unsupported);
+                }
+                k.sign_with_rng(msg, rng)
+            }
         }
     }
 }
@@ -293,6 +350,9 @@ impl PublicKey {
                 ps.logn(),
                 bytes,
             )?)),
+            Algorithm::Snova(ps) => Ok(PublicKey::Snova(snova::VerifyingKey::from_bytes(
+                ps, bytes,
+            )?)),
         }
     }
 
@@ -301,6 +361,7 @@ impl PublicKey {
             PublicKey::MlDsa(k) => k.to_bytes(),
             PublicKey::Falcon(k) => k.to_bytes(),
             PublicKey::FnDsa(k) => k.to_bytes(),
+            PublicKey::Snova(k) => k.to_bytes(),
         }
     }
 
@@ -310,6 +371,7 @@ impl PublicKey {
             PublicKey::MlDsa(k) => Ok(PublicKey::MlDsa(k.with_backend(b)?)),
             PublicKey::Falcon(k) => Ok(PublicKey::Falcon(k.with_backend(b)?)),
             PublicKey::FnDsa(k) => Ok(PublicKey::FnDsa(k.with_backend(b)?)),
+            PublicKey::Snova(k) => Ok(PublicKey::Snova(k.with_backend(b)?)),
         }
     }
 
@@ -320,6 +382,17 @@ impl PublicKey {
             PublicKey::MlDsa(k) => k.verify(msg, ctx, sig),
             PublicKey::Falcon(k) => k.verify_with_context(msg, ctx, sig),
             PublicKey::FnDsa(k) => k.verify(msg, ctx, sig),
+            PublicKey::Snova(k) => {
+                if !ctx.is_empty() {
+                    return Err(Error::Unsupported);
+                }
+                // The library reports a wrong-length signature as `InvalidLength`; for
+                // the CLI (and like every other family here) it is a malformed signature.
+                k.verify(msg, sig).map_err(|e| match e {
+                    Error::InvalidLength => Error::InvalidSignature,
+                    e => e,
+                })
+            }
         }
     }
 }
@@ -337,6 +410,10 @@ pub struct KatRecord {
 ///
 /// ML-DSA (pq-crystals reference, FIPS 204 final): keypair draws ξ = 32 bytes; signing
 /// draws rnd = 32 bytes; pure ML-DSA with an empty context; `sm = sig || msg`.
+///
+/// SNOVA (Round 3, liboqs PR #2562 / the official `dist/KATs`): keypair draws 48 bytes
+/// (s_pub ‖ s_priv); signing draws the 16-byte salt; `sk` is the 96-byte
+/// s_pub ‖ s_priv ‖ SHAKE256(pk)[..48]; `sm = sig || msg` (the salt ends `sig`).
 pub fn kat_record(alg: Algorithm, drbg: &mut KatDrbg, msg: &[u8]) -> Result<KatRecord, Error> {
     match alg {
         Algorithm::MlDsa(ps) => {
@@ -368,6 +445,15 @@ pub fn kat_record(alg: Algorithm, drbg: &mut KatDrbg, msg: &[u8]) -> Result<KatR
                 sm,
             })
         }
+        Algorithm::Snova(ps) => {
+            let (sk, vk) = snova::keygen_with_rng(ps, drbg)?;
+            let sig = sk.sign_with_rng(msg, drbg)?;
+            Ok(KatRecord {
+                pk: vk.to_bytes().to_vec(),
+                sk: Zeroizing::new(sk.to_bytes().to_vec()),
+                sm: snova::signed_message(ps, &sig, msg)?,
+            })
+        }
     }
 }
 
@@ -393,5 +479,6 @@ pub fn kat_open(alg: Algorithm, pk: &[u8], sm: &[u8]) -> Result<Vec<u8>, Error> 
             fndsa::VerifyingKey::from_bytes_logn(ps.logn(), pk)?.verify(msg, &[], sig)?;
             Ok(msg.to_vec())
         }
+        Algorithm::Snova(ps) => Ok(snova::VerifyingKey::from_bytes(ps, pk)?.open(sm)?.to_vec()),
     }
 }

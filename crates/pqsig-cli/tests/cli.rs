@@ -2,6 +2,7 @@
 
 use pqsig::falcon;
 use pqsig::mldsa::{self, ParamSet, SigningKey, VerifyingKey};
+use pqsig::snova;
 use pqsig::Algorithm;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -98,7 +99,7 @@ fn assert_error(out: &Output, needle: &str) {
     assert!(out.stdout.is_empty());
 }
 
-/// A key-generation seed of the algorithm's length (ML-DSA/FN-DSA 32, Falcon 48 bytes).
+/// A key-generation seed of the algorithm's length (ML-DSA/FN-DSA 32, Falcon/SNOVA 48 bytes).
 fn seed_hex_for(alg: &str, byte: u8) -> String {
     hex::encode(vec![byte; seed_len(Algorithm::from_name(alg).unwrap())])
 }
@@ -109,7 +110,7 @@ fn seed_hex(byte: u8) -> String {
 
 fn seed_len(alg: Algorithm) -> usize {
     match alg {
-        Algorithm::Falcon(_) => 48,
+        Algorithm::Falcon(_) | Algorithm::Snova(_) => 48,
         _ => 32,
     }
 }
@@ -117,6 +118,11 @@ fn seed_len(alg: Algorithm) -> usize {
 /// Whether every signature of `alg` has exactly `signature_len()` bytes.
 fn fixed_length(alg: Algorithm) -> bool {
     !matches!(alg, Algorithm::Falcon(ps) if !ps.padded())
+}
+
+/// Whether `alg` has no context string (round-3 Falcon, SNOVA): `--ctx` is refused.
+fn no_context(alg: Algorithm) -> bool {
+    matches!(alg, Algorithm::Falcon(_) | Algorithm::Snova(_))
 }
 
 /// The ML-DSA parameter set, for comparisons with the library (`None` for other families).
@@ -157,7 +163,11 @@ fn list_prints_every_algorithm_name() {
     assert_eq!(
         stdout(&out),
         "ML-DSA-44\nML-DSA-65\nML-DSA-87\nFalcon-512\nFalcon-1024\nFalcon-padded-512\n\
-         Falcon-padded-1024\nFN-DSA-512\nFN-DSA-1024\n"
+         Falcon-padded-1024\nFN-DSA-512\nFN-DSA-1024\n\
+         SNOVA_I_K\nSNOVA_I_B\nSNOVA_I_S\nSNOVA_III_K\nSNOVA_III_B\nSNOVA_III_S\n\
+         SNOVA_V_K\nSNOVA_V_B\nSNOVA_V_S\n\
+         SNOVA_I_K_AES\nSNOVA_I_B_AES\nSNOVA_I_S_AES\nSNOVA_III_K_AES\nSNOVA_III_B_AES\n\
+         SNOVA_III_S_AES\nSNOVA_V_K_AES\nSNOVA_V_B_AES\nSNOVA_V_S_AES\n"
     );
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     assert_eq!(stdout(&out), names.join("\n") + "\n");
@@ -166,6 +176,49 @@ fn list_prints_every_algorithm_name() {
     let long = stdout(&run(&["list", "--long"]));
     assert_eq!(long.lines().count(), Algorithm::ALL.len());
     assert!(long.contains("ML-DSA-65") && long.contains("1952") && long.contains("3309"));
+    // The Round-3 SNOVA sizes (the table of the vectors' README).
+    for (name, pk, sig) in [
+        ("SNOVA_I_K", 376, 528),
+        ("SNOVA_I_B", 656, 388),
+        ("SNOVA_I_S", 1016, 272),
+        ("SNOVA_III_K", 912, 688),
+        ("SNOVA_III_B", 1416, 532),
+        ("SNOVA_III_S", 2032, 456),
+        ("SNOVA_V_K", 1216, 896),
+        ("SNOVA_V_B", 1891, 691),
+        ("SNOVA_V_S", 2716, 591),
+    ] {
+        for n in [name.to_string(), format!("{name}_AES")] {
+            let line = long
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(n.as_str()))
+                .unwrap_or_else(|| panic!("no {n} in {long}"));
+            let want = format!("pk {pk:>5} B  sk    96 B  sig {sig:>5} B");
+            assert!(line.ends_with(&want), "{line:?} vs {want:?}");
+        }
+    }
+}
+
+#[test]
+fn algorithm_names_accept_either_separator() {
+    // Existing names also take '_' for '-'; SNOVA names also take '-' for '_'.
+    let out = run(&["kat", "--alg", "ml_dsa_44", "--count", "0"]);
+    assert_eq!(stdout(&out), "# ML-DSA-44\n\n");
+    let out = run(&["kat", "--alg", "falcon_padded_512", "--count", "0"]);
+    assert_eq!(stdout(&out), "# Falcon-padded-512\n\n");
+    let out = run(&["kat", "--alg", "snova-i-s-aes", "--count", "0"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "# SNOVA_I_S_AES\n\n");
+    let out = run(&["kat", "--alg", "Snova_V_k", "--count", "0"]);
+    assert_eq!(stdout(&out), "# SNOVA_V_K\n\n");
+    // Not implemented: the l=2 "X" sets and the superseded Round-1/2 names.
+    for bad in ["SNOVA_I_X", "SNOVA_24_5_4", "SNOVA_I", "SNOVA_I_S_SHAKE"] {
+        assert_eq!(
+            code(&run(&["kat", "--alg", bad, "--count", "0"])),
+            2,
+            "{bad}"
+        );
+    }
 }
 
 #[test]
@@ -238,6 +291,13 @@ fn keygen_with_seed_is_deterministic_and_matches_the_library() {
             let (sk, vk) = falcon::fndsa::keygen_from_seed(ps.logn(), &[7u8; 32]).unwrap();
             assert_eq!(pk_a, vk.to_bytes());
             assert_eq!(sk_a, sk.to_bytes());
+        }
+        if let Algorithm::Snova(ps) = alg {
+            let (sk, vk) = snova::keygen_from_seed(ps, &[7u8; 48]).unwrap();
+            assert_eq!(pk_a, vk.to_bytes());
+            assert_eq!(sk_a, sk.to_bytes());
+            // The secret key starts with the seed itself (s_pub ‖ s_priv).
+            assert_eq!(&sk_a[..48], &[7u8; 48][..]);
         }
         assert_eq!(pk_a.len(), alg.public_key_len());
         assert_eq!(sk_a.len(), alg.secret_key_len());
@@ -371,8 +431,8 @@ fn sign_verify_round_trip_with_and_without_context() {
             let extra: Vec<&str> = ctx.map(|c| vec!["--ctx", c]).unwrap_or_default();
             let sig = dir.path("sig");
             let out = sign(name, &sk, &msg, &sig, &extra);
-            if matches!(alg, Algorithm::Falcon(_)) {
-                // Round-3 Falcon has no context string: refused, not ignored.
+            if no_context(alg) {
+                // Round-3 Falcon and SNOVA have no context string: refused, not ignored.
                 if ctx.is_some() {
                     assert_eq!(code(&out), 2, "{name}");
                     assert!(stderr(&out).contains("not supported"), "{}", stderr(&out));
@@ -393,11 +453,7 @@ fn sign_verify_round_trip_with_and_without_context() {
             assert!(v.stdout.is_empty() && v.stderr.is_empty());
             // Another context (or none) must not verify.
             let other: &[&str] = if ctx.is_some() { &[] } else { &["--ctx", "01"] };
-            let expect = if matches!(alg, Algorithm::Falcon(_)) {
-                2
-            } else {
-                1
-            };
+            let expect = if no_context(alg) { 2 } else { 1 };
             assert_eq!(code(&verify(name, &pk, &msg, &sig, other)), expect);
             // Another message must not verify.
             let other_msg = dir.write("other", b"attack at dusk\n");
@@ -733,6 +789,13 @@ fn kat_output_format_and_known_answers() {
                 let vk = falcon::fndsa::VerifyingKey::from_bytes_logn(ps.logn(), &pk).unwrap();
                 assert_eq!(vk.verify(&msg, &[], sig), Ok(()));
             }
+            if let Algorithm::Snova(ps) = alg {
+                let vk = snova::VerifyingKey::from_bytes(ps, &pk).unwrap();
+                assert_eq!(vk.verify(&msg, sig), Ok(()));
+                assert_eq!(vk.open(&sm), Ok(msg.as_slice()));
+                let key = snova::SigningKey::from_bytes(ps, &sk).unwrap();
+                assert_eq!(key.verifying_key().to_bytes(), pk.as_slice());
+            }
             if let Some(ps) = mldsa(alg) {
                 let vk = VerifyingKey::from_bytes(ps, &pk).unwrap();
                 assert_eq!(vk.verify(&msg, &[], sig), Ok(()));
@@ -791,6 +854,168 @@ fn kat_regenerates_the_falcon_round3_files() {
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert_eq!(parse_rsp(&stdout(&out), alg).len(), 100);
         assert!(out.stdout == want, "{alg}: output differs from {file}");
+    }
+}
+
+/// The first line where two `.rsp` texts differ (for a readable failure message).
+fn first_difference(got: &[u8], want: &[u8]) -> String {
+    let (g, w) = (String::from_utf8_lossy(got), String::from_utf8_lossy(want));
+    for (i, (a, b)) in g.lines().zip(w.lines()).enumerate() {
+        if a != b {
+            let cut = |l: &str| l.chars().take(120).collect::<String>();
+            return format!("line {}: got {:?}, want {:?}", i + 1, cut(a), cut(b));
+        }
+    }
+    format!("{} vs {} bytes", got.len(), want.len())
+}
+
+/// `pqsig kat` regenerates all 18 SNOVA Round-3 KAT files byte for byte (100 records each:
+/// keygen from the 48-byte DRBG draw, signing with the 16-byte salt draw, `sm = sig ‖
+/// msg`), and its first record is the official SageMath vector. Two `pqsig` processes
+/// run at a time.
+#[test]
+fn kat_regenerates_the_snova_round3_files() {
+    let dir = vectors_dir().join("snova/round3");
+    let algs: Vec<Algorithm> = Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Algorithm::Snova(_)))
+        .collect();
+    assert_eq!(algs.len(), 18);
+    let next = AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(alg) = algs.get(i) else { break };
+                let name = alg.name();
+                let path = dir.join(format!("PQCsignKAT_{name}.rsp"));
+                let want = std::fs::read(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e} (set PQSIG_VECTORS)", path.display()));
+                let out = run(&["kat", "--alg", name]);
+                let problem = if code(&out) != 0 {
+                    Some(format!("exit {}: {}", code(&out), stderr(&out)))
+                } else if out.stdout != want {
+                    Some(first_difference(&out.stdout, &want))
+                } else {
+                    None
+                };
+                if let Some(p) = problem {
+                    failures.lock().unwrap().push(format!("{name}: {p}"));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of 18 SNOVA KAT files differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+
+    let sage = std::fs::read(dir.join("SAGE_SNOVA_I_S.count0.rsp")).unwrap();
+    let out = run(&["kat", "--alg", "SNOVA_I_S", "--count", "1"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        out.stdout == sage,
+        "SNOVA_I_S count 0 differs from the Sage vector: {}",
+        first_difference(&out.stdout, &sage)
+    );
+}
+
+/// SNOVA on the command line: no context string and no deterministic mode (exit 2 with
+/// a message naming the option), 48-byte seeds (as `--seed` and as a secret key file),
+/// exit 1 for every malformed or non-verifying signature.
+#[test]
+fn snova_options_keys_and_exit_codes() {
+    let dir = TempDir::new("snova");
+    let msg = dir.write("msg", b"SNOVA on the command line");
+    for name in ["SNOVA_I_S", "SNOVA_V_K_AES"] {
+        let alg = Algorithm::from_name(name).unwrap();
+        let (pk, sk) = keygen(&dir, name, 0x42);
+        let sig = dir.path(&format!("{name}.sig"));
+
+        let out = sign(name, &sk, &msg, &sig, &["--ctx", "01"]);
+        assert_error(&out, "not supported");
+        assert!(stderr(&out).contains("--ctx"), "{}", stderr(&out));
+        let out = sign(name, &sk, &msg, &sig, &["--deterministic"]);
+        assert_error(&out, "not supported");
+        assert!(stderr(&out).contains("--deterministic"), "{}", stderr(&out));
+        assert!(!sig.exists(), "no signature file is written on error");
+
+        // An empty --ctx is no context at all.
+        assert_eq!(code(&sign(name, &sk, &msg, &sig, &["--ctx", ""])), 0);
+        let good = std::fs::read(&sig).unwrap();
+        assert_eq!(good.len(), alg.signature_len());
+        assert_eq!(code(&verify(name, &pk, &msg, &sig, &[])), 0);
+        let out = verify(name, &pk, &msg, &sig, &["--ctx", "01"]);
+        assert_error(&out, "--ctx");
+
+        // Hedged: two signatures of the same message differ (fresh salt), both verify.
+        let sig2 = dir.path("again.sig");
+        assert_eq!(code(&sign(name, &sk, &msg, &sig2, &["--pk", s(&pk)])), 0);
+        assert_ne!(std::fs::read(&sig2).unwrap(), good);
+        assert_eq!(code(&verify(name, &pk, &msg, &sig2, &[])), 0);
+
+        // The 48-byte seed works as the secret key file; --pk catches a foreign key.
+        let seed = dir.write("seed.sk", &[0x42; 48]);
+        assert_eq!(code(&sign(name, &seed, &msg, &sig2, &["--pk", s(&pk)])), 0);
+        assert_eq!(code(&verify(name, &pk, &msg, &sig2, &[])), 0);
+        let (_, other) = keygen(&dir, name, 0x43);
+        assert_error(
+            &sign(name, &other, &msg, &sig2, &["--pk", s(&pk)]),
+            &format!("{name}-67.sk"),
+        );
+        assert_error(
+            &sign(name, &dir.write("short.sk", &[1; 95]), &msg, &sig2, &[]),
+            "short.sk",
+        );
+
+        // Exit 1: malformed or non-verifying signatures.
+        let invalid = |bytes: &[u8], what: &str| {
+            let p = dir.write("bad.sig", bytes);
+            let out = verify(name, &pk, &msg, &p, &[]);
+            assert_eq!(code(&out), 1, "{name} {what}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("invalid signature"),
+                "{}",
+                stderr(&out)
+            );
+        };
+        let mut flipped = good.clone();
+        flipped[0] ^= 1;
+        invalid(&flipped, "flipped bit in the solution");
+        let mut flipped = good.clone();
+        *flipped.last_mut().unwrap() ^= 0x80;
+        invalid(&flipped, "flipped bit in the salt");
+        invalid(&good[..good.len() - 1], "truncated");
+        let mut long = good.clone();
+        long.push(0);
+        invalid(&long, "one byte too long");
+        invalid(&[], "empty");
+        let other_msg = dir.write("other", b"SNOVA on the command lime");
+        assert_eq!(code(&verify(name, &pk, &other_msg, &sig, &[])), 1);
+
+        // Exit 2: a public key of the wrong length.
+        let pkb = std::fs::read(&pk).unwrap();
+        let short_pk = dir.write("short.pk", &pkb[..pkb.len() - 1]);
+        assert_error(&verify(name, &short_pk, &msg, &sig, &[]), "short.pk");
+
+        // keygen --seed must be 48 bytes.
+        let out = run(&[
+            "keygen",
+            "--alg",
+            name,
+            "--seed",
+            &"00".repeat(32),
+            "--pk",
+            s(&dir.path("x.pk")),
+            "--sk",
+            s(&dir.path("x.sk")),
+        ]);
+        assert_error(&out, "48-byte seed");
     }
 }
 

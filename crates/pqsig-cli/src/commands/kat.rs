@@ -16,6 +16,9 @@
 //!      for Falcon-padded-* (the liboqs / PQClean padded KATs).
 //!    * FN-DSA (draft, no official KAT file exists): KeyGen draws the 32-byte seed, Sign
 //!      the 40-byte seed; pure FN-DSA with an empty context; `sm = sig || msg`.
+//!    * SNOVA (Round 3, the official `dist/KATs`): KeyGen draws 48 bytes (s_pub 16 ‖
+//!      s_priv 32), Sign draws the 16-byte salt; `sk` is the 96-byte s_pub ‖ s_priv ‖
+//!      SHAKE256(pk)[..48]; `sm = sig || msg` (the salt is the end of `sig`).
 //! 4. Each `sm` is opened (verified) with `pk` before it is printed; a failure is a bug
 //!    and exits with code 2.
 //!
@@ -43,6 +46,9 @@ The DRBG flow is that of PQCgenKAT_sign.c with each scheme's reference code:
     Falcon-padded-512/1024: the same, sm = signature(666/1280) || msg.
     FN-DSA-512/1024 (draft): KeyGen draws 32 bytes, Sign 40; empty context;
       sm = signature || msg.
+    SNOVA_* (Round 3, SHAKE and _AES): KeyGen draws 48 bytes (public seed 16, private
+      seed 32), Sign draws the salt (16); sk = seeds || SHAKE256(pk)[..48] (96 bytes);
+      sm = signature || msg (the signature ends with the salt).
 Every signed message is verified before it is written (exit 2 if one fails).
 Output: '# <algorithm name>', an empty line, then per record count/seed/mlen/msg/pk/sk/smlen/sm
 lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E...";

@@ -81,3 +81,17 @@ pub fn context(ctx: Option<&str>) -> Result<Vec<u8>, Failure> {
     }
     Ok(ctx)
 }
+
+/// For `Error::Unsupported`: which option the algorithm does not offer (appended to the
+/// error message), e.g. " (--ctx: SNOVA_I_S takes no context string)".
+pub fn unsupported_why(alg: Algorithm, e: Error, ctx: &[u8], deterministic: bool) -> String {
+    if e != Error::Unsupported {
+        String::new()
+    } else if !ctx.is_empty() && !scheme::supports_context(alg) {
+        format!(" (--ctx: {alg} takes no context string)")
+    } else if deterministic && !scheme::supports_deterministic(alg) {
+        format!(" (--deterministic: {alg} has no deterministic signing mode)")
+    } else {
+        String::new()
+    }
+}

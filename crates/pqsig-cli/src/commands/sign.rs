@@ -1,6 +1,6 @@
 //! `pqsig sign`: pure signing of a file, hedged by default.
 
-use super::{context, load_public_key, load_secret_key};
+use super::{context, load_public_key, load_secret_key, unsupported_why};
 use crate::cli::SignArgs;
 use crate::exit::Failure;
 use crate::io;
@@ -26,8 +26,11 @@ pub fn run(args: SignArgs) -> Result<(), Failure> {
     } else {
         Signing::Hedged
     };
-    let sig = sk
-        .sign(&msg, &ctx, mode)
-        .map_err(|e| Failure::error(format!("{alg} signing failed: {e}")))?;
+    let sig = sk.sign(&msg, &ctx, mode).map_err(|e| {
+        Failure::error(format!(
+            "{alg} signing failed: {e}{}",
+            unsupported_why(alg, e, &ctx, args.deterministic)
+        ))
+    })?;
     io::write_file(&args.out, &sig, "signature")
 }

@@ -1,7 +1,7 @@
 //! `pqsig verify`: exit 0 if the signature is valid, 1 if it is not (malformed or not
 //! verifying), 2 on any other error. Nothing is printed on success.
 
-use super::{context, load_public_key};
+use super::{context, load_public_key, unsupported_why};
 use crate::cli::VerifyArgs;
 use crate::exit::Failure;
 use crate::io;
@@ -42,6 +42,9 @@ pub fn run(args: VerifyArgs) -> Result<(), Failure> {
                 io::shown(&args.sig)
             )))
         }
-        Err(e) => Err(Failure::error(format!("{alg} verification error: {e}"))),
+        Err(e) => Err(Failure::error(format!(
+            "{alg} verification error: {e}{}",
+            unsupported_why(alg, e, &ctx, false)
+        ))),
     }
 }
