@@ -49,6 +49,11 @@
 //! `Fpr` the FFT checks prove the absence of data-dependent control flow and indices, not
 //! of variable-latency FPU instructions; the emulated `Fpr` has no FPU instruction.
 //!
+//! # SNOVA (`ct_check/snova.rs`)
+//! Per backend, every GF(16) kernel (`gemm_acc`, `axpy_acc`, `reduce`, `mat_mul_batch`,
+//! `solve`) on poisoned matrices of the shapes signing uses; `solve`'s non-singular flag
+//! is declassified (it decides the documented restart with the next vinegar counter).
+//!
 //! Not in the default run (flags):
 //! * `--pending`: `complete_private` and the round-3 compact secret-key codec
 //!   (`trim_i8_encode`, `trim_i8_decode`, `encode_secret_key_into`,
@@ -94,6 +99,8 @@ use std::time::Instant;
 
 #[path = "ct_check/falcon.rs"]
 mod falcon;
+#[path = "ct_check/snova.rs"]
+mod snova;
 
 /// Memcheck client requests (valgrind.h / memcheck.h, x86-64), without a dependency.
 mod valgrind {
@@ -707,6 +714,17 @@ fn main() {
         names.join(", "),
         t.elapsed().as_secs_f64()
     );
+
+    // SNOVA.
+    for &b in &avail {
+        let t = Instant::now();
+        let names = snova::check_gf16(b, &mut rng);
+        println!(
+            "  snova {b}: {} ({:.2} s)",
+            names.join(", "),
+            t.elapsed().as_secs_f64()
+        );
+    }
 
     let errors = vg::error_count();
     if errors > 0 {

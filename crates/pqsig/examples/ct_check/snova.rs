@@ -1,0 +1,112 @@
+//! The SNOVA part of the constant-time check (see the header of `ct_check.rs` for the
+//! technique): the GF(16) kernels on poisoned matrices, per backend, bit-compared with
+//! portable.
+//!
+//! SNOVA's secrets are the private seed, T12 and everything derived from it (F12, F21),
+//! the vinegar values and the oil solution. All of them only ever pass through the GF(16)
+//! kernels below (and SHAKE256, checked in the ML-DSA part), so every kernel runs on
+//! poisoned inputs of the shapes signing uses. `solve`'s non-singular flag is the one
+//! documented declassification: a singular system makes the signer draw new vinegar
+//! values (the Round-3 restart counter), which reveals only that one attempt failed.
+
+use super::{check, vg, Rng};
+use pqsig::kernels::gf16::{self, Kernels};
+use pqsig::Backend;
+use std::hint::black_box;
+
+fn nibbles(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| (rng.next() & 15) as u8).collect()
+}
+
+fn unreduced(rng: &mut Rng, n: usize) -> Vec<u8> {
+    (0..n).map(|_| (rng.next() & 0x7F) as u8).collect()
+}
+
+/// Every GF(16) kernel of backend `b` on poisoned inputs.
+pub fn check_gf16(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
+    let k: &Kernels = black_box(gf16::kernels(b));
+    let r: &Kernels = gf16::kernels(Backend::Portable);
+    let mut done = Vec::new();
+    // (m, kk, n): the quadratic-form shapes of SNOVA_I_S (n·l = 128, l·r = 16) and
+    // SNOVA_V_K (n·l = 220, l·r = 40), the sk-expansion shape (v·l × v·l · o·l), and a
+    // small odd shape for the row tails.
+    for (m, kk, n) in [(128, 128, 16), (44, 220, 40), (108, 108, 20), (7, 5, 3)] {
+        // A transposed half of the time (strides are public).
+        for transposed in [false, true] {
+            let mut a = nibbles(rng, m * kk);
+            let mut bm = nibbles(rng, kk * n);
+            let mut c = unreduced(rng, m * n);
+            let (rs, cs) = if transposed { (1, m) } else { (kk, 1) };
+            let mut want = c.clone();
+            (r.gemm_acc)(&mut want, n, &a, rs, cs, &bm, n, m, kk, n);
+            vg::poison(&mut a[..]);
+            vg::poison(&mut bm[..]);
+            vg::poison(&mut c[..]);
+            (k.gemm_acc)(&mut c, n, &a, rs, cs, &bm, n, m, kk, n);
+            vg::unpoison(&mut c[..]);
+            check(&mut done, "gemm_acc", c == want);
+        }
+    }
+    for len in [16, 40, 161, 200] {
+        let mut s = [(rng.next() & 15) as u8];
+        let mut x = nibbles(rng, len);
+        let mut acc = unreduced(rng, len);
+        let mut want = acc.clone();
+        (r.axpy_acc)(&mut want, s[0], &x);
+        vg::poison(&mut s[..]);
+        vg::poison(&mut x[..]);
+        vg::poison(&mut acc[..]);
+        (k.axpy_acc)(&mut acc, s[0], &x);
+        vg::unpoison(&mut acc[..]);
+        check(&mut done, "axpy_acc", acc == want);
+
+        let mut v = unreduced(rng, len);
+        let mut want = v.clone();
+        (r.reduce)(&mut want);
+        vg::poison(&mut v[..]);
+        (k.reduce)(&mut v);
+        vg::unpoison(&mut v[..]);
+        check(&mut done, "reduce", v == want);
+    }
+    for (p, kk, q) in [(4, 4, 4), (5, 5, 5), (4, 4, 8), (8, 8, 4), (5, 5, 6)] {
+        let count = 24;
+        let mut a = nibbles(rng, count * p * kk);
+        let mut bm = nibbles(rng, count * kk * q);
+        let mut want = vec![0u8; count * p * q];
+        (r.mat_mul_batch)(&mut want, &a, &bm, p, kk, q);
+        let mut out = vec![0u8; count * p * q];
+        vg::poison(&mut a[..]);
+        vg::poison(&mut bm[..]);
+        (k.mat_mul_batch)(&mut out, &a, &bm, p, kk, q);
+        vg::unpoison(&mut out[..]);
+        check(&mut done, "mat_mul_batch", out == want);
+    }
+    // solve: o·l·r of SNOVA_I_S (80) and SNOVA_V_K (160), with a padded stride; one
+    // singular system (two equal rows) per size.
+    for (n, stride) in [(80usize, 96usize), (160, 192)] {
+        for singular in [false, true] {
+            // A random system is singular with probability ≈ 1/15: draw until the
+            // portable kernel agrees with the intended case.
+            let mut aug = nibbles(rng, n * stride);
+            while !singular && !(r.solve)(&mut aug.clone(), n, stride, &mut vec![0u8; n]) {
+                aug = nibbles(rng, n * stride);
+            }
+            if singular {
+                let (first, rest) = aug.split_at_mut(stride);
+                rest[(n / 2 - 1) * stride..(n / 2) * stride].copy_from_slice(first);
+            }
+            let mut want_aug = aug.clone();
+            let mut want_x = vec![0u8; n];
+            let want_ok = (r.solve)(&mut want_aug, n, stride, &mut want_x);
+            let mut x = vec![0u8; n];
+            vg::poison(&mut aug[..]);
+            let mut ok = [(k.solve)(&mut aug, n, stride, &mut x) as u8];
+            // Declassified: the non-singular flag decides the restart (documented).
+            vg::unpoison(&mut ok[..]);
+            vg::unpoison(&mut x[..]);
+            let same = ok[0] == want_ok as u8 && (!want_ok || x == want_x);
+            check(&mut done, "solve", same && want_ok != singular);
+        }
+    }
+    done
+}
