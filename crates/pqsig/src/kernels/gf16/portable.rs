@@ -42,19 +42,14 @@ pub const TABLE: Kernels = Kernels {
 /// Byte mask `0xFF` if bit `j` of `s` is set, else `0`.
 #[inline(always)]
 fn bit_mask(s: u8, j: u32) -> u8 {
-    0u8.wrapping_sub((s >> j) & 1)
+    // Through the barrier: see `super::barrier_u8` (LLVM otherwise branches on the bit).
+    super::barrier_u8(0u8.wrapping_sub((s >> j) & 1))
 }
 
 /// `0xFF` if `v == 0` else `0`, without a branch.
 #[inline(always)]
 pub(crate) fn is_zero_mask(v: u8) -> u8 {
-    (((v as u16).wrapping_sub(1)) >> 8) as u8
-}
-
-/// `x·t mod (t⁴+t+1)` for a reduced `x`.
-#[inline(always)]
-fn xtime(x: u8) -> u8 {
-    ((x << 1) & 15) ^ (((x >> 3) & 1) * 3)
+    super::barrier_u8((((v as u16).wrapping_sub(1)) >> 8) as u8)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -78,12 +73,12 @@ pub fn gemm_acc(
         let w = (n - j0).min(64);
         let args = (&mut *c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w);
         match w {
-            0..=8 => gemm_w::<8>(args),
-            9..=16 => gemm_w::<16>(args),
-            17..=24 => gemm_w::<24>(args),
-            25..=32 => gemm_w::<32>(args),
-            33..=48 => gemm_w::<48>(args),
-            _ => gemm_w::<64>(args),
+            0..=8 => gemm_w::<4>(args),
+            9..=16 => gemm_w::<8>(args),
+            17..=24 => gemm_w::<12>(args),
+            25..=32 => gemm_w::<16>(args),
+            33..=48 => gemm_w::<24>(args),
+            _ => gemm_w::<32>(args),
         }
         j0 += w;
     }
@@ -103,75 +98,69 @@ type GemmArgs<'a> = (
     usize,
 );
 
-/// Columns `j0 .. j0+w` of the product, `w ≤ W`, rows of C accumulated in a `W`-byte
-/// array (registers), B's column block expanded once into its four shifted copies.
+/// Bit-plane `j` of a row: `x & 2ʲ` per byte, two bytes per `u16` lane (little-endian).
+/// Multiplying a lane by a scalar `s < 16` gives `xⱼ·(s ≪ j)` in each byte (`≤ 120`, no
+/// carry into the next byte): one partial product of `s ⊗ x` for two elements. Plain
+/// `u16` loops, which LLVM vectorises to `pmullw` (8 lanes = 16 elements on SSE2).
 #[inline(always)]
-fn gemm_w<const W: usize>((c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>) {
-    // bs[k] = [x ≪ 0, x ≪ 1, x ≪ 2, x ≪ 3] for B's row k (zero beyond w).
-    let mut bs: Vec<[[u8; W]; 4]> = vec![[[0u8; W]; 4]; kk];
-    for (k, e) in bs.iter_mut().enumerate() {
-        let row = &b[k * ldb + j0..k * ldb + j0 + w];
-        for (t, &x) in row.iter().enumerate() {
-            let x = x & 15;
-            e[0][t] = x;
-            e[1][t] = x << 1;
-            e[2][t] = x << 2;
-            e[3][t] = x << 3;
+fn planes_into<const HW: usize>(dst: &mut [[u16; HW]; 4], row: &[u8]) {
+    *dst = [[0u16; HW]; 4];
+    for (t, &x) in row.iter().enumerate() {
+        let x = (x & 15) as u16;
+        let sh = 8 * (t & 1);
+        for (j, d) in dst.iter_mut().enumerate() {
+            d[t / 2] |= (x & (1 << j)) << sh;
         }
     }
-    // Two rows of C at a time: each expanded B row is loaded once for both.
+}
+
+/// `acc ^= s ⊗ row` from the row's bit planes (unreduced, two elements per lane).
+#[inline(always)]
+fn mac<const HW: usize>(acc: &mut [u16; HW], e: &[[u16; HW]; 4], s: u16) {
+    for h in 0..HW {
+        acc[h] ^= e[0][h].wrapping_mul(s)
+            ^ e[1][h].wrapping_mul(s)
+            ^ e[2][h].wrapping_mul(s)
+            ^ e[3][h].wrapping_mul(s);
+    }
+}
+
+/// `dst ^= lanes` (bytes of the `u16` lanes, `dst.len() ≤ 2·HW`).
+#[inline(always)]
+fn xor_lanes<const HW: usize>(dst: &mut [u8], acc: &[u16; HW]) {
+    for (t, d) in dst.iter_mut().enumerate() {
+        *d ^= (acc[t / 2] >> (8 * (t & 1))) as u8;
+    }
+}
+
+/// Columns `j0 .. j0+w` of the product, `w ≤ 2·HW`: B's column block expanded once into
+/// bit planes, rows of C accumulated two at a time in `u16` arrays (registers).
+#[inline(always)]
+fn gemm_w<const HW: usize>((c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>) {
+    let mut bs: Vec<[[u16; HW]; 4]> = vec![[[0u16; HW]; 4]; kk];
+    for (k, e) in bs.iter_mut().enumerate() {
+        planes_into(e, &b[k * ldb + j0..k * ldb + j0 + w]);
+    }
     let mut i = 0;
     while i + 2 <= m {
-        let mut acc0 = [0u8; W];
-        let mut acc1 = [0u8; W];
+        let mut acc0 = [0u16; HW];
+        let mut acc1 = [0u16; HW];
         for (k, e) in bs.iter().enumerate() {
-            let s0 = a[i * a_rs + k * a_cs];
-            let s1 = a[(i + 1) * a_rs + k * a_cs];
-            let (p0, p1, p2, p3) = (
-                bit_mask(s0, 0),
-                bit_mask(s0, 1),
-                bit_mask(s0, 2),
-                bit_mask(s0, 3),
-            );
-            let (q0, q1, q2, q3) = (
-                bit_mask(s1, 0),
-                bit_mask(s1, 1),
-                bit_mask(s1, 2),
-                bit_mask(s1, 3),
-            );
-            for t in 0..W {
-                acc0[t] ^= (e[0][t] & p0) ^ (e[1][t] & p1) ^ (e[2][t] & p2) ^ (e[3][t] & p3);
-                acc1[t] ^= (e[0][t] & q0) ^ (e[1][t] & q1) ^ (e[2][t] & q2) ^ (e[3][t] & q3);
-            }
+            let s0 = (a[i * a_rs + k * a_cs] & 15) as u16;
+            let s1 = (a[(i + 1) * a_rs + k * a_cs] & 15) as u16;
+            mac(&mut acc0, e, s0);
+            mac(&mut acc1, e, s1);
         }
-        let r0 = &mut c[i * ldc + j0..i * ldc + j0 + w];
-        for (o, v) in r0.iter_mut().zip(acc0.iter()) {
-            *o ^= v;
-        }
-        let r1 = &mut c[(i + 1) * ldc + j0..(i + 1) * ldc + j0 + w];
-        for (o, v) in r1.iter_mut().zip(acc1.iter()) {
-            *o ^= v;
-        }
+        xor_lanes(&mut c[i * ldc + j0..i * ldc + j0 + w], &acc0);
+        xor_lanes(&mut c[(i + 1) * ldc + j0..(i + 1) * ldc + j0 + w], &acc1);
         i += 2;
     }
     if i < m {
-        let mut acc0 = [0u8; W];
+        let mut acc0 = [0u16; HW];
         for (k, e) in bs.iter().enumerate() {
-            let s0 = a[i * a_rs + k * a_cs];
-            let (p0, p1, p2, p3) = (
-                bit_mask(s0, 0),
-                bit_mask(s0, 1),
-                bit_mask(s0, 2),
-                bit_mask(s0, 3),
-            );
-            for t in 0..W {
-                acc0[t] ^= (e[0][t] & p0) ^ (e[1][t] & p1) ^ (e[2][t] & p2) ^ (e[3][t] & p3);
-            }
+            mac(&mut acc0, e, (a[i * a_rs + k * a_cs] & 15) as u16);
         }
-        let r0 = &mut c[i * ldc + j0..i * ldc + j0 + w];
-        for (o, v) in r0.iter_mut().zip(acc0.iter()) {
-            *o ^= v;
-        }
+        xor_lanes(&mut c[i * ldc + j0..i * ldc + j0 + w], &acc0);
     }
 }
 
@@ -247,111 +236,165 @@ pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: 
     }
 }
 
-/// `dst[t] = ⊕ⱼ maskⱼ(s) & mult[j][t]`: the reduced product `s · row` from the row's
-/// four reduced multiples `row·tʲ`.
+/// Sixteen elements, two per `u16` lane (little-endian): one SSE2 register.
+type Chunk = [u16; 8];
+
+/// Byte at column `t` of a row of chunks.
 #[inline(always)]
-fn scale_into(dst: &mut [u8], s: u8, m0: &[u8], m1: &[u8], m2: &[u8], m3: &[u8]) {
-    let (p0, p1, p2, p3) = (
-        bit_mask(s, 0),
-        bit_mask(s, 1),
-        bit_mask(s, 2),
-        bit_mask(s, 3),
-    );
-    for ((((d, &a0), &a1), &a2), &a3) in dst.iter_mut().zip(m0).zip(m1).zip(m2).zip(m3) {
-        *d ^= (a0 & p0) ^ (a1 & p1) ^ (a2 & p2) ^ (a3 & p3);
-    }
+fn lane_byte(row: &[Chunk], t: usize) -> u8 {
+    (row[t / 16][(t / 2) % 8] >> (8 * (t & 1))) as u8
 }
 
-/// The four reduced multiples `row·tʲ`, j = 0..3, of a reduced row.
-fn multiples(mult: &mut [u8], row: &[u8], w: usize) {
-    let (m0, rest) = mult.split_at_mut(w);
-    let (m1, rest) = rest.split_at_mut(w);
-    let (m2, m3) = rest.split_at_mut(w);
-    for t in 0..w {
-        let x0 = row[t];
-        let x1 = xtime(x0);
-        let x2 = xtime(x1);
-        m0[t] = x0;
-        m1[t] = x1;
-        m2[t] = x2;
-        m3[t] = xtime(x2);
+/// `x·t mod (t⁴+t+1)` on the two reduced bytes of a lane.
+#[inline(always)]
+fn xtime16(v: u16) -> u16 {
+    ((v << 1) & 0x0E0E) ^ (((v >> 3) & 0x0101) * 3)
+}
+
+/// The reduced multiples `row·tʲ`, j = 0..3, of a chunk.
+#[inline(always)]
+fn multiples(v: &Chunk) -> [Chunk; 4] {
+    let mut m = [[0u16; 8]; 4];
+    for h in 0..8 {
+        let v1 = xtime16(v[h]);
+        let v2 = xtime16(v1);
+        m[0][h] = v[h];
+        m[1][h] = v1;
+        m[2][h] = v2;
+        m[3][h] = xtime16(v2);
     }
+    m
+}
+
+/// `f · row` for a chunk from its reduced multiples: `⊕ⱼ fⱼ·(row·tʲ)`, the bits
+/// `fⱼ ∈ {0, 1}` applied by multiplication (no mask, no select), already reduced.
+#[inline(always)]
+fn scaled(m: &[Chunk; 4], f: [u16; 4]) -> Chunk {
+    let mut r = [0u16; 8];
+    for h in 0..8 {
+        r[h] = m[0][h].wrapping_mul(f[0])
+            ^ m[1][h].wrapping_mul(f[1])
+            ^ m[2][h].wrapping_mul(f[2])
+            ^ m[3][h].wrapping_mul(f[3]);
+    }
+    r
+}
+
+/// The bits of a scalar as multipliers.
+#[inline(always)]
+fn bits(f: u8) -> [u16; 4] {
+    // Through the barrier: knowing a factor is 0 or 1, LLVM turns the product into a
+    // select and then a branch on the secret bit (seen under valgrind).
+    let b = |j: u8| super::barrier_u8((f >> j) & 1) as u16;
+    [b(0), b(1), b(2), b(3)]
 }
 
 /// Constant-time Gaussian elimination (see [`Kernels::solve`]).
 ///
-/// For pivot `i`: every later row `j` whose entry in column `i` is the first non-zero
-/// one is added to row `i` when row `i`'s own entry is zero (one mask-selected addition
-/// per row, all rows visited); the pivot is inverted by exponentiation (`a¹⁴`), the row
-/// normalised and eliminated from the rows below. Back substitution on the unit upper
-/// triangle gives `x`. A zero pivot after the search means the system is singular: the
-/// flag records it and the elimination continues with a zero row (same operations).
+/// Works on a copy of the system, sixteen elements per [`Chunk`] (rows padded to
+/// multiples of 16). For pivot `i`: the first later row whose entry in column `i` is
+/// non-zero is added to row `i` when row `i`'s own entry is zero (a mask-selected
+/// addition of every later row, all rows visited); the pivot is inverted by
+/// exponentiation (`a¹⁴`), the row normalised and eliminated from the rows below, products
+/// formed from the pivot row's reduced multiples `row·tʲ` times the bits of the scalar.
+/// Back substitution on the unit upper triangle gives `x`. A zero pivot after the search
+/// means the system is singular: the flag records it and the elimination continues with a
+/// zero row (same operations).
 pub fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
     if n == 0 {
         return true;
     }
     let w = n + 1;
     assert!(stride >= w && aug.len() >= (n - 1) * stride + w && x.len() >= n);
-    let mut ok = 0xFFu8;
-    let mut mult = vec![0u8; 4 * w];
-    let mut tmp = vec![0u8; w];
+    let hc = w.div_ceil(16);
+    let mut rows: Vec<Chunk> = vec![[0u16; 8]; n * hc];
     for i in 0..n {
-        let (head, tail) = aug.split_at_mut((i + 1) * stride);
-        let ri = &mut head[i * stride + i..i * stride + w];
-        // Pivot search: add the first later row with a non-zero entry in column i, if
-        // row i's entry is zero.
-        let pz = is_zero_mask(ri[0]);
+        let r = &mut rows[i * hc..(i + 1) * hc];
+        for (t, &v) in aug[i * stride..i * stride + w].iter().enumerate() {
+            r[t / 16][(t / 2) % 8] |= ((v & 15) as u16) << (8 * (t & 1));
+        }
+    }
+    let mut mult: Vec<[Chunk; 4]> = vec![[[0u16; 8]; 4]; hc];
+    let mut sels = vec![0u16; n];
+    let mut ok = 0xFFu8;
+    for i in 0..n {
+        let c0 = i / 16;
+        let (head, tail) = rows.split_at_mut((i + 1) * hc);
+        let ri = &mut head[i * hc..];
+        // Pivot search: selection masks first, then the selected rows added chunk by
+        // chunk (the chunk accumulates in a register).
+        let vi = lane_byte(ri, i);
+        let pz = is_zero_mask(vi);
         let mut found = 0u8;
-        for j in 0..n - i - 1 {
-            let rj = &tail[j * stride + i..j * stride + w];
-            let nz = !is_zero_mask(rj[0]);
+        let mut p = vi;
+        for (rj, s16) in tail.chunks_exact(hc).zip(sels.iter_mut()) {
+            let vj = lane_byte(rj, i);
+            let nz = !is_zero_mask(vj);
             let sel = pz & nz & !found;
             found |= nz;
-            for (d, &v) in ri.iter_mut().zip(rj) {
-                *d ^= v & sel;
+            p ^= vj & sel;
+            *s16 = (sel as u16) | ((sel as u16) << 8);
+        }
+        for c in c0..hc {
+            let mut acc: Chunk = ri[c];
+            for (rj, &s16) in tail.chunks_exact(hc).zip(sels.iter()) {
+                let v = &rj[c];
+                for h in 0..8 {
+                    acc[h] ^= v[h] & s16;
+                }
+            }
+            ri[c] = acc;
+        }
+        ok &= !is_zero_mask(p);
+        // Normalise row i.
+        let pinv = bits(inv(p));
+        for (d, m) in ri[c0..].iter_mut().zip(mult[c0..].iter_mut()) {
+            *m = multiples(d);
+            *d = scaled(m, pinv);
+            *m = multiples(d);
+        }
+        // Eliminate column i below.
+        for rj in tail.chunks_exact_mut(hc) {
+            let f = bits(lane_byte(rj, i));
+            for (d, m) in rj[c0..].iter_mut().zip(&mult[c0..]) {
+                let v = scaled(m, f);
+                for h in 0..8 {
+                    d[h] ^= v[h];
+                }
             }
         }
-        let p = ri[0];
-        ok &= !is_zero_mask(p);
-        // Normalise: row i ← row i · p⁻¹.
-        multiples(&mut mult, ri, w - i);
-        let ww = w - i;
-        tmp[..ww].fill(0);
-        scale_into(
-            &mut tmp[..ww],
-            inv(p),
-            &mult[..ww],
-            &mult[ww..2 * ww],
-            &mult[2 * ww..3 * ww],
-            &mult[3 * ww..4 * ww],
-        );
-        ri.copy_from_slice(&tmp[..ww]);
-        // Eliminate column i below.
-        multiples(&mut mult, ri, ww);
-        for j in 0..n - i - 1 {
-            let rj = &mut tail[j * stride + i..j * stride + w];
-            let f = rj[0];
-            scale_into(
-                rj,
-                f,
-                &mult[..ww],
-                &mult[ww..2 * ww],
-                &mult[2 * ww..3 * ww],
-                &mult[3 * ww..4 * ww],
-            );
-        }
     }
-    // Back substitution (unit upper triangle).
+    // Back substitution (unit upper triangle): x_i = b_i ⊕ Σ_{k>i} U[i][k]·x_k as a
+    // lane-wise dot product of row i with the solution so far (zero at positions ≤ i and
+    // at the right-hand side column).
+    let xv = &mut mult[..].as_flattened_mut()[..hc];
+    xv.fill([0u16; 8]);
     for i in (0..n).rev() {
-        let row = &aug[i * stride..i * stride + w];
-        let mut s = row[n];
-        for k in i + 1..n {
-            s ^= super::clmul4(row[k], x[k]);
+        let row = &rows[i * hc..(i + 1) * hc];
+        let mut acc = [0u16; 8];
+        for (r, xc) in row[i / 16..].iter().zip(&xv[i / 16..]) {
+            for h in 0..8 {
+                // Byte-wise a ⊗ b: bit j of b selects a ≪ j (masks by multiplication
+                // with 0xFF, no carry across bytes).
+                let (a, b) = (r[h], xc[h]);
+                let mut p = 0u16;
+                for j in 0..4 {
+                    p ^= ((b >> j) & 0x0101).wrapping_mul(0xFF) & (a << j);
+                }
+                acc[h] ^= p;
+            }
         }
-        x[i] = reduce1(s);
+        let mut q = 0u16;
+        for v in acc {
+            q ^= v;
+        }
+        let xi = reduce1(((q ^ (q >> 8)) as u8) ^ lane_byte(row, n));
+        x[i] = xi;
+        xv[i / 16][(i / 2) % 8] |= (xi as u16) << (8 * (i & 1));
     }
-    // Scratch rows held multiples of secret rows.
+    // The copy held the (secret) system.
+    rows.zeroize();
     mult.zeroize();
-    tmp.zeroize();
+    sels.zeroize();
     ok == 0xFF
 }
