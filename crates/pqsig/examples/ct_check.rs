@@ -53,6 +53,8 @@
 //! Per backend, every GF(16) kernel (`gemm_acc`, `axpy_acc`, `reduce`, `mat_mul_batch`,
 //! `solve`) on poisoned matrices of the shapes signing uses; `solve`'s non-singular flag
 //! is declassified (it decides the documented restart with the next vinegar counter).
+//! AES-128-CTR (the `_AES` sets' seed expansion) on a poisoned key, key schedule included,
+//! for the backend's engine (bitsliced portable, AES-NI).
 //!
 //! Not in the default run (flags):
 //! * `--pending`: `complete_private` and the round-3 compact secret-key codec
@@ -718,7 +720,8 @@ fn main() {
     // SNOVA.
     for &b in &avail {
         let t = Instant::now();
-        let names = snova::check_gf16(b, &mut rng);
+        let mut names = snova::check_gf16(b, &mut rng);
+        names.extend(snova::check_aes(b, &mut rng));
         println!(
             "  snova {b}: {} ({:.2} s)",
             names.join(", "),
