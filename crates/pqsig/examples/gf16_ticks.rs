@@ -5,7 +5,9 @@
 //! Run: `cargo run -p pqsig --release --example gf16_ticks [-- --quick]` (x86-64).
 //!
 //! Shapes, for each Round 3 parameter set (v, o, l, r), n = v + o:
-//! * `gemm_acc` m = kk = n·l, columns l·r and o·l (the public-map products);
+//! * `gemm_acc` m = kk = n·l, columns l·r and o·l, A row-major; the public-map
+//!   evaluation Wᵀ·P (l·r × n·l × m1·n·l, A column-major) and signing's W_vᵀ·F21
+//!   (l·r × v·l × o·l, A column-major);
 //! * `solve` of the o·l·r system;
 //! * `mat_mul_batch` of 64 products l×l·l×l, r×r·r×l and l×l·l×r (where r ≠ l);
 //! * `axpy_acc` and `reduce` over 4096 bytes (per call).
@@ -68,7 +70,7 @@ fn main() {
     }
 
     let print = |label: &str, t: &[u64]| {
-        let mut line = format!("{label:<34}");
+        let mut line = format!("{label:<40}");
         for (i, v) in t.iter().enumerate() {
             let sp = t[0] as f64 / *v as f64;
             if i == 0 {
@@ -80,7 +82,7 @@ fn main() {
         println!("{line}");
     };
 
-    let mut header = format!("{:<34}", "kernel / shape (ticks, median)");
+    let mut header = format!("{:<40}", "kernel / shape (ticks, median)");
     for (i, n) in names.iter().enumerate() {
         if i == 0 {
             header += &format!(" {n:>9}");
@@ -90,19 +92,19 @@ fn main() {
     }
     println!("{header}");
 
-    // (name, v, o, l, r)
+    // (name, v, o, l, r, m1)
     let sets = [
-        ("I_K", 29, 3, 4, 8),
-        ("I_B", 27, 4, 4, 6),
-        ("I_S", 27, 5, 4, 4),
-        ("III_K", 38, 4, 4, 8),
-        ("III_B", 38, 5, 4, 6),
-        ("III_S", 38, 6, 4, 5),
-        ("V_K", 40, 4, 5, 8),
-        ("V_B", 40, 5, 5, 6),
-        ("V_S", 40, 6, 5, 5),
+        ("I_K", 29, 3, 4, 8, 5),
+        ("I_B", 27, 4, 4, 6, 5),
+        ("I_S", 27, 5, 4, 4, 5),
+        ("III_K", 38, 4, 4, 8, 7),
+        ("III_B", 38, 5, 4, 6, 7),
+        ("III_S", 38, 6, 4, 5, 7),
+        ("V_K", 40, 4, 5, 8, 6),
+        ("V_B", 40, 5, 5, 6, 6),
+        ("V_S", 40, 6, 5, 5, 6),
     ];
-    for &(name, v, o, l, r) in &sets {
+    for &(name, v, o, l, r, m1) in &sets {
         let n = v + o;
         let nl = n * l;
         for cols in [l * r, o * l] {
@@ -113,7 +115,32 @@ fn main() {
                 (k.gemm_acc)(black_box(&mut c), cols, &a, nl, 1, &b, cols, nl, nl, cols);
                 c.fill(0);
             });
-            print(&format!("{name} gemm {nl}x{nl}x{cols}"), &t);
+            print(&format!("{name} gemm {nl}x{nl}x{cols} A rows"), &t);
+        }
+        // The public-map evaluation Uᵀ = Wᵀ·P (verification: dim = n·l), A = W
+        // column-major, B = P with the m1 matrices interleaved (width m1·dim).
+        {
+            let (lr, dim, wide) = (l * r, nl, m1 * nl);
+            let a = nibs(dim * lr);
+            let b = nibs(dim * wide);
+            let mut c = vec![0u8; lr * wide];
+            let t = medians(&ks, samples, |k| {
+                (k.gemm_acc)(black_box(&mut c), wide, &a, 1, lr, &b, wide, lr, dim, wide);
+                c.fill(0);
+            });
+            print(&format!("{name} eval W'P {lr}x{dim}x{wide} A cols"), &t);
+        }
+        // Signing's linear part W_vᵀ·F21[mi] (per mi): (l·r) × v·l × o·l, A column-major.
+        {
+            let (lr, vl, ol) = (l * r, v * l, o * l);
+            let a = nibs(vl * lr);
+            let b = nibs(vl * ol);
+            let mut c = vec![0u8; lr * ol];
+            let t = medians(&ks, samples, |k| {
+                (k.gemm_acc)(black_box(&mut c), ol, &a, 1, lr, &b, ol, lr, vl, ol);
+                c.fill(0);
+            });
+            print(&format!("{name} sign W'F {lr}x{vl}x{ol} A cols"), &t);
         }
         let ns = o * l * r;
         let stride = ns + 1;

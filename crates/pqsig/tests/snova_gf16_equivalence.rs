@@ -130,10 +130,16 @@ fn scalar_helpers_match_reference() {
 
 #[allow(clippy::too_many_arguments)]
 fn gemm_case(rng: &mut Rng, ks: &[&Kernels], m: usize, kk: usize, n: usize, transposed: bool) {
+    let pad_c = rng.below(3);
+    gemm_case_pad(rng, ks, m, kk, n, transposed, pad_c)
+}
+
+/// `pad_c = 0`: unit stride along k (row-major A) or along i (`transposed`).
+#[allow(clippy::too_many_arguments)]
+fn gemm_case_pad(rng: &mut Rng, ks: &[&Kernels], m: usize, kk: usize, n: usize, transposed: bool, pad_c: usize) {
     let f = field();
     // A with random padding in its strides; optionally column-major.
     let pad_r = rng.below(4);
-    let pad_c = rng.below(3);
     let (a_rs, a_cs) = if transposed {
         (1 + pad_c, (m * (1 + pad_c)) + pad_r)
     } else {
@@ -222,6 +228,31 @@ fn gemm_acc_random_shapes() {
             gemm_case(&mut rng, &ks, m, kk, n, false);
         }
     }
+}
+
+/// Unit-stride layouts of A (row-major: a_cs = 1; column-major: a_rs = 1) with narrow
+/// B, where SIMD backends pack several k or several rows into one register: every
+/// width up to 40, row counts and k counts around the packing granules.
+#[test]
+fn gemm_acc_unit_strides() {
+    let ks = impls();
+    let mut rng = Rng(0x5107_A6E4_0006);
+    for n in 1..=40 {
+        for &m in &[1usize, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 70] {
+            for tr in [false, true] {
+                let kk = 1 + rng.below(24);
+                gemm_case_pad(&mut rng, &ks, m, kk, n, tr, 0);
+            }
+        }
+        for kk in [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 13, 16, 17, 108, 128] {
+            gemm_case_pad(&mut rng, &ks, 20, kk, n, false, 0);
+            gemm_case_pad(&mut rng, &ks, 20, kk, n, true, 0);
+        }
+    }
+    // SNOVA's wide product (l·r rows, n·l deep, m1·n·l wide) in both layouts.
+    gemm_case_pad(&mut rng, &ks, 16, 128, 640, true, 0);
+    gemm_case_pad(&mut rng, &ks, 40, 230, 1380, true, 0);
+    gemm_case_pad(&mut rng, &ks, 16, 108, 540, false, 0);
 }
 
 // ---------- axpy_acc, reduce ----------

@@ -52,6 +52,7 @@ pub const GFNI: Kernels = Kernels {
 
 /// GFNI kernels and the VBMI `mat_mul_batch`.
 pub const GFNI_VBMI: Kernels = Kernels {
+    gemm_acc: gemm_acc_vbmi,
     mat_mul_batch,
     ..GFNI
 };
@@ -176,32 +177,89 @@ unsafe fn gemm_inner(
             return;
         }
         let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+        gemm_generic(cp, ldc, ap, a_rs, a_cs, bp, ldb, m, kk, n);
+    }
+}
+
+/// The general product: column blocks of one, two or four zmm (64, 128, 256 columns)
+/// chosen by the remaining width, so that each broadcast A element serves up to four
+/// products; rows in register blocks.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_generic(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    a_cs: usize,
+    bp: *const u8,
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) {
+    unsafe {
         let mut j0 = 0;
         while j0 < n {
-            let km = kmask(n - j0);
+            let rem = n - j0;
             let (cj, bj) = (cp.add(j0), bp.add(j0));
-            let mut i = 0;
-            while i + 8 <= m {
-                gemm_rows::<8>(cj, ldc, ap, a_rs, a_cs, bj, ldb, i, kk, km);
-                i += 8;
+            if rem > 128 {
+                gemm_cols::<4, 4>(cj, ldc, ap, a_rs, a_cs, bj, ldb, m, kk, rem);
+                j0 += 256;
+            } else if rem > 64 {
+                gemm_cols::<4, 2>(cj, ldc, ap, a_rs, a_cs, bj, ldb, m, kk, rem);
+                j0 += 128;
+            } else {
+                gemm_cols::<8, 1>(cj, ldc, ap, a_rs, a_cs, bj, ldb, m, kk, rem);
+                j0 += 64;
             }
-            if i + 4 <= m {
-                gemm_rows::<4>(cj, ldc, ap, a_rs, a_cs, bj, ldb, i, kk, km);
-                i += 4;
-            }
-            while i < m {
-                gemm_rows::<1>(cj, ldc, ap, a_rs, a_cs, bj, ldb, i, kk, km);
-                i += 1;
-            }
-            j0 += 64;
         }
     }
 }
 
-/// `R` rows of C from row `i0`, the 64-column block starting at `cp`/`bp` (mask `km`).
+/// All rows of one column block of `H` zmm (`rem` columns left from here): blocks of `R`
+/// rows, then four, then single rows.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn gemm_rows<const R: usize>(
+unsafe fn gemm_cols<const R: usize, const H: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    a_cs: usize,
+    bp: *const u8,
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    rem: usize,
+) {
+    unsafe {
+        let mut km = [0 as __mmask64; H];
+        for (h, k) in km.iter_mut().enumerate() {
+            *k = kmask(rem.saturating_sub(64 * h));
+        }
+        let mut i = 0;
+        while i + R <= m {
+            gemm_rows::<R, H>(cp, ldc, ap, a_rs, a_cs, bp, ldb, i, kk, &km);
+            i += R;
+        }
+        if R > 4 && i + 4 <= m {
+            gemm_rows::<4, H>(cp, ldc, ap, a_rs, a_cs, bp, ldb, i, kk, &km);
+            i += 4;
+        }
+        while i < m {
+            gemm_rows::<1, H>(cp, ldc, ap, a_rs, a_cs, bp, ldb, i, kk, &km);
+            i += 1;
+        }
+    }
+}
+
+/// `R` rows of C from row `i0` × `H` zmm of columns (masks `km`), k innermost and two at
+/// a time: the two products join the accumulator in one three-input XOR
+/// (`vpternlogq 0x96`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_rows<const R: usize, const H: usize>(
     cp: *mut u8,
     ldc: usize,
     ap: *const u8,
@@ -211,7 +269,248 @@ unsafe fn gemm_rows<const R: usize>(
     ldb: usize,
     i0: usize,
     kk: usize,
-    km: __mmask64,
+    km: &[__mmask64; H],
+) {
+    unsafe {
+        let mut acc = [[_mm512_setzero_si512(); H]; R];
+        let mut arow = [ap; R];
+        for (r, p) in arow.iter_mut().enumerate() {
+            *p = ap.add((i0 + r) * a_rs);
+        }
+        let mut k = 0;
+        while k + 2 <= kk {
+            let mut b0 = [_mm512_setzero_si512(); H];
+            let mut b1 = [_mm512_setzero_si512(); H];
+            for h in 0..H {
+                b0[h] = _mm512_maskz_loadu_epi8(km[h], bp.add(k * ldb + 64 * h) as *const i8);
+                b1[h] = _mm512_maskz_loadu_epi8(km[h], bp.add((k + 1) * ldb + 64 * h) as *const i8);
+            }
+            for r in 0..R {
+                let s0 = _mm512_set1_epi8(*arow[r].add(k * a_cs) as i8);
+                let s1 = _mm512_set1_epi8(*arow[r].add((k + 1) * a_cs) as i8);
+                for h in 0..H {
+                    acc[r][h] = _mm512_ternarylogic_epi64::<0x96>(
+                        acc[r][h],
+                        _mm512_gf2p8mul_epi8(b0[h], s0),
+                        _mm512_gf2p8mul_epi8(b1[h], s1),
+                    );
+                }
+            }
+            k += 2;
+        }
+        if k < kk {
+            let mut b0 = [_mm512_setzero_si512(); H];
+            for h in 0..H {
+                b0[h] = _mm512_maskz_loadu_epi8(km[h], bp.add(k * ldb + 64 * h) as *const i8);
+            }
+            for r in 0..R {
+                let s0 = _mm512_set1_epi8(*arow[r].add(k * a_cs) as i8);
+                for h in 0..H {
+                    acc[r][h] = _mm512_xor_si512(acc[r][h], _mm512_gf2p8mul_epi8(b0[h], s0));
+                }
+            }
+        }
+        for (r, accr) in acc.iter().enumerate() {
+            for h in 0..H {
+                let p = cp.add((i0 + r) * ldc + 64 * h) as *mut i8;
+                let cv = _mm512_maskz_loadu_epi8(km[h], p);
+                _mm512_mask_storeu_epi8(p, km[h], _mm512_xor_si512(cv, accr[h]));
+            }
+        }
+    }
+}
+
+// ----- narrow products (n ≤ 32) with VBMI: several rows or several k per register -----
+
+fn gemm_acc_vbmi(
+    c: &mut [u8],
+    ldc: usize,
+    a: &[u8],
+    a_rs: usize,
+    a_cs: usize,
+    b: &[u8],
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) {
+    check_gemm(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n);
+    // SAFETY: features detected before this table was handed out (module docs); the
+    // slices cover every addressed element (checked above).
+    unsafe { gemm_vbmi_inner(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
+}
+
+/// Narrow products (`n ≤ 32`, most of SNOVA's) waste most of a 64-lane register when a
+/// register holds one row of C. Two layouts fill it, both fed by one broadcast of
+/// several *adjacent* A elements (`vpbroadcastw/d`, a plain load for 4 bytes):
+/// * A row-major (`a_cs = 1`): **k-interleaved**. Lane `t·G+u` multiplies
+///   `A[i][k+u]` by `B[k+u][t]` (G rows of B interleaved by `vpermi2b`); the G partial
+///   sums of C[i][t] are folded by shifts and narrowed (`vpmovwb`/`vpmovdb`) at the end.
+/// * A column-major (`a_rs = 1`): **row-interleaved**. Lane `t·G+u` accumulates
+///   `C[i+u][t]`, multiplying `A[i+u][k]` by `B[k][t]` (B's row repeated G times by
+///   `vpermb`); the block is de-interleaved by one `vpermb` at the end.
+///
+/// G = 4 when n ≤ 16, else 2. Other shapes take the general path.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_vbmi_inner(
+    c: &mut [u8],
+    ldc: usize,
+    a: &[u8],
+    a_rs: usize,
+    a_cs: usize,
+    b: &[u8],
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) {
+    unsafe {
+        if m == 0 || kk == 0 || n == 0 {
+            return;
+        }
+        let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+        if n <= 32 && a_cs == 1 && kk >= 4 && m >= 4 {
+            // Whole groups of k interleaved, the k tail by the general path.
+            let done = if n <= 16 {
+                gemm_kint::<4>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
+            } else {
+                gemm_kint::<2>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
+            };
+            if done < kk {
+                gemm_generic(
+                    cp,
+                    ldc,
+                    ap.add(done),
+                    a_rs,
+                    1,
+                    bp.add(done * ldb),
+                    ldb,
+                    m,
+                    kk - done,
+                    n,
+                );
+            }
+        } else if n <= 32 && a_rs == 1 && m >= 8 {
+            // Whole groups of rows interleaved, the row tail by the general path.
+            let done = if n <= 16 {
+                gemm_rint::<4>(cp, ldc, ap, a_cs, bp, ldb, m, kk, n)
+            } else {
+                gemm_rint::<2>(cp, ldc, ap, a_cs, bp, ldb, m, kk, n)
+            };
+            if done < m {
+                gemm_generic(
+                    cp.add(done * ldc),
+                    ldc,
+                    ap.add(done),
+                    1,
+                    a_cs,
+                    bp,
+                    ldb,
+                    m - done,
+                    kk,
+                    n,
+                );
+            }
+        } else {
+            gemm_generic(cp, ldc, ap, a_rs, a_cs, bp, ldb, m, kk, n);
+        }
+    }
+}
+
+/// Broadcast of G adjacent bytes at `p` (G = 2 or 4) to every G-byte group.
+#[inline(always)]
+unsafe fn bcast_group<const G: usize>(p: *const u8) -> __m512i {
+    unsafe {
+        if G == 2 {
+            _mm512_set1_epi16((p as *const i16).read_unaligned())
+        } else {
+            _mm512_set1_epi32((p as *const i32).read_unaligned())
+        }
+    }
+}
+
+/// `vpermi2b` index interleaving two 64-byte rows X (indices < 64) and Y (≥ 64) byte by
+/// byte: lane 2t+u ← (u ? Y : X)[t].
+#[inline(always)]
+unsafe fn idx_interleave2() -> __m512i {
+    let mut ix = [0u8; 64];
+    for (e, v) in ix.iter_mut().enumerate() {
+        *v = ((e & 1) * 64 + e / 2) as u8;
+    }
+    unsafe { _mm512_loadu_si512(ix.as_ptr() as *const _) }
+}
+
+/// `vpermi2b` index merging two pair-interleaved registers P (rows 0,1) and Q (rows 2,3)
+/// into quadruples: lane 4t+u ← u < 2 ? P[2t+u] : Q[2t+u−2].
+#[inline(always)]
+unsafe fn idx_interleave4() -> __m512i {
+    let mut ix = [0u8; 64];
+    for (e, v) in ix.iter_mut().enumerate() {
+        let (t, u) = (e / 4, e % 4);
+        *v = if u < 2 { 2 * t + u } else { 64 + 2 * t + u - 2 } as u8;
+    }
+    unsafe { _mm512_loadu_si512(ix.as_ptr() as *const _) }
+}
+
+/// k-interleaved product over the whole groups of G values of k; returns the k done.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_kint<const G: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    bp: *const u8,
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) -> usize {
+    unsafe {
+        let groups = kk / G;
+        let km = kmask(n);
+        let (i2, i4) = (idx_interleave2(), idx_interleave4());
+        // Interleaved B for every group (public data layout; at most kk/G registers'
+        // worth, on the heap).
+        let mut bi: Vec<__m512i> = Vec::with_capacity(groups);
+        for g in 0..groups {
+            let row =
+                |u: usize| _mm512_maskz_loadu_epi8(km, bp.add((g * G + u) * ldb) as *const i8);
+            let p01 = _mm512_permutex2var_epi8(row(0), i2, row(1));
+            bi.push(if G == 2 {
+                p01
+            } else {
+                let p23 = _mm512_permutex2var_epi8(row(2), i2, row(3));
+                _mm512_permutex2var_epi8(p01, i4, p23)
+            });
+        }
+        let mut i = 0;
+        while i + 8 <= m {
+            kint_rows::<G, 8>(cp, ldc, ap, a_rs, &bi, i, n);
+            i += 8;
+        }
+        if i + 4 <= m {
+            kint_rows::<G, 4>(cp, ldc, ap, a_rs, &bi, i, n);
+            i += 4;
+        }
+        while i < m {
+            kint_rows::<G, 1>(cp, ldc, ap, a_rs, &bi, i, n);
+            i += 1;
+        }
+        groups * G
+    }
+}
+
+#[inline(always)]
+unsafe fn kint_rows<const G: usize, const R: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    bi: &[__m512i],
+    i0: usize,
+    n: usize,
 ) {
     unsafe {
         let mut acc = [_mm512_setzero_si512(); R];
@@ -219,19 +518,111 @@ unsafe fn gemm_rows<const R: usize>(
         for (r, p) in arow.iter_mut().enumerate() {
             *p = ap.add((i0 + r) * a_rs);
         }
-        let mut ak = 0;
+        for (g, bv) in bi.iter().enumerate() {
+            for r in 0..R {
+                let s = bcast_group::<G>(arow[r].add(g * G));
+                acc[r] = _mm512_xor_si512(acc[r], _mm512_gf2p8mul_epi8(*bv, s));
+            }
+        }
+        for (r, &v) in acc.iter().enumerate() {
+            let p = cp.add((i0 + r) * ldc) as *mut i8;
+            if G == 2 {
+                let f = _mm512_xor_si512(v, _mm512_srli_epi16::<8>(v));
+                let nar = _mm512_cvtepi16_epi8(f);
+                let k32 = kmask(n) as __mmask32;
+                let cv = _mm256_maskz_loadu_epi8(k32, p);
+                _mm256_mask_storeu_epi8(p, k32, _mm256_xor_si256(cv, nar));
+            } else {
+                let f = _mm512_xor_si512(v, _mm512_srli_epi32::<8>(v));
+                let f = _mm512_xor_si512(f, _mm512_srli_epi32::<16>(f));
+                let nar = _mm512_cvtepi32_epi8(f);
+                let k16 = kmask(n) as __mmask16;
+                let cv = _mm_maskz_loadu_epi8(k16, p);
+                _mm_mask_storeu_epi8(p, k16, _mm_xor_si128(cv, nar));
+            }
+        }
+    }
+}
+
+/// Row-interleaved product over the whole groups of 8·G (then G) rows; returns the
+/// number of rows done.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_rint<const G: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_cs: usize,
+    bp: *const u8,
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) -> usize {
+    unsafe {
+        let km = kmask(n);
+        // Repeat index (lane tG+u ← t) and de-interleave index (lane u·n+t ← tG+u).
+        let mut rep = [0u8; 64];
+        let mut de = [0u8; 64];
+        for e in 0..64 {
+            rep[e] = (e / G) as u8;
+        }
+        for u in 0..G {
+            for t in 0..n {
+                de[u * n + t] = (t * G + u) as u8;
+            }
+        }
+        let rep = _mm512_loadu_si512(rep.as_ptr() as *const _);
+        let de = _mm512_loadu_si512(de.as_ptr() as *const _);
+        let mut i = 0;
+        while i + 8 * G <= m {
+            rint_rows::<G, 8>(cp, ldc, ap, a_cs, bp, ldb, i, kk, n, km, rep, de);
+            i += 8 * G;
+        }
+        while i + G <= m {
+            rint_rows::<G, 1>(cp, ldc, ap, a_cs, bp, ldb, i, kk, n, km, rep, de);
+            i += G;
+        }
+        i
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn rint_rows<const G: usize, const R: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_cs: usize,
+    bp: *const u8,
+    ldb: usize,
+    i0: usize,
+    kk: usize,
+    n: usize,
+    km: __mmask64,
+    rep: __m512i,
+    de: __m512i,
+) {
+    unsafe {
+        let mut acc = [_mm512_setzero_si512(); R];
         for k in 0..kk {
             let bv = _mm512_maskz_loadu_epi8(km, bp.add(k * ldb) as *const i8);
+            let bd = _mm512_permutexvar_epi8(rep, bv);
+            let ak = ap.add(i0 + k * a_cs);
             for r in 0..R {
-                let s = _mm512_set1_epi8(*arow[r].add(ak) as i8);
-                acc[r] = _mm512_xor_si512(acc[r], _mm512_gf2p8mul_epi8(bv, s));
+                let s = bcast_group::<G>(ak.add(r * G));
+                acc[r] = _mm512_xor_si512(acc[r], _mm512_gf2p8mul_epi8(bd, s));
             }
-            ak += a_cs;
         }
-        for (r, v) in acc.iter().enumerate() {
-            let p = cp.add((i0 + r) * ldc) as *mut i8;
-            let cv = _mm512_maskz_loadu_epi8(km, p);
-            _mm512_mask_storeu_epi8(p, km, _mm512_xor_si512(cv, *v));
+        let mut buf = [0u8; 64];
+        for (r, &v) in acc.iter().enumerate() {
+            _mm512_storeu_si512(buf.as_mut_ptr() as *mut _, _mm512_permutexvar_epi8(de, v));
+            for u in 0..G {
+                let p = cp.add((i0 + r * G + u) * ldc) as *mut i8;
+                let x = _mm512_maskz_loadu_epi8(km, buf.as_ptr().add(u * n) as *const i8);
+                let cv = _mm512_maskz_loadu_epi8(km, p);
+                _mm512_mask_storeu_epi8(p, km, _mm512_xor_si512(cv, x));
+            }
         }
     }
 }

@@ -105,6 +105,8 @@ pub fn implementations(b: Backend) -> alloc::vec::Vec<&'static Kernels> {
         Backend::Avx2 if b.is_available() => avx2::implementations(&mut v),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 if b.is_available() => avx512::implementations(&mut v),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Neon if b.is_available() => v.push(&neon::KERNELS),
         _ => {}
     }
     v
@@ -117,6 +119,12 @@ pub fn implementation_name(k: &Kernels) -> &'static str {
     {
         if let Some(n) = avx2::name_of(k).or_else(|| avx512::name_of(k)) {
             return n;
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if core::ptr::eq(k, &neon::KERNELS) {
+            return "neon";
         }
     }
     if core::ptr::eq(k, &portable::KERNELS) {
