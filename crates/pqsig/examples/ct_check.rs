@@ -54,7 +54,8 @@
 //! `solve`) on poisoned matrices of the shapes signing uses; `solve`'s non-singular flag
 //! is declassified (it decides the documented restart with the next vinegar counter).
 //! AES-128-CTR (the `_AES` sets' seed expansion) on a poisoned key, key schedule included,
-//! for the backend's engine (bitsliced portable, AES-NI).
+//! for the backend's engine (bitsliced portable, AES-NI). Key generation (public key from
+//! the seeds) and secret-key expansion with the private seed poisoned (SNOVA_I_S, _V_S).
 //!
 //! Not in the default run (flags):
 //! * `--pending`: `complete_private` and the round-3 compact secret-key codec
@@ -722,6 +723,7 @@ fn main() {
         let t = Instant::now();
         let mut names = snova::check_gf16(b, &mut rng);
         names.extend(snova::check_aes(b, &mut rng));
+        names.extend(snova::check_scheme(b, &mut rng));
         println!(
             "  snova {b}: {} ({:.2} s)",
             names.join(", "),
