@@ -4,8 +4,14 @@
 //! * Falcon (alg `Falcon-512` / `Falcon-1024`): `fft`, `ifft` on one polynomial of the
 //!   degree per call, and `samplerz`, the kernel side of SamplerZ (base sampler + BerExp)
 //!   on requests of realistic centre and σ, per request.
+//! * SNOVA (alg `SNOVA l=4` / `SNOVA l=5`): the GF(16) kernels of
+//!   `pqsig::kernels::gf16` with the shapes of the Round-3 sets of that l — `gemm_acc`
+//!   (keygen's P11·T12 and the signer's P11·V, per call), `mat_mul_batch` (l×l·l×r, per
+//!   product), `solve` (the o·l·r system, per call); and per set (alg `SNOVA_…`) the
+//!   public-seed expansion `xof::shake128_ctr` / `xof::aes128_ctr` at the set's
+//!   NUM_GEN_PUB_BYTES (per expansion). Fewer samples (`SNOVA_PLAN`).
 //!
-//! To add a kernel (e.g. SNOVA `gf16_matmul`), push one [`KernelCase`] per available
+//! To add a kernel, push one [`KernelCase`] per available
 //! backend in [`cases`]: for an in-place kernel over slices [`SliceKernel`] does
 //! everything; for other data write a small [`Unit`] that refreshes its inputs in
 //! `before` (untimed) and makes `ops_per_sample` calls in `run`. Cases with the same
@@ -21,7 +27,8 @@ use pqsig::Backend;
 
 /// One kernel on one backend.
 pub struct KernelCase {
-    /// Report name of the scheme ("ML-DSA"; "Falcon-512" / "Falcon-1024"; later "SNOVA").
+    /// Report name of the scheme ("ML-DSA"; "Falcon-512" / "Falcon-1024"; "SNOVA l=4",
+    /// "SNOVA l=5", "SNOVA_I_S", ...).
     pub alg: &'static str,
     pub op: &'static str,
     pub backend: String,
@@ -29,6 +36,9 @@ pub struct KernelCase {
     pub note: String,
     /// Falcon: the binary64 implementation of this build.
     pub fpr: Option<&'static str>,
+    /// (rounds at scale 1, samples per round) when not the defaults (SNOVA's kernels
+    /// take tens of µs to ms per call).
+    pub plan: Option<(f64, usize)>,
     pub unit: Box<dyn Unit>,
 }
 
@@ -40,8 +50,16 @@ pub const CALLS_PER_SAMPLE: usize = 16;
 pub fn cases() -> Vec<KernelCase> {
     let mut v = Vec::new();
     let backends: Vec<Backend> = Backend::available().collect();
-    mldsa_cases(&backends, &mut v);
-    falcon_cases(&backends, &mut v);
+    // ML-DSA and Falcon have no NEON kernels (they run portable under `neon`): no
+    // duplicate rows for them on aarch64.
+    let no_neon: Vec<Backend> = backends
+        .iter()
+        .copied()
+        .filter(|&b| b != Backend::Neon)
+        .collect();
+    mldsa_cases(&no_neon, &mut v);
+    falcon_cases(&no_neon, &mut v);
+    snova_cases(&backends, &mut v);
     v
 }
 
@@ -58,6 +76,7 @@ fn mldsa_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                 backend: b.name().into(),
                 note: format!("1 poly/call, mean of {CALLS_PER_SAMPLE} calls/sample"),
                 fpr: None,
+                plan: None,
                 unit: Box::new(SliceKernel::new(1, mldsa_polys(seed), f)),
             });
         }
@@ -77,6 +96,7 @@ fn falcon_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                     backend: b.name().into(),
                     note: format!("1 poly (n = {n})/call, mean of {CALLS_PER_SAMPLE} calls/sample"),
                     fpr: Some(fpr::FPR_IMPL),
+                    plan: None,
                     unit: Box::new(SliceKernel::new(
                         n,
                         fft_inputs(n, seed),
@@ -97,6 +117,7 @@ fn falcon_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                     SamplerZ::PER_SAMPLE
                 ),
                 fpr: Some(fpr::FPR_IMPL),
+                plan: None,
                 unit: Box::new(s),
             });
         }
@@ -257,5 +278,280 @@ impl Unit for SamplerZ {
     }
     fn ops_per_sample(&self) -> usize {
         Self::PER_SAMPLE
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// SNOVA: the GF(16) kernels per l (4 and 5) and the public-seed XOFs per parameter set.
+// ---------------------------------------------------------------------------------------
+
+/// SNOVA kernel rows are long (tens of µs to ms): fewer samples than the defaults (rounds
+/// at scale 1, samples per round).
+const SNOVA_PLAN: (f64, usize) = (32.0, 8);
+
+/// The shapes of one l, taken from the Round-3 sets with that l: (set, v, o, l, r).
+const SNOVA_SHAPES: [(&str, usize, usize, usize, usize); 4] = [
+    ("SNOVA_I_S", 27, 5, 4, 4),
+    ("SNOVA_III_K", 38, 4, 4, 8),
+    ("SNOVA_V_S", 40, 6, 5, 5),
+    ("SNOVA_V_K", 40, 4, 5, 8),
+];
+
+fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
+    use pqsig::kernels::gf16;
+    let plan = Some(SNOVA_PLAN);
+    for l in [4usize, 5] {
+        let alg: &'static str = if l == 4 { "SNOVA l=4" } else { "SNOVA l=5" };
+        let shapes: Vec<_> = SNOVA_SHAPES.iter().filter(|s| s.3 == l).collect();
+        // gemm_acc: keygen's F12 = P11·T12 (vl × vl · vl × ol, one per m1 polynomial)
+        // and a signing-side product P11·V (vl × vl · vl × l: the vinegar block column).
+        let &(set, vv, o, _, _) = shapes[0];
+        for (op, m, kk, n, what) in [
+            ("gemm_acc kg", vv * l, vv * l, o * l, "P11·T12 (keygen)"),
+            ("gemm_acc sg", vv * l, vv * l, l, "P11·V (vinegar column)"),
+        ] {
+            for &b in backends {
+                v.push(KernelCase {
+                    alg,
+                    op,
+                    backend: b.name().into(),
+                    note: format!("{m}×{kk}·{kk}×{n} per call, unreduced ({set} {what})"),
+                    fpr: None,
+                    plan,
+                    unit: Box::new(Gemm::new(gf16::kernels(b), m, kk, n, 11 + l as u64)),
+                });
+            }
+        }
+        // mat_mul_batch: l×l · l×r products, 64 per call, for the sets' r.
+        for &&(set, _, _, _, r) in &shapes {
+            for &b in backends {
+                v.push(KernelCase {
+                    alg,
+                    op: if r == l { "matmul r=l" } else { "matmul r=8" },
+                    backend: b.name().into(),
+                    note: format!(
+                        "per product ({l}×{l}·{l}×{r}, {} per call; {set})",
+                        MatMulBatch::COUNT
+                    ),
+                    fpr: None,
+                    plan,
+                    unit: Box::new(MatMulBatch::new(gf16::kernels(b), l, r, 21 + r as u64)),
+                });
+            }
+        }
+        // solve: the o·l·r system of signing.
+        for &&(set, _, o, _, r) in &shapes {
+            let n = o * l * r;
+            for &b in backends {
+                v.push(KernelCase {
+                    alg,
+                    op: if r == l { "solve S" } else { "solve K" },
+                    backend: b.name().into(),
+                    note: format!("n = o·l·r = {n} ({set}), augmented {n}×{}", n + 1),
+                    fpr: None,
+                    plan,
+                    unit: Box::new(Solve::new(gf16::kernels(b), n, 31 + n as u64)),
+                });
+            }
+        }
+    }
+    // The public-seed expansion (P11, P12, P21) of every set: SHAKE128 counter mode for
+    // the default sets, AES-128-CTR for the _AES ones.
+    for ps in pqsig::snova::ParamSet::ALL {
+        let (vv, o, l, m1) = (ps.v(), ps.o(), ps.l(), ps.m1());
+        let len = m1 * (vv * vv + 2 * vv * o) * l * l / 2;
+        let aes = ps.uses_aes();
+        for &b in backends {
+            v.push(KernelCase {
+                alg: ps.name(),
+                op: if aes { "aes128_ctr" } else { "shake128_ctr" },
+                backend: b.name().into(),
+                note: format!("{len} bytes (P11, P12, P21 from the public seed)"),
+                fpr: None,
+                plan,
+                unit: Box::new(Xof {
+                    b,
+                    aes,
+                    out: vec![0; len],
+                    seed: [0x5a; 16],
+                }),
+            });
+        }
+    }
+}
+
+/// Uniform GF(16) elements (one per byte, reduced).
+fn gf16_elems(len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = SplitMix(seed);
+    let mut v = vec![0u8; len];
+    rng.fill(&mut v);
+    v.iter_mut().for_each(|x| *x &= 15);
+    v
+}
+
+/// `gemm_acc` on one m × kk · kk × n product per call (C zeroed before each sample).
+struct Gemm {
+    k: &'static pqsig::kernels::gf16::Kernels,
+    m: usize,
+    kk: usize,
+    n: usize,
+    a: Vec<u8>,
+    b: Vec<u8>,
+    c: Vec<u8>,
+}
+
+impl Gemm {
+    fn new(
+        k: &'static pqsig::kernels::gf16::Kernels,
+        m: usize,
+        kk: usize,
+        n: usize,
+        seed: u64,
+    ) -> Self {
+        Gemm {
+            k,
+            m,
+            kk,
+            n,
+            a: gf16_elems(m * kk, seed),
+            b: gf16_elems(kk * n, seed ^ 0xb),
+            c: vec![0; m * n],
+        }
+    }
+}
+
+impl Unit for Gemm {
+    fn before(&mut self, _j: usize) {
+        self.c.fill(0);
+    }
+    #[inline]
+    fn run(&mut self, _j: usize) {
+        let (m, kk, n) = (self.m, self.kk, self.n);
+        (self.k.gemm_acc)(
+            std::hint::black_box(&mut self.c),
+            n,
+            &self.a,
+            kk,
+            1,
+            &self.b,
+            n,
+            m,
+            kk,
+            n,
+        );
+        std::hint::black_box(&self.c);
+    }
+}
+
+/// `mat_mul_batch`: `COUNT` products l×l · l×r per call, timed per product.
+struct MatMulBatch {
+    k: &'static pqsig::kernels::gf16::Kernels,
+    l: usize,
+    r: usize,
+    a: Vec<u8>,
+    b: Vec<u8>,
+    out: Vec<u8>,
+}
+
+impl MatMulBatch {
+    const COUNT: usize = 64;
+    fn new(k: &'static pqsig::kernels::gf16::Kernels, l: usize, r: usize, seed: u64) -> Self {
+        MatMulBatch {
+            k,
+            l,
+            r,
+            a: gf16_elems(Self::COUNT * l * l, seed),
+            b: gf16_elems(Self::COUNT * l * r, seed ^ 0xb),
+            out: vec![0; Self::COUNT * l * r],
+        }
+    }
+}
+
+impl Unit for MatMulBatch {
+    #[inline]
+    fn run(&mut self, _j: usize) {
+        let (l, r) = (self.l, self.r);
+        (self.k.mat_mul_batch)(
+            std::hint::black_box(&mut self.out),
+            &self.a,
+            &self.b,
+            l,
+            l,
+            r,
+        );
+        std::hint::black_box(&self.out);
+    }
+    fn ops_per_sample(&self) -> usize {
+        Self::COUNT
+    }
+}
+
+/// `solve` on a random n × (n+1) system (rows padded to a multiple of 32 bytes), the
+/// input copied in before each sample (the kernel works in place). Constant time: the
+/// outcome (singular or not) does not change the time.
+struct Solve {
+    k: &'static pqsig::kernels::gf16::Kernels,
+    n: usize,
+    stride: usize,
+    src: Vec<u8>,
+    aug: Vec<u8>,
+    x: Vec<u8>,
+}
+
+impl Solve {
+    fn new(k: &'static pqsig::kernels::gf16::Kernels, n: usize, seed: u64) -> Self {
+        let stride = (n + 1).div_ceil(32) * 32;
+        let mut src = gf16_elems(n * stride, seed);
+        for row in src.chunks_exact_mut(stride) {
+            row[n + 1..].fill(0);
+        }
+        Solve {
+            k,
+            n,
+            stride,
+            aug: src.clone(),
+            src,
+            x: vec![0; n],
+        }
+    }
+}
+
+impl Unit for Solve {
+    fn before(&mut self, _j: usize) {
+        self.aug.copy_from_slice(&self.src);
+    }
+    #[inline]
+    fn run(&mut self, _j: usize) {
+        let ok = (self.k.solve)(
+            std::hint::black_box(&mut self.aug),
+            self.n,
+            self.stride,
+            &mut self.x,
+        );
+        std::hint::black_box((ok, &self.x));
+    }
+}
+
+/// The public-seed XOF of one set, one whole expansion per call.
+struct Xof {
+    b: Backend,
+    aes: bool,
+    out: Vec<u8>,
+    seed: [u8; 16],
+}
+
+impl Unit for Xof {
+    fn before(&mut self, j: usize) {
+        self.seed[0] = j as u8;
+    }
+    #[inline]
+    fn run(&mut self, _j: usize) {
+        use pqsig::kernels::xof;
+        if self.aes {
+            xof::aes128_ctr(self.b, &self.seed, std::hint::black_box(&mut self.out));
+        } else {
+            xof::shake128_ctr(self.b, &self.seed, std::hint::black_box(&mut self.out));
+        }
+        std::hint::black_box(&self.out);
     }
 }

@@ -1,7 +1,10 @@
 //! pqsig-bench: keygen / sign / verify of pqsig (every available backend, several API
 //! forms) against peer implementations — ML-DSA (FIPS 204), round-3 Falcon and FN-DSA
 //! (draft) — all in one process, interleaved round-robin, on the same keys and messages;
-//! plus the arithmetic kernels alone per backend (ML-DSA NTT; Falcon FFT, iFFT, SamplerZ).
+//! SNOVA Round 3 (all 18 sets; no peer crate exists: the official code's published and
+//! measured figures are printed as reference lines, with a portable-vs-SIMD summary);
+//! plus the arithmetic kernels alone per backend (ML-DSA NTT; Falcon FFT, iFFT,
+//! SamplerZ; SNOVA GF(16) gemm / batched products / solve per l, and the seed XOFs).
 //!
 //! ```text
 //! CARGO_TARGET_DIR=target-bench cargo run -p pqsig-bench --release -- [options]
@@ -19,15 +22,17 @@ use report::Row;
 use std::time::{Duration, Instant};
 
 const HELP: &str = "\
-pqsig-bench: ML-DSA (FIPS 204), Falcon (round 3) and FN-DSA (draft) benchmark,
-pqsig against peer implementations
+pqsig-bench: ML-DSA (FIPS 204), Falcon (round 3), FN-DSA (draft) and SNOVA (Round 3)
+benchmark, pqsig against peer implementations (SNOVA: against reference figures)
 
 USAGE: cargo run -p pqsig-bench --release [--features fpr-emulated] -- [OPTIONS]
 
 OPTIONS:
   --json               JSON lines on stdout (the table goes to stderr)
   --filter SUBSTRING   only algorithms whose name contains SUBSTRING (case-insensitive);
-                       kernel rows count as alg \"ML-DSA\", \"Falcon-512\", \"Falcon-1024\"
+                       kernel rows count as alg \"ML-DSA\", \"Falcon-512\", \"Falcon-1024\",
+                       \"SNOVA l=4\", \"SNOVA l=5\" (GF(16) kernels) and \"SNOVA_<set>\" (XOFs);
+                       e.g. --filter snova: the 18 SNOVA sets and their kernels only
   --impl SUBSTRING     only implementations whose name contains SUBSTRING
   --iters-scale F      multiply every iteration count by F (default 1; e.g. 0.1 for a smoke run)
   --keys N             keys per parameter set (default 16)
@@ -146,8 +151,25 @@ struct Budget {
     verify: f64,
 }
 
-fn budget(f: Family, emulated: bool) -> Budget {
-    match f {
+fn budget(alg: Alg, emulated: bool) -> Budget {
+    if let Alg::Snova(ps) = alg {
+        // SNOVA: no peers, but 3 API forms × every backend, and the portable rows are
+        // slow (up to milliseconds per signature for the level-V sets): fewer rounds for
+        // the larger sets (still ≥ 256 samples per sign / verify row at scale 1).
+        return match ps.v() {
+            v if v < 30 => Budget {
+                keygen: 24.0,
+                sign: 8.0,
+                verify: 8.0,
+            },
+            _ => Budget {
+                keygen: 16.0,
+                sign: 4.0,
+                verify: 4.0,
+            },
+        };
+    }
+    match alg.family() {
         // The emulated-float build signs ~10-20x slower: fewer rounds (still 512 samples
         // per sign row).
         Family::Falcon | Family::FnDsa if emulated => Budget {
@@ -166,6 +188,7 @@ fn budget(f: Family, emulated: bool) -> Budget {
             sign: 32.0,
             verify: 320.0,
         },
+        Family::Snova => unreachable!("handled above"),
     }
 }
 const KERNEL_ROUNDS: f64 = 320.0;
@@ -229,7 +252,9 @@ fn main() {
 
     if args.schemes {
         for alg in Alg::all(args.padded) {
-            if !matches(&args.filter, alg.name()) || (emulated && alg.family() == Family::MlDsa) {
+            // The emulated-float build changes only Falcon / FN-DSA.
+            let fpr_family = matches!(alg.family(), Family::Falcon | Family::FnDsa);
+            if !matches(&args.filter, alg.name()) || (emulated && !fpr_family) {
                 continue;
             }
             let impls: Vec<Box<dyn SigImpl>> = peers::for_alg(alg)
@@ -245,7 +270,8 @@ fn main() {
         bench_kernels(&args, emulated, cap, &mut totals, &mut rows);
     }
 
-    let table = report::table(&rows);
+    let mut table = report::table(&rows);
+    table.push_str(&report::snova_summary(&rows));
     if args.json {
         for r in &rows {
             println!("{}", report::json_line(r));
@@ -320,7 +346,7 @@ fn bench_alg(
         }
     }
 
-    let b = budget(alg.family(), peers::emulated_fpr());
+    let b = budget(alg, peers::emulated_fpr());
     for op in Op::ALL {
         let (base, per_round) = match op {
             Op::Keygen => (b.keygen, fx.keys()),
@@ -479,12 +505,6 @@ fn bench_kernels(
         .filter(|c| matches(&args.filter, c.alg) && (!emulated || c.fpr.is_some()))
         .collect();
     let names: Vec<(&'static str, &'static str)> = cases.iter().map(|c| (c.alg, c.op)).collect();
-    let plan = Plan {
-        rounds: rounds(KERNEL_ROUNDS, args.scale),
-        samples_per_round: KERNEL_SAMPLES_PER_ROUND,
-        warmup_rounds: 1,
-        max_time: cap,
-    };
     let mut start = 0;
     while start < names.len() {
         let (alg, op) = names[start];
@@ -493,6 +513,15 @@ fn bench_kernels(
                 .iter()
                 .take_while(|n| **n == (alg, op))
                 .count();
+        let (base_rounds, per_round) = cases[start]
+            .plan
+            .unwrap_or((KERNEL_ROUNDS, KERNEL_SAMPLES_PER_ROUND));
+        let plan = Plan {
+            rounds: rounds(base_rounds, args.scale),
+            samples_per_round: per_round,
+            warmup_rounds: 1,
+            max_time: cap,
+        };
         let t = Instant::now();
         let stats = {
             let mut units: Vec<&mut dyn Unit> = cases[start..end]

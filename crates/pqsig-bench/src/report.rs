@@ -62,12 +62,19 @@ fn best_peer(rows: &[Row], alg: &str, op: &str) -> Option<f64> {
 /// peer for the same (alg, op), note.
 pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
+    // The op column fits the longest op name (8 unless SNOVA kernel rows are present).
+    let ow = rows
+        .iter()
+        .map(|r| r.op.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     let _ = writeln!(
         out,
-        "{:<18} {:<8} {:<15} {:<9} {:<8} {:>11} {:>12} {:>9}  note",
+        "{:<18} {:<ow$} {:<15} {:<9} {:<8} {:>11} {:>12} {:>9}  note",
         "alg", "op", "impl", "backend", "api", "median µs", "median ticks", "vs peer"
     );
-    let _ = writeln!(out, "{}", "-".repeat(110));
+    let _ = writeln!(out, "{}", "-".repeat(102 + ow));
     let mut last_group: Option<(String, String)> = None;
     for r in rows {
         let group = (r.alg.clone(), r.op.clone());
@@ -78,7 +85,7 @@ pub fn table(rows: &[Row]) -> String {
         if let Some(w) = &r.warning {
             let _ = writeln!(
                 out,
-                "{:<18} {:<8} {:<15} {:<9} {:<8} WARNING: {}",
+                "{:<18} {:<ow$} {:<15} {:<9} {:<8} WARNING: {}",
                 r.alg,
                 r.op,
                 r.imp,
@@ -94,7 +101,7 @@ pub fn table(rows: &[Row]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:<18} {:<8} {:<15} {:<9} {:<8} {:>11.2} {:>12.0} {:>9}  {}",
+            "{:<18} {:<ow$} {:<15} {:<9} {:<8} {:>11.2} {:>12.0} {:>9}  {}",
             r.alg,
             r.op,
             r.imp,
@@ -159,4 +166,179 @@ fn q(v: &str) -> String {
     }
     s.push('"');
     s
+}
+
+// ---------------------------------------------------------------------------------------
+// SNOVA summary: the portable-vs-SIMD table (the ARMv8 study's layout, for Round 3), the
+// official code's figures as reference lines, and the issue's targets.
+// ---------------------------------------------------------------------------------------
+
+/// The official code's figures for SNOVA_I_S (not measured by this benchmark: there is
+/// no SNOVA peer crate). Round-3 specification, AVX2 build: cycles.
+pub const SNOVA_SPEC_AVX2_CYCLES: [(&str, f64); 2] = [("sign", 606_000.0), ("verify", 262_000.0)];
+/// The official portable Round-3 C code on this machine (µs), SNOVA_I_S.
+pub const SNOVA_OFFICIAL_PORTABLE_US: [(&str, f64); 3] =
+    [("keygen", 186.0), ("sign", 457.0), ("verify", 222.0)];
+/// Targets: SNOVA_I_S best backend (TSC ticks), and the minimum speed-up of the best
+/// backend over portable for sign and verify, per set.
+pub const SNOVA_TARGET_TICKS: [(&str, f64); 2] = [("sign", 450_000.0), ("verify", 180_000.0)];
+pub const SNOVA_TARGET_SPEEDUP: f64 = 5.0;
+
+fn is_snova_scheme_row(r: &Row) -> bool {
+    r.warning.is_none()
+        && r.imp == "pqsig"
+        && r.alg.starts_with("SNOVA_")
+        && matches!(r.op.as_str(), "keygen" | "sign" | "verify")
+        && r.median_ns.is_finite()
+}
+
+/// The SNOVA summary (empty when no SNOVA scheme row was measured).
+pub fn snova_summary(rows: &[Row]) -> String {
+    let sn: Vec<&Row> = rows.iter().filter(|r| is_snova_scheme_row(r)).collect();
+    if sn.is_empty() {
+        return String::new();
+    }
+    let mut backends: Vec<&str> = Vec::new();
+    for r in &sn {
+        if r.backend != "portable" && !backends.contains(&r.backend.as_str()) {
+            backends.push(&r.backend);
+        }
+    }
+    let mut algs: Vec<&str> = Vec::new();
+    for r in &sn {
+        if !algs.contains(&r.alg.as_str()) {
+            algs.push(&r.alg);
+        }
+    }
+    let find = |alg: &str, op: &str, api: &str, b: &str| {
+        sn.iter()
+            .find(|r| r.alg == alg && r.op == op && r.api.as_deref() == Some(api) && r.backend == b)
+            .copied()
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\nSNOVA Round 3: median µs and TSC ticks per backend; impr = (portable − backend) / \
+         portable; x = portable / backend"
+    );
+    let _ = writeln!(
+        out,
+        "api: object = SigningKey (secret key expanded per signature, like the reference) / \
+         VerifyingKey (P expanded per call); expanded = ExpandedSigningKey; prepared = \
+         PreparedVerifyingKey"
+    );
+    let mut head = format!(
+        "{:<16} {:<6} {:<8} {:>10} {:>10}",
+        "set", "op", "api", "portable µs", "ticks"
+    );
+    for b in &backends {
+        let _ = write!(
+            head,
+            " | {:>9} {:>10} {:>6} {:>6}",
+            format!("{b} µs"),
+            "ticks",
+            "impr",
+            "x"
+        );
+    }
+    let _ = writeln!(out, "{head}");
+    let _ = writeln!(out, "{}", "-".repeat(head.chars().count()));
+    let forms = [
+        ("keygen", "object"),
+        ("sign", "object"),
+        ("sign", "expanded"),
+        ("verify", "object"),
+        ("verify", "prepared"),
+    ];
+    let mut verdicts = Vec::new();
+    for alg in &algs {
+        for (op, api) in forms {
+            let Some(p) = find(alg, op, api, "portable") else {
+                continue;
+            };
+            let mut line = format!(
+                "{:<16} {:<6} {:<8} {:>11.1} {:>10.0}",
+                alg,
+                op,
+                api,
+                p.median_ns / 1e3,
+                p.median_ticks
+            );
+            let mut best: Option<&Row> = None;
+            for b in &backends {
+                match find(alg, op, api, b) {
+                    Some(r) => {
+                        let impr = 100.0 * (p.median_ns - r.median_ns) / p.median_ns;
+                        let _ = write!(
+                            line,
+                            " | {:>9.1} {:>10.0} {:>5.1}% {:>5.1}x",
+                            r.median_ns / 1e3,
+                            r.median_ticks,
+                            impr,
+                            p.median_ns / r.median_ns
+                        );
+                        if best.is_none_or(|x| r.median_ns < x.median_ns) {
+                            best = Some(r);
+                        }
+                    }
+                    None => {
+                        let _ = write!(line, " | {:>9} {:>10} {:>6} {:>6}", "-", "-", "-", "-");
+                    }
+                }
+            }
+            let _ = writeln!(out, "{line}");
+            let best = best.unwrap_or(p);
+            // Targets: best ≥ 5× portable for sign and verify (same API form).
+            if matches!(op, "sign" | "verify") {
+                let x = p.median_ns / best.median_ns;
+                verdicts.push((
+                    x >= SNOVA_TARGET_SPEEDUP,
+                    format!(
+                        "{alg} {op} ({api}): best {} is {x:.2}x portable (target ≥ {SNOVA_TARGET_SPEEDUP}x)",
+                        best.backend
+                    ),
+                ));
+            }
+            if *alg == "SNOVA_I_S" {
+                if let Some(&(_, t)) = SNOVA_TARGET_TICKS.iter().find(|(o, _)| *o == op) {
+                    verdicts.push((
+                        best.median_ticks < t,
+                        format!(
+                            "SNOVA_I_S {op} ({api}): best {} {:.0} ticks (target < {t:.0})",
+                            best.backend, best.median_ticks
+                        ),
+                    ));
+                }
+                if api == "object" {
+                    if let Some(&(_, us)) =
+                        SNOVA_OFFICIAL_PORTABLE_US.iter().find(|(o, _)| *o == op)
+                    {
+                        let ours = p.median_ns / 1e3;
+                        verdicts.push((
+                            ours <= us,
+                            format!(
+                                "SNOVA_I_S {op}: portable {ours:.1} µs vs official portable C {us:.0} µs (target ≤)"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nreference (official code, not run by this benchmark): Round-3 specification, AVX2, \
+         SNOVA_I_S: sign ≈ {:.0}k cycles, verify ≈ {:.0}k cycles; official portable C (Round \
+         3) on this machine, SNOVA_I_S: keygen {:.0} µs, sign {:.0} µs, verify {:.0} µs",
+        SNOVA_SPEC_AVX2_CYCLES[0].1 / 1e3,
+        SNOVA_SPEC_AVX2_CYCLES[1].1 / 1e3,
+        SNOVA_OFFICIAL_PORTABLE_US[0].1,
+        SNOVA_OFFICIAL_PORTABLE_US[1].1,
+        SNOVA_OFFICIAL_PORTABLE_US[2].1
+    );
+    let _ = writeln!(out, "targets:");
+    for (ok, v) in verdicts {
+        let _ = writeln!(out, "  [{}] {v}", if ok { " ok " } else { "MISS" });
+    }
+    out
 }

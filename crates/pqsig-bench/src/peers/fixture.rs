@@ -3,10 +3,11 @@
 
 use ::pqsig::falcon::{self, fndsa, FnDsaParamSet};
 use ::pqsig::mldsa;
+use ::pqsig::snova;
 use ::pqsig::Backend;
 
 /// The context string of every signature in the benchmark (ML-DSA and FN-DSA; round-3
-/// Falcon has none).
+/// Falcon and SNOVA have none).
 pub const CTX: &[u8] = &[];
 
 /// A scheme family: implementations are compared within one.
@@ -15,6 +16,7 @@ pub enum Family {
     MlDsa,
     Falcon,
     FnDsa,
+    Snova,
 }
 
 /// One parameter set of one family.
@@ -23,6 +25,7 @@ pub enum Alg {
     MlDsa(mldsa::ParamSet),
     Falcon(falcon::ParamSet),
     FnDsa(FnDsaParamSet),
+    Snova(snova::ParamSet),
 }
 
 impl Alg {
@@ -39,6 +42,7 @@ impl Alg {
                 .map(|&p| Alg::Falcon(p)),
         );
         v.extend(FnDsaParamSet::ALL.iter().map(|&p| Alg::FnDsa(p)));
+        v.extend(snova::ParamSet::ALL.iter().map(|&p| Alg::Snova(p)));
         v
     }
 
@@ -47,6 +51,7 @@ impl Alg {
             Alg::MlDsa(p) => p.name(),
             Alg::Falcon(p) => p.name(),
             Alg::FnDsa(p) => p.name(),
+            Alg::Snova(p) => p.name(),
         }
     }
 
@@ -55,13 +60,15 @@ impl Alg {
             Alg::MlDsa(_) => Family::MlDsa,
             Alg::Falcon(_) => Family::Falcon,
             Alg::FnDsa(_) => Family::FnDsa,
+            Alg::Snova(_) => Family::Snova,
         }
     }
 
-    /// log2 of the degree (Falcon and FN-DSA; 8 for ML-DSA's n = 256).
+    /// log2 of the degree (Falcon and FN-DSA; 8 for ML-DSA's n = 256; 0 for SNOVA).
     pub fn logn(self) -> u32 {
         match self {
             Alg::MlDsa(_) => 8,
+            Alg::Snova(_) => 0,
             Alg::Falcon(p) => p.logn(),
             Alg::FnDsa(p) => p.logn(),
         }
@@ -70,28 +77,35 @@ impl Alg {
     /// The FN-DSA set of the same degree as a Falcon set (and vice versa for FN-DSA).
     pub fn fndsa_sibling(self) -> Option<FnDsaParamSet> {
         match self.logn() {
-            9 if self.family() != Family::MlDsa => Some(FnDsaParamSet::FnDsa512),
-            10 if self.family() != Family::MlDsa => Some(FnDsaParamSet::FnDsa1024),
+            9 if matches!(self.family(), Family::Falcon | Family::FnDsa) => {
+                Some(FnDsaParamSet::FnDsa512)
+            }
+            10 if matches!(self.family(), Family::Falcon | Family::FnDsa) => {
+                Some(FnDsaParamSet::FnDsa1024)
+            }
             _ => None,
         }
     }
 
     /// Key-generation seed length: ξ (32) for ML-DSA, the NIST API's 48-byte draw for
-    /// Falcon, the 32-byte seed for FN-DSA.
+    /// Falcon and for SNOVA (s_pub ‖ s_priv), the 32-byte seed for FN-DSA.
     pub fn seed_len(self) -> usize {
         match self {
             Alg::MlDsa(_) | Alg::FnDsa(_) => 32,
             Alg::Falcon(_) => falcon::keys::SEED_LEN,
+            Alg::Snova(_) => snova::SEED_LEN,
         }
     }
 
     /// Signing randomness per signature: none for ML-DSA (deterministic, rnd = 0),
-    /// nonce (40) ‖ sampler seed (48) for Falcon, the 40-byte seed for FN-DSA.
+    /// nonce (40) ‖ sampler seed (48) for Falcon, the 40-byte seed for FN-DSA, the
+    /// 16-byte salt for SNOVA.
     pub fn rand_len(self) -> usize {
         match self {
             Alg::MlDsa(_) => 0,
             Alg::Falcon(_) => falcon::keys::NONCE_LEN + falcon::keys::SIGN_SEED_LEN,
             Alg::FnDsa(_) => 40,
+            Alg::Snova(_) => snova::SALT_LEN,
         }
     }
 
@@ -103,13 +117,22 @@ impl Alg {
         match self.family() {
             Family::MlDsa => (32, 0),
             Family::Falcon | Family::FnDsa => (48, 88),
+            Family::Snova => (snova::SEED_LEN, snova::SALT_LEN),
         }
     }
 
     /// The fixture generator's tag (ML-DSA: the index in `ParamSet::ALL`, as before
-    /// Falcon was added; Falcon / FN-DSA: by degree, shared by padded and unpadded sets).
+    /// Falcon was added; Falcon / FN-DSA: by degree, shared by padded and unpadded sets;
+    /// SNOVA: 0x200 + the index in `snova::ParamSet::ALL`).
     fn tag(self) -> u64 {
         match self {
+            Alg::Snova(p) => {
+                0x200
+                    + snova::ParamSet::ALL
+                        .iter()
+                        .position(|&q| q == p)
+                        .expect("listed") as u64
+            }
             Alg::MlDsa(p) => mldsa::ParamSet::ALL
                 .iter()
                 .position(|&q| q == p)
@@ -146,6 +169,7 @@ enum RefSigner {
     MlDsa(mldsa::SigningKey),
     Falcon(falcon::SigningKey),
     FnDsa(fndsa::SigningKey),
+    Snova(snova::SigningKey),
 }
 
 impl RefSigner {
@@ -171,6 +195,12 @@ impl RefSigner {
                 let sk = s.to_bytes().to_vec();
                 (RefSigner::FnDsa(s), sk, v.to_bytes().to_vec())
             }
+            Alg::Snova(ps) => {
+                let (s, v) = snova::keygen_from_seed(ps, seed).expect("SNOVA keygen");
+                let s = s.with_backend(Backend::Portable).expect("portable");
+                let sk = s.to_bytes().to_vec();
+                (RefSigner::Snova(s), sk, v.to_bytes().to_vec())
+            }
         }
     }
 
@@ -182,9 +212,15 @@ impl RefSigner {
                 s.sign_with_nonce_and_seed(msg, nonce, seed)
             }
             RefSigner::FnDsa(s) => s.sign_with_seed(msg, CTX, rand),
+            RefSigner::Snova(s) => s.sign_with_salt(msg, snova_salt(rand)),
         }
         .expect("reference signature")
     }
+}
+
+/// SNOVA signing randomness: the 16-byte salt.
+pub fn snova_salt(rand: &[u8]) -> &[u8; 16] {
+    rand.try_into().expect("16-byte salt")
 }
 
 /// Splits Falcon signing randomness into (nonce, sampler seed).
@@ -288,6 +324,9 @@ impl Fixture {
                 .is_ok(),
             Alg::FnDsa(_) => fndsa::VerifyingKey::from_bytes(pk)
                 .and_then(|vk| vk.verify(m, CTX, sig))
+                .is_ok(),
+            Alg::Snova(ps) => snova::VerifyingKey::from_bytes(ps, pk)
+                .and_then(|vk| vk.verify(m, sig))
                 .is_ok(),
         }
     }

@@ -18,10 +18,11 @@ pub mod pqcrypto;
 pub mod pqcrypto_falcon;
 pub mod pqsig;
 pub mod pqsig_falcon;
+pub mod pqsig_snova;
 
 use crate::measure::Unit;
 use ::pqsig::Backend;
-pub use fixture::{falcon_rand, Alg, Family, Fixture, CTX};
+pub use fixture::{falcon_rand, snova_salt, Alg, Family, Fixture, CTX};
 
 /// pqsig's API forms (the `api` column).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -33,6 +34,8 @@ pub enum Api {
     Expanded,
     /// Keys passed as bytes and decoded inside every call.
     Bytes,
+    /// SNOVA only: the verifying key prepared once (expanded public matrices cached).
+    Prepared,
 }
 
 impl Api {
@@ -41,6 +44,7 @@ impl Api {
             Api::Object => "object",
             Api::Expanded => "expanded",
             Api::Bytes => "bytes",
+            Api::Prepared => "prepared",
         }
     }
 }
@@ -169,9 +173,12 @@ impl Unit for OpUnit<'_> {
 pub fn for_alg(alg: Alg) -> Vec<Box<dyn SigImpl>> {
     let mut v: Vec<Box<dyn SigImpl>> = Vec::new();
     let ours_only = emulated_fpr();
+    // ML-DSA, Falcon and FN-DSA have no NEON kernels (under `neon` they run the portable
+    // ones): no duplicate rows on aarch64. SNOVA's GF(16) kernels do have a NEON backend.
+    let no_neon = || Backend::available().filter(|&b| b != Backend::Neon);
     match alg {
         Alg::MlDsa(_) => {
-            for b in Backend::available() {
+            for b in no_neon() {
                 v.push(Box::new(pqsig::Pqsig::new(b, Api::Object)));
                 v.push(Box::new(pqsig::Pqsig::new(b, Api::Bytes)));
             }
@@ -184,7 +191,7 @@ pub fn for_alg(alg: Alg) -> Vec<Box<dyn SigImpl>> {
             }
         }
         Alg::Falcon(ps) => {
-            for b in Backend::available() {
+            for b in no_neon() {
                 for api in [Api::Object, Api::Expanded, Api::Bytes] {
                     v.push(Box::new(pqsig_falcon::PqsigFalcon::new(b, api)));
                 }
@@ -210,13 +217,22 @@ pub fn for_alg(alg: Alg) -> Vec<Box<dyn SigImpl>> {
             }
         }
         Alg::FnDsa(_) => {
-            for b in Backend::available() {
+            for b in no_neon() {
                 for api in [Api::Object, Api::Bytes] {
                     v.push(Box::new(pqsig_falcon::PqsigFnDsa::new(b, api)));
                 }
             }
             if !ours_only {
                 v.push(Box::new(fn_dsa::FnDsa { stand_in: false }));
+            }
+        }
+        // No SNOVA peer crate exists: ours only (the official code's figures are printed
+        // as reference lines in the SNOVA summary).
+        Alg::Snova(_) => {
+            for b in Backend::available() {
+                for api in [Api::Object, Api::Expanded, Api::Prepared] {
+                    v.push(Box::new(pqsig_snova::PqsigSnova::new(b, api)));
+                }
             }
         }
     }

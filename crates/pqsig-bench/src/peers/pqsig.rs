@@ -81,7 +81,7 @@ impl Loaded for PqsigLoaded {
     fn keygen(&mut self, fx: &Fixture, k: usize) {
         let kp = mldsa::keygen_internal_on(fx.mldsa(), fx.seed32(k), self.backend).expect("keygen");
         match self.api {
-            Api::Object | Api::Expanded => self.kg = Some(kp),
+            Api::Object | Api::Expanded | Api::Prepared => self.kg = Some(kp),
             Api::Bytes => {
                 let (s, v) = kp;
                 self.kg_bytes = Some((s.to_expanded_bytes().to_vec(), v.to_bytes().to_vec()));
@@ -91,7 +91,9 @@ impl Loaded for PqsigLoaded {
 
     fn last_pk(&self) -> Option<Vec<u8>> {
         match self.api {
-            Api::Object | Api::Expanded => self.kg.as_ref().map(|(_, v)| v.to_bytes().to_vec()),
+            Api::Object | Api::Expanded | Api::Prepared => {
+                self.kg.as_ref().map(|(_, v)| v.to_bytes().to_vec())
+            }
             Api::Bytes => self.kg_bytes.as_ref().map(|(_, p)| p.clone()),
         }
     }
@@ -100,7 +102,9 @@ impl Loaded for PqsigLoaded {
     fn sign(&mut self, fx: &Fixture, i: usize) {
         let k = fx.key_of[i];
         let sig = match self.api {
-            Api::Object | Api::Expanded => self.sks[k].sign_deterministic(&fx.msgs[i], CTX),
+            Api::Object | Api::Expanded | Api::Prepared => {
+                self.sks[k].sign_deterministic(&fx.msgs[i], CTX)
+            }
             Api::Bytes => SigningKey::from_expanded(fx.mldsa(), &fx.sk[k])
                 .and_then(|s| s.sign_deterministic(&fx.msgs[i], CTX)),
         };
@@ -115,7 +119,7 @@ impl Loaded for PqsigLoaded {
     fn verify(&mut self, fx: &Fixture, i: usize) -> bool {
         let k = fx.key_of[i];
         match self.api {
-            Api::Object | Api::Expanded => {
+            Api::Object | Api::Expanded | Api::Prepared => {
                 self.vks[k].verify(&fx.msgs[i], CTX, &fx.sigs[i]).is_ok()
             }
             Api::Bytes => VerifyingKey::from_bytes(fx.mldsa(), &fx.pk[k])

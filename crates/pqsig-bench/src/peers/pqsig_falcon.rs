@@ -52,7 +52,7 @@ impl SigImpl for PqsigFalcon {
     }
     fn runs(&self, op: Op) -> bool {
         match self.api {
-            Api::Object => true,
+            Api::Object | Api::Prepared => true,
             Api::Expanded => op == Op::Sign,
             Api::Bytes => op != Op::Keygen,
         }
@@ -131,7 +131,7 @@ impl Loaded for FalconLoaded {
         let (nonce, seed) = falcon_rand(&fx.rand[i]);
         let m = &fx.msgs[i];
         let sig = match self.api {
-            Api::Object => self.sks[k].sign_with_nonce_and_seed(m, nonce, seed),
+            Api::Object | Api::Prepared => self.sks[k].sign_with_nonce_and_seed(m, nonce, seed),
             Api::Expanded => self.esks[k].sign_with_nonce_and_seed(m, nonce, seed),
             Api::Bytes => SigningKey::from_bytes(self.ps, &fx.sk[k])
                 .and_then(|s| s.sign_with_nonce_and_seed(m, nonce, seed)),
@@ -147,7 +147,9 @@ impl Loaded for FalconLoaded {
     fn verify(&mut self, fx: &Fixture, i: usize) -> bool {
         let k = fx.key_of[i];
         match self.api {
-            Api::Object | Api::Expanded => self.vks[k].verify(&fx.msgs[i], &fx.sigs[i]),
+            Api::Object | Api::Expanded | Api::Prepared => {
+                self.vks[k].verify(&fx.msgs[i], &fx.sigs[i])
+            }
             Api::Bytes => VerifyingKey::from_bytes(self.ps, &fx.pk[k])
                 .and_then(|v| v.verify(&fx.msgs[i], &fx.sigs[i])),
         }
