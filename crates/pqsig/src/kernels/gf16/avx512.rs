@@ -39,6 +39,7 @@ use super::{inv, portable, reduce1, Kernels};
 use crate::kernels::select::Backend;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
+use zeroize::Zeroize;
 
 /// GFNI kernels, portable `mat_mul_batch`.
 pub const GFNI: Kernels = Kernels {
@@ -797,7 +798,23 @@ unsafe fn solve_nc<const NC: usize>(aug: &mut [u8], n: usize, stride: usize, x: 
         for (c, k) in km.iter_mut().enumerate() {
             *k = kmask(w.saturating_sub(64 * c));
         }
-        let base = aug.as_mut_ptr();
+        // Zero-padded working copy with whole-register rows: unmasked stores, so that
+        // the scalar reads of column entries right after a row update are forwarded
+        // from the store buffer (masked stores are not forwarded).
+        let rs = 64 * NC;
+        let mut buf = alloc::vec![0u8; n * rs];
+        for i in 0..n {
+            for c in 0..NC {
+                let v = _mm512_maskz_loadu_epi8(
+                    km[c],
+                    aug.as_ptr().add(i * stride + 64 * c) as *const i8,
+                );
+                _mm512_storeu_si512(buf.as_mut_ptr().add(i * rs + 64 * c) as *mut _, v);
+            }
+        }
+        let km = [!0 as __mmask64; NC];
+        let stride = rs;
+        let base = buf.as_mut_ptr();
         let zero = _mm512_setzero_si512();
         let mut ok = 0xFFu8;
         for i in 0..n {
@@ -873,6 +890,8 @@ unsafe fn solve_nc<const NC: usize>(aug: &mut [u8], n: usize, stride: usize, x: 
                 }
             }
         }
+        // The copy held the (secret) system.
+        buf.zeroize();
         ok == 0xFF
     }
 }

@@ -104,13 +104,20 @@ type GemmArgs<'a> = (
 /// `u16` loops, which LLVM vectorises to `pmullw` (8 lanes = 16 elements on SSE2).
 #[inline(always)]
 fn planes_into<const HW: usize>(dst: &mut [[u16; HW]; 4], row: &[u8]) {
-    *dst = [[0u16; HW]; 4];
-    for (t, &x) in row.iter().enumerate() {
-        let x = (x & 15) as u16;
-        let sh = 8 * (t & 1);
-        for (j, d) in dst.iter_mut().enumerate() {
-            d[t / 2] |= (x & (1 << j)) << sh;
-        }
+    let mut lanes = [0u16; HW];
+    let mut pairs = row.chunks_exact(2);
+    for (l, ch) in lanes.iter_mut().zip(&mut pairs) {
+        *l = u16::from_le_bytes([ch[0], ch[1]]);
+    }
+    if let [last] = pairs.remainder() {
+        lanes[row.len() / 2] = *last as u16;
+    }
+    for h in 0..HW {
+        let v = lanes[h];
+        dst[0][h] = v & 0x0101;
+        dst[1][h] = v & 0x0202;
+        dst[2][h] = v & 0x0404;
+        dst[3][h] = v & 0x0808;
     }
 }
 
@@ -236,161 +243,139 @@ pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: 
     }
 }
 
-/// Sixteen elements, two per `u16` lane (little-endian): one SSE2 register.
-type Chunk = [u16; 8];
-
-/// Byte at column `t` of a row of chunks.
+/// Byte at column `t` of a row of little-endian words.
 #[inline(always)]
-fn lane_byte(row: &[Chunk], t: usize) -> u8 {
-    (row[t / 16][(t / 2) % 8] >> (8 * (t & 1))) as u8
+fn word_byte(row: &[u64], t: usize) -> u8 {
+    (row[t / 8] >> (8 * (t % 8))) as u8
 }
 
-/// `x·t mod (t⁴+t+1)` on the two reduced bytes of a lane.
+/// `x·t mod (t⁴+t+1)` on the eight reduced bytes of a word.
 #[inline(always)]
-fn xtime16(v: u16) -> u16 {
-    ((v << 1) & 0x0E0E) ^ (((v >> 3) & 0x0101) * 3)
+fn xtime64(v: u64) -> u64 {
+    ((v << 1) & (LSB * 0x0E)) ^ (((v >> 3) & LSB) * 3)
 }
 
-/// The reduced multiples `row·tʲ`, j = 0..3, of a chunk.
+/// Word mask `0xFF…` in every byte if bit `j` of `s` is set, else 0 (through the
+/// barrier of [`bit_mask`], then spread by a multiplication).
 #[inline(always)]
-fn multiples(v: &Chunk) -> [Chunk; 4] {
-    let mut m = [[0u16; 8]; 4];
-    for h in 0..8 {
-        let v1 = xtime16(v[h]);
-        let v2 = xtime16(v1);
-        m[0][h] = v[h];
-        m[1][h] = v1;
-        m[2][h] = v2;
-        m[3][h] = xtime16(v2);
-    }
-    m
-}
-
-/// `f · row` for a chunk from its reduced multiples: `⊕ⱼ fⱼ·(row·tʲ)`, the bits
-/// `fⱼ ∈ {0, 1}` applied by multiplication (no mask, no select), already reduced.
-#[inline(always)]
-fn scaled(m: &[Chunk; 4], f: [u16; 4]) -> Chunk {
-    let mut r = [0u16; 8];
-    for h in 0..8 {
-        r[h] = m[0][h].wrapping_mul(f[0])
-            ^ m[1][h].wrapping_mul(f[1])
-            ^ m[2][h].wrapping_mul(f[2])
-            ^ m[3][h].wrapping_mul(f[3]);
-    }
-    r
-}
-
-/// The bits of a scalar as multipliers.
-#[inline(always)]
-fn bits(f: u8) -> [u16; 4] {
-    // Through the barrier: knowing a factor is 0 or 1, LLVM turns the product into a
-    // select and then a branch on the secret bit (seen under valgrind).
-    let b = |j: u8| super::barrier_u8((f >> j) & 1) as u16;
-    [b(0), b(1), b(2), b(3)]
+fn word_mask(s: u8, j: u32) -> u64 {
+    (bit_mask(s, j) as u64) * LSB
 }
 
 /// Constant-time Gaussian elimination (see [`Kernels::solve`]).
 ///
-/// Works on a copy of the system, sixteen elements per [`Chunk`] (rows padded to
-/// multiples of 16). For pivot `i`: the first later row whose entry in column `i` is
-/// non-zero is added to row `i` when row `i`'s own entry is zero (a mask-selected
-/// addition of every later row, all rows visited); the pivot is inverted by
-/// exponentiation (`a¹⁴`), the row normalised and eliminated from the rows below, products
-/// formed from the pivot row's reduced multiples `row·tʲ` times the bits of the scalar.
-/// Back substitution on the unit upper triangle gives `x`. A zero pivot after the search
-/// means the system is singular: the flag records it and the elimination continues with a
-/// zero row (same operations).
+/// Works on a copy of the system with eight elements per `u64` word (SWAR; rows padded
+/// to whole words). For pivot `i`: the first later row whose entry in column `i` is
+/// non-zero is added to row `i` when row `i`'s own entry is zero (masks decided for all
+/// later rows first, then every later row added under its mask); the pivot is inverted by
+/// exponentiation (`a¹⁴`), the row normalised and eliminated from the rows below. A
+/// product `f · row` is `⊕ⱼ maskⱼ(f) & (row·tʲ)` with the pivot row's four reduced
+/// multiples `row·tʲ` computed once per pivot, so it is reduced without a reduction
+/// step. Back substitution on the unit upper triangle is a word-wise dot product with the
+/// solution so far. A zero pivot after the search means the system is singular: the flag
+/// records it and the elimination continues with a zero row (same operations).
 pub fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
     if n == 0 {
         return true;
     }
     let w = n + 1;
     assert!(stride >= w && aug.len() >= (n - 1) * stride + w && x.len() >= n);
-    let hc = w.div_ceil(16);
-    let mut rows: Vec<Chunk> = vec![[0u16; 8]; n * hc];
+    let hw = w.div_ceil(8);
+    let mut rows = vec![0u64; n * hw];
     for i in 0..n {
-        let r = &mut rows[i * hc..(i + 1) * hc];
-        for (t, &v) in aug[i * stride..i * stride + w].iter().enumerate() {
-            r[t / 16][(t / 2) % 8] |= ((v & 15) as u16) << (8 * (t & 1));
+        let src = &aug[i * stride..i * stride + w];
+        for (d, ch) in rows[i * hw..(i + 1) * hw].iter_mut().zip(src.chunks(8)) {
+            *d = load_word(ch);
         }
     }
-    let mut mult: Vec<[Chunk; 4]> = vec![[[0u16; 8]; 4]; hc];
-    let mut sels = vec![0u16; n];
+    // mult[j·hw + c]: word c of (pivot row)·tʲ; sels[j]: selection mask of row i+1+j.
+    let mut mult = vec![0u64; 4 * hw];
+    let mut sels = vec![0u64; n];
     let mut ok = 0xFFu8;
     for i in 0..n {
-        let c0 = i / 16;
-        let (head, tail) = rows.split_at_mut((i + 1) * hc);
-        let ri = &mut head[i * hc..];
-        // Pivot search: selection masks first, then the selected rows added chunk by
-        // chunk (the chunk accumulates in a register).
-        let vi = lane_byte(ri, i);
+        let c0 = i / 8;
+        let (head, tail) = rows.split_at_mut((i + 1) * hw);
+        let ri = &mut head[i * hw..];
+        // Pivot search.
+        let vi = word_byte(ri, i);
         let pz = is_zero_mask(vi);
         let mut found = 0u8;
         let mut p = vi;
-        for (rj, s16) in tail.chunks_exact(hc).zip(sels.iter_mut()) {
-            let vj = lane_byte(rj, i);
+        for (rj, sj) in tail.chunks_exact(hw).zip(sels.iter_mut()) {
+            let vj = word_byte(rj, i);
             let nz = !is_zero_mask(vj);
             let sel = pz & nz & !found;
             found |= nz;
             p ^= vj & sel;
-            *s16 = (sel as u16) | ((sel as u16) << 8);
+            *sj = (sel as u64) * LSB;
         }
-        for c in c0..hc {
-            let mut acc: Chunk = ri[c];
-            for (rj, &s16) in tail.chunks_exact(hc).zip(sels.iter()) {
-                let v = &rj[c];
-                for h in 0..8 {
-                    acc[h] ^= v[h] & s16;
-                }
+        for c in c0..hw {
+            let mut acc = ri[c];
+            for (rj, &sj) in tail.chunks_exact(hw).zip(sels.iter()) {
+                acc ^= rj[c] & sj;
             }
             ri[c] = acc;
         }
         ok &= !is_zero_mask(p);
-        // Normalise row i.
-        let pinv = bits(inv(p));
-        for (d, m) in ri[c0..].iter_mut().zip(mult[c0..].iter_mut()) {
-            *m = multiples(d);
-            *d = scaled(m, pinv);
-            *m = multiples(d);
+        // Normalise row i, then its reduced multiples.
+        let pinv = inv(p);
+        let pm = [
+            word_mask(pinv, 0),
+            word_mask(pinv, 1),
+            word_mask(pinv, 2),
+            word_mask(pinv, 3),
+        ];
+        for c in c0..hw {
+            let v0 = ri[c];
+            let v1 = xtime64(v0);
+            let v2 = xtime64(v1);
+            let v3 = xtime64(v2);
+            let r = (v0 & pm[0]) ^ (v1 & pm[1]) ^ (v2 & pm[2]) ^ (v3 & pm[3]);
+            ri[c] = r;
+            let r1 = xtime64(r);
+            let r2 = xtime64(r1);
+            mult[c] = r;
+            mult[hw + c] = r1;
+            mult[2 * hw + c] = r2;
+            mult[3 * hw + c] = xtime64(r2);
         }
         // Eliminate column i below.
-        for rj in tail.chunks_exact_mut(hc) {
-            let f = bits(lane_byte(rj, i));
-            for (d, m) in rj[c0..].iter_mut().zip(&mult[c0..]) {
-                let v = scaled(m, f);
-                for h in 0..8 {
-                    d[h] ^= v[h];
-                }
+        let (m0, rest) = mult.split_at(hw);
+        let (m1, rest) = rest.split_at(hw);
+        let (m2, m3) = rest.split_at(hw);
+        for rj in tail.chunks_exact_mut(hw) {
+            let f = word_byte(rj, i);
+            let (f0, f1, f2, f3) = (
+                word_mask(f, 0),
+                word_mask(f, 1),
+                word_mask(f, 2),
+                word_mask(f, 3),
+            );
+            for c in c0..hw {
+                rj[c] ^= (m0[c] & f0) ^ (m1[c] & f1) ^ (m2[c] & f2) ^ (m3[c] & f3);
             }
         }
     }
-    // Back substitution (unit upper triangle): x_i = b_i ⊕ Σ_{k>i} U[i][k]·x_k as a
-    // lane-wise dot product of row i with the solution so far (zero at positions ≤ i and
-    // at the right-hand side column).
-    let xv = &mut mult[..].as_flattened_mut()[..hc];
-    xv.fill([0u16; 8]);
+    // Back substitution (unit upper triangle): x_i = b_i ⊕ Σ_{k>i} U[i][k]·x_k, a
+    // word-wise dot product with the solution so far (zero at positions ≤ i and at the
+    // right-hand side column).
+    let xw = &mut mult[..hw];
+    xw.fill(0);
     for i in (0..n).rev() {
-        let row = &rows[i * hc..(i + 1) * hc];
-        let mut acc = [0u16; 8];
-        for (r, xc) in row[i / 16..].iter().zip(&xv[i / 16..]) {
-            for h in 0..8 {
-                // Byte-wise a ⊗ b: bit j of b selects a ≪ j (masks by multiplication
-                // with 0xFF, no carry across bytes).
-                let (a, b) = (r[h], xc[h]);
-                let mut p = 0u16;
-                for j in 0..4 {
-                    p ^= ((b >> j) & 0x0101).wrapping_mul(0xFF) & (a << j);
-                }
-                acc[h] ^= p;
+        let row = &rows[i * hw..(i + 1) * hw];
+        let mut acc = 0u64;
+        for (&a, &b) in row[i / 8..].iter().zip(&xw[i / 8..]) {
+            // Byte-wise a ⊗ b: bit j of b (spread to a byte mask by ·0xFF) selects a ≪ j.
+            for j in 0..4 {
+                acc ^= ((b >> j) & LSB).wrapping_mul(0xFF) & (a << j);
             }
         }
-        let mut q = 0u16;
-        for v in acc {
-            q ^= v;
-        }
-        let xi = reduce1(((q ^ (q >> 8)) as u8) ^ lane_byte(row, n));
+        acc ^= acc >> 32;
+        acc ^= acc >> 16;
+        acc ^= acc >> 8;
+        let xi = reduce1((acc as u8) ^ word_byte(row, n));
         x[i] = xi;
-        xv[i / 16][(i / 2) % 8] |= (xi as u16) << (8 * (i & 1));
+        xw[i / 8] |= (xi as u64) << (8 * (i % 8));
     }
     // The copy held the (secret) system.
     rows.zeroize();
