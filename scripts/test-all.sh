@@ -17,6 +17,13 @@
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
 #    depends on them; then a canary run checks that a deliberate secret branch is caught.
+# 6. AArch64 / NEON, when the cross toolchain is installed (`.ci/run` tries to install it:
+#    Rust target aarch64-unknown-linux-gnu, Debian gcc-aarch64-linux-gnu, qemu-user,
+#    libc6-dev-arm64-cross): the NEON-relevant tests are cross-built and run under
+#    qemu-aarch64 (linker and runner in .cargo/config.toml): backend selection, the GF(16)
+#    kernels (NEON against portable, and every backend against a reference), seed
+#    expansion (SHAKE128 counter mode, AES-128-CTR with the ARMv8 AES instructions) and
+#    all SNOVA KATs on every backend available there (portable and neon).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,4 +63,37 @@ if command -v valgrind >/dev/null 2>&1; then
 else
   echo "SKIPPED: constant-time check (valgrind not installed)"
 fi
+
+echo "== aarch64 / NEON (cross-built, run under qemu-aarch64)"
+AARCH64_TARGET=aarch64-unknown-linux-gnu
+AARCH64_MISSING=""
+command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 \
+  || AARCH64_MISSING="$AARCH64_MISSING aarch64-linux-gnu-gcc (gcc-aarch64-linux-gnu)"
+command -v qemu-aarch64 >/dev/null 2>&1 \
+  || AARCH64_MISSING="$AARCH64_MISSING qemu-aarch64 (qemu-user)"
+[ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] \
+  || AARCH64_MISSING="$AARCH64_MISSING /usr/aarch64-linux-gnu (libc6-dev-arm64-cross)"
+[ -d "$(rustc --print sysroot)/lib/rustlib/$AARCH64_TARGET" ] \
+  || AARCH64_MISSING="$AARCH64_MISSING rust target $AARCH64_TARGET (rustup target add)"
+if [ -z "$AARCH64_MISSING" ]; then
+  # Same CARGO_TARGET_DIR as the stages above (cargo puts the cross build under
+  # ${CARGO_TARGET_DIR:-target}/$AARCH64_TARGET).
+  cargo test -p pqsig --target "$AARCH64_TARGET" --lib kernels::select
+  cargo test -p pqsig --target "$AARCH64_TARGET" \
+    --test backend_selection \
+    --test snova_gf16_neon --test snova_gf16_equivalence \
+    --test 'snova_xof*'
+  # All 18 SNOVA KAT files and the Sage vector on every backend available there (portable
+  # and neon): about 6.5 CPU minutes under emulation (two test threads). For a quicker
+  # local run, PQSIG_AARCH64_KAT=neon checks the NEON backend only (the portable backend
+  # is the same target-independent Rust that stages 1 and 2 run through every KAT).
+  case "${PQSIG_AARCH64_KAT:-all}" in
+    all) env -u PQSIG_BACKEND cargo test -p pqsig --target "$AARCH64_TARGET" --test snova_kat ;;
+    neon) PQSIG_BACKEND=neon cargo test -p pqsig --target "$AARCH64_TARGET" --test snova_kat ;;
+    *) echo "error: PQSIG_AARCH64_KAT must be 'all' or 'neon'" >&2; exit 2 ;;
+  esac
+else
+  echo "SKIPPED: aarch64/NEON stage (missing:$AARCH64_MISSING)"
+fi
+
 echo "all test stages passed"
