@@ -47,6 +47,12 @@ pub(crate) fn unpack_strict(out: &mut [u8], bytes: &[u8]) -> bool {
     true
 }
 
+/// Whether `bytes` is a well-formed packing of `n` elements: the right length and, for
+/// odd `n`, a zero padding nibble.
+pub(crate) fn padding_ok(bytes: &[u8], n: usize) -> bool {
+    bytes.len() == n.div_ceil(2) && (n % 2 == 0 || bytes[bytes.len() - 1] >> 4 == 0)
+}
+
 /// Unpacks `n` elements into a fresh vector.
 pub(crate) fn unpack_vec(bytes: &[u8], n: usize) -> Vec<u8> {
     let mut v = alloc::vec![0u8; n];
@@ -57,6 +63,29 @@ pub(crate) fn unpack_vec(bytes: &[u8], n: usize) -> Vec<u8> {
 /// Copies a block-major matrix of `br × bc` blocks (l×l each, row-major inside) from
 /// `src` into the flat row-major `dst` (leading dimension `ld`) at element offset `off`.
 pub(crate) fn blocks_to_flat(src: &[u8], br: usize, bc: usize, l: usize, dst: &mut [u8], ld: usize, off: usize) {
+    match l {
+        4 => blocks_to_flat_l::<4>(src, br, bc, dst, ld, off),
+        5 => blocks_to_flat_l::<5>(src, br, bc, dst, ld, off),
+        _ => blocks_to_flat_any(src, br, bc, l, dst, ld, off),
+    }
+}
+
+/// [`blocks_to_flat`] with the block size known at compile time (fixed-size row moves
+/// instead of `memmove` calls).
+fn blocks_to_flat_l<const L: usize>(src: &[u8], br: usize, bc: usize, dst: &mut [u8], ld: usize, off: usize) {
+    let src = &src[..br * bc * L * L];
+    for (bi, brow) in src.chunks_exact(bc * L * L).enumerate() {
+        for (bj, blk) in brow.chunks_exact(L * L).enumerate() {
+            for (i, row) in blk.chunks_exact(L).enumerate() {
+                let d = off + (bi * L + i) * ld + bj * L;
+                let d: &mut [u8; L] = (&mut dst[d..d + L]).try_into().expect("L bytes");
+                *d = row.try_into().expect("L bytes");
+            }
+        }
+    }
+}
+
+fn blocks_to_flat_any(src: &[u8], br: usize, bc: usize, l: usize, dst: &mut [u8], ld: usize, off: usize) {
     let l2 = l * l;
     for bi in 0..br {
         for bj in 0..bc {
@@ -69,14 +98,82 @@ pub(crate) fn blocks_to_flat(src: &[u8], br: usize, bc: usize, l: usize, dst: &m
     }
 }
 
+/// [`blocks_to_flat`] reading the blocks straight from packed bytes (two nibbles per
+/// byte, low first) starting at nibble `nib` of `bytes`: no unpacked copy of the stream.
+pub(crate) fn packed_blocks_to_flat(
+    bytes: &[u8],
+    nib: usize,
+    br: usize,
+    bc: usize,
+    l: usize,
+    dst: &mut [u8],
+    ld: usize,
+    off: usize,
+) {
+    match l {
+        4 if nib % 2 == 0 => packed4(&bytes[nib / 2..nib / 2 + br * bc * 8], br, bc, dst, ld, off),
+        5 => packed_l::<5>(bytes, nib, br, bc, dst, ld, off),
+        _ => {
+            let mut tmp = alloc::vec![0u8; br * bc * l * l];
+            for (t, e) in tmp.iter_mut().enumerate() {
+                let q = nib + t;
+                *e = (bytes[q / 2] >> (4 * (q & 1))) & 15;
+            }
+            blocks_to_flat_any(&tmp, br, bc, l, dst, ld, off)
+        }
+    }
+}
+
+/// l = 4: a block is 8 bytes, a block row 2 bytes → 4 elements. Written destination row
+/// by destination row (sequential stores).
+fn packed4(bytes: &[u8], br: usize, bc: usize, dst: &mut [u8], ld: usize, off: usize) {
+    for bi in 0..br {
+        let brow = &bytes[bi * bc * 8..(bi + 1) * bc * 8];
+        for i in 0..4 {
+            let d0 = off + (bi * 4 + i) * ld;
+            let drow = &mut dst[d0..d0 + bc * 4];
+            for (d, blk) in drow.chunks_exact_mut(4).zip(brow.chunks_exact(8)) {
+                let x = u16::from_le_bytes([blk[2 * i], blk[2 * i + 1]]) as u32;
+                let v = (x & 0xf) | ((x & 0xf0) << 4) | ((x & 0xf00) << 8) | ((x & 0xf000) << 12);
+                d.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// General L: each block's L² nibbles unpacked into a small buffer, rows moved as
+/// fixed-size arrays.
+fn packed_l<const L: usize>(bytes: &[u8], nib: usize, br: usize, bc: usize, dst: &mut [u8], ld: usize, off: usize) {
+    let mut blk = [0u8; 32];
+    for bi in 0..br {
+        for bj in 0..bc {
+            let q0 = nib + (bi * bc + bj) * L * L;
+            let b0 = q0 / 2;
+            let sh = q0 & 1;
+            let src = &bytes[b0..b0 + (L * L + sh).div_ceil(2)];
+            let mut tmp = [0u8; 34];
+            for (t, &b) in src.iter().enumerate() {
+                tmp[2 * t] = b & 15;
+                tmp[2 * t + 1] = b >> 4;
+            }
+            blk[..L * L].copy_from_slice(&tmp[sh..sh + L * L]);
+            for i in 0..L {
+                let d = off + (bi * L + i) * ld + bj * L;
+                let d: &mut [u8; L] = (&mut dst[d..d + L]).try_into().expect("L bytes");
+                *d = blk[i * L..i * L + L].try_into().expect("L bytes");
+            }
+        }
+    }
+}
+
 /// The inverse of [`blocks_to_flat`].
-pub(crate) fn flat_to_blocks(src: &[u8], ld: usize, br: usize, bc: usize, l: usize, dst: &mut [u8]) {
+pub(crate) fn flat_to_blocks(src: &[u8], ld: usize, off: usize, br: usize, bc: usize, l: usize, dst: &mut [u8]) {
     let l2 = l * l;
     for bi in 0..br {
         for bj in 0..bc {
             let blk = &mut dst[(bi * bc + bj) * l2..(bi * bc + bj + 1) * l2];
             for i in 0..l {
-                let s = (bi * l + i) * ld + bj * l;
+                let s = off + (bi * l + i) * ld + bj * l;
                 blk[i * l..i * l + l].copy_from_slice(&src[s..s + l]);
             }
         }
@@ -109,12 +206,26 @@ mod tests {
 
     #[test]
     fn blocks_roundtrip() {
-        let l = 5;
-        let src: Vec<u8> = (0..2 * 3 * 25).map(|i| (i % 16) as u8).collect();
-        let mut flat = alloc::vec![0u8; 10 * 15];
-        blocks_to_flat(&src, 2, 3, l, &mut flat, 15, 0);
+        for l in [3usize, 4, 5] {
+        let l2 = l * l;
+        let src: Vec<u8> = (0..2 * 3 * l2).map(|i| (i % 16) as u8).collect();
+        let mut flat = alloc::vec![0u8; 2 * l * 3 * l];
+        blocks_to_flat(&src, 2, 3, l, &mut flat, 3 * l, 0);
+        assert_eq!(flat[l], src[l2]);
+        assert_eq!(flat[3 * l], src[l]);
         let mut back = alloc::vec![0u8; src.len()];
-        flat_to_blocks(&flat, 15, 2, 3, l, &mut back);
+        flat_to_blocks(&flat, 3 * l, 0, 2, 3, l, &mut back);
         assert_eq!(src, back);
+        // From packed bytes, at an even and an odd nibble offset.
+        for shift in [0usize, 1] {
+            let mut nibs = alloc::vec![0u8; shift];
+            nibs.extend_from_slice(&src);
+            let mut bytes = alloc::vec![0u8; nibs.len().div_ceil(2)];
+            pack(&mut bytes, &nibs);
+            let mut flat2 = alloc::vec![0xAAu8; flat.len()];
+            packed_blocks_to_flat(&bytes, shift, 2, 3, l, &mut flat2, 3 * l, 0);
+            assert_eq!(flat, flat2, "l={l} shift={shift}");
+        }
+        }
     }
 }

@@ -4,8 +4,10 @@
 //! With W the whipped signature (rows (block i, row k), columns (power a, column j):
 //! `W[(i,k)][(a,j)] = (S^a·X_i)[k][j]`), the reference's sums become:
 //!
-//! 1. `T0 = P[mi] · W` for all m1 matrices at once (one GEMM, m = m1·dim);
-//! 2. `M[mi] = Wᵀ · T0[mi]` ((l·r)×(l·r); its r×r block (a, b) is `(S^a X)ᵀ P (S^b X)`);
+//! 1. `Uᵀ = Wᵀ · P` with P row-interleaved (`P[x][(mi, y)]`), so that one GEMM with rows of
+//!    m1·dim elements covers all m1 matrices (`Uᵀ[a][(mi, y)] = (P_miᵀ W)[y][a]`);
+//! 2. `M[mi] = Uᵀ[mi] · W = Wᵀ P_mi W` ((l·r)×(l·r); its r×r block (a, b) is
+//!    `(S^a X)ᵀ P (S^b X)`);
 //! 3. per pair (mi, alpha) with mi' = (mi + alpha) mod m1:
 //!    `temp1 = Σ_{a,b} q1[a]·q2[b]·M[mi'](a,b)` — GEMMs over the pairs that share mi'
 //!    (they sit at stride m1 in alpha), coefficients `q1[a]q2[b]` precomputed;
@@ -30,28 +32,29 @@ pub(crate) fn whip(sh: &Shape, k: &Kernels, abq: &Abq, x: &[u8], rows: usize, w:
     (k.reduce)(&mut w[..rows * sh.l * lr]);
 }
 
-/// `out` (o·l·r, reduced; per mi an r×l matrix) = the whipped map of the m1 stacked flat
-/// `dim × dim` matrices `p` at the whipped signature `w` (dim × l·r).
+/// `out` (o·l·r, reduced; per mi an r×l matrix) = the whipped map of the m1 `dim × dim`
+/// matrices in `p` (row-interleaved: dim × m1·dim) at the whipped signature `w`
+/// (dim × l·r).
 pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: &[u8], out: &mut [u8]) {
     let (o, l, r, m1, na) = (sh.o, sh.l, sh.r, sh.m1, sh.alpha());
     let (lr, l2, r2) = (sh.lr(), l * l, r * r);
     let items = sh.items();
 
-    // 1. T0 = P · W.
-    let mut t0 = Zeroizing::new(vec![0u8; m1 * dim * lr]);
-    (k.gemm_acc)(&mut t0, lr, p, dim, 1, w, lr, m1 * dim, dim, lr);
-    (k.reduce)(&mut t0);
+    // 1. Uᵀ = Wᵀ · P (lr × m1·dim): P row-interleaved, one wide GEMM for all mi.
+    let mut ut = Zeroizing::new(vec![0u8; m1 * dim * lr]);
+    (k.gemm_acc)(&mut ut, m1 * dim, w, 1, lr, p, m1 * dim, lr, dim, m1 * dim);
+    (k.reduce)(&mut ut);
 
-    // 2. M[mi] = Wᵀ · T0[mi].
+    // 2. M[mi] = Uᵀ[mi] · W = Wᵀ·P_mi·W (A read from the mi-th column block of Uᵀ).
     let mut m = Zeroizing::new(vec![0u8; m1 * lr * lr]);
     for mi in 0..m1 {
         (k.gemm_acc)(
             &mut m[mi * lr * lr..(mi + 1) * lr * lr],
             lr,
-            w,
+            &ut[mi * dim..],
+            m1 * dim,
             1,
-            lr,
-            &t0[mi * dim * lr..(mi + 1) * dim * lr],
+            w,
             lr,
             lr,
             dim,

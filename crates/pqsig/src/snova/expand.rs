@@ -22,8 +22,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
-/// The XOF output for the public seed, unpacked to `pub_gf` nibbles.
-pub(crate) fn public_nibbles(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> Vec<u8> {
+/// The XOF output for the public seed (`ceil(pub_gf / 2)` bytes, packed nibbles).
+pub(crate) fn public_bytes(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> Vec<u8> {
     let sh = ps.shape();
     let mut bytes = vec![0u8; sh.pub_bytes()];
     if ps.uses_aes() {
@@ -31,7 +31,7 @@ pub(crate) fn public_nibbles(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]
     } else {
         xof::shake128_ctr(b, seed, &mut bytes);
     }
-    codec::unpack_vec(&bytes, sh.pub_gf())
+    bytes
 }
 
 /// Offsets of P11, P12, P21 in the nibble stream.
@@ -42,19 +42,23 @@ fn offsets(sh: &Shape) -> (usize, usize, usize) {
     (0, p12, p21)
 }
 
-/// Flat P11, P12, P21 (per mi, stacked).
+/// P11, P12, P21 as "row-interleaved" flat matrices: row x of every mi side by side,
+/// `P11[x][(mi, y)] = P11_mi[x][y]`. In this layout a product that contracts over the row
+/// index (`T12ᵀ·P11_mi`, `Wᵀ·P_mi`) is one GEMM for all m1 matrices with wide rows (m1·v·l
+/// columns), and one that contracts over the column index (`P11_mi·T12`) is one GEMM with
+/// A read at row stride v·l (rows (x, mi)).
 pub(crate) struct PublicMats {
-    /// m1 × (v·l)×(v·l).
+    /// (v·l) × (m1·v·l).
     pub p11: Vec<u8>,
-    /// m1 × (v·l)×(o·l).
+    /// (v·l) × (m1·o·l).
     pub p12: Vec<u8>,
-    /// m1 × (o·l)×(v·l).
+    /// (o·l) × (m1·v·l).
     pub p21: Vec<u8>,
 }
 
 pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> PublicMats {
     let sh = ps.shape();
-    let nib = public_nibbles(ps, b, seed);
+    let nib = public_bytes(ps, b, seed);
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, ol) = (sh.vl(), sh.ol());
     let l2 = l * l;
@@ -63,29 +67,31 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     let mut p12 = vec![0u8; m1 * vl * ol];
     let mut p21 = vec![0u8; m1 * ol * vl];
     for mi in 0..m1 {
-        codec::blocks_to_flat(&nib[o11 + mi * v * v * l2..], v, v, l, &mut p11[mi * vl * vl..], vl, 0);
-        codec::blocks_to_flat(&nib[o12 + mi * v * o * l2..], v, o, l, &mut p12[mi * vl * ol..], ol, 0);
-        codec::blocks_to_flat(&nib[o21 + mi * o * v * l2..], o, v, l, &mut p21[mi * ol * vl..], vl, 0);
+        codec::packed_blocks_to_flat(&nib, o11 + mi * v * v * l2, v, v, l, &mut p11, m1 * vl, mi * vl);
+        codec::packed_blocks_to_flat(&nib, o12 + mi * v * o * l2, v, o, l, &mut p12, m1 * ol, mi * ol);
+        codec::packed_blocks_to_flat(&nib, o21 + mi * o * v * l2, o, v, l, &mut p21, m1 * vl, mi * vl);
     }
     PublicMats { p11, p12, p21 }
 }
 
-/// The verifier's flat P: m1 × (n·l)×(n·l), from the public seed and the P22 nibbles of
-/// the public key (block-major, m1 × o×o blocks).
+/// The verifier's P, row-interleaved: (n·l) × (m1·n·l), `P[x][(mi, y)] = P_mi[x][y]`,
+/// from the public seed and the packed P22 of the public key (block-major, m1 × o×o
+/// blocks).
 pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
     let sh = ps.shape();
-    let nib = public_nibbles(ps, b, seed);
+    let nib = public_bytes(ps, b, seed);
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, nl) = (sh.vl(), sh.nl());
     let l2 = l * l;
+    let ld = m1 * nl;
     let (o11, o12, o21) = offsets(&sh);
     let mut p = vec![0u8; m1 * nl * nl];
     for mi in 0..m1 {
-        let dst = &mut p[mi * nl * nl..(mi + 1) * nl * nl];
-        codec::blocks_to_flat(&nib[o11 + mi * v * v * l2..], v, v, l, dst, nl, 0);
-        codec::blocks_to_flat(&nib[o12 + mi * v * o * l2..], v, o, l, dst, nl, vl);
-        codec::blocks_to_flat(&nib[o21 + mi * o * v * l2..], o, v, l, dst, nl, vl * nl);
-        codec::blocks_to_flat(&p22[mi * o * o * l2..], o, o, l, dst, nl, vl * nl + vl);
+        let c0 = mi * nl;
+        codec::packed_blocks_to_flat(&nib, o11 + mi * v * v * l2, v, v, l, &mut p, ld, c0);
+        codec::packed_blocks_to_flat(&nib, o12 + mi * v * o * l2, v, o, l, &mut p, ld, c0 + vl);
+        codec::packed_blocks_to_flat(&nib, o21 + mi * o * v * l2, o, v, l, &mut p, ld, vl * ld + c0);
+        codec::packed_blocks_to_flat(p22, mi * o * o * l2, o, o, l, &mut p, ld, vl * ld + c0 + vl);
     }
     p
 }

@@ -1,5 +1,7 @@
-//! Key generation: P22 = T12ᵀ·F12 + P21·T12 with F12 = P11·T12 + P12 (flat matrices, one
-//! GEMM for all m1 F12 at once, reduction deferred to the end of each product chain).
+//! Key generation: P22 = T12ᵀ·F12 + P21·T12 with F12 = P11·T12 + P12, computed as
+//! F21·T12 + T12ᵀ·P12 with F21 = T12ᵀ·P11 + P21 (the same sum regrouped): three GEMMs
+//! over all m1 matrices at once on row-interleaved layouts ([`super::expand::PublicMats`]),
+//! reduction deferred to the end of each product chain.
 //! pk = s_pub ‖ P22 (block-major nibbles); sk = s_pub ‖ s_priv ‖ SHAKE256(pk)[..48].
 
 use super::abq;
@@ -23,32 +25,20 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     let t12 = expand::t12(sh, k, &abq, &seed[SEED_PUB_LEN..]);
     let pm = expand::public_mats(ps, b, s_pub);
 
-    // F12 (m1·vl × ol) = P11 (m1·vl × vl) · T12 + P12.
-    let mut f12 = Zeroizing::new(pm.p12);
-    (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, m1 * vl, vl, ol);
-    (k.reduce)(&mut f12);
-    // P22 (m1·ol × ol) = P21 (m1·ol × vl) · T12 + per mi T12ᵀ · F12[mi].
+    // F21 (row-interleaved, ol × m1·vl) = T12ᵀ · P11 + P21: one wide GEMM.
+    let mut f21 = Zeroizing::new(pm.p21);
+    (k.gemm_acc)(&mut f21, m1 * vl, &t12, 1, ol, &pm.p11, m1 * vl, ol, vl, m1 * vl);
+    (k.reduce)(&mut f21);
+    // P22 = T12ᵀ·F12 + P21·T12 = F21·T12 + T12ᵀ·P12 (F12 = P11·T12 + P12), row-interleaved
+    // (ol × m1·ol): F21 read as rows (c, mi) of length vl.
     let mut p22 = vec![0u8; m1 * ol * ol];
-    (k.gemm_acc)(&mut p22, ol, &pm.p21, vl, 1, &t12, ol, m1 * ol, vl, ol);
-    for mi in 0..m1 {
-        (k.gemm_acc)(
-            &mut p22[mi * ol * ol..(mi + 1) * ol * ol],
-            ol,
-            &t12,
-            1,
-            ol,
-            &f12[mi * vl * ol..(mi + 1) * vl * ol],
-            ol,
-            ol,
-            vl,
-            ol,
-        );
-    }
+    (k.gemm_acc)(&mut p22, ol, &f21, vl, 1, &t12, ol, ol * m1, vl, ol);
+    (k.gemm_acc)(&mut p22, m1 * ol, &t12, 1, ol, &pm.p12, m1 * ol, ol, vl, m1 * ol);
     (k.reduce)(&mut p22);
 
     let mut blocks = vec![0u8; sh.pk_gf()];
     for mi in 0..m1 {
-        codec::flat_to_blocks(&p22[mi * ol * ol..], ol, o, o, l, &mut blocks[mi * ol * ol..(mi + 1) * ol * ol]);
+        codec::flat_to_blocks(&p22, m1 * ol, mi * ol, o, o, l, &mut blocks[mi * ol * ol..(mi + 1) * ol * ol]);
     }
     let mut pk = vec![0u8; sh.pk_len()];
     pk[..SEED_PUB_LEN].copy_from_slice(s_pub);

@@ -236,7 +236,7 @@ impl VerifyingKey {
     /// Decodes `s_pub ‖ P22`: `InvalidLength` for a wrong length, `InvalidKey` for a
     /// non-zero padding nibble.
     pub fn from_bytes(ps: ParamSet, pk: &[u8]) -> Result<Self, Error> {
-        verify::decode_pk(ps, pk)?;
+        verify::check_pk(ps, pk)?;
         Ok(VerifyingKey {
             ps,
             bytes: pk.to_vec(),

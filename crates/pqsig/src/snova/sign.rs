@@ -35,13 +35,13 @@ use zeroize::{Zeroize, Zeroizing};
 pub(crate) struct Expanded {
     pub s_priv: Zeroizing<[u8; SEED_PRIV_LEN]>,
     pub pk_hash: [u8; PK_HASH_LEN],
-    /// m1 × (v·l)×(v·l) (public).
+    /// P11 row-interleaved: (v·l) × (m1·v·l) (public).
     pub p11: Vec<u8>,
     /// (v·l)×(o·l).
     pub t12: Zeroizing<Vec<u8>>,
-    /// m1 × (v·l)×(o·l).
+    /// F12 row-interleaved: (v·l) × (m1·o·l), `F12[x][(mi, c)]`.
     pub f12: Zeroizing<Vec<u8>>,
-    /// m1 × (v·l)×(o·l): F21[mi] transposed.
+    /// F21 transposed, row-interleaved: (v·l) × (m1·o·l), `F21ᵀ[x][(mi, c)]`.
     pub f21t: Zeroizing<Vec<u8>>,
 }
 
@@ -58,22 +58,24 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN]) -> Expanded
     let t12 = expand::t12(sh, k, &abq, &s_priv[..]);
     let pm = expand::public_mats(ps, b, s_pub);
 
-    let mut f12 = Zeroizing::new(pm.p12);
-    (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, m1 * vl, vl, ol);
-    (k.reduce)(&mut f12);
-
+    // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM; stored
+    // transposed, F21ᵀ[x][(mi, c)].
+    let mut f21 = Zeroizing::new(pm.p21);
+    (k.gemm_acc)(&mut f21, m1 * vl, &t12, 1, ol, &pm.p11, m1 * vl, ol, vl, m1 * vl);
+    (k.reduce)(&mut f21);
     let mut f21t = Zeroizing::new(vec![0u8; m1 * vl * ol]);
-    for mi in 0..m1 {
-        let dst = &mut f21t[mi * vl * ol..(mi + 1) * vl * ol];
-        let src = &pm.p21[mi * ol * vl..(mi + 1) * ol * vl];
-        for i in 0..ol {
-            for j in 0..vl {
-                dst[j * ol + i] = src[i * vl + j];
+    for c in 0..ol {
+        for mi in 0..m1 {
+            let src = &f21[c * m1 * vl + mi * vl..c * m1 * vl + (mi + 1) * vl];
+            for (x, &e) in src.iter().enumerate() {
+                f21t[x * m1 * ol + mi * ol + c] = e;
             }
         }
-        (k.gemm_acc)(dst, ol, &pm.p11[mi * vl * vl..(mi + 1) * vl * vl], 1, vl, &t12, ol, vl, vl, ol);
     }
-    (k.reduce)(&mut f21t);
+    // F12[x][(mi, c)] = P11·T12 + P12: P11 read as rows (x, mi), one GEMM.
+    let mut f12 = Zeroizing::new(pm.p12);
+    (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, vl * m1, vl, ol);
+    (k.reduce)(&mut f12);
     Expanded {
         s_priv,
         pk_hash,
@@ -134,9 +136,9 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
         wf21.fill(0);
         wf12.fill(0);
         for mi in 0..m1 {
-            let (a, bb) = (mi * lr * ol, mi * vl * ol);
-            (k.gemm_acc)(&mut wf21[a..a + lr * ol], ol, &wv, 1, lr, &ek.f21t[bb..bb + vl * ol], ol, lr, vl, ol);
-            (k.gemm_acc)(&mut wf12[a..a + lr * ol], ol, &wv, 1, lr, &ek.f12[bb..bb + vl * ol], ol, lr, vl, ol);
+            let a = mi * lr * ol;
+            (k.gemm_acc)(&mut wf21[a..a + lr * ol], ol, &wv, 1, lr, &ek.f21t[mi * ol..], m1 * ol, lr, vl, ol);
+            (k.gemm_acc)(&mut wf12[a..a + lr * ol], ol, &wv, 1, lr, &ek.f12[mi * ol..], m1 * ol, lr, vl, ol);
         }
         (k.reduce)(&mut wf21);
         (k.reduce)(&mut wf12);

@@ -29,16 +29,17 @@ pub(crate) fn digest(msg: &[u8]) -> [u8; DIGEST_LEN] {
     d
 }
 
-/// Decodes the P22 nibbles of a public key (strict). `InvalidLength` / `InvalidKey`.
-pub(crate) fn decode_pk(ps: ParamSet, pk: &[u8]) -> Result<Vec<u8>, Error> {
+/// Checks the encoding of a public key: `InvalidLength`, or `InvalidKey` for a non-zero
+/// padding nibble (odd element counts only; none of the Round-3 sets has one).
+pub(crate) fn check_pk(ps: ParamSet, pk: &[u8]) -> Result<(), Error> {
     if pk.len() != ps.public_key_len() {
         return Err(Error::InvalidLength);
     }
-    let mut p22 = vec![0u8; ps.shape().pk_gf()];
-    if !codec::unpack_strict(&mut p22, &pk[SEED_PUB_LEN..]) {
-        return Err(Error::InvalidKey);
+    if codec::padding_ok(&pk[SEED_PUB_LEN..], ps.shape().pk_gf()) {
+        Ok(())
+    } else {
+        Err(Error::InvalidKey)
     }
-    Ok(p22)
 }
 
 /// A public key with its P expanded (flat) and SHAKE256(pk) computed.
@@ -49,9 +50,9 @@ pub(crate) struct Expanded {
 
 /// Expands a (well-formed) public key.
 pub(crate) fn expand_pk(ps: ParamSet, b: Backend, pk: &[u8]) -> Result<Expanded, Error> {
-    let p22 = decode_pk(ps, pk)?;
+    check_pk(ps, pk)?;
     let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN].try_into().map_err(|_| Error::InvalidLength)?;
-    let p = expand::full_p(ps, b, seed, &p22);
+    let p = expand::full_p(ps, b, seed, &pk[SEED_PUB_LEN..]);
     let mut pk_hash = [0u8; PK_HASH_LEN];
     shake256(&[pk], &mut pk_hash);
     Ok(Expanded { p, pk_hash })
