@@ -162,6 +162,10 @@ fn main() {
                 shapes.push((l, l, r));
             }
         }
+        // Signing's batches for o = 5: l×r·r×ol, (l·o)×l·l×l, r×r·r×ol (r = 4).
+        shapes.push((l, 4, 5 * l));
+        shapes.push((l * 5, l, l));
+        shapes.push((4, 4, 5 * l));
         for (p, kd, q) in shapes {
             let count = 64;
             let a = nibs(count * p * kd);

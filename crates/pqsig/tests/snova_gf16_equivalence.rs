@@ -136,7 +136,15 @@ fn gemm_case(rng: &mut Rng, ks: &[&Kernels], m: usize, kk: usize, n: usize, tran
 
 /// `pad_c = 0`: unit stride along k (row-major A) or along i (`transposed`).
 #[allow(clippy::too_many_arguments)]
-fn gemm_case_pad(rng: &mut Rng, ks: &[&Kernels], m: usize, kk: usize, n: usize, transposed: bool, pad_c: usize) {
+fn gemm_case_pad(
+    rng: &mut Rng,
+    ks: &[&Kernels],
+    m: usize,
+    kk: usize,
+    n: usize,
+    transposed: bool,
+    pad_c: usize,
+) {
     let f = field();
     // A with random padding in its strides; optionally column-major.
     let pad_r = rng.below(4);
@@ -320,13 +328,25 @@ fn mat_mul_batch_shapes() {
             shapes.push((r, l, l));
             shapes.push((l, r, r));
             shapes.push((r, r, r));
+            // Signing's batches: Bᵀ·T0ᵀ (l×r·r×ol), Y·Q1 ((l·o)×l·l×l), A·T1ᵀ
+            // (r×r·r×ol), Z·Q2 ((r·o)×l·l×l).
+            for o in 3..=6 {
+                shapes.push((l, r, o * l));
+                shapes.push((l * o, l, l));
+                shapes.push((r, r, o * l));
+                shapes.push((r * o, l, l));
+            }
         }
     }
+    // Beyond the register kernels' limits (k > 16, q > 64, k·q > 128).
+    shapes.push((3, 17, 5));
+    shapes.push((2, 3, 70));
+    shapes.push((4, 9, 15));
     for _ in 0..30 {
         shapes.push((1 + rng.below(12), 1 + rng.below(12), 1 + rng.below(12)));
     }
     for &(p, k, q) in &shapes {
-        for &count in &[0usize, 1, 2, 3, 5, 8, 13, 64, 101] {
+        for &count in &[0usize, 1, 2, 3, 5, 13, 120] {
             let a = rng.nibs(count * p * k);
             let b = rng.nibs(count * k * q);
             let mut want = vec![0u8; count * p * q];

@@ -18,8 +18,8 @@
 //! special loads). `solve` works on a zero-padded copy of the system (rows of 32-byte
 //! multiples) and follows the portable algorithm (mask-selected pivot row, pivot inverse
 //! by exponentiation, elimination below, back substitution with lane-wise dot products).
-//! `mat_mul_batch` is the portable SWAR kernel (its products are eight elements wide and
-//! not worth the shuffles at these sizes).
+//! `mat_mul_batch` multiplies one small matrix at a time, an output row per register
+//! (A's elements broadcast against B's rows).
 //!
 //! # Bounds and constant time
 //! As in [`super`]: reduced inputs, unreduced accumulators `< 0x80`. Shapes, strides and
@@ -33,7 +33,7 @@
 
 #![allow(unused_unsafe)]
 
-use super::{inv, portable, reduce1, Kernels};
+use super::{inv, reduce1, Kernels};
 use crate::kernels::select::Backend;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -64,7 +64,7 @@ pub const SHUFFLE: Kernels = Kernels {
     gemm_acc: gemm_shuffle,
     axpy_acc: axpy_shuffle,
     reduce: reduce_shuffle,
-    mat_mul_batch: portable::mat_mul_batch,
+    mat_mul_batch: mmb_shuffle,
     solve: solve_shuffle,
 };
 
@@ -74,7 +74,7 @@ pub const GFNI: Kernels = Kernels {
     gemm_acc: gemm_gfni,
     axpy_acc: axpy_gfni,
     reduce: reduce_gfni,
-    mat_mul_batch: portable::mat_mul_batch,
+    mat_mul_batch: mmb_gfni,
     solve: solve_gfni,
 };
 
@@ -450,6 +450,67 @@ unsafe fn reduce_impl<M: Mul>(v: &mut [u8]) {
 }
 
 // ---------------------------------------------------------------------------------
+// mat_mul_batch
+
+/// Small products one matrix at a time, a row of the output per register (`q ≤ 32`
+/// columns per ymm, wider rows in several): `out[i] = ⊕_l A[i][l] ⊗ B[l]` with A's
+/// elements broadcast, reduced once at the end. Rows of B are read with whole-vector
+/// loads where the slice has 32 bytes left, else through a zero-padded copy; output rows
+/// are stored whole where 32 bytes remain in `out` and the spill only reaches bytes
+/// written afterwards (later rows or matrices), else through a buffer.
+#[inline(always)]
+unsafe fn mmb_impl<M: Mul>(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+    unsafe {
+        if p == 0 || q == 0 {
+            return;
+        }
+        let (sa, sb, so) = (p * k, k * q, p * q);
+        let count = out.len() / so;
+        assert!(
+            a.len() >= count * sa && b.len() >= count * sb,
+            "mat_mul_batch: input too short"
+        );
+        let mut pad = [0u8; 32];
+        for t in 0..count {
+            let (at, bt) = (a.as_ptr().add(t * sa), t * sb);
+            let mut j0 = 0;
+            while j0 < q {
+                let w = (q - j0).min(32);
+                for i in 0..p {
+                    let mut acc = _mm256_setzero_si256();
+                    for l in 0..k {
+                        let off = bt + l * q + j0;
+                        let bv = if off + 32 <= b.len() {
+                            _mm256_loadu_si256(b.as_ptr().add(off) as *const __m256i)
+                        } else {
+                            pad = [0u8; 32];
+                            pad[..b.len() - off].copy_from_slice(&b[off..]);
+                            _mm256_loadu_si256(pad.as_ptr() as *const __m256i)
+                        };
+                        let s = M::prep(*at.add(i * k + l) & 15);
+                        acc = _mm256_xor_si256(acc, M::mul(s, bv));
+                    }
+                    let r = M::reduce(acc);
+                    let o = t * so + i * q + j0;
+                    // A whole store spills into later rows only (first column chunk, or
+                    // a full chunk); a partial later chunk would overwrite the start of
+                    // the next row, already written.
+                    if (j0 == 0 || w == 32) && o + 32 <= out.len() {
+                        _mm256_storeu_si256(out.as_mut_ptr().add(o) as *mut __m256i, r);
+                    } else {
+                        let mut buf = [0u8; 32];
+                        _mm256_storeu_si256(buf.as_mut_ptr() as *mut __m256i, r);
+                        out[o..o + w].copy_from_slice(&buf[..w]);
+                    }
+                }
+                j0 += w;
+            }
+        }
+        pad.zeroize();
+    }
+}
+
+// ---------------------------------------------------------------------------------
 // solve
 
 /// Branch-free `0xFF if v == 0 else 0`.
@@ -560,7 +621,16 @@ unsafe fn solve_impl<M: Mul>(aug: &mut [u8], n: usize, stride: usize, x: &mut [u
 // Monomorphic target-feature entry points and their safe wrappers.
 
 macro_rules! entry_points {
-    ($feat:literal, $m:ty, $gemm:ident, $axpy:ident, $reduce:ident, $solve:ident) => {
+    ($feat:literal, $m:ty, $gemm:ident, $axpy:ident, $reduce:ident, $solve:ident, $mmb:ident) => {
+        pub(crate) fn $mmb(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+            #[target_feature(enable = $feat)]
+            unsafe fn inner(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+                unsafe { mmb_impl::<$m>(out, a, b, p, k, q) }
+            }
+            // SAFETY: the table holding this wrapper is only handed out after the
+            // features were detected (module docs).
+            unsafe { inner(out, a, b, p, k, q) }
+        }
         #[allow(clippy::too_many_arguments)]
         fn $gemm(
             c: &mut [u8],
@@ -627,7 +697,8 @@ entry_points!(
     gemm_shuffle,
     axpy_shuffle,
     reduce_shuffle,
-    solve_shuffle
+    solve_shuffle,
+    mmb_shuffle
 );
 entry_points!(
     "avx2,gfni",
@@ -635,5 +706,6 @@ entry_points!(
     gemm_gfni,
     axpy_gfni,
     reduce_gfni,
-    solve_gfni
+    solve_gfni,
+    mmb_gfni
 );

@@ -21,7 +21,8 @@
 //! elimination below with GFNI products, back substitution by lane-wise dot products.
 //!
 //! Without GFNI the backend uses the AVX2 shuffle kernels ([`avx2::SHUFFLE`]); without
-//! VBMI `mat_mul_batch` is the portable SWAR kernel.
+//! VBMI `mat_mul_batch` (and shapes the register gathers cannot hold) use the AVX2 GFNI
+//! kernel, and `gemm_acc` the general path.
 //!
 //! # Bounds and constant time
 //! As in [`super`]. Loop bounds, k-masks and permutation indices depend on the public
@@ -41,13 +42,13 @@ use alloc::vec::Vec;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
-/// GFNI kernels, portable `mat_mul_batch`.
+/// GFNI kernels (`mat_mul_batch`: the AVX2 GFNI one).
 pub const GFNI: Kernels = Kernels {
     backend: Backend::Avx512,
     gemm_acc,
     axpy_acc,
     reduce,
-    mat_mul_batch: portable::mat_mul_batch,
+    mat_mul_batch: avx2::mmb_gfni,
     solve,
 };
 
@@ -688,21 +689,88 @@ fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usiz
         return;
     }
     let (sa, sb, so) = (p * k, k * q, p * q);
+    if k == 0 || k > MMB_MAX_K || q > 64 || sb > 128 {
+        return avx2::mmb_gfni(out, a, b, p, k, q);
+    }
     // Matrices per register: the outputs fit 64 lanes, the operands two registers each.
     let mut t = 64 / so;
     while t > 0 && (t * sa > 128 || t * sb > 128) {
         t -= 1;
-    }
-    if t == 0 || k == 0 || k > MMB_MAX_K {
-        return portable::mat_mul_batch(out, a, b, p, k, q);
     }
     let count = out.len() / so;
     assert!(
         a.len() >= count * sa && b.len() >= count * sb,
         "mat_mul_batch: input too short"
     );
-    // SAFETY: features detected (module docs); lengths checked above.
-    unsafe { mmb_inner(out, a, b, p, k, q, t, count) }
+    if t > 0 {
+        // SAFETY: features detected (module docs); lengths checked above.
+        unsafe { mmb_inner(out, a, b, p, k, q, t, count) }
+    } else {
+        // Larger outputs: blocks of `pr` rows of one matrix per register.
+        let pr = p.min(64 / q).min(128 / k);
+        // SAFETY: as above.
+        unsafe { mmb_rows_inner(out, a, b, p, k, q, pr, count) }
+    }
+}
+
+/// One matrix at a time, `pr` output rows per register: lane (i', j) gathers
+/// `A[i0+i'][l]` from the window of A's rows `i0..` and `B[l][j]` from the whole of B.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn mmb_rows_inner(
+    out: &mut [u8],
+    a: &[u8],
+    b: &[u8],
+    p: usize,
+    k: usize,
+    q: usize,
+    pr: usize,
+    count: usize,
+) {
+    unsafe {
+        let (sa, sb, so) = (p * k, k * q, p * q);
+        let mut ia = [[0u8; 64]; MMB_MAX_K];
+        let mut ib = [[0u8; 64]; MMB_MAX_K];
+        for e in 0..pr * q {
+            let (i, j) = (e / q, e % q);
+            for l in 0..k {
+                ia[l][e] = (i * k + l) as u8;
+                ib[l][e] = (l * q + j) as u8;
+            }
+        }
+        let mut iav = [_mm512_setzero_si512(); MMB_MAX_K];
+        let mut ibv = [_mm512_setzero_si512(); MMB_MAX_K];
+        for l in 0..k {
+            iav[l] = _mm512_loadu_si512(ia[l].as_ptr() as *const _);
+            ibv[l] = _mm512_loadu_si512(ib[l].as_ptr() as *const _);
+        }
+        let (ap, bp, op) = (
+            a.as_ptr() as *const i8,
+            b.as_ptr() as *const i8,
+            out.as_mut_ptr() as *mut i8,
+        );
+        for u in 0..count {
+            let pb = bp.add(u * sb);
+            let b0 = _mm512_maskz_loadu_epi8(kmask(sb), pb);
+            let b1 = _mm512_maskz_loadu_epi8(kmask(sb.saturating_sub(64)), pb.wrapping_add(64));
+            let mut i0 = 0;
+            while i0 < p {
+                let rows = (p - i0).min(pr);
+                let la = rows * k;
+                let pa = ap.add(u * sa + i0 * k);
+                let a0 = _mm512_maskz_loadu_epi8(kmask(la), pa);
+                let a1 = _mm512_maskz_loadu_epi8(kmask(la.saturating_sub(64)), pa.wrapping_add(64));
+                let mut acc = _mm512_setzero_si512();
+                for l in 0..k {
+                    let x = _mm512_permutex2var_epi8(a0, iav[l], a1);
+                    let y = _mm512_permutex2var_epi8(b0, ibv[l], b1);
+                    acc = _mm512_xor_si512(acc, _mm512_gf2p8mul_epi8(x, y));
+                }
+                _mm512_mask_storeu_epi8(op.add(u * so + i0 * q), kmask(rows * q), reduce_v(acc));
+                i0 += pr;
+            }
+        }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
