@@ -244,7 +244,22 @@ fn mat_mul_batch_matches_portable() {
             ]);
         }
     }
-    // Register-count corners (64 elements = four registers) and the portable fallback.
+    // The batched products of signing, for the nine sets' (o, l, r): B^T·T0 (l×r·r×ol),
+    // Y·Q1 ((ol)×l·l×l), A·T1 (r×r·r×ol), Z·Q2 ((ro)×l·l×l).
+    for (o, l, r) in [
+        (3, 4, 8),
+        (4, 4, 6),
+        (5, 4, 4),
+        (4, 4, 8),
+        (5, 4, 6),
+        (6, 4, 5),
+        (4, 5, 8),
+        (5, 5, 6),
+        (6, 5, 5),
+    ] {
+        shapes.extend([(l, r, o * l), (l * o, l, l), (r, r, o * l), (r * o, l, l)]);
+    }
+    // Register-count corners (64 elements = four registers) and the gemm path.
     shapes.extend([
         (1, 1, 1),
         (2, 3, 2),

@@ -300,7 +300,8 @@ unsafe fn gemm_block<const R: usize>(
 // Batched small products
 // ---------------------------------------------------------------------------------------
 
-/// Largest inner dimension of the register path (SNOVA: k = l ≤ 5, or r ≤ 8).
+/// Largest inner dimension of the register path (SNOVA: k = l ≤ 5, or r ≤ 8); larger
+/// ones, and operands over 64 elements, take the gemm path.
 const K_MAX: usize = 16;
 
 pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
@@ -312,18 +313,44 @@ pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: 
         a.len() >= count * p * k && b.len() >= count * k * q,
         "mat_mul_batch: inputs shorter than the output"
     );
+    if k == 0 {
+        // Empty products: zeros, exactly as the portable kernel writes them.
+        super::portable::mat_mul_batch(out, a, b, p, k, q);
+        return;
+    }
     let (na, nb, no) = (
         (p * k).div_ceil(16),
         (k * q).div_ceil(16),
         (p * q).div_ceil(16),
     );
-    if k == 0 || k > K_MAX || na > 4 || nb > 4 || no > 4 {
-        // Shapes SNOVA never uses: the portable kernel (same results, no tables).
-        super::portable::mat_mul_batch(out, a, b, p, k, q);
+    if k > K_MAX || na > 4 || nb > 4 || no > 4 {
+        // Larger products (SNOVA's l×r · r×(o·l) and (o·l)×l · l×l during signing): one
+        // register-blocked gemm per product, rows of the output sixteen at a time.
+        // SAFETY: NEON detected (module docs); lengths checked above.
+        unsafe { mmb_rows(out, a, b, p, k, q, count) };
         return;
     }
     // SAFETY: NEON detected (module docs); lengths checked above.
     unsafe { mmb_dispatch(out, a, b, p, k, q, count, na, nb, no) }
+}
+
+/// Products too large for the register path: `out[t] = 0`, `out[t] ^= a[t]·b[t]` by the
+/// gemm kernel (row-major, packed: A strides (k, 1), B and C rows of q), then one
+/// reduction pass. Bytes past `count·p·q` are never written (gemm stores only the
+/// addressed columns of each row).
+#[target_feature(enable = "neon")]
+unsafe fn mmb_rows(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize, count: usize) {
+    let (pk, kq, pq) = (p * k, k * q, p * q);
+    for t in 0..count {
+        let o = &mut out[t * pq..];
+        o[..pq].fill(0);
+        // SAFETY: NEON available; the gemm shape (p×k at strides (k, 1), k×q, p×q) lies
+        // inside `a[t·pk..]`, `b[t·kq..]` and `o` (lengths checked by the caller).
+        unsafe {
+            gemm_neon(o, q, &a[t * pk..], k, 1, &b[t * kq..], q, p, k, q);
+            reduce_neon(&mut o[..pq]);
+        }
+    }
 }
 
 /// `tbl` over the first `N` registers of `t` (indices ≥ 16·N give 0).
