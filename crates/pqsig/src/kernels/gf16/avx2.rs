@@ -61,7 +61,7 @@ pub(crate) fn gfni_detected() -> bool {
 /// The shuffle-table variant (any AVX2 CPU).
 pub const SHUFFLE: Kernels = Kernels {
     backend: Backend::Avx2,
-    gemm_acc: gemm_shuffle,
+    gemm_acc: gemm_expand,
     axpy_acc: axpy_shuffle,
     reduce: reduce_shuffle,
     mat_mul_batch: mmb_shuffle,
@@ -405,6 +405,122 @@ unsafe fn xor_into<const H: usize>(dst: &mut [u8], v: &[__m256i; H]) {
     }
 }
 
+/// The shuffle variant's `gemm_acc`: the "expanded element" product instead of tables.
+/// B's elements are spread to bits 0, 4, 8, 12 of a `u16` (`expand`); for a scalar
+/// `s < 16` the lane product `s · expand(x)` (`vpmullw`) holds `s·xⱼ` in nibble j with
+/// no carries, so products XOR-accumulate nibble-wise and one `compress` per output
+/// (`⊕ⱼ nibbleⱼ ≪ j`) gives the carry-less sum. One multiplication per sixteen products,
+/// and the scalar needs only a broadcast (a table would cost a dozen instructions per
+/// scalar). Rows of C four at a time, 32 columns (two ymm of u16 lanes) per block.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_expand_impl(
+    c: &mut [u8],
+    ldc: usize,
+    a: &[u8],
+    a_rs: usize,
+    a_cs: usize,
+    b: &[u8],
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) {
+    unsafe {
+        check_gemm(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n);
+        if m == 0 || kk == 0 || n == 0 {
+            return;
+        }
+        let mut bx: Vec<[u16; 32]> = vec![[0u16; 32]; kk];
+        let mut j0 = 0;
+        while j0 < n {
+            let w = (n - j0).min(32);
+            for (k, row) in bx.iter_mut().enumerate() {
+                row.fill(0);
+                for (d, &x) in row.iter_mut().zip(&b[k * ldb + j0..k * ldb + j0 + w]) {
+                    let x = (x & 15) as u16;
+                    *d = (x | (x << 3) | (x << 6) | (x << 9)) & 0x1111;
+                }
+            }
+            if w <= 16 {
+                gemm_expand_block::<1>(c, ldc, a, a_rs, a_cs, &bx, m, j0, w);
+            } else {
+                gemm_expand_block::<2>(c, ldc, a, a_rs, a_cs, &bx, m, j0, w);
+            }
+            j0 += w;
+        }
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_expand_block<const H: usize>(
+    c: &mut [u8],
+    ldc: usize,
+    a: &[u8],
+    a_rs: usize,
+    a_cs: usize,
+    bx: &[[u16; 32]],
+    m: usize,
+    j0: usize,
+    w: usize,
+) {
+    unsafe {
+        const R: usize = 4;
+        let ap = a.as_ptr();
+        let mut i = 0;
+        while i < m {
+            let rows = (m - i).min(R);
+            let mut acc = [[_mm256_setzero_si256(); H]; R];
+            let mut arow = [ap; R];
+            for (r, p) in arow.iter_mut().enumerate() {
+                *p = ap.add((i + r.min(rows - 1)) * a_rs);
+            }
+            for (k, brow) in bx.iter().enumerate() {
+                let mut bv = [_mm256_setzero_si256(); H];
+                for (h, v) in bv.iter_mut().enumerate() {
+                    *v = _mm256_loadu_si256(brow.as_ptr().add(16 * h) as *const __m256i);
+                }
+                for r in 0..R {
+                    let s = _mm256_set1_epi16((*arow[r].add(k * a_cs) & 15) as i16);
+                    for h in 0..H {
+                        acc[r][h] = _mm256_xor_si256(acc[r][h], _mm256_mullo_epi16(bv[h], s));
+                    }
+                }
+            }
+            for (r, accr) in acc.iter().enumerate().take(rows) {
+                let mut cv = [_mm256_setzero_si256(); H];
+                for h in 0..H {
+                    cv[h] = compress16(accr[h]);
+                }
+                // u16 lanes → bytes: packus works per 128-bit half, the qword permute
+                // restores the order.
+                let hi = if H == 2 {
+                    cv[1]
+                } else {
+                    _mm256_setzero_si256()
+                };
+                let packed = _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi16(cv[0], hi));
+                let dst = &mut c[(i + r) * ldc + j0..(i + r) * ldc + j0 + w];
+                xor_into(dst, &[packed]);
+            }
+            i += R;
+        }
+    }
+}
+
+/// `⊕ⱼ nibbleⱼ(v) ≪ j` on u16 lanes (the unreduced product byte, in the low byte).
+#[inline(always)]
+unsafe fn compress16(v: __m256i) -> __m256i {
+    unsafe {
+        let t0 = _mm256_and_si256(v, _mm256_set1_epi16(0xF));
+        let t1 = _mm256_and_si256(_mm256_srli_epi16::<3>(v), _mm256_set1_epi16(0x1E));
+        let t2 = _mm256_and_si256(_mm256_srli_epi16::<6>(v), _mm256_set1_epi16(0x3C));
+        let t3 = _mm256_and_si256(_mm256_srli_epi16::<9>(v), _mm256_set1_epi16(0x78));
+        _mm256_xor_si256(_mm256_xor_si256(t0, t1), _mm256_xor_si256(t2, t3))
+    }
+}
+
 // ---------------------------------------------------------------------------------
 // axpy_acc, reduce
 
@@ -620,8 +736,41 @@ unsafe fn solve_impl<M: Mul>(aug: &mut [u8], n: usize, stride: usize, x: &mut [u
 // ---------------------------------------------------------------------------------
 // Monomorphic target-feature entry points and their safe wrappers.
 
+#[allow(clippy::too_many_arguments)]
+fn gemm_expand(
+    c: &mut [u8],
+    ldc: usize,
+    a: &[u8],
+    a_rs: usize,
+    a_cs: usize,
+    b: &[u8],
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) {
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn inner(
+        c: &mut [u8],
+        ldc: usize,
+        a: &[u8],
+        a_rs: usize,
+        a_cs: usize,
+        b: &[u8],
+        ldb: usize,
+        m: usize,
+        kk: usize,
+        n: usize,
+    ) {
+        unsafe { gemm_expand_impl(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
+    }
+    // SAFETY: the table holding this wrapper is only handed out after AVX2 was detected.
+    unsafe { inner(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
+}
+
 macro_rules! entry_points {
-    ($feat:literal, $m:ty, $gemm:ident, $axpy:ident, $reduce:ident, $solve:ident, $mmb:ident) => {
+    ($feat:literal, $m:ty, $axpy:ident, $reduce:ident, $solve:ident, $mmb:ident) => {
         pub(crate) fn $mmb(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
             #[target_feature(enable = $feat)]
             unsafe fn inner(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
@@ -630,39 +779,6 @@ macro_rules! entry_points {
             // SAFETY: the table holding this wrapper is only handed out after the
             // features were detected (module docs).
             unsafe { inner(out, a, b, p, k, q) }
-        }
-        #[allow(clippy::too_many_arguments)]
-        fn $gemm(
-            c: &mut [u8],
-            ldc: usize,
-            a: &[u8],
-            a_rs: usize,
-            a_cs: usize,
-            b: &[u8],
-            ldb: usize,
-            m: usize,
-            kk: usize,
-            n: usize,
-        ) {
-            #[target_feature(enable = $feat)]
-            #[allow(clippy::too_many_arguments)]
-            unsafe fn inner(
-                c: &mut [u8],
-                ldc: usize,
-                a: &[u8],
-                a_rs: usize,
-                a_cs: usize,
-                b: &[u8],
-                ldb: usize,
-                m: usize,
-                kk: usize,
-                n: usize,
-            ) {
-                unsafe { gemm_impl::<$m>(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
-            }
-            // SAFETY: the table holding this wrapper is only handed out after the
-            // features were detected (module docs).
-            unsafe { inner(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
         }
         fn $axpy(acc: &mut [u8], s: u8, x: &[u8]) {
             #[target_feature(enable = $feat)]
@@ -691,10 +807,44 @@ macro_rules! entry_points {
     };
 }
 
+/// The GFNI variant's `gemm_acc` (the generic register-blocked kernel).
+#[allow(clippy::too_many_arguments)]
+fn gemm_gfni(
+    c: &mut [u8],
+    ldc: usize,
+    a: &[u8],
+    a_rs: usize,
+    a_cs: usize,
+    b: &[u8],
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) {
+    #[target_feature(enable = "avx2,gfni")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn inner(
+        c: &mut [u8],
+        ldc: usize,
+        a: &[u8],
+        a_rs: usize,
+        a_cs: usize,
+        b: &[u8],
+        ldb: usize,
+        m: usize,
+        kk: usize,
+        n: usize,
+    ) {
+        unsafe { gemm_impl::<Gfni>(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
+    }
+    // SAFETY: the table holding this wrapper is only handed out after the
+    // features were detected (module docs).
+    unsafe { inner(c, ldc, a, a_rs, a_cs, b, ldb, m, kk, n) }
+}
+
 entry_points!(
     "avx2",
     Shuffle,
-    gemm_shuffle,
     axpy_shuffle,
     reduce_shuffle,
     solve_shuffle,
@@ -703,7 +853,6 @@ entry_points!(
 entry_points!(
     "avx2,gfni",
     Gfni,
-    gemm_gfni,
     axpy_gfni,
     reduce_gfni,
     solve_gfni,

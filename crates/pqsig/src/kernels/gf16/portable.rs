@@ -1,19 +1,24 @@
 //! Portable GF(16) kernels: plain Rust, constant time, no tables indexed by data.
 //!
-//! # How a product is formed without tables
-//! For a scalar `s = s₀ + 2s₁ + 4s₂ + 8s₃` and a reduced element `x < 16`, the
-//! carry-less product is `s ⊗ x = ⊕ⱼ sⱼ·(x ≪ j)`, a byte `< 0x80` (see the module docs
-//! of [`super`]). Each bit `sⱼ` becomes a byte mask `0 − sⱼ` (0x00 or 0xFF), so
-//! `s ⊗ x = ⊕ⱼ (x ≪ j) & maskⱼ(s)`: four ANDs and four XORs, no branch, no index. The
-//! shifted copies `x ≪ j` of a matrix row are computed once and reused for every scalar
-//! that multiplies that row, so the inner loops are plain byte-wise AND/XOR over
-//! fixed-width arrays, which LLVM turns into SIMD on every target (SSE2 on the x86-64
-//! baseline, 16 elements per instruction). For reduced products (`solve`) the same
-//! identity is used with the reduced multiples `x·tʲ mod (t⁴+t+1)` instead of `x ≪ j`.
+//! # How products are formed without tables
+//! * `gemm_acc` ("expanded elements", the trick of the reference C code): B's elements
+//!   are spread to bits 0, 4, 8, 12 of a `u16` once per call. For a scalar `s < 16`
+//!   the integer product `s · expand(x)` holds `s·xⱼ` in nibble j (four disjoint
+//!   nibbles, no carries), so such products XOR-accumulate nibble-wise over the whole
+//!   k loop, and one `compress` per output (`⊕ⱼ nibbleⱼ ≪ j`) yields the carry-less sum,
+//!   a byte `< 0x80`. One 16-bit multiplication per product; the loops are plain `u16`
+//!   arrays of fixed width that LLVM vectorises (`pmullw`, eight products per SSE2
+//!   instruction on the x86-64 baseline). Four rows of C are accumulated at a time.
+//! * `axpy_acc`: `s ⊗ x = ⊕ⱼ (x ≪ j) & maskⱼ(s)` with byte masks `0 − sⱼ`.
+//! * `mat_mul_batch` rows (`q ≤ 8` elements at a time) are SWAR words: eight elements
+//!   per `u64`, the bit-plane `(x ≫ j) & 0x0101…01` times the scalar gives
+//!   `sⱼ`-selected copies of the scalar in every byte (products `≤ 15`, no carry
+//!   between bytes).
+//! * `solve`: rows as `u64` words; `f · row = ⊕ⱼ maskⱼ(f) & (row·tʲ mod t⁴+t+1)` from the
+//!   pivot row's four reduced multiples, already reduced.
 //!
-//! `mat_mul_batch` rows (`q ≤ 8` elements) are SWAR words: eight elements per `u64`,
-//! the bit-plane `(x ≫ j) & 0x0101…01` times the scalar gives `sⱼ`-selected copies of
-//! the scalar in every byte (products `≤ 15`, no carry between bytes).
+//! Masks made from data go through [`super::barrier_u8`], so that LLVM cannot turn
+//! `v & (0 − bit)` into a select and then into a branch on the bit.
 //!
 //! # Constant time
 //! Shapes and strides are public; every loop bound depends on them only. Scalars enter
@@ -70,15 +75,12 @@ pub fn gemm_acc(
     }
     let mut j0 = 0;
     while j0 < n {
-        let w = (n - j0).min(64);
+        let w = (n - j0).min(16);
         let args = (&mut *c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w);
-        match w {
-            0..=8 => gemm_w::<4>(args),
-            9..=16 => gemm_w::<8>(args),
-            17..=24 => gemm_w::<12>(args),
-            25..=32 => gemm_w::<16>(args),
-            33..=48 => gemm_w::<24>(args),
-            _ => gemm_w::<32>(args),
+        if w <= 8 {
+            gemm_w::<8, 4>(args)
+        } else {
+            gemm_w::<16, 4>(args)
         }
         j0 += w;
     }
@@ -98,76 +100,60 @@ type GemmArgs<'a> = (
     usize,
 );
 
-/// Bit-plane `j` of a row: `x & 2ʲ` per byte, two bytes per `u16` lane (little-endian).
-/// Multiplying a lane by a scalar `s < 16` gives `xⱼ·(s ≪ j)` in each byte (`≤ 120`, no
-/// carry into the next byte): one partial product of `s ⊗ x` for two elements. Plain
-/// `u16` loops, which LLVM vectorises to `pmullw` (8 lanes = 16 elements on SSE2).
+/// The "expanded" form of a reduced element: its bits at positions 0, 4, 8, 12 of a
+/// `u16`. For a scalar `s < 16`, the integer product `s · expand(x)` holds `s·xⱼ` in
+/// nibble `j` (four disjoint nibbles, no carries), so XORs of such products accumulate
+/// nibble-wise and [`compress`] turns the sum into the carry-less product sum.
 #[inline(always)]
-fn planes_into<const HW: usize>(dst: &mut [[u16; HW]; 4], row: &[u8]) {
-    let mut lanes = [0u16; HW];
-    let mut pairs = row.chunks_exact(2);
-    for (l, ch) in lanes.iter_mut().zip(&mut pairs) {
-        *l = u16::from_le_bytes([ch[0], ch[1]]);
-    }
-    if let [last] = pairs.remainder() {
-        lanes[row.len() / 2] = *last as u16;
-    }
-    for h in 0..HW {
-        let v = lanes[h];
-        dst[0][h] = v & 0x0101;
-        dst[1][h] = v & 0x0202;
-        dst[2][h] = v & 0x0404;
-        dst[3][h] = v & 0x0808;
-    }
+fn expand(x: u8) -> u16 {
+    let x = (x & 15) as u16;
+    (x | (x << 3) | (x << 6) | (x << 9)) & 0x1111
 }
 
-/// `acc ^= s ⊗ row` from the row's bit planes (unreduced, two elements per lane).
+/// `⊕ⱼ nibbleⱼ(v) ≪ j`: from an accumulated expanded product to the unreduced byte.
 #[inline(always)]
-fn mac<const HW: usize>(acc: &mut [u16; HW], e: &[[u16; HW]; 4], s: u16) {
-    for h in 0..HW {
-        acc[h] ^= e[0][h].wrapping_mul(s)
-            ^ e[1][h].wrapping_mul(s)
-            ^ e[2][h].wrapping_mul(s)
-            ^ e[3][h].wrapping_mul(s);
-    }
+fn compress(v: u16) -> u8 {
+    ((v & 0xF) ^ ((v >> 3) & 0x1E) ^ ((v >> 6) & 0x3C) ^ ((v >> 9) & 0x78)) as u8
 }
 
-/// `dst ^= lanes` (bytes of the `u16` lanes, `dst.len() ≤ 2·HW`).
+/// Columns `j0 .. j0+w` of the product, `w ≤ W`: B's column block expanded once (one
+/// element per `u16` lane), `R` rows of C accumulated at a time in `u16` arrays
+/// (registers), one lane multiplication per product (LLVM: `pmullw`, eight per SSE2
+/// instruction).
 #[inline(always)]
-fn xor_lanes<const HW: usize>(dst: &mut [u8], acc: &[u16; HW]) {
-    for (t, d) in dst.iter_mut().enumerate() {
-        *d ^= (acc[t / 2] >> (8 * (t & 1))) as u8;
-    }
-}
-
-/// Columns `j0 .. j0+w` of the product, `w ≤ 2·HW`: B's column block expanded once into
-/// bit planes, rows of C accumulated two at a time in `u16` arrays (registers).
-#[inline(always)]
-fn gemm_w<const HW: usize>((c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>) {
-    let mut bs: Vec<[[u16; HW]; 4]> = vec![[[0u16; HW]; 4]; kk];
-    for (k, e) in bs.iter_mut().enumerate() {
-        planes_into(e, &b[k * ldb + j0..k * ldb + j0 + w]);
+fn gemm_w<const W: usize, const R: usize>(
+    (c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>,
+) {
+    let mut bx: Vec<[u16; W]> = vec![[0u16; W]; kk];
+    for (k, e) in bx.iter_mut().enumerate() {
+        for (d, &x) in e.iter_mut().zip(&b[k * ldb + j0..k * ldb + j0 + w]) {
+            *d = expand(x);
+        }
     }
     let mut i = 0;
-    while i + 2 <= m {
-        let mut acc0 = [0u16; HW];
-        let mut acc1 = [0u16; HW];
-        for (k, e) in bs.iter().enumerate() {
-            let s0 = (a[i * a_rs + k * a_cs] & 15) as u16;
-            let s1 = (a[(i + 1) * a_rs + k * a_cs] & 15) as u16;
-            mac(&mut acc0, e, s0);
-            mac(&mut acc1, e, s1);
+    while i < m {
+        let rows = (m - i).min(R);
+        let mut acc = [[0u16; W]; R];
+        // Rows past the end repeat the last row (computed, not stored).
+        let mut base = [0usize; R];
+        for (r, bse) in base.iter_mut().enumerate() {
+            *bse = (i + r.min(rows - 1)) * a_rs;
         }
-        xor_lanes(&mut c[i * ldc + j0..i * ldc + j0 + w], &acc0);
-        xor_lanes(&mut c[(i + 1) * ldc + j0..(i + 1) * ldc + j0 + w], &acc1);
-        i += 2;
-    }
-    if i < m {
-        let mut acc0 = [0u16; HW];
-        for (k, e) in bs.iter().enumerate() {
-            mac(&mut acc0, e, (a[i * a_rs + k * a_cs] & 15) as u16);
+        for (k, e) in bx.iter().enumerate() {
+            for r in 0..R {
+                let s = (a[base[r] + k * a_cs] & 15) as u16;
+                for t in 0..W {
+                    acc[r][t] ^= e[t].wrapping_mul(s);
+                }
+            }
         }
-        xor_lanes(&mut c[i * ldc + j0..i * ldc + j0 + w], &acc0);
+        for (r, accr) in acc.iter().enumerate().take(rows) {
+            let dst = &mut c[(i + r) * ldc + j0..(i + r) * ldc + j0 + w];
+            for (d, &v) in dst.iter_mut().zip(accr.iter()) {
+                *d ^= compress(v);
+            }
+        }
+        i += R;
     }
 }
 
