@@ -432,7 +432,8 @@ def snova_section(rows):
         p("| alg | op | backend | µs | ticks | impr. vs portable | shape |")
         p("|---|---|---|---|---|---|---|")
         order = {a: i for i, a in enumerate(["SNOVA l=4", "SNOVA l=5"] + SNOVA_SETS)}
-        ops = ["gemm_acc kg", "gemm_acc sg", "matmul r=l", "matmul r=8", "solve S", "solve K"]
+        ops = ["gemm_acc kg", "gemm_acc sg", "gemm_acc vf", "matmul r=l", "matmul r=8", "matmul sg",
+               "solve S", "solve K"]
         okey = lambda o: (ops.index(o) if o in ops else 99, o)
         for r in sorted(ker, key=lambda r: (order.get(r["alg"], 99), okey(r["op"]), backend_key(r["backend"]))):
             b = port.get((r["alg"], r["op"]))

@@ -6,8 +6,9 @@
 //!   on requests of realistic centre and σ, per request.
 //! * SNOVA (alg `SNOVA l=4` / `SNOVA l=5`): the GF(16) kernels of
 //!   `pqsig::kernels::gf16` with the shapes of the Round-3 sets of that l — `gemm_acc`
-//!   (keygen's P11·T12 and the signer's P11·V, per call), `mat_mul_batch` (l×l·l×r, per
-//!   product), `solve` (the o·l·r system, per call); and per set (alg `SNOVA_…`) the
+//!   (the scheme's three wide products: keygen's T12ᵀ·P11, signing's Wᵀ·P11,
+//!   verification's Wᵀ·P; per call), `mat_mul_batch` (l×l·l×r and signing's l×r·r×ol,
+//!   per product), `solve` (the o·l·r system, per call); and per set (alg `SNOVA_…`) the
 //!   public-seed expansion `xof::shake128_ctr` / `xof::aes128_ctr` at the set's
 //!   NUM_GEN_PUB_BYTES (per expansion). Fewer samples (`SNOVA_PLAN`).
 //!
@@ -303,12 +304,17 @@ fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
     for l in [4usize, 5] {
         let alg: &'static str = if l == 4 { "SNOVA l=4" } else { "SNOVA l=5" };
         let shapes: Vec<_> = SNOVA_SHAPES.iter().filter(|s| s.3 == l).collect();
-        // gemm_acc: keygen's F12 = P11·T12 (vl × vl · vl × ol, one per m1 polynomial)
-        // and a signing-side product P11·V (vl × vl · vl × l: the vinegar block column).
-        let &(set, vv, o, _, _) = shapes[0];
+        // gemm_acc: the three wide products of the scheme code (snova/keygen.rs, sign.rs,
+        // eval.rs), for the S set of this l: keygen's F21 = T12ᵀ·P11 (ol × vl · vl × m1·vl),
+        // signing's Uᵀ = Wᵀ·P11 (lr × vl · vl × m1·vl) and verification's Uᵀ = Wᵀ·P
+        // (lr × nl · nl × m1·nl), P row-interleaved, A read transposed (a_rs = 1).
+        let &(set, vv, o, _, r) = shapes[0];
+        let m1 = pqsig::snova::ParamSet::from_name(set).expect("a set").m1();
+        let (vl, ol, nl, lr) = (vv * l, o * l, (vv + o) * l, l * r);
         for (op, m, kk, n, what) in [
-            ("gemm_acc kg", vv * l, vv * l, o * l, "P11·T12 (keygen)"),
-            ("gemm_acc sg", vv * l, vv * l, l, "P11·V (vinegar column)"),
+            ("gemm_acc kg", ol, vl, m1 * vl, "keygen T12ᵀ·P11"),
+            ("gemm_acc sg", lr, vl, m1 * vl, "sign Wᵀ·P11"),
+            ("gemm_acc vf", lr, nl, m1 * nl, "verify Wᵀ·P"),
         ] {
             for &b in backends {
                 v.push(KernelCase {
@@ -322,20 +328,34 @@ fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                 });
             }
         }
-        // mat_mul_batch: l×l · l×r products, 64 per call, for the sets' r.
-        for &&(set, _, _, _, r) in &shapes {
+        // mat_mul_batch: l×l · l×r products, 64 per call, for the sets' r; and signing's
+        // Bᵀ·T0 batch (l×r · r×ol, snova/sign.rs) for the S set.
+        let mut mm: Vec<(&'static str, usize, usize, usize, &str)> = shapes
+            .iter()
+            .map(|&&(set, _, _, _, r)| {
+                (
+                    if r == l { "matmul r=l" } else { "matmul r=8" },
+                    l,
+                    l,
+                    r,
+                    set,
+                )
+            })
+            .collect();
+        mm.push(("matmul sg", l, r, ol, set));
+        for (op, p, kk, q, set) in mm {
             for &b in backends {
                 v.push(KernelCase {
                     alg,
-                    op: if r == l { "matmul r=l" } else { "matmul r=8" },
+                    op,
                     backend: b.name().into(),
                     note: format!(
-                        "per product ({l}×{l}·{l}×{r}, {} per call; {set})",
+                        "per product ({p}×{kk}·{kk}×{q}, {} per call; {set})",
                         MatMulBatch::COUNT
                     ),
                     fpr: None,
                     plan,
-                    unit: Box::new(MatMulBatch::new(gf16::kernels(b), l, r, 21 + r as u64)),
+                    unit: Box::new(MatMulBatch::new(gf16::kernels(b), p, kk, q, 21 + q as u64)),
                 });
             }
         }
@@ -389,7 +409,8 @@ fn gf16_elems(len: usize, seed: u64) -> Vec<u8> {
     v
 }
 
-/// `gemm_acc` on one m × kk · kk × n product per call (C zeroed before each sample).
+/// `gemm_acc` on one m × kk · kk × n product per call (C zeroed before each sample), A
+/// stored kk × m and read transposed (`a_rs = 1`, `a_cs = m`) as the scheme code does.
 struct Gemm {
     k: &'static pqsig::kernels::gf16::Kernels,
     m: usize,
@@ -431,8 +452,8 @@ impl Unit for Gemm {
             std::hint::black_box(&mut self.c),
             n,
             &self.a,
-            kk,
             1,
+            m,
             &self.b,
             n,
             m,
@@ -443,11 +464,12 @@ impl Unit for Gemm {
     }
 }
 
-/// `mat_mul_batch`: `COUNT` products l×l · l×r per call, timed per product.
+/// `mat_mul_batch`: `COUNT` products p×k · k×q per call, timed per product.
 struct MatMulBatch {
     k: &'static pqsig::kernels::gf16::Kernels,
-    l: usize,
-    r: usize,
+    p: usize,
+    kk: usize,
+    q: usize,
     a: Vec<u8>,
     b: Vec<u8>,
     out: Vec<u8>,
@@ -455,14 +477,21 @@ struct MatMulBatch {
 
 impl MatMulBatch {
     const COUNT: usize = 64;
-    fn new(k: &'static pqsig::kernels::gf16::Kernels, l: usize, r: usize, seed: u64) -> Self {
+    fn new(
+        k: &'static pqsig::kernels::gf16::Kernels,
+        p: usize,
+        kk: usize,
+        q: usize,
+        seed: u64,
+    ) -> Self {
         MatMulBatch {
             k,
-            l,
-            r,
-            a: gf16_elems(Self::COUNT * l * l, seed),
-            b: gf16_elems(Self::COUNT * l * r, seed ^ 0xb),
-            out: vec![0; Self::COUNT * l * r],
+            p,
+            kk,
+            q,
+            a: gf16_elems(Self::COUNT * p * kk, seed),
+            b: gf16_elems(Self::COUNT * kk * q, seed ^ 0xb),
+            out: vec![0; Self::COUNT * p * q],
         }
     }
 }
@@ -470,14 +499,14 @@ impl MatMulBatch {
 impl Unit for MatMulBatch {
     #[inline]
     fn run(&mut self, _j: usize) {
-        let (l, r) = (self.l, self.r);
+        let (p, kk, q) = (self.p, self.kk, self.q);
         (self.k.mat_mul_batch)(
             std::hint::black_box(&mut self.out),
             &self.a,
             &self.b,
-            l,
-            l,
-            r,
+            p,
+            kk,
+            q,
         );
         std::hint::black_box(&self.out);
     }
