@@ -107,18 +107,19 @@ pub(crate) struct Abq {
     pub a: Vec<u8>,
     /// B per item (r×l).
     pub b: Vec<u8>,
-    /// Bᵀ per item (l×r).
-    pub bt: Vec<u8>,
     /// q1, q2 per item (l coefficients).
     pub q1: Vec<u8>,
     pub q2: Vec<u8>,
-    /// Q1, Q2 per item (l×l, symmetric).
-    pub qq1: Vec<u8>,
-    pub qq2: Vec<u8>,
     /// q1[a]·q2[b] per item (l², index a·l + b).
     pub coef: Vec<u8>,
     /// Per mi, the r × (alpha·r) matrix [A_0 | A_1 | …] (row-major).
     pub ah: Vec<u8>,
+    /// Bᵀ (l×r), Q1 (l×l, symmetric), A, Q2 repeated o times per item (one copy per oil block `idx`), the
+    /// operand layout of the batched products of signing (items·o matrices).
+    pub bt_rep: Vec<u8>,
+    pub qq1_rep: Vec<u8>,
+    pub a_rep: Vec<u8>,
+    pub qq2_rep: Vec<u8>,
     /// The whipping map: (l·r) × (l·l·r), `whip[(k,j')][(i,a,j)] = S^a[i][k]·δ(j,j')`, so
     /// that a row of signature blocks `X (l×r)` times `whip` is `[S^a·X]` laid out as rows
     /// i of the whipped matrix (columns (a, j)).
@@ -201,15 +202,26 @@ impl Abq {
                 }
             }
         }
+        let rep = |src: &[u8], sz: usize| -> Vec<u8> {
+            let mut v = Vec::with_capacity(src.len() * o);
+            for it in 0..items {
+                for _ in 0..o {
+                    v.extend_from_slice(&src[it * sz..(it + 1) * sz]);
+                }
+            }
+            v
+        };
+        let (bt_rep, qq1_rep, a_rep, qq2_rep) = (rep(&bt, lr), rep(&qq1, l2), rep(&a, r2), rep(&qq2, l2));
         Abq {
+            bt_rep,
+            qq1_rep,
+            a_rep,
+            qq2_rep,
             s_pows,
             a,
             b,
-            bt,
             q1: q1.to_vec(),
             q2: q2.to_vec(),
-            qq1,
-            qq2,
             coef,
             ah,
             whip,

@@ -19,9 +19,8 @@
 
 use super::abq::Abq;
 use super::params::Shape;
+use super::scratch::take;
 use crate::kernels::gf16::Kernels;
-use alloc::vec;
-use zeroize::Zeroizing;
 
 /// Whips the blocks `x` (`rows` blocks of l×r, i.e. a (rows·l)×r flat matrix) into
 /// `w` ((rows·l) × (l·r)): one GEMM with the whipping map.
@@ -35,18 +34,38 @@ pub(crate) fn whip(sh: &Shape, k: &Kernels, abq: &Abq, x: &[u8], rows: usize, w:
 /// `out` (o·l·r, reduced; per mi an r×l matrix) = the whipped map of the m1 `dim × dim`
 /// matrices in `p` (row-interleaved: dim × m1·dim) at the whipped signature `w`
 /// (dim × l·r).
-pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: &[u8], out: &mut [u8]) {
+///
+/// `scratch` (at least [`scratch_len`] bytes) holds the temporaries; they depend on `w`
+/// (secret when signing): the caller wipes it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn eval(
+    sh: &Shape,
+    k: &Kernels,
+    abq: &Abq,
+    p: &[u8],
+    dim: usize,
+    w: &[u8],
+    out: &mut [u8],
+    scratch: &mut [u8],
+) {
     let (o, l, r, m1, na) = (sh.o, sh.l, sh.r, sh.m1, sh.alpha());
     let (lr, l2, r2) = (sh.lr(), l * l, r * r);
     let items = sh.items();
+    let mut rest = &mut scratch[..scratch_len(sh, dim)];
+    let ut = take(&mut rest, m1 * dim * lr);
+    let m = take(&mut rest, m1 * lr * lr);
+    let mblk = take(&mut rest, m1 * l2 * r2);
+    let temp1 = take(&mut rest, items * r2);
+    let temp2 = take(&mut rest, items * lr);
+    ut.fill(0);
+    m.fill(0);
+    temp1.fill(0);
 
     // 1. Uᵀ = Wᵀ · P (lr × m1·dim): P row-interleaved, one wide GEMM for all mi.
-    let mut ut = Zeroizing::new(vec![0u8; m1 * dim * lr]);
-    (k.gemm_acc)(&mut ut, m1 * dim, w, 1, lr, p, m1 * dim, lr, dim, m1 * dim);
-    (k.reduce)(&mut ut);
+    (k.gemm_acc)(ut, m1 * dim, w, 1, lr, p, m1 * dim, lr, dim, m1 * dim);
+    (k.reduce)(ut);
 
     // 2. M[mi] = Uᵀ[mi] · W = Wᵀ·P_mi·W (A read from the mi-th column block of Uᵀ).
-    let mut m = Zeroizing::new(vec![0u8; m1 * lr * lr]);
     for mi in 0..m1 {
         (k.gemm_acc)(
             &mut m[mi * lr * lr..(mi + 1) * lr * lr],
@@ -61,9 +80,8 @@ pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: 
             lr,
         );
     }
-    (k.reduce)(&mut m);
+    (k.reduce)(m);
     // Blocks: mblk[mi][(a,b)][(i,j)] = M[mi][(a,i)][(b,j)].
-    let mut mblk = Zeroizing::new(vec![0u8; m1 * l2 * r2]);
     for mi in 0..m1 {
         for a in 0..l {
             for b in 0..l {
@@ -77,7 +95,6 @@ pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: 
     }
 
     // 3. temp1 per pair.
-    let mut temp1 = Zeroizing::new(vec![0u8; items * r2]);
     for mi in 0..o {
         for mp in 0..m1 {
             let a0 = (mp + m1 - mi % m1) % m1;
@@ -100,11 +117,10 @@ pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: 
             );
         }
     }
-    (k.reduce)(&mut temp1);
+    (k.reduce)(temp1);
 
     // 4. temp2 = temp1 · B.
-    let mut temp2 = Zeroizing::new(vec![0u8; items * lr]);
-    (k.mat_mul_batch)(&mut temp2, &temp1, &abq.b, r, r, l);
+    (k.mat_mul_batch)(temp2, temp1, &abq.b, r, r, l);
 
     // 5. out[mi] = [A…] · [temp2…].
     out[..o * lr].fill(0);
@@ -123,4 +139,11 @@ pub(crate) fn eval(sh: &Shape, k: &Kernels, abq: &Abq, p: &[u8], dim: usize, w: 
         );
     }
     (k.reduce)(&mut out[..o * lr]);
+}
+
+/// Bytes of scratch [`eval`] needs for `dim`-row matrices.
+pub(crate) fn scratch_len(sh: &Shape, dim: usize) -> usize {
+    let (l, r, m1) = (sh.l, sh.r, sh.m1);
+    let lr = sh.lr();
+    m1 * dim * lr + m1 * lr * lr + m1 * l * l * r * r + sh.items() * (r * r + lr)
 }

@@ -71,6 +71,7 @@ pub(crate) mod expand;
 pub(crate) mod keygen;
 pub mod keys;
 pub mod params;
+pub(crate) mod scratch;
 pub(crate) mod sign;
 pub(crate) mod verify;
 

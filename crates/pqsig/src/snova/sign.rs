@@ -26,10 +26,11 @@ use super::verify::{digest, target};
 use crate::error::Error;
 use crate::kernels::gf16;
 use crate::kernels::keccak::sponge::Shake256;
+use super::scratch::{take, Arena};
 use crate::kernels::select::Backend;
 use alloc::vec;
 use alloc::vec::Vec;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 /// The expanded secret key (flat matrices; the secret ones wiped on drop).
 pub(crate) struct Expanded {
@@ -92,30 +93,44 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
     let (o, l, r, m1, na, v) = (sh.o, sh.l, sh.r, sh.m1, sh.alpha(), sh.v);
-    let (lr, vl, ol, olr, r2) = (sh.lr(), sh.vl(), sh.ol(), sh.olr(), r * r);
+    let (lr, vl, ol, olr, r2, l2) = (sh.lr(), sh.vl(), sh.ol(), sh.olr(), r * r, l * l);
     let items = sh.items();
-    let (lol, rol) = (l * ol, r * ol);
+    let rol = r * ol;
+    let stride = olr + 1;
 
     let dg: [u8; DIGEST_LEN] = digest(msg);
     let t = target(ps, &ek.pk_hash, &dg, salt);
 
-    let mut vin_bytes = Zeroizing::new(vec![0u8; sh.vinegar_bytes()]);
-    let mut xv = Zeroizing::new(vec![0u8; v * lr]);
-    let mut wv = Zeroizing::new(vec![0u8; vl * lr]);
-    let mut fvv = Zeroizing::new(vec![0u8; olr]);
-    let mut wf21 = Zeroizing::new(vec![0u8; m1 * lr * ol]);
-    let mut wf12 = Zeroizing::new(vec![0u8; m1 * lr * ol]);
-    let mut t0 = Zeroizing::new(vec![0u8; items * rol]);
-    let mut t1 = Zeroizing::new(vec![0u8; items * rol]);
-    let mut y = Zeroizing::new(vec![0u8; items * lol]);
-    let mut ut = Zeroizing::new(vec![0u8; items * lol]);
-    let mut z = Zeroizing::new(vec![0u8; items * rol]);
-    let mut vv = Zeroizing::new(vec![0u8; items * rol]);
-    let mut g1 = Zeroizing::new(vec![0u8; r2 * lol]);
-    let mut g2 = Zeroizing::new(vec![0u8; lr * rol]);
-    let stride = olr + 1;
-    let mut gauss = Zeroizing::new(vec![0u8; olr * stride]);
-    let mut xo = Zeroizing::new(vec![0u8; olr]);
+    // Every secret temporary lives in one arena, wiped on drop.
+    let sizes = [
+        sh.vinegar_bytes(),             // vinegar bytes
+        v * lr,                         // X_v
+        vl * lr,                        // W_v
+        olr,                            // Fvv
+        m1 * lr * ol,                   // WF21ᵀ
+        m1 * lr * ol,                   // WF12ᵀ
+        items * rol,                    // T0ᵀ
+        items * rol,                    // T1ᵀ
+        items * rol,                    // T0ᵀ split per idx
+        items * rol,                    // T1ᵀ split per idx
+        items * o * l2,                 // Y
+        items * o * l2,                 // Uᵀ
+        items * o * lr,                 // Z
+        items * o * lr,                 // V
+        r2 * o * l2,                    // G1
+        lr * o * lr,                    // G2
+        olr * stride,                   // augmented matrix
+        olr,                            // X_o
+        eval::scratch_len(&sh, vl),     // eval
+    ];
+    let mut arena = Arena::new(sizes.iter().sum());
+    let mut rest = arena.bytes();
+    let mut it = sizes.iter();
+    let mut next = || take(&mut rest, *it.next().expect("size"));
+    let (vin_bytes, xv, wv, fvv) = (next(), next(), next(), next());
+    let (wf21, wf12, t0, t1, t0s, t1s) = (next(), next(), next(), next(), next(), next());
+    let (y, ut, z, vv, g1, g2) = (next(), next(), next(), next(), next(), next());
+    let (gauss, xo, escratch) = (next(), next(), next());
 
     for ctr in 1u8..=254 {
         // 1. Vinegar and its whipping.
@@ -124,26 +139,26 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
         h.absorb(&dg);
         h.absorb(salt);
         h.absorb(&[ctr]);
-        h.squeeze(&mut vin_bytes);
+        h.squeeze(vin_bytes);
         drop(h);
-        codec::unpack(&mut xv, &vin_bytes);
-        eval::whip(&sh, k, &abq, &xv, v, &mut wv);
+        codec::unpack(xv, vin_bytes);
+        eval::whip(&sh, k, &abq, xv, v, wv);
 
         // 2. Constant term.
-        eval::eval(&sh, k, &abq, &ek.p11, vl, &wv, &mut fvv);
+        eval::eval(&sh, k, &abq, &ek.p11, vl, wv, fvv, escratch);
 
         // 3. Linear part. WF21ᵀ[mi], WF12ᵀ[mi] = W_vᵀ · (F21ᵀ, F12)[mi]: (l·r)×(o·l).
         wf21.fill(0);
         wf12.fill(0);
         for mi in 0..m1 {
             let a = mi * lr * ol;
-            (k.gemm_acc)(&mut wf21[a..a + lr * ol], ol, &wv, 1, lr, &ek.f21t[mi * ol..], m1 * ol, lr, vl, ol);
-            (k.gemm_acc)(&mut wf12[a..a + lr * ol], ol, &wv, 1, lr, &ek.f12[mi * ol..], m1 * ol, lr, vl, ol);
+            (k.gemm_acc)(&mut wf21[a..a + lr * ol], ol, wv, 1, lr, &ek.f21t[mi * ol..], m1 * ol, lr, vl, ol);
+            (k.gemm_acc)(&mut wf12[a..a + lr * ol], ol, wv, 1, lr, &ek.f12[mi * ol..], m1 * ol, lr, vl, ol);
         }
-        (k.reduce)(&mut wf21);
-        (k.reduce)(&mut wf12);
+        (k.reduce)(wf21);
+        (k.reduce)(wf12);
         // Per pair: T0ᵀ = Σ_b q2[b]·WF21ᵀ[mi'](b rows), T1ᵀ = Σ_b q1[b]·WF12ᵀ[mi'](b rows),
-        // each r × (o·l).
+        // each r × (o·l): GEMMs over the pairs of one mi' (stride m1 in alpha).
         t0.fill(0);
         t1.fill(0);
         for mi in 0..o {
@@ -159,33 +174,39 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
                 (k.gemm_acc)(&mut t1[it0 * rol..], m1 * rol, &abq.q1[it0 * l..], m1 * l, 1, &wf12[src], rol, cnt, l, rol);
             }
         }
-        (k.reduce)(&mut t0);
-        (k.reduce)(&mut t1);
-        // Y = Bᵀ·T0ᵀ (l × o·l); Uᵀ = Y (as (l·o)×l) · Q1. Z = A·T1ᵀ (r × o·l); V = Z · Q2.
-        (k.mat_mul_batch)(&mut y, &abq.bt, &t0, l, r, ol);
-        (k.mat_mul_batch)(&mut ut, &y, &abq.qq1, l * o, l, l);
-        (k.mat_mul_batch)(&mut z, &abq.a, &t1, r, r, ol);
-        (k.mat_mul_batch)(&mut vv, &z, &abq.qq2, r * o, l, l);
+        (k.reduce)(t0);
+        (k.reduce)(t1);
+        // Split per oil block: T0ᵀ[item][j][(idx, i)] → T0s[(item, idx)] (r×l).
+        split_blocks(t0, t0s, items, r, o, l);
+        split_blocks(t1, t1s, items, r, o, l);
+        // Y = Bᵀ·T0s (l×l); Uᵀ = Y·Q1. Z = A·T1s (r×l); V = Z·Q2. Batches of items·o.
+        (k.mat_mul_batch)(y, &abq.bt_rep, t0s, l, r, l);
+        (k.mat_mul_batch)(ut, y, &abq.qq1_rep, l, l, l);
+        (k.mat_mul_batch)(z, &abq.a_rep, t1s, r, r, l);
+        (k.mat_mul_batch)(vv, z, &abq.qq2_rep, r, l, l);
 
+        let (ol2, olr_) = (o * l2, o * lr);
         for mi in 0..o {
             g1.fill(0);
             g2.fill(0);
             let it = mi * na;
-            // G1[(ti1,tj2)][(ti2,idx,tj1)] = Σ_alpha A[ti1][tj2] · Uᵀ[(ti2,idx)][tj1].
-            (k.gemm_acc)(&mut g1, lol, &abq.a[it * r2..], 1, r2, &ut[it * lol..(it + na) * lol], lol, r2, na, lol);
-            // G2[(tj2,ti2)][(ti1,idx,tj1)] = Σ_alpha B[tj2][ti2] · V[(ti1,idx)][tj1].
-            (k.gemm_acc)(&mut g2, rol, &abq.b[it * lr..], 1, lr, &vv[it * rol..(it + na) * rol], rol, lr, na, rol);
-            (k.reduce)(&mut g1);
-            (k.reduce)(&mut g2);
+            // G1[(ti1,tj2)][(idx,ti2,tj1)] = Σ_alpha A[ti1][tj2] · Uᵀ[idx][ti2][tj1].
+            (k.gemm_acc)(g1, ol2, &abq.a[it * r2..], 1, r2, &ut[it * ol2..(it + na) * ol2], ol2, r2, na, ol2);
+            // G2[(tj2,ti2)][(idx,ti1,tj1)] = Σ_alpha B[tj2][ti2] · V[idx][ti1][tj1].
+            (k.gemm_acc)(g2, olr_, &abq.b[it * lr..], 1, lr, &vv[it * olr_..(it + na) * olr_], olr_, lr, na, olr_);
+            (k.reduce)(g1);
+            (k.reduce)(g2);
             for ti1 in 0..r {
                 for ti2 in 0..l {
                     let row = mi * lr + ti1 * l + ti2;
                     let grow = &mut gauss[row * stride..(row + 1) * stride];
                     for idx in 0..o {
                         for tj1 in 0..l {
-                            for tj2 in 0..r {
-                                grow[idx * lr + tj1 * r + tj2] = g1[(ti1 * r + tj2) * lol + (ti2 * o + idx) * l + tj1]
-                                    ^ g2[(tj2 * l + ti2) * rol + (ti1 * o + idx) * l + tj1];
+                            let a1 = idx * l2 + ti2 * l + tj1 + ti1 * r * ol2;
+                            let a2 = idx * lr + ti1 * l + tj1 + ti2 * olr_;
+                            let dst = &mut grow[idx * lr + tj1 * r..idx * lr + tj1 * r + r];
+                            for (tj2, d) in dst.iter_mut().enumerate() {
+                                *d = g1[a1 + tj2 * ol2] ^ g2[a2 + tj2 * l * olr_];
                             }
                         }
                     }
@@ -195,22 +216,35 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
         }
 
         // 4. Solve.
-        if !(k.solve)(&mut gauss, olr, stride, &mut xo) {
+        if !(k.solve)(gauss, olr, stride, xo) {
             continue;
         }
 
         // 5. Signature: X_v += T12 · X_o (flat (v·l)×r += (v·l)×(o·l) · (o·l)×r).
-        (k.gemm_acc)(&mut xv, r, &ek.t12, ol, 1, &xo, r, vl, ol, r);
-        (k.reduce)(&mut xv);
-        let mut gf = Zeroizing::new(vec![0u8; sh.sig_gf()]);
-        gf[..v * lr].copy_from_slice(&xv);
-        gf[v * lr..].copy_from_slice(&xo);
+        (k.gemm_acc)(xv, r, &ek.t12, ol, 1, xo, r, vl, ol, r);
+        (k.reduce)(xv);
         let mut sig = vec![0u8; sh.sig_len()];
+        let vb = v * lr / 2;
         let body = sig.len() - SALT_LEN;
-        codec::pack(&mut sig[..body], &gf);
+        codec::pack(&mut sig[..vb], xv);
+        codec::pack(&mut sig[vb..body], xo);
         sig[body..].copy_from_slice(salt);
         return Ok(sig);
     }
-    vin_bytes.zeroize();
     Err(Error::RandomnessFailure)
+}
+
+/// `dst[(item, idx)][j][i] = src[item][j][(idx, i)]` for `rows` = r rows of `o` blocks of
+/// `l` elements per item.
+fn split_blocks(src: &[u8], dst: &mut [u8], items: usize, rows: usize, o: usize, l: usize) {
+    let per = rows * o * l;
+    for (s, d) in src.chunks_exact(per).zip(dst.chunks_exact_mut(per)).take(items) {
+        for j in 0..rows {
+            for idx in 0..o {
+                let from = j * o * l + idx * l;
+                let to = idx * rows * l + j * l;
+                d[to..to + l].copy_from_slice(&s[from..from + l]);
+            }
+        }
+    }
 }

@@ -75,7 +75,8 @@ pub(crate) fn verify(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], sig: &
     let mut w = vec![0u8; nl * sh.lr()];
     eval::whip(&sh, k, &abq, &x, sh.n(), &mut w);
     let mut out = vec![0u8; sh.olr()];
-    eval::eval(&sh, k, &abq, &ek.p, nl, &w, &mut out);
+    let mut scratch = vec![0u8; eval::scratch_len(&sh, nl)];
+    eval::eval(&sh, k, &abq, &ek.p, nl, &w, &mut out, &mut scratch);
     let t = target(ps, &ek.pk_hash, &digest(msg), salt);
     if t == out {
         Ok(())
