@@ -119,7 +119,10 @@ pub fn keygen(
             // The 48 bytes the NIST keygen draws: s_pub (16) ‖ s_priv (32).
             let mut s = Zeroizing::new([0u8; snova::SEED_LEN]);
             fill_seed(&mut s[..], seed)?;
-            let (sk, vk) = snova::keygen_from_seed(ps, &s[..])?;
+            // keygen_from_seed runs on the process-wide backend: switch to the requested
+            // one for the call (the CLI is single-threaded), so that `demo` times SNOVA
+            // key generation on each backend.
+            let (sk, vk) = on_backend(backend, || snova::keygen_from_seed(ps, &s[..]))?;
             let (sk, vk) = pin(
                 sk,
                 vk,
@@ -142,6 +145,20 @@ fn fill_seed(out: &mut [u8], seed: Option<&[u8]>) -> Result<(), Error> {
         Some(_) => Err(Error::InvalidLength),
         None => pqsig::rng::os_fill(out),
     }
+}
+
+/// Runs `f` with the process-wide backend set to `backend` (when given), then restores
+/// the previous one.
+fn on_backend<T>(
+    backend: Option<Backend>,
+    f: impl FnOnce() -> Result<T, Error>,
+) -> Result<T, Error> {
+    let Some(b) = backend else { return f() };
+    let prev = pqsig::kernels::select::active();
+    pqsig::kernels::select::set_backend(b)?;
+    let r = f();
+    pqsig::kernels::select::set_backend(prev)?;
+    r
 }
 
 /// Moves both keys of a fresh pair to `backend` when one is requested.
