@@ -36,7 +36,8 @@ pub(crate) fn whip(sh: &Shape, k: &Kernels, abq: &Abq, x: &[u8], rows: usize, w:
 /// (dim × l·r).
 ///
 /// `scratch` (at least [`scratch_len`] bytes) holds the temporaries; they depend on `w`
-/// (secret when signing): the caller wipes it.
+/// (secret when signing): the caller wipes it. On return its first `m1·dim·l·r` bytes
+/// hold `Wᵀ·P` (reduced, `l·r × m1·dim`), which signing reuses.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn eval(
     sh: &Shape,

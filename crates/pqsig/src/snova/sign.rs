@@ -40,13 +40,19 @@ pub(crate) struct Expanded {
     pub p11: Vec<u8>,
     /// (v·l)×(o·l).
     pub t12: Zeroizing<Vec<u8>>,
-    /// F12 row-interleaved: (v·l) × (m1·o·l), `F12[x][(mi, c)]`.
-    pub f12: Zeroizing<Vec<u8>>,
+    /// F12 row-interleaved: (v·l) × (m1·o·l), `F12[x][(mi, c)]`; `None` for the one-shot
+    /// expansion of [`super::keys::SigningKey`] (signing then uses
+    /// `W_vᵀ·F12 = (W_vᵀ·P11)·T12 + W_vᵀ·P12`, whose first factor the constant term
+    /// already computed: cheaper than F12 for one signature).
+    pub f12: Option<Zeroizing<Vec<u8>>>,
+    /// P12 row-interleaved: (v·l) × (m1·o·l) (public).
+    pub p12: Vec<u8>,
     /// F21 transposed, row-interleaved: (v·l) × (m1·o·l), `F21ᵀ[x][(mi, c)]`.
     pub f21t: Zeroizing<Vec<u8>>,
 }
 
-pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN]) -> Expanded {
+/// Expands a secret key; `with_f12` also precomputes F12 (for many signatures).
+pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: bool) -> Expanded {
     let sh = ps.shape();
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
@@ -74,15 +80,19 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN]) -> Expanded
         }
     }
     // F12[x][(mi, c)] = P11·T12 + P12: P11 read as rows (x, mi), one GEMM.
-    let mut f12 = Zeroizing::new(pm.p12);
-    (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, vl * m1, vl, ol);
-    (k.reduce)(&mut f12);
+    let f12 = with_f12.then(|| {
+        let mut f12 = Zeroizing::new(pm.p12.clone());
+        (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, vl * m1, vl, ol);
+        (k.reduce)(&mut f12);
+        f12
+    });
     Expanded {
         s_priv,
         pk_hash,
         p11: pm.p11,
         t12,
         f12,
+        p12: pm.p12,
         f21t,
     }
 }
@@ -152,8 +162,17 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
         wf12.fill(0);
         for mi in 0..m1 {
             let a = mi * lr * ol;
+            let wf12m = &mut wf12[a..a + lr * ol];
             (k.gemm_acc)(&mut wf21[a..a + lr * ol], ol, wv, 1, lr, &ek.f21t[mi * ol..], m1 * ol, lr, vl, ol);
-            (k.gemm_acc)(&mut wf12[a..a + lr * ol], ol, wv, 1, lr, &ek.f12[mi * ol..], m1 * ol, lr, vl, ol);
+            match &ek.f12 {
+                Some(f12) => (k.gemm_acc)(wf12m, ol, wv, 1, lr, &f12[mi * ol..], m1 * ol, lr, vl, ol),
+                None => {
+                    // (W_vᵀ·P11[mi]) · T12 + W_vᵀ · P12[mi]; W_vᵀ·P11 (reduced) is the
+                    // first region of the evaluation scratch.
+                    (k.gemm_acc)(wf12m, ol, &escratch[mi * vl..], m1 * vl, 1, &ek.t12, ol, lr, vl, ol);
+                    (k.gemm_acc)(wf12m, ol, wv, 1, lr, &ek.p12[mi * ol..], m1 * ol, lr, vl, ol);
+                }
+            }
         }
         (k.reduce)(wf21);
         (k.reduce)(wf12);
