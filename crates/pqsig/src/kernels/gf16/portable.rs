@@ -10,10 +10,9 @@
 //!   arrays of fixed width that LLVM vectorises (`pmullw`, eight products per SSE2
 //!   instruction on the x86-64 baseline). Four rows of C are accumulated at a time.
 //! * `axpy_acc`: `s ⊗ x = ⊕ⱼ (x ≪ j) & maskⱼ(s)` with byte masks `0 − sⱼ`.
-//! * `mat_mul_batch` rows (`q ≤ 8` elements at a time) are SWAR words: eight elements
-//!   per `u64`, the bit-plane `(x ≫ j) & 0x0101…01` times the scalar gives
-//!   `sⱼ`-selected copies of the scalar in every byte (products `≤ 15`, no carry
-//!   between bytes).
+//! * `mat_mul_batch`: rows of up to four elements as expanded SWAR words (16-bit lanes,
+//!   one multiplication per four products); wider rows as eight elements per `u64`,
+//!   the bit-plane `(x ≫ j) & 0x0101…01` times the scalar selecting `sⱼ`-copies.
 //! * `solve`: rows as `u64` words; `f · row = ⊕ⱼ maskⱼ(f) & (row·tʲ mod t⁴+t+1)` from the
 //!   pivot row's four reduced multiples, already reduced.
 //!
@@ -186,14 +185,56 @@ fn load_word(s: &[u8]) -> u64 {
     u64::from_le_bytes(buf) & (LSB * 15)
 }
 
-/// SWAR reduction of eight unreduced bytes.
+/// Lane masks of four 16-bit lanes.
+const L16: u64 = 0x0001_0001_0001_0001;
+
+/// Up to four elements, expanded (bits 0, 4, 8, 12 of each 16-bit lane; see `expand`).
 #[inline(always)]
-fn reduce_word(v: u64) -> u64 {
-    let h = (v >> 4) & (LSB * 7);
-    (v ^ h ^ (h << 1)) & (LSB * 15)
+fn expand4(s: &[u8]) -> u64 {
+    let mut buf = [0u8; 4];
+    buf[..s.len()].copy_from_slice(s);
+    let v = u32::from_le_bytes(buf) as u64;
+    // Bytes to 16-bit lanes.
+    let v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
+    let v = (v | (v << 8)) & (L16 * 0xF);
+    (v | (v << 3) | (v << 6) | (v << 9)) & (L16 * 0x1111)
 }
 
+/// `compress` and reduction of four 16-bit lanes, then the four low bytes packed.
+#[inline(always)]
+fn compress_reduce4(v: u64) -> [u8; 4] {
+    let c = (v & (L16 * 0xF))
+        ^ ((v >> 3) & (L16 * 0x1E))
+        ^ ((v >> 6) & (L16 * 0x3C))
+        ^ ((v >> 9) & (L16 * 0x78));
+    let h = (c >> 4) & (L16 * 7);
+    let r = (c ^ h ^ (h << 1)) & (L16 * 15);
+    let r = (r | (r >> 8)) & 0x0000_FFFF_0000_FFFF;
+    ((r | (r >> 16)) as u32).to_le_bytes()
+}
+
+/// Largest inner dimension of the fixed-size `mat_mul_batch` kernels.
+const MMB_K: usize = 16;
+
+/// Small products: B's rows expanded four elements per `u64` (one element per 16-bit
+/// lane, see `expand`); an output row accumulates `s · expand(B[l])` (one integer
+/// multiplication per four products, no carries between lanes since each lane's product
+/// stays below 2¹⁶) and is compressed and reduced once.
 pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+    if p == 0 || q == 0 {
+        return;
+    }
+    if q <= 4 && k <= MMB_K {
+        mmb_fixed::<1>(out, a, b, p, k, q)
+    } else {
+        mmb_swar(out, a, b, p, k, q)
+    }
+}
+
+/// Wider rows: eight elements per `u64` word, the bit-plane `(x ≫ j) & 0x0101…01` of a
+/// row of B times the scalar gives `sⱼ`-selected copies of the scalar in every byte
+/// (products `≤ 15`, no carry between bytes).
+fn mmb_swar(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
     if p == 0 || q == 0 {
         return;
     }
@@ -227,6 +268,52 @@ pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: 
             j0 += w;
         }
     }
+}
+
+/// SWAR reduction of eight unreduced bytes.
+#[inline(always)]
+fn reduce_word(v: u64) -> u64 {
+    let h = (v >> 4) & (LSB * 7);
+    (v ^ h ^ (h << 1)) & (LSB * 15)
+}
+
+#[inline(always)]
+/// `q ≤ 4·NW` columns, `k ≤ MMB_K`.
+fn mmb_fixed<const NW: usize>(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+    let count = out.len() / (p * q);
+    let (sa, sb, so) = (p * k, k * q, p * q);
+    let mut bx = [[0u64; NW]; MMB_K];
+    for t in 0..count {
+        let (o, x, y) = (
+            &mut out[t * so..(t + 1) * so],
+            &a[t * sa..(t + 1) * sa],
+            &b[t * sb..(t + 1) * sb],
+        );
+        for (l, e) in bx.iter_mut().enumerate().take(k) {
+            let row = &y[l * q..(l + 1) * q];
+            e[0] = expand4(&row[..q.min(4)]);
+            if NW == 2 {
+                e[NW - 1] = expand4(&row[4..]);
+            }
+        }
+        for i in 0..p {
+            let mut acc = [0u64; NW];
+            for (l, e) in bx.iter().enumerate().take(k) {
+                let s = (x[i * k + l] & 15) as u64;
+                for w in 0..NW {
+                    acc[w] ^= e[w] * s;
+                }
+            }
+            let orow = &mut o[i * q..(i + 1) * q];
+            let lo = compress_reduce4(acc[0]);
+            orow[..q.min(4)].copy_from_slice(&lo[..q.min(4)]);
+            if NW == 2 {
+                let hi = compress_reduce4(acc[NW - 1]);
+                orow[4..].copy_from_slice(&hi[..q - 4]);
+            }
+        }
+    }
+    bx.zeroize();
 }
 
 /// Byte at column `t` of a row of little-endian words.
