@@ -541,14 +541,15 @@ pub fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
     unsafe { solve_neon(aug, n, stride, x) }
 }
 
-/// The portable algorithm (pivot repair by masked row additions, normalisation,
+/// Constant-time Gaussian elimination (pivot search by masks, normalisation,
 /// elimination below, back substitution), on a private copy whose rows are padded to
 /// whole registers:
 /// * rows live at `nc = ⌈(n+1)/16⌉` chunks each; the padding stays zero (zero times
 ///   anything is zero), and columns left of the pivot are already zero in every row at or
 ///   below it, so each row operation runs over the chunks from the pivot's chunk on;
-/// * the pivot-repair mask is computed in registers (`tbl` broadcasts the pivot lane of
-///   the pivot row's chunk, `cmeq` against zero): no store-to-load round trip;
+/// * the pivot search picks, when the pivot is zero, the first later row with a non-zero
+///   entry in its column (branch-free scalar masks), then adds it under its mask in one
+///   pass that reads every later row (the access pattern is independent of the values);
 /// * `f·row` is one `tbl` per chunk on the product table of `f`;
 /// * back substitution runs over a transposed copy of the upper triangle, sixteen rows
 ///   at a time, with deferred reduction of the right-hand side.
@@ -556,8 +557,9 @@ pub fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
 unsafe fn solve_neon(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
     let w = n + 1;
     let nc = w.div_ceil(16);
-    // SAFETY (all blocks): NEON available; every pointer is into `m.0` / `tr.0` at a
-    // chunk index below their lengths (`n·nc`, `n·ncn`), or an in-bounds 16-byte chunk.
+    // SAFETY (all blocks): NEON available; every pointer is into `m.0` / `tr.0` / `sels.0`
+    // at a chunk index below their lengths (`n·nc`, `n·ncn + ncn`, `⌈n/16⌉` chunks, i.e.
+    // byte index `j < n` for `sel`), or an in-bounds 16-byte chunk.
     let (rt, m15, iota) = unsafe {
         (
             vld1q_u8(RED.as_ptr()),
@@ -579,21 +581,32 @@ unsafe fn solve_neon(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> b
     }
     let base = m.0.as_mut_ptr() as *mut u8;
     let row = |i: usize, c: usize| -> *mut u8 { unsafe { base.add((i * nc + c) * 16) } };
+    // Selection masks of the pivot search (secret-dependent: wiped with the buffer).
+    let mut sels = Chunks(vec![[0u8; 16]; n.div_ceil(16)]);
+    let sel = sels.0.as_mut_ptr() as *mut u8;
     let mut singular = 0u8;
     for i in 0..n {
         let c0 = i / 16;
-        let lane = unsafe { vdupq_n_u8((i % 16) as u8) };
-        // Pivot repair: while the pivot is zero, add each later row.
-        let mut pv = unsafe { vld1q_u8(row(i, c0)) };
+        // Pivot search: when the pivot is zero, the first later row with a non-zero entry
+        // in column i is added to row i. The selection masks of all later rows are
+        // decided first (scalar, branch-free), then one pass per chunk adds the selected
+        // row under its mask: every later row is read, row i written once per chunk.
+        let vi = unsafe { *row(i, c0).add(i % 16) };
+        let pz = is_zero_mask(vi);
+        let mut found = 0u8;
         for j in i + 1..n {
+            let nz = !is_zero_mask(unsafe { *row(j, c0).add(i % 16) });
+            unsafe { *sel.add(j) = pz & nz & !found };
+            found |= nz;
+        }
+        for c in c0..nc {
             unsafe {
-                let mask = vceqzq_u8(vqtbl1q_u8(pv, lane));
-                pv = veorq_u8(pv, vandq_u8(vld1q_u8(row(j, c0)), mask));
-                vst1q_u8(row(i, c0), pv);
-                for c in c0 + 1..nc {
-                    let v = veorq_u8(vld1q_u8(row(i, c)), vandq_u8(vld1q_u8(row(j, c)), mask));
-                    vst1q_u8(row(i, c), v);
+                let mut acc = vld1q_u8(row(i, c));
+                for j in i + 1..n {
+                    let mask = vdupq_n_u8(*sel.add(j));
+                    acc = veorq_u8(acc, vandq_u8(vld1q_u8(row(j, c)), mask));
                 }
+                vst1q_u8(row(i, c), acc);
             }
         }
         // Normalise the pivot row.
