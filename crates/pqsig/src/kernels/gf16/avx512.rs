@@ -374,8 +374,12 @@ unsafe fn gemm_vbmi_inner(
         let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
         if n <= 32 && a_cs == 1 && kk >= 4 && m >= 4 {
             // Whole groups of k interleaved, the k tail by the general path.
-            let done = if n <= 16 {
+            let done = if n <= 8 {
+                gemm_kint::<8>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
+            } else if n <= 16 {
                 gemm_kint::<4>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
+            } else if n <= 21 {
+                gemm_kintp::<3>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
             } else {
                 gemm_kint::<2>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
             };
@@ -420,39 +424,159 @@ unsafe fn gemm_vbmi_inner(
     }
 }
 
-/// Broadcast of G adjacent bytes at `p` (G = 2 or 4) to every G-byte group.
+/// Broadcast of G adjacent bytes at `p` (G = 2, 4 or 8) to every G-byte group (from
+/// memory: `vpbroadcastd/q` are plain loads).
 #[inline(always)]
 unsafe fn bcast_group<const G: usize>(p: *const u8) -> __m512i {
     unsafe {
         if G == 2 {
             _mm512_set1_epi16((p as *const i16).read_unaligned())
-        } else {
+        } else if G == 4 {
             _mm512_set1_epi32((p as *const i32).read_unaligned())
+        } else {
+            _mm512_set1_epi64((p as *const i64).read_unaligned())
         }
     }
 }
 
-/// `vpermi2b` index interleaving two 64-byte rows X (indices < 64) and Y (≥ 64) byte by
-/// byte: lane 2t+u ← (u ? Y : X)[t].
+/// B's rows interleaved by groups of G: register g holds `B[gG+u][t]` in lane `tG+u`
+/// (`vpermb` of each row into its lanes under a lane mask; rows at or past `kk` are
+/// zero). On the heap: up to ⌈kk/G⌉ registers' worth.
 #[inline(always)]
-unsafe fn idx_interleave2() -> __m512i {
-    let mut ix = [0u8; 64];
-    for (e, v) in ix.iter_mut().enumerate() {
-        *v = ((e & 1) * 64 + e / 2) as u8;
+unsafe fn interleave_b<const G: usize>(
+    bp: *const u8,
+    ldb: usize,
+    groups: usize,
+    kk: usize,
+    n: usize,
+) -> Vec<__m512i> {
+    unsafe {
+        let km = kmask(n);
+        let mut ix = [0u8; 64];
+        let mut lanes = [0u64; G];
+        for (e, v) in ix.iter_mut().enumerate() {
+            *v = (e / G) as u8;
+            if e < G * n {
+                lanes[e % G] |= 1u64 << e;
+            }
+        }
+        let ix = _mm512_loadu_si512(ix.as_ptr() as *const _);
+        let mut bi: Vec<__m512i> = Vec::with_capacity(groups);
+        for g in 0..groups {
+            let mut v = _mm512_setzero_si512();
+            for (u, &lm) in lanes.iter().enumerate() {
+                let k = g * G + u;
+                if k < kk {
+                    let row = _mm512_maskz_loadu_epi8(km, bp.add(k * ldb) as *const i8);
+                    v = _mm512_mask_permutexvar_epi8(v, lm, ix, row);
+                }
+            }
+            bi.push(v);
+        }
+        bi
     }
-    unsafe { _mm512_loadu_si512(ix.as_ptr() as *const _) }
 }
 
-/// `vpermi2b` index merging two pair-interleaved registers P (rows 0,1) and Q (rows 2,3)
-/// into quadruples: lane 4t+u ← u < 2 ? P[2t+u] : Q[2t+u−2].
+/// k-interleaved product for a group size G that is not a broadcastable width (G = 3
+/// for 17 ≤ n ≤ 21): A's row is loaded 64 elements at a time and each group's G values
+/// are spread to every G-lane group by one `vpermb` (index lane tG+u → gG+u, advanced by
+/// G per group). The k tail is part of the last group (B rows past `kk` are zero, A
+/// loads are masked to `kk`). The G partial sums of C[i][t] are gathered by G `vpermb`
+/// at the end.
 #[inline(always)]
-unsafe fn idx_interleave4() -> __m512i {
-    let mut ix = [0u8; 64];
-    for (e, v) in ix.iter_mut().enumerate() {
-        let (t, u) = (e / 4, e % 4);
-        *v = if u < 2 { 2 * t + u } else { 64 + 2 * t + u - 2 } as u8;
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_kintp<const G: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    bp: *const u8,
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) -> usize {
+    unsafe {
+        let groups = kk.div_ceil(G);
+        let bi = interleave_b::<G>(bp, ldb, groups, kk, n);
+        let mut base = [0u8; 64];
+        for (e, v) in base.iter_mut().enumerate() {
+            *v = (e % G) as u8;
+        }
+        let base = _mm512_loadu_si512(base.as_ptr() as *const _);
+        let mut folds = [_mm512_setzero_si512(); G];
+        for (u, f) in folds.iter_mut().enumerate() {
+            let mut ix = [0u8; 64];
+            for (t, v) in ix.iter_mut().enumerate().take(n) {
+                *v = (t * G + u) as u8;
+            }
+            *f = _mm512_loadu_si512(ix.as_ptr() as *const _);
+        }
+        let mut i = 0;
+        while i + 8 <= m {
+            kintp_rows::<G, 8>(cp, ldc, ap, a_rs, &bi, i, kk, n, base, &folds);
+            i += 8;
+        }
+        if i + 4 <= m {
+            kintp_rows::<G, 4>(cp, ldc, ap, a_rs, &bi, i, kk, n, base, &folds);
+            i += 4;
+        }
+        while i < m {
+            kintp_rows::<G, 1>(cp, ldc, ap, a_rs, &bi, i, kk, n, base, &folds);
+            i += 1;
+        }
+        kk
     }
-    unsafe { _mm512_loadu_si512(ix.as_ptr() as *const _) }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn kintp_rows<const G: usize, const R: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    bi: &[__m512i],
+    i0: usize,
+    kk: usize,
+    n: usize,
+    base: __m512i,
+    folds: &[__m512i; G],
+) {
+    unsafe {
+        let per = 64 / G;
+        let step = _mm512_set1_epi8(G as i8);
+        let mut acc = [_mm512_setzero_si512(); R];
+        let mut g = 0;
+        while g < bi.len() {
+            let kb = g * G;
+            let cnt = per.min(bi.len() - g);
+            let am = kmask(kk - kb);
+            let mut ach = [_mm512_setzero_si512(); R];
+            for (r, v) in ach.iter_mut().enumerate() {
+                *v = _mm512_maskz_loadu_epi8(am, ap.add((i0 + r) * a_rs + kb) as *const i8);
+            }
+            let mut idx = base;
+            for bv in &bi[g..g + cnt] {
+                for r in 0..R {
+                    let s = _mm512_permutexvar_epi8(idx, ach[r]);
+                    acc[r] = _mm512_xor_si512(acc[r], _mm512_gf2p8mul_epi8(*bv, s));
+                }
+                idx = _mm512_add_epi8(idx, step);
+            }
+            g += cnt;
+        }
+        let km = kmask(n);
+        for (r, &v) in acc.iter().enumerate() {
+            let mut f = _mm512_setzero_si512();
+            for fi in folds {
+                f = _mm512_xor_si512(f, _mm512_permutexvar_epi8(*fi, v));
+            }
+            let p = cp.add((i0 + r) * ldc) as *mut i8;
+            let cv = _mm512_maskz_loadu_epi8(km, p);
+            _mm512_mask_storeu_epi8(p, km, _mm512_xor_si512(cv, f));
+        }
+    }
 }
 
 /// k-interleaved product over the whole groups of G values of k; returns the k done.
@@ -471,22 +595,7 @@ unsafe fn gemm_kint<const G: usize>(
 ) -> usize {
     unsafe {
         let groups = kk / G;
-        let km = kmask(n);
-        let (i2, i4) = (idx_interleave2(), idx_interleave4());
-        // Interleaved B for every group (public data layout; at most kk/G registers'
-        // worth, on the heap).
-        let mut bi: Vec<__m512i> = Vec::with_capacity(groups);
-        for g in 0..groups {
-            let row =
-                |u: usize| _mm512_maskz_loadu_epi8(km, bp.add((g * G + u) * ldb) as *const i8);
-            let p01 = _mm512_permutex2var_epi8(row(0), i2, row(1));
-            bi.push(if G == 2 {
-                p01
-            } else {
-                let p23 = _mm512_permutex2var_epi8(row(2), i2, row(3));
-                _mm512_permutex2var_epi8(p01, i4, p23)
-            });
-        }
+        let bi = interleave_b::<G>(bp, ldb, groups, kk, n);
         let mut i = 0;
         while i + 8 <= m {
             kint_rows::<G, 8>(cp, ldc, ap, a_rs, &bi, i, n);
@@ -534,10 +643,18 @@ unsafe fn kint_rows<const G: usize, const R: usize>(
                 let k32 = kmask(n) as __mmask32;
                 let cv = _mm256_maskz_loadu_epi8(k32, p);
                 _mm256_mask_storeu_epi8(p, k32, _mm256_xor_si256(cv, nar));
-            } else {
+            } else if G == 4 {
                 let f = _mm512_xor_si512(v, _mm512_srli_epi32::<8>(v));
                 let f = _mm512_xor_si512(f, _mm512_srli_epi32::<16>(f));
                 let nar = _mm512_cvtepi32_epi8(f);
+                let k16 = kmask(n) as __mmask16;
+                let cv = _mm_maskz_loadu_epi8(k16, p);
+                _mm_mask_storeu_epi8(p, k16, _mm_xor_si128(cv, nar));
+            } else {
+                let f = _mm512_xor_si512(v, _mm512_srli_epi64::<8>(v));
+                let f = _mm512_xor_si512(f, _mm512_srli_epi64::<16>(f));
+                let f = _mm512_xor_si512(f, _mm512_srli_epi64::<32>(f));
+                let nar = _mm512_cvtepi64_epi8(f);
                 let k16 = kmask(n) as __mmask16;
                 let cv = _mm_maskz_loadu_epi8(k16, p);
                 _mm_mask_storeu_epi8(p, k16, _mm_xor_si128(cv, nar));
