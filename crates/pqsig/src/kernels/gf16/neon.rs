@@ -257,7 +257,9 @@ unsafe fn gemm_neon(
 }
 
 /// Rows `i0..i0+R` of C, all columns, sixteen at a time: the accumulators stay in
-/// registers over the whole `k` loop (deferred reduction: no reduction at all here).
+/// registers over the whole `k` loop (deferred reduction: no reduction at all here). The
+/// scalars of A come from vector loads and in-register broadcasts (`tbl`) when A's rows
+/// or columns are contiguous (every SNOVA call), from scalar loads otherwise.
 #[target_feature(enable = "neon")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn gemm_block<const R: usize>(
@@ -282,11 +284,44 @@ unsafe fn gemm_block<const R: usize>(
         for (r, v) in acc.iter_mut().enumerate() {
             *v = load(c, (i0 + r) * ldc + j, w);
         }
-        for k in 0..kk {
-            let bv = unsafe { vandq_u8(load(b, k * ldb + j, w), m15) };
-            for (r, v) in acc.iter_mut().enumerate() {
-                let s = a[(i0 + r) * a_rs + k * a_cs] & 15;
-                *v = unsafe { veorq_u8(*v, pmul(vdupq_n_u8(s), bv)) };
+        if a_rs == 1 {
+            // A's columns are contiguous (a transposed operand): one load brings
+            // A[i0..i0+R][k]; `tbl` with the constant index r broadcasts row r's entry.
+            for k in 0..kk {
+                let av = unsafe { vandq_u8(load(a, i0 + k * a_cs, R), m15) };
+                let bv = unsafe { vandq_u8(load(b, k * ldb + j, w), m15) };
+                for (r, v) in acc.iter_mut().enumerate() {
+                    let s = unsafe { vqtbl1q_u8(av, vdupq_n_u8(r as u8)) };
+                    *v = unsafe { veorq_u8(*v, pmul(s, bv)) };
+                }
+            }
+        } else if a_cs == 1 {
+            // A's rows are contiguous: sixteen entries of each of the R rows per load;
+            // `tbl` with the index k broadcasts entry k of each.
+            let mut k0 = 0;
+            while k0 < kk {
+                let kw = (kk - k0).min(16);
+                let mut ar = [unsafe { vdupq_n_u8(0) }; R];
+                for (r, v) in ar.iter_mut().enumerate() {
+                    *v = unsafe { vandq_u8(load(a, (i0 + r) * a_rs + k0, kw), m15) };
+                }
+                for kq in 0..kw {
+                    let idx = unsafe { vdupq_n_u8(kq as u8) };
+                    let bv = unsafe { vandq_u8(load(b, (k0 + kq) * ldb + j, w), m15) };
+                    for (v, &x) in acc.iter_mut().zip(ar.iter()) {
+                        *v = unsafe { veorq_u8(*v, pmul(vqtbl1q_u8(x, idx), bv)) };
+                    }
+                }
+                k0 += 16;
+            }
+        } else {
+            // Arbitrary strides: scalar loads and broadcasts.
+            for k in 0..kk {
+                let bv = unsafe { vandq_u8(load(b, k * ldb + j, w), m15) };
+                for (r, v) in acc.iter_mut().enumerate() {
+                    let s = a[(i0 + r) * a_rs + k * a_cs] & 15;
+                    *v = unsafe { veorq_u8(*v, pmul(vdupq_n_u8(s), bv)) };
+                }
             }
         }
         for (r, v) in acc.iter().enumerate() {
