@@ -9,16 +9,26 @@
 //! * Row tails: masked loads/stores (`vmovdqu8` with a k-mask): no padding copies, and
 //!   bytes outside the shape are never read or written. The masks depend on shapes only.
 //!
-//! `gemm_acc` holds eight rows × 64 columns of C in eight zmm registers and runs k
-//! inside: per (row, k) one `vpbroadcastb` of A's element, one `vgf2p8mulb` with B's row
-//! (loaded once per k for the eight rows) and one XOR. `mat_mul_batch` (with AVX-512
-//! VBMI) puts several small matrices in one register: for each inner index l two
-//! `vpermi2b` byte gathers bring `A[t][i][l]` and `B[t][l][j]` to output lane (t,i,j)
-//! (index vectors depend on the public shape only), one `vgf2p8mulb` multiplies them.
-//! `solve` keeps the pivot row in up to four zmm registers (systems up to 255 unknowns;
-//! larger ones use the portable kernel) and follows the portable algorithm:
-//! mask-selected pivot row addition, pivot inverse by exponentiation, normalisation and
-//! elimination below with GFNI products, back substitution by lane-wise dot products.
+//! `gemm_acc`, general path: rows of C in register blocks (eight rows × one zmm, or four
+//! rows × two or four zmm for wide products, so that one broadcast A element serves up
+//! to four products), k inside, two k at a time: per (row, k) one `vpbroadcastb` of A's
+//! element, one `vgf2p8mulb` with B's row (loaded once per k for the block), and per
+//! two k one `vpternlogq 0x96` (three-way XOR) into the accumulator. With VBMI, narrow
+//! products (n ≤ 32) fill the 64 lanes by interleaving (see `gemm_vbmi_inner`):
+//! G = ⌊64/n⌋-ish values of k (A row-major) or rows of C (A column-major) share one
+//! register, fed by one broadcast of G adjacent A elements (`vpbroadcastw/d/q`, or a
+//! `vpermb` of A's row for G = 3) and B's rows interleaved or repeated by `vpermb`.
+//! `mat_mul_batch` (with VBMI) puts several small matrices in one register: for each
+//! inner index l two `vpermi2b` byte gathers bring `A[t][i][l]` and `B[t][l][j]` to
+//! output lane (t,i,j) (index vectors depend on the public shape only), one
+//! `vgf2p8mulb` multiplies them; outputs over 64 elements go by row blocks of one matrix.
+//! `solve` works on a zero-padded copy (whole-register rows, so stores forward to the
+//! scalar reads of the next pivot column), keeps the pivot row in up to four zmm
+//! registers (systems up to 255 unknowns; larger ones use the portable kernel) and
+//! follows the portable algorithm: mask-selected pivot row addition, pivot inverse by
+//! exponentiation, normalisation and elimination below with GFNI products, back
+//! substitution by lane-wise dot products (`vgf2p8mulb` of the row with the solution so
+//! far, horizontal XOR).
 //!
 //! Without GFNI the backend uses the AVX2 shuffle kernels ([`avx2::SHUFFLE`]); without
 //! VBMI `mat_mul_batch` (and shapes the register gathers cannot hold) use the AVX2 GFNI
@@ -343,16 +353,21 @@ fn gemm_acc_vbmi(
 }
 
 /// Narrow products (`n ≤ 32`, most of SNOVA's) waste most of a 64-lane register when a
-/// register holds one row of C. Two layouts fill it, both fed by one broadcast of
-/// several *adjacent* A elements (`vpbroadcastw/d`, a plain load for 4 bytes):
+/// register holds one row of C. Two layouts fill it, both fed by one broadcast of G
+/// *adjacent* A elements (`vpbroadcastw/d/q` from memory; `vpbroadcastd/q` are plain
+/// loads):
 /// * A row-major (`a_cs = 1`): **k-interleaved**. Lane `t·G+u` multiplies
-///   `A[i][k+u]` by `B[k+u][t]` (G rows of B interleaved by `vpermi2b`); the G partial
-///   sums of C[i][t] are folded by shifts and narrowed (`vpmovwb`/`vpmovdb`) at the end.
+///   `A[i][k+u]` by `B[k+u][t]` (G rows of B interleaved by masked `vpermb`, once per
+///   call); the G partial sums of C[i][t] are folded by shifts and narrowed
+///   (`vpmovwb/db/qb`) at the end. G = 8 (n ≤ 8), 4 (n ≤ 16), 3 (n ≤ 21: A's G values
+///   spread by `vpermb` from a 64-element load of A's row, partial sums gathered by
+///   `vpermb`), else 2.
 /// * A column-major (`a_rs = 1`): **row-interleaved**. Lane `t·G+u` accumulates
 ///   `C[i+u][t]`, multiplying `A[i+u][k]` by `B[k][t]` (B's row repeated G times by
-///   `vpermb`); the block is de-interleaved by one `vpermb` at the end.
+///   `vpermb`); the block is de-interleaved by one `vpermb` at the end. G = 8 (n ≤ 8),
+///   4 (n ≤ 16), else 2.
 ///
-/// G = 4 when n ≤ 16, else 2. Other shapes take the general path.
+/// Other shapes take the general path.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,gfni")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn gemm_vbmi_inner(
@@ -399,7 +414,9 @@ unsafe fn gemm_vbmi_inner(
             }
         } else if n <= 32 && a_rs == 1 && m >= 8 {
             // Whole groups of rows interleaved, the row tail by the general path.
-            let done = if n <= 16 {
+            let done = if n <= 8 && m >= 16 {
+                gemm_rint::<8>(cp, ldc, ap, a_cs, bp, ldb, m, kk, n)
+            } else if n <= 16 {
                 gemm_rint::<4>(cp, ldc, ap, a_cs, bp, ldb, m, kk, n)
             } else {
                 gemm_rint::<2>(cp, ldc, ap, a_cs, bp, ldb, m, kk, n)
