@@ -98,71 +98,25 @@ fn blocks_to_flat_any(src: &[u8], br: usize, bc: usize, l: usize, dst: &mut [u8]
     }
 }
 
-/// [`blocks_to_flat`] reading the blocks straight from packed bytes (two nibbles per
-/// byte, low first) starting at nibble `nib` of `bytes`: no unpacked copy of the stream.
-pub(crate) fn packed_blocks_to_flat(
-    bytes: &[u8],
-    nib: usize,
-    br: usize,
-    bc: usize,
-    l: usize,
-    dst: &mut [u8],
-    ld: usize,
-    off: usize,
-) {
+/// Writes row `i` of `dst.len() / l` consecutive l×l blocks into `dst`: the l-element
+/// pieces at `src[base + t·l²..]` (`base` already includes the row offset i·l).
+pub(crate) fn block_row(dst: &mut [u8], src: &[u8], base: usize, l: usize) {
     match l {
-        4 if nib % 2 == 0 => packed4(&bytes[nib / 2..nib / 2 + br * bc * 8], br, bc, dst, ld, off),
-        5 => packed_l::<5>(bytes, nib, br, bc, dst, ld, off),
+        4 => block_row_l::<4>(dst, src, base),
+        5 => block_row_l::<5>(dst, src, base),
         _ => {
-            let mut tmp = alloc::vec![0u8; br * bc * l * l];
-            for (t, e) in tmp.iter_mut().enumerate() {
-                let q = nib + t;
-                *e = (bytes[q / 2] >> (4 * (q & 1))) & 15;
-            }
-            blocks_to_flat_any(&tmp, br, bc, l, dst, ld, off)
-        }
-    }
-}
-
-/// l = 4: a block is 8 bytes, a block row 2 bytes → 4 elements. Written destination row
-/// by destination row (sequential stores).
-fn packed4(bytes: &[u8], br: usize, bc: usize, dst: &mut [u8], ld: usize, off: usize) {
-    for bi in 0..br {
-        let brow = &bytes[bi * bc * 8..(bi + 1) * bc * 8];
-        for i in 0..4 {
-            let d0 = off + (bi * 4 + i) * ld;
-            let drow = &mut dst[d0..d0 + bc * 4];
-            for (d, blk) in drow.chunks_exact_mut(4).zip(brow.chunks_exact(8)) {
-                let x = u16::from_le_bytes([blk[2 * i], blk[2 * i + 1]]) as u32;
-                let v = (x & 0xf) | ((x & 0xf0) << 4) | ((x & 0xf00) << 8) | ((x & 0xf000) << 12);
-                d.copy_from_slice(&v.to_le_bytes());
+            for (d, blk) in dst.chunks_exact_mut(l).zip(src[base..].chunks(l * l)) {
+                d.copy_from_slice(&blk[..l]);
             }
         }
     }
 }
 
-/// General L: each block's L² nibbles unpacked into a small buffer, rows moved as
-/// fixed-size arrays.
-fn packed_l<const L: usize>(bytes: &[u8], nib: usize, br: usize, bc: usize, dst: &mut [u8], ld: usize, off: usize) {
-    let mut blk = [0u8; 32];
-    for bi in 0..br {
-        for bj in 0..bc {
-            let q0 = nib + (bi * bc + bj) * L * L;
-            let b0 = q0 / 2;
-            let sh = q0 & 1;
-            let src = &bytes[b0..b0 + (L * L + sh).div_ceil(2)];
-            let mut tmp = [0u8; 34];
-            for (t, &b) in src.iter().enumerate() {
-                tmp[2 * t] = b & 15;
-                tmp[2 * t + 1] = b >> 4;
-            }
-            blk[..L * L].copy_from_slice(&tmp[sh..sh + L * L]);
-            for i in 0..L {
-                let d = off + (bi * L + i) * ld + bj * L;
-                let d: &mut [u8; L] = (&mut dst[d..d + L]).try_into().expect("L bytes");
-                *d = blk[i * L..i * L + L].try_into().expect("L bytes");
-            }
-        }
+#[inline(always)]
+fn block_row_l<const L: usize>(dst: &mut [u8], src: &[u8], base: usize) {
+    for (d, blk) in dst.chunks_exact_mut(L).zip(src[base..].chunks(L * L)) {
+        let d: &mut [u8; L] = d.try_into().expect("L bytes");
+        *d = blk[..L].try_into().expect("L bytes");
     }
 }
 
@@ -216,16 +170,12 @@ mod tests {
         let mut back = alloc::vec![0u8; src.len()];
         flat_to_blocks(&flat, 3 * l, 0, 2, 3, l, &mut back);
         assert_eq!(src, back);
-        // From packed bytes, at an even and an odd nibble offset.
-        for shift in [0usize, 1] {
-            let mut nibs = alloc::vec![0u8; shift];
-            nibs.extend_from_slice(&src);
-            let mut bytes = alloc::vec![0u8; nibs.len().div_ceil(2)];
-            pack(&mut bytes, &nibs);
-            let mut flat2 = alloc::vec![0xAAu8; flat.len()];
-            packed_blocks_to_flat(&bytes, shift, 2, 3, l, &mut flat2, 3 * l, 0);
-            assert_eq!(flat, flat2, "l={l} shift={shift}");
+        // Rows appended from the block-major stream give the same flat matrix.
+        let mut rows = alloc::vec![0u8; flat.len()];
+        for (x, row) in rows.chunks_exact_mut(3 * l).enumerate() {
+            block_row(row, &src, (x / l) * 3 * l2 + (x % l) * l, l);
         }
+        assert_eq!(rows, flat, "l={l}");
         }
     }
 }

@@ -58,40 +58,53 @@ pub(crate) struct PublicMats {
 
 pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> PublicMats {
     let sh = ps.shape();
-    let nib = public_bytes(ps, b, seed);
+    let nib = codec::unpack_vec(&public_bytes(ps, b, seed), sh.pub_gf());
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
-    let (vl, ol) = (sh.vl(), sh.ol());
-    let l2 = l * l;
+    let (vl, ol, l2) = (sh.vl(), sh.ol(), l * l);
     let (o11, o12, o21) = offsets(&sh);
     let mut p11 = vec![0u8; m1 * vl * vl];
     let mut p12 = vec![0u8; m1 * vl * ol];
     let mut p21 = vec![0u8; m1 * ol * vl];
-    for mi in 0..m1 {
-        codec::packed_blocks_to_flat(&nib, o11 + mi * v * v * l2, v, v, l, &mut p11, m1 * vl, mi * vl);
-        codec::packed_blocks_to_flat(&nib, o12 + mi * v * o * l2, v, o, l, &mut p12, m1 * ol, mi * ol);
-        codec::packed_blocks_to_flat(&nib, o21 + mi * o * v * l2, o, v, l, &mut p21, m1 * vl, mi * vl);
+    for (x, (r11, r12)) in p11.chunks_exact_mut(m1 * vl).zip(p12.chunks_exact_mut(m1 * ol)).enumerate() {
+        let (bi, i) = (x / l, x % l);
+        for mi in 0..m1 {
+            codec::block_row(&mut r11[mi * vl..(mi + 1) * vl], &nib, o11 + (mi * v + bi) * v * l2 + i * l, l);
+            codec::block_row(&mut r12[mi * ol..(mi + 1) * ol], &nib, o12 + (mi * v + bi) * o * l2 + i * l, l);
+        }
+    }
+    for (x, r21) in p21.chunks_exact_mut(m1 * vl).enumerate() {
+        let (bi, i) = (x / l, x % l);
+        for mi in 0..m1 {
+            codec::block_row(&mut r21[mi * vl..(mi + 1) * vl], &nib, o21 + (mi * o + bi) * v * l2 + i * l, l);
+        }
     }
     PublicMats { p11, p12, p21 }
 }
 
 /// The verifier's P, row-interleaved: (n·l) × (m1·n·l), `P[x][(mi, y)] = P_mi[x][y]`,
 /// from the public seed and the packed P22 of the public key (block-major, m1 × o×o
-/// blocks).
+/// blocks). Written row by row from the unpacked streams.
 pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
     let sh = ps.shape();
-    let nib = public_bytes(ps, b, seed);
+    let nib = codec::unpack_vec(&public_bytes(ps, b, seed), sh.pub_gf());
+    let n22 = codec::unpack_vec(p22, sh.pk_gf());
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
-    let (vl, nl) = (sh.vl(), sh.nl());
-    let l2 = l * l;
-    let ld = m1 * nl;
+    let (vl, nl, l2) = (sh.vl(), sh.nl(), l * l);
     let (o11, o12, o21) = offsets(&sh);
     let mut p = vec![0u8; m1 * nl * nl];
-    for mi in 0..m1 {
-        let c0 = mi * nl;
-        codec::packed_blocks_to_flat(&nib, o11 + mi * v * v * l2, v, v, l, &mut p, ld, c0);
-        codec::packed_blocks_to_flat(&nib, o12 + mi * v * o * l2, v, o, l, &mut p, ld, c0 + vl);
-        codec::packed_blocks_to_flat(&nib, o21 + mi * o * v * l2, o, v, l, &mut p, ld, vl * ld + c0);
-        codec::packed_blocks_to_flat(p22, mi * o * o * l2, o, o, l, &mut p, ld, vl * ld + c0 + vl);
+    for (x, row) in p.chunks_exact_mut(m1 * nl).enumerate() {
+        let (bi, i) = (x / l, x % l);
+        for (mi, r) in row.chunks_exact_mut(nl).enumerate() {
+            let (left, right) = r.split_at_mut(vl);
+            if bi < v {
+                codec::block_row(left, &nib, o11 + (mi * v + bi) * v * l2 + i * l, l);
+                codec::block_row(right, &nib, o12 + (mi * v + bi) * o * l2 + i * l, l);
+            } else {
+                let bi = bi - v;
+                codec::block_row(left, &nib, o21 + (mi * o + bi) * v * l2 + i * l, l);
+                codec::block_row(right, &n22, (mi * o + bi) * o * l2 + i * l, l);
+            }
+        }
     }
     p
 }
