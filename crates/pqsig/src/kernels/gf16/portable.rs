@@ -74,7 +74,13 @@ pub fn gemm_acc(
     }
     let mut j0 = 0;
     while j0 < n {
-        let w = (n - j0).min(16);
+        let rem = n - j0;
+        if (17..=24).contains(&rem) {
+            // 16 + 8 columns sharing the broadcasts of A's elements.
+            gemm_w24((&mut *c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, rem));
+            break;
+        }
+        let w = rem.min(16);
         let args = (&mut *c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w);
         if w <= 8 {
             gemm_w::<8, 4>(args)
@@ -149,6 +155,55 @@ fn gemm_w<const W: usize, const R: usize>(
         for (r, accr) in acc.iter().enumerate().take(rows) {
             let dst = &mut c[(i + r) * ldc + j0..(i + r) * ldc + j0 + w];
             for (d, &v) in dst.iter_mut().zip(accr.iter()) {
+                *d ^= compress(v);
+            }
+        }
+        i += R;
+    }
+}
+
+/// Columns `j0 .. j0+w`, `16 < w ≤ 24`: as [`gemm_w`] with a 16-lane and an 8-lane
+/// accumulator per row, so that both share each broadcast scalar.
+#[inline(always)]
+fn gemm_w24((c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>) {
+    const R: usize = 4;
+    let mut bx: Vec<([u16; 16], [u16; 8])> = vec![([0u16; 16], [0u16; 8]); kk];
+    for (k, e) in bx.iter_mut().enumerate() {
+        let row = &b[k * ldb + j0..k * ldb + j0 + w];
+        for (d, &x) in e.0.iter_mut().zip(&row[..16]) {
+            *d = expand(x);
+        }
+        for (d, &x) in e.1.iter_mut().zip(&row[16..]) {
+            *d = expand(x);
+        }
+    }
+    let mut i = 0;
+    while i < m {
+        let rows = (m - i).min(R);
+        let mut acc0 = [[0u16; 16]; R];
+        let mut acc1 = [[0u16; 8]; R];
+        let mut base = [0usize; R];
+        for (r, bse) in base.iter_mut().enumerate() {
+            *bse = (i + r.min(rows - 1)) * a_rs;
+        }
+        for (k, e) in bx.iter().enumerate() {
+            for r in 0..R {
+                let s = (a[base[r] + k * a_cs] & 15) as u16;
+                for t in 0..16 {
+                    acc0[r][t] ^= e.0[t].wrapping_mul(s);
+                }
+                for t in 0..8 {
+                    acc1[r][t] ^= e.1[t].wrapping_mul(s);
+                }
+            }
+        }
+        for r in 0..rows {
+            let dst = &mut c[(i + r) * ldc + j0..(i + r) * ldc + j0 + w];
+            let (d0, d1) = dst.split_at_mut(16);
+            for (d, &v) in d0.iter_mut().zip(acc0[r].iter()) {
+                *d ^= compress(v);
+            }
+            for (d, &v) in d1.iter_mut().zip(acc1[r].iter()) {
                 *d ^= compress(v);
             }
         }
