@@ -256,9 +256,27 @@ unsafe fn gemm_neon(
     }
 }
 
+/// Lane `l < 16` of `v` in every lane (`dup` by element). `l` is a public loop index; once
+/// the loop is unrolled the match folds to the one instruction of its constant lane.
+#[inline(always)]
+fn dup_lane(v: uint8x16_t, l: usize) -> uint8x16_t {
+    macro_rules! lanes {
+        ($($n:literal)*) => {
+            // SAFETY: value-only NEON intrinsics.
+            unsafe {
+                match l {
+                    $($n => vdupq_laneq_u8::<$n>(v),)*
+                    _ => vdupq_laneq_u8::<15>(v),
+                }
+            }
+        };
+    }
+    lanes!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14)
+}
+
 /// Rows `i0..i0+R` of C, all columns, sixteen at a time: the accumulators stay in
 /// registers over the whole `k` loop (deferred reduction: no reduction at all here). The
-/// scalars of A come from vector loads and in-register broadcasts (`tbl`) when A's rows
+/// scalars of A come from vector loads and in-register broadcasts (`dup`, `tbl`) when A's rows
 /// or columns are contiguous (every SNOVA call), from scalar loads otherwise.
 #[target_feature(enable = "neon")]
 #[allow(clippy::too_many_arguments)]
@@ -286,18 +304,17 @@ unsafe fn gemm_block<const R: usize>(
         }
         if a_rs == 1 {
             // A's columns are contiguous (a transposed operand): one load brings
-            // A[i0..i0+R][k]; `tbl` with the constant index r broadcasts row r's entry.
+            // A[i0..i0+R][k]; `dup` (element) broadcasts row r's entry.
             for k in 0..kk {
                 let av = unsafe { vandq_u8(load(a, i0 + k * a_cs, R), m15) };
                 let bv = unsafe { vandq_u8(load(b, k * ldb + j, w), m15) };
                 for (r, v) in acc.iter_mut().enumerate() {
-                    let s = unsafe { vqtbl1q_u8(av, vdupq_n_u8(r as u8)) };
-                    *v = unsafe { veorq_u8(*v, pmul(s, bv)) };
+                    *v = unsafe { veorq_u8(*v, pmul(dup_lane(av, r), bv)) };
                 }
             }
         } else if a_cs == 1 {
             // A's rows are contiguous: sixteen entries of each of the R rows per load;
-            // `tbl` with the index k broadcasts entry k of each.
+            // `tbl` with the index k (one splat shared by the R rows) broadcasts entry k.
             let mut k0 = 0;
             while k0 < kk {
                 let kw = (kk - k0).min(16);
