@@ -58,7 +58,9 @@ fn main() {
                     "aes" => ParamSet::ALL[9..].to_vec(),
                     _ => val
                         .split(',')
-                        .map(|s| ParamSet::from_name(s).unwrap_or_else(|| panic!("unknown set {s}")))
+                        .map(|s| {
+                            ParamSet::from_name(s).unwrap_or_else(|| panic!("unknown set {s}"))
+                        })
                         .collect(),
                 }
             }
@@ -67,7 +69,9 @@ fn main() {
                     Backend::available().collect()
                 } else {
                     val.split(',')
-                        .map(|s| Backend::from_name(s).unwrap_or_else(|| panic!("unknown backend {s}")))
+                        .map(|s| {
+                            Backend::from_name(s).unwrap_or_else(|| panic!("unknown backend {s}"))
+                        })
                         .collect()
                 }
             }

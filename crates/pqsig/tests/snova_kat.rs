@@ -42,10 +42,18 @@ fn parse_rsp(rel: &str) -> Vec<Record> {
         if k.trim() == "sm" {
             let get = |k: &str| cur.get(k).unwrap_or_else(|| panic!("{rel}: no {k}"));
             let mlen: usize = get("mlen").parse().expect("mlen");
-            let msg = if mlen == 0 { Vec::new() } else { unhex(get("msg")) };
+            let msg = if mlen == 0 {
+                Vec::new()
+            } else {
+                unhex(get("msg"))
+            };
             assert_eq!(msg.len(), mlen, "{rel}: mlen");
             let sm = unhex(get("sm"));
-            assert_eq!(sm.len(), get("smlen").parse::<usize>().expect("smlen"), "{rel}: smlen");
+            assert_eq!(
+                sm.len(),
+                get("smlen").parse::<usize>().expect("smlen"),
+                "{rel}: smlen"
+            );
             out.push(Record {
                 count: get("count").parse().expect("count"),
                 seed: unhex(get("seed")),
@@ -80,17 +88,31 @@ fn check_records(ps: ParamSet, rel: &str, recs: &[Record]) {
             assert_eq!(sm, r.sm, "{what}: sm");
             let salt: [u8; 16] = sig[sig.len() - 16..].try_into().unwrap();
             if i % 10 == 0 {
-                assert_eq!(sk.sign_with_salt(&r.msg, &salt).unwrap(), sig, "{what}: SigningKey");
-                let sk2 = SigningKey::from_bytes(ps, &r.sk).unwrap().with_backend(b).unwrap();
+                assert_eq!(
+                    sk.sign_with_salt(&r.msg, &salt).unwrap(),
+                    sig,
+                    "{what}: SigningKey"
+                );
+                let sk2 = SigningKey::from_bytes(ps, &r.sk)
+                    .unwrap()
+                    .with_backend(b)
+                    .unwrap();
                 assert_eq!(sk2.verifying_key().to_bytes(), &r.pk[..], "{what}: sk → pk");
             }
-            let vk2 = VerifyingKey::from_bytes(ps, &r.pk).unwrap().with_backend(b).unwrap();
+            let vk2 = VerifyingKey::from_bytes(ps, &r.pk)
+                .unwrap()
+                .with_backend(b)
+                .unwrap();
             assert_eq!(vk2.open(&r.sm), Ok(&r.msg[..]), "{what}: open");
             let pvk = vk2.prepare();
             assert_eq!(pvk.verify(&r.msg, &sig), Ok(()), "{what}: prepared verify");
             let mut bad = sig.clone();
             bad[i % (sig.len() - 16)] ^= 1 << (i % 8);
-            assert_eq!(pvk.verify(&r.msg, &bad), Err(Error::VerificationFailed), "{what}: tampered");
+            assert_eq!(
+                pvk.verify(&r.msg, &bad),
+                Err(Error::VerificationFailed),
+                "{what}: tampered"
+            );
             ok += 1;
         }
         assert_eq!(ok, recs.len());
@@ -144,13 +166,19 @@ fn names_and_sizes() {
     assert_eq!(ParamSet::ALL.len(), 18);
     for ps in ParamSet::ALL {
         assert_eq!(ParamSet::from_name(ps.name()), Some(ps));
-        assert_eq!(ParamSet::from_name(&ps.name().to_lowercase().replace('_', "-")), Some(ps));
+        assert_eq!(
+            ParamSet::from_name(&ps.name().to_lowercase().replace('_', "-")),
+            Some(ps)
+        );
         assert_eq!(ps.secret_key_len(), 96);
         assert_eq!(ps.uses_aes(), ps.name().ends_with("_AES"));
     }
     assert_eq!(ParamSet::from_name("SNOVA_24_5_4"), None);
     let s = ParamSet::SnovaIS;
-    assert_eq!((s.v(), s.o(), s.l(), s.r(), s.m1(), s.n()), (27, 5, 4, 4, 5, 32));
+    assert_eq!(
+        (s.v(), s.o(), s.l(), s.r(), s.m1(), s.n()),
+        (27, 5, 4, 4, 5, 32)
+    );
     assert_eq!((s.public_key_len(), s.signature_len()), (1016, 272));
     assert_eq!(ParamSet::SnovaVB.public_key_len(), 1891);
     assert_eq!(ParamSet::SnovaVBAes.signature_len(), 691);

@@ -31,21 +31,43 @@ fn lengths_are_checked() {
 
         for len in [0, 1, pkl - 1, pkl + 1, 2 * pkl] {
             let bytes = vec![0u8; len];
-            assert_eq!(VerifyingKey::from_bytes(ps, &bytes).err(), Some(Error::InvalidLength), "{ps} pk {len}");
+            assert_eq!(
+                VerifyingKey::from_bytes(ps, &bytes).err(),
+                Some(Error::InvalidLength),
+                "{ps} pk {len}"
+            );
         }
         for len in [0, 48, 95, 97, 192] {
-            assert_eq!(SigningKey::from_bytes(ps, &vec![0u8; len]).err(), Some(Error::InvalidLength), "{ps} sk {len}");
+            assert_eq!(
+                SigningKey::from_bytes(ps, &vec![0u8; len]).err(),
+                Some(Error::InvalidLength),
+                "{ps} sk {len}"
+            );
         }
         for len in [0, 47, 49] {
-            assert_eq!(snova::keygen_from_seed(ps, &vec![0u8; len]).err(), Some(Error::InvalidLength));
+            assert_eq!(
+                snova::keygen_from_seed(ps, &vec![0u8; len]).err(),
+                Some(Error::InvalidLength)
+            );
         }
         let pvk = vk.prepare();
         for len in [0, 16, sigl - 1, sigl + 1, 2 * sigl] {
             let mut s = sig.clone();
             s.resize(len, 0);
-            assert_eq!(vk.verify(msg, &s), Err(Error::InvalidLength), "{ps} sig {len}");
-            assert_eq!(pvk.verify(msg, &s), Err(Error::InvalidLength), "{ps} sig {len}");
-            assert_eq!(snova::signed_message(ps, &s, msg).err(), Some(Error::InvalidLength));
+            assert_eq!(
+                vk.verify(msg, &s),
+                Err(Error::InvalidLength),
+                "{ps} sig {len}"
+            );
+            assert_eq!(
+                pvk.verify(msg, &s),
+                Err(Error::InvalidLength),
+                "{ps} sig {len}"
+            );
+            assert_eq!(
+                snova::signed_message(ps, &s, msg).err(),
+                Some(Error::InvalidLength)
+            );
         }
         for len in [0, 1, sigl - 1] {
             assert_eq!(vk.open(&sig[..len]), Err(Error::InvalidLength));
@@ -68,15 +90,29 @@ fn tampering_is_rejected() {
         let pvk = vk.prepare();
         assert_eq!(pvk.verify(msg, &sig), Ok(()));
         // Signature body, salt, last byte.
-        for pos in [0, 1, sig.len() / 2, sig.len() - 17, sig.len() - 16, sig.len() - 1] {
+        for pos in [
+            0,
+            1,
+            sig.len() / 2,
+            sig.len() - 17,
+            sig.len() - 16,
+            sig.len() - 1,
+        ] {
             for bit in [0u8, 4, 7] {
                 let mut s = sig.clone();
                 s[pos] ^= 1 << bit;
-                assert_eq!(pvk.verify(msg, &s), Err(Error::VerificationFailed), "{ps} sig byte {pos} bit {bit}");
+                assert_eq!(
+                    pvk.verify(msg, &s),
+                    Err(Error::VerificationFailed),
+                    "{ps} sig byte {pos} bit {bit}"
+                );
             }
         }
         // Message.
-        assert_eq!(vk.verify(b"tamper with mE", &sig), Err(Error::VerificationFailed));
+        assert_eq!(
+            vk.verify(b"tamper with mE", &sig),
+            Err(Error::VerificationFailed)
+        );
         assert_eq!(vk.verify(b"", &sig), Err(Error::VerificationFailed));
         // Public key: seed and P22 bytes (still well-formed).
         let pk = vk.to_bytes().to_vec();
@@ -84,7 +120,11 @@ fn tampering_is_rejected() {
             let mut p = pk.clone();
             p[pos] ^= 0x10;
             let vk2 = VerifyingKey::from_bytes(ps, &p).expect("well-formed pk");
-            assert_eq!(vk2.verify(msg, &sig), Err(Error::VerificationFailed), "{ps} pk byte {pos}");
+            assert_eq!(
+                vk2.verify(msg, &sig),
+                Err(Error::VerificationFailed),
+                "{ps} pk byte {pos}"
+            );
         }
         // Garbage of the right length: never a panic, never accepted.
         for fill in [0x00u8, 0xFF] {
@@ -121,7 +161,11 @@ fn shake_and_aes_keys_do_not_mix() {
         let sig = sk.sign_with_salt(b"m", &[1; 16]).unwrap();
         assert_eq!(vk.verify(b"m", &sig), Ok(()));
         let other = VerifyingKey::from_bytes(*b, vk.to_bytes()).unwrap();
-        assert_eq!(other.verify(b"m", &sig), Err(Error::VerificationFailed), "{a} vs {b}");
+        assert_eq!(
+            other.verify(b"m", &sig),
+            Err(Error::VerificationFailed),
+            "{a} vs {b}"
+        );
     }
 }
 
@@ -135,17 +179,26 @@ fn backends_and_debug() {
         assert_eq!(r.is_ok(), ok);
         if !ok {
             assert_eq!(r.err(), Some(Error::BackendUnavailable));
-            assert_eq!(vk.clone().with_backend(*b).err(), Some(Error::BackendUnavailable));
+            assert_eq!(
+                vk.clone().with_backend(*b).err(),
+                Some(Error::BackendUnavailable)
+            );
         }
     }
     let dbg = format!("{sk:?} {:?}", sk.expand());
-    let hex: String = sk.to_bytes()[16..32].iter().map(|b| format!("{b:02x}")).collect();
+    let hex: String = sk.to_bytes()[16..32]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     assert!(!dbg.contains(&hex), "Debug leaks the secret seed");
     assert!(!dbg.contains(&format!("{:?}", &sk.to_bytes()[16..24])));
     // Signing keys from the same bytes sign alike on every backend.
     let sig = sk.sign_with_salt(b"x", &[2; 16]).unwrap();
     for b in Backend::available() {
-        let s2 = SigningKey::from_bytes(ps, sk.to_bytes()).unwrap().with_backend(b).unwrap();
+        let s2 = SigningKey::from_bytes(ps, sk.to_bytes())
+            .unwrap()
+            .with_backend(b)
+            .unwrap();
         assert_eq!(s2.sign_with_salt(b"x", &[2; 16]).unwrap(), sig);
         assert_eq!(s2.verifying_key(), vk.clone().with_backend(b).unwrap());
     }

@@ -211,7 +211,8 @@ impl Abq {
             }
             v
         };
-        let (bt_rep, qq1_rep, a_rep, qq2_rep) = (rep(&bt, lr), rep(&qq1, l2), rep(&a, r2), rep(&qq2, l2));
+        let (bt_rep, qq1_rep, a_rep, qq2_rep) =
+            (rep(&bt, lr), rep(&qq1, l2), rep(&a, r2), rep(&qq2, l2));
         Abq {
             bt_rep,
             qq1_rep,
@@ -229,24 +230,31 @@ impl Abq {
     }
 }
 
-/// A handle on a shape's tables (shared and computed once with `std`).
-#[cfg(feature = "std")]
-pub(crate) type AbqRef = &'static Abq;
-#[cfg(not(feature = "std"))]
-pub(crate) type AbqRef = alloc::boxed::Box<Abq>;
+/// A handle on a shape's tables: shared and computed once with `std`, owned without.
+pub(crate) struct AbqRef(
+    #[cfg(feature = "std")] &'static Abq,
+    #[cfg(not(feature = "std"))] alloc::boxed::Box<Abq>,
+);
+
+impl core::ops::Deref for AbqRef {
+    type Target = Abq;
+    fn deref(&self) -> &Abq {
+        &self.0
+    }
+}
 
 /// The tables of shape `sh`.
 #[cfg(feature = "std")]
 pub(crate) fn get(sh: Shape) -> AbqRef {
     use std::sync::OnceLock;
     static CELLS: [OnceLock<Abq>; 9] = [const { OnceLock::new() }; 9];
-    CELLS[sh.base_index()].get_or_init(|| Abq::new(sh))
+    AbqRef(CELLS[sh.base_index()].get_or_init(|| Abq::new(sh)))
 }
 
 /// The tables of shape `sh`.
 #[cfg(not(feature = "std"))]
 pub(crate) fn get(sh: Shape) -> AbqRef {
-    alloc::boxed::Box::new(Abq::new(sh))
+    AbqRef(alloc::boxed::Box::new(Abq::new(sh)))
 }
 
 #[cfg(test)]

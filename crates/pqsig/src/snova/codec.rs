@@ -50,7 +50,7 @@ pub(crate) fn unpack_strict(out: &mut [u8], bytes: &[u8]) -> bool {
 /// Whether `bytes` is a well-formed packing of `n` elements: the right length and, for
 /// odd `n`, a zero padding nibble.
 pub(crate) fn padding_ok(bytes: &[u8], n: usize) -> bool {
-    bytes.len() == n.div_ceil(2) && (n % 2 == 0 || bytes[bytes.len() - 1] >> 4 == 0)
+    bytes.len() == n.div_ceil(2) && (n.is_multiple_of(2) || bytes[bytes.len() - 1] >> 4 == 0)
 }
 
 /// Unpacks `n` elements into a fresh vector.
@@ -62,7 +62,15 @@ pub(crate) fn unpack_vec(bytes: &[u8], n: usize) -> Vec<u8> {
 
 /// Copies a block-major matrix of `br × bc` blocks (l×l each, row-major inside) from
 /// `src` into the flat row-major `dst` (leading dimension `ld`) at element offset `off`.
-pub(crate) fn blocks_to_flat(src: &[u8], br: usize, bc: usize, l: usize, dst: &mut [u8], ld: usize, off: usize) {
+pub(crate) fn blocks_to_flat(
+    src: &[u8],
+    br: usize,
+    bc: usize,
+    l: usize,
+    dst: &mut [u8],
+    ld: usize,
+    off: usize,
+) {
     match l {
         4 => blocks_to_flat_l::<4>(src, br, bc, dst, ld, off),
         5 => blocks_to_flat_l::<5>(src, br, bc, dst, ld, off),
@@ -72,7 +80,14 @@ pub(crate) fn blocks_to_flat(src: &[u8], br: usize, bc: usize, l: usize, dst: &m
 
 /// [`blocks_to_flat`] with the block size known at compile time (fixed-size row moves
 /// instead of `memmove` calls).
-fn blocks_to_flat_l<const L: usize>(src: &[u8], br: usize, bc: usize, dst: &mut [u8], ld: usize, off: usize) {
+fn blocks_to_flat_l<const L: usize>(
+    src: &[u8],
+    br: usize,
+    bc: usize,
+    dst: &mut [u8],
+    ld: usize,
+    off: usize,
+) {
     let src = &src[..br * bc * L * L];
     for (bi, brow) in src.chunks_exact(bc * L * L).enumerate() {
         for (bj, blk) in brow.chunks_exact(L * L).enumerate() {
@@ -85,7 +100,15 @@ fn blocks_to_flat_l<const L: usize>(src: &[u8], br: usize, bc: usize, dst: &mut 
     }
 }
 
-fn blocks_to_flat_any(src: &[u8], br: usize, bc: usize, l: usize, dst: &mut [u8], ld: usize, off: usize) {
+fn blocks_to_flat_any(
+    src: &[u8],
+    br: usize,
+    bc: usize,
+    l: usize,
+    dst: &mut [u8],
+    ld: usize,
+    off: usize,
+) {
     let l2 = l * l;
     for bi in 0..br {
         for bj in 0..bc {
@@ -121,7 +144,15 @@ fn block_row_l<const L: usize>(dst: &mut [u8], src: &[u8], base: usize) {
 }
 
 /// The inverse of [`blocks_to_flat`].
-pub(crate) fn flat_to_blocks(src: &[u8], ld: usize, off: usize, br: usize, bc: usize, l: usize, dst: &mut [u8]) {
+pub(crate) fn flat_to_blocks(
+    src: &[u8],
+    ld: usize,
+    off: usize,
+    br: usize,
+    bc: usize,
+    l: usize,
+    dst: &mut [u8],
+) {
     let l2 = l * l;
     for bi in 0..br {
         for bj in 0..bc {
@@ -143,7 +174,14 @@ mod tests {
     fn round3_counts_are_even() {
         for ps in ParamSet::ALL {
             let s = ps.shape();
-            for n in [s.pk_gf(), s.sig_gf(), s.olr(), s.v * s.lr(), s.pub_gf(), s.t12_gf()] {
+            for n in [
+                s.pk_gf(),
+                s.sig_gf(),
+                s.olr(),
+                s.v * s.lr(),
+                s.pub_gf(),
+                s.t12_gf(),
+            ] {
                 assert_eq!(n % 2, 0, "{}", ps.name());
             }
         }
@@ -161,21 +199,21 @@ mod tests {
     #[test]
     fn blocks_roundtrip() {
         for l in [3usize, 4, 5] {
-        let l2 = l * l;
-        let src: Vec<u8> = (0..2 * 3 * l2).map(|i| (i % 16) as u8).collect();
-        let mut flat = alloc::vec![0u8; 2 * l * 3 * l];
-        blocks_to_flat(&src, 2, 3, l, &mut flat, 3 * l, 0);
-        assert_eq!(flat[l], src[l2]);
-        assert_eq!(flat[3 * l], src[l]);
-        let mut back = alloc::vec![0u8; src.len()];
-        flat_to_blocks(&flat, 3 * l, 0, 2, 3, l, &mut back);
-        assert_eq!(src, back);
-        // Rows appended from the block-major stream give the same flat matrix.
-        let mut rows = alloc::vec![0u8; flat.len()];
-        for (x, row) in rows.chunks_exact_mut(3 * l).enumerate() {
-            block_row(row, &src, (x / l) * 3 * l2 + (x % l) * l, l);
-        }
-        assert_eq!(rows, flat, "l={l}");
+            let l2 = l * l;
+            let src: Vec<u8> = (0..2 * 3 * l2).map(|i| (i % 16) as u8).collect();
+            let mut flat = alloc::vec![0u8; 2 * l * 3 * l];
+            blocks_to_flat(&src, 2, 3, l, &mut flat, 3 * l, 0);
+            assert_eq!(flat[l], src[l2]);
+            assert_eq!(flat[3 * l], src[l]);
+            let mut back = alloc::vec![0u8; src.len()];
+            flat_to_blocks(&flat, 3 * l, 0, 2, 3, l, &mut back);
+            assert_eq!(src, back);
+            // Rows appended from the block-major stream give the same flat matrix.
+            let mut rows = alloc::vec![0u8; flat.len()];
+            for (x, row) in rows.chunks_exact_mut(3 * l).enumerate() {
+                block_row(row, &src, (x / l) * 3 * l2 + (x % l) * l, l);
+            }
+            assert_eq!(rows, flat, "l={l}");
         }
     }
 }

@@ -27,7 +27,18 @@ use crate::kernels::gf16::Kernels;
 pub(crate) fn whip(sh: &Shape, k: &Kernels, abq: &Abq, x: &[u8], rows: usize, w: &mut [u8]) {
     let lr = sh.lr();
     w[..rows * sh.l * lr].fill(0);
-    (k.gemm_acc)(w, sh.l * lr, x, lr, 1, &abq.whip, sh.l * lr, rows, lr, sh.l * lr);
+    (k.gemm_acc)(
+        w,
+        sh.l * lr,
+        x,
+        lr,
+        1,
+        &abq.whip,
+        sh.l * lr,
+        rows,
+        lr,
+        sh.l * lr,
+    );
     (k.reduce)(&mut w[..rows * sh.l * lr]);
 }
 

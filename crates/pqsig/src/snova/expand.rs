@@ -65,17 +65,36 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     let mut p11 = vec![0u8; m1 * vl * vl];
     let mut p12 = vec![0u8; m1 * vl * ol];
     let mut p21 = vec![0u8; m1 * ol * vl];
-    for (x, (r11, r12)) in p11.chunks_exact_mut(m1 * vl).zip(p12.chunks_exact_mut(m1 * ol)).enumerate() {
+    for (x, (r11, r12)) in p11
+        .chunks_exact_mut(m1 * vl)
+        .zip(p12.chunks_exact_mut(m1 * ol))
+        .enumerate()
+    {
         let (bi, i) = (x / l, x % l);
         for mi in 0..m1 {
-            codec::block_row(&mut r11[mi * vl..(mi + 1) * vl], &nib, o11 + (mi * v + bi) * v * l2 + i * l, l);
-            codec::block_row(&mut r12[mi * ol..(mi + 1) * ol], &nib, o12 + (mi * v + bi) * o * l2 + i * l, l);
+            codec::block_row(
+                &mut r11[mi * vl..(mi + 1) * vl],
+                &nib,
+                o11 + (mi * v + bi) * v * l2 + i * l,
+                l,
+            );
+            codec::block_row(
+                &mut r12[mi * ol..(mi + 1) * ol],
+                &nib,
+                o12 + (mi * v + bi) * o * l2 + i * l,
+                l,
+            );
         }
     }
     for (x, r21) in p21.chunks_exact_mut(m1 * vl).enumerate() {
         let (bi, i) = (x / l, x % l);
         for mi in 0..m1 {
-            codec::block_row(&mut r21[mi * vl..(mi + 1) * vl], &nib, o21 + (mi * o + bi) * v * l2 + i * l, l);
+            codec::block_row(
+                &mut r21[mi * vl..(mi + 1) * vl],
+                &nib,
+                o21 + (mi * o + bi) * v * l2 + i * l,
+                l,
+            );
         }
     }
     PublicMats { p11, p12, p21 }

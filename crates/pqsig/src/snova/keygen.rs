@@ -20,25 +20,56 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     let sh = ps.shape();
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
+    let abq: &abq::Abq = &abq;
     let (m1, vl, ol, l, o) = (sh.m1, sh.vl(), sh.ol(), sh.l, sh.o);
     let s_pub: &[u8; SEED_PUB_LEN] = seed[..SEED_PUB_LEN].try_into().expect("16 bytes");
-    let t12 = expand::t12(sh, k, &abq, &seed[SEED_PUB_LEN..]);
+    let t12 = expand::t12(sh, k, abq, &seed[SEED_PUB_LEN..]);
     let pm = expand::public_mats(ps, b, s_pub);
 
     // F21 (row-interleaved, ol × m1·vl) = T12ᵀ · P11 + P21: one wide GEMM.
     let mut f21 = Zeroizing::new(pm.p21);
-    (k.gemm_acc)(&mut f21, m1 * vl, &t12, 1, ol, &pm.p11, m1 * vl, ol, vl, m1 * vl);
+    (k.gemm_acc)(
+        &mut f21,
+        m1 * vl,
+        &t12,
+        1,
+        ol,
+        &pm.p11,
+        m1 * vl,
+        ol,
+        vl,
+        m1 * vl,
+    );
     (k.reduce)(&mut f21);
     // P22 = T12ᵀ·F12 + P21·T12 = F21·T12 + T12ᵀ·P12 (F12 = P11·T12 + P12), row-interleaved
     // (ol × m1·ol): F21 read as rows (c, mi) of length vl.
     let mut p22 = vec![0u8; m1 * ol * ol];
     (k.gemm_acc)(&mut p22, ol, &f21, vl, 1, &t12, ol, ol * m1, vl, ol);
-    (k.gemm_acc)(&mut p22, m1 * ol, &t12, 1, ol, &pm.p12, m1 * ol, ol, vl, m1 * ol);
+    (k.gemm_acc)(
+        &mut p22,
+        m1 * ol,
+        &t12,
+        1,
+        ol,
+        &pm.p12,
+        m1 * ol,
+        ol,
+        vl,
+        m1 * ol,
+    );
     (k.reduce)(&mut p22);
 
     let mut blocks = vec![0u8; sh.pk_gf()];
     for mi in 0..m1 {
-        codec::flat_to_blocks(&p22, m1 * ol, mi * ol, o, o, l, &mut blocks[mi * ol * ol..(mi + 1) * ol * ol]);
+        codec::flat_to_blocks(
+            &p22,
+            m1 * ol,
+            mi * ol,
+            o,
+            o,
+            l,
+            &mut blocks[mi * ol * ol..(mi + 1) * ol * ol],
+        );
     }
     let mut pk = vec![0u8; sh.pk_len()];
     pk[..SEED_PUB_LEN].copy_from_slice(s_pub);

@@ -194,7 +194,11 @@ impl SigningKey {
     }
 
     /// Signs drawing the 16-byte salt from `rng` (the NIST API's `crypto_sign` draw).
-    pub fn sign_with_rng(&self, msg: &[u8], rng: &mut impl rand_core::CryptoRngCore) -> Result<Vec<u8>, Error> {
+    pub fn sign_with_rng(
+        &self,
+        msg: &[u8],
+        rng: &mut impl rand_core::CryptoRngCore,
+    ) -> Result<Vec<u8>, Error> {
         self.sign_with_salt(msg, &rng_salt(rng)?)
     }
 
@@ -224,7 +228,11 @@ impl ExpandedSigningKey {
     }
 
     /// See [`SigningKey::sign_with_rng`].
-    pub fn sign_with_rng(&self, msg: &[u8], rng: &mut impl rand_core::CryptoRngCore) -> Result<Vec<u8>, Error> {
+    pub fn sign_with_rng(
+        &self,
+        msg: &[u8],
+        rng: &mut impl rand_core::CryptoRngCore,
+    ) -> Result<Vec<u8>, Error> {
         self.sign_with_salt(msg, &rng_salt(rng)?)
     }
 

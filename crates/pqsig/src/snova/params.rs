@@ -116,6 +116,7 @@ impl Shape {
     pub const fn sig_len(&self) -> usize {
         self.sig_gf().div_ceil(2) + SALT_LEN
     }
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     /// Index of the nine base shapes (I_K .. V_S), shared by the SHAKE and AES sets.
     pub const fn base_index(&self) -> usize {
         let mut i = 0;
@@ -132,15 +133,69 @@ impl Shape {
 
 /// (v, o, l, r, m1) of I_K, I_B, I_S, III_K, III_B, III_S, V_K, V_B, V_S.
 pub(crate) const BASE: [Shape; 9] = [
-    Shape { v: 29, o: 3, l: 4, r: 8, m1: 5 },
-    Shape { v: 27, o: 4, l: 4, r: 6, m1: 5 },
-    Shape { v: 27, o: 5, l: 4, r: 4, m1: 5 },
-    Shape { v: 38, o: 4, l: 4, r: 8, m1: 7 },
-    Shape { v: 38, o: 5, l: 4, r: 6, m1: 7 },
-    Shape { v: 38, o: 6, l: 4, r: 5, m1: 7 },
-    Shape { v: 40, o: 4, l: 5, r: 8, m1: 6 },
-    Shape { v: 40, o: 5, l: 5, r: 6, m1: 6 },
-    Shape { v: 40, o: 6, l: 5, r: 5, m1: 6 },
+    Shape {
+        v: 29,
+        o: 3,
+        l: 4,
+        r: 8,
+        m1: 5,
+    },
+    Shape {
+        v: 27,
+        o: 4,
+        l: 4,
+        r: 6,
+        m1: 5,
+    },
+    Shape {
+        v: 27,
+        o: 5,
+        l: 4,
+        r: 4,
+        m1: 5,
+    },
+    Shape {
+        v: 38,
+        o: 4,
+        l: 4,
+        r: 8,
+        m1: 7,
+    },
+    Shape {
+        v: 38,
+        o: 5,
+        l: 4,
+        r: 6,
+        m1: 7,
+    },
+    Shape {
+        v: 38,
+        o: 6,
+        l: 4,
+        r: 5,
+        m1: 7,
+    },
+    Shape {
+        v: 40,
+        o: 4,
+        l: 5,
+        r: 8,
+        m1: 6,
+    },
+    Shape {
+        v: 40,
+        o: 5,
+        l: 5,
+        r: 6,
+        m1: 6,
+    },
+    Shape {
+        v: 40,
+        o: 6,
+        l: 5,
+        r: 5,
+        m1: 6,
+    },
 ];
 
 const NAMES: [&str; 18] = [

@@ -21,12 +21,14 @@ use super::abq;
 use super::codec;
 use super::eval;
 use super::expand;
-use super::params::{ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_LEN, SEED_PRIV_LEN, SEED_PUB_LEN, SK_LEN};
+use super::params::{
+    ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_LEN, SEED_PRIV_LEN, SEED_PUB_LEN, SK_LEN,
+};
+use super::scratch::{take, Arena};
 use super::verify::{digest, target};
 use crate::error::Error;
 use crate::kernels::gf16;
 use crate::kernels::keccak::sponge::Shake256;
-use super::scratch::{take, Arena};
 use crate::kernels::select::Backend;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -56,19 +58,31 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
     let sh = ps.shape();
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
+    let abq: &abq::Abq = &abq;
     let (m1, vl, ol) = (sh.m1, sh.vl(), sh.ol());
     let s_pub: &[u8; SEED_PUB_LEN] = sk[..SEED_PUB_LEN].try_into().expect("16 bytes");
     let mut s_priv = Zeroizing::new([0u8; SEED_PRIV_LEN]);
     s_priv.copy_from_slice(&sk[SEED_PUB_LEN..SEED_LEN]);
     let mut pk_hash = [0u8; PK_HASH_LEN];
     pk_hash.copy_from_slice(&sk[SEED_LEN..]);
-    let t12 = expand::t12(sh, k, &abq, &s_priv[..]);
+    let t12 = expand::t12(sh, k, abq, &s_priv[..]);
     let pm = expand::public_mats(ps, b, s_pub);
 
     // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM; stored
     // transposed, F21ᵀ[x][(mi, c)].
     let mut f21 = Zeroizing::new(pm.p21);
-    (k.gemm_acc)(&mut f21, m1 * vl, &t12, 1, ol, &pm.p11, m1 * vl, ol, vl, m1 * vl);
+    (k.gemm_acc)(
+        &mut f21,
+        m1 * vl,
+        &t12,
+        1,
+        ol,
+        &pm.p11,
+        m1 * vl,
+        ol,
+        vl,
+        m1 * vl,
+    );
     (k.reduce)(&mut f21);
     let mut f21t = Zeroizing::new(vec![0u8; m1 * vl * ol]);
     for c in 0..ol {
@@ -98,10 +112,17 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
 }
 
 /// Signs `msg` with `salt`.
-pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[u8; SALT_LEN]) -> Result<Vec<u8>, Error> {
+pub(crate) fn sign(
+    ps: ParamSet,
+    b: Backend,
+    ek: &Expanded,
+    msg: &[u8],
+    salt: &[u8; SALT_LEN],
+) -> Result<Vec<u8>, Error> {
     let sh = ps.shape();
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
+    let abq: &abq::Abq = &abq;
     let (o, l, r, m1, na, v) = (sh.o, sh.l, sh.r, sh.m1, sh.alpha(), sh.v);
     let (lr, vl, ol, olr, r2, l2) = (sh.lr(), sh.vl(), sh.ol(), sh.olr(), r * r, l * l);
     let items = sh.items();
@@ -113,25 +134,25 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
 
     // Every secret temporary lives in one arena, wiped on drop.
     let sizes = [
-        sh.vinegar_bytes(),             // vinegar bytes
-        v * lr,                         // X_v
-        vl * lr,                        // W_v
-        olr,                            // Fvv
-        m1 * lr * ol,                   // WF21ᵀ
-        m1 * lr * ol,                   // WF12ᵀ
-        items * rol,                    // T0ᵀ
-        items * rol,                    // T1ᵀ
-        items * rol,                    // T0ᵀ split per idx
-        items * rol,                    // T1ᵀ split per idx
-        items * o * l2,                 // Y
-        items * o * l2,                 // Uᵀ
-        items * o * lr,                 // Z
-        items * o * lr,                 // V
-        r2 * o * l2,                    // G1
-        lr * o * lr,                    // G2
-        olr * stride,                   // augmented matrix
-        olr,                            // X_o
-        eval::scratch_len(&sh, vl),     // eval
+        sh.vinegar_bytes(),         // vinegar bytes
+        v * lr,                     // X_v
+        vl * lr,                    // W_v
+        olr,                        // Fvv
+        m1 * lr * ol,               // WF21ᵀ
+        m1 * lr * ol,               // WF12ᵀ
+        items * rol,                // T0ᵀ
+        items * rol,                // T1ᵀ
+        items * rol,                // T0ᵀ split per idx
+        items * rol,                // T1ᵀ split per idx
+        items * o * l2,             // Y
+        items * o * l2,             // Uᵀ
+        items * o * lr,             // Z
+        items * o * lr,             // V
+        r2 * o * l2,                // G1
+        lr * o * lr,                // G2
+        olr * stride,               // augmented matrix
+        olr,                        // X_o
+        eval::scratch_len(&sh, vl), // eval
     ];
     let mut arena = Arena::new(sizes.iter().sum());
     let mut rest = arena.bytes();
@@ -152,10 +173,10 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
         h.squeeze(vin_bytes);
         drop(h);
         codec::unpack(xv, vin_bytes);
-        eval::whip(&sh, k, &abq, xv, v, wv);
+        eval::whip(&sh, k, abq, xv, v, wv);
 
         // 2. Constant term.
-        eval::eval(&sh, k, &abq, &ek.p11, vl, wv, fvv, escratch);
+        eval::eval(&sh, k, abq, &ek.p11, vl, wv, fvv, escratch);
 
         // 3. Linear part. WF21ᵀ[mi], WF12ᵀ[mi] = W_vᵀ · (F21ᵀ, F12)[mi]: (l·r)×(o·l).
         wf21.fill(0);
@@ -163,14 +184,49 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
         for mi in 0..m1 {
             let a = mi * lr * ol;
             let wf12m = &mut wf12[a..a + lr * ol];
-            (k.gemm_acc)(&mut wf21[a..a + lr * ol], ol, wv, 1, lr, &ek.f21t[mi * ol..], m1 * ol, lr, vl, ol);
+            (k.gemm_acc)(
+                &mut wf21[a..a + lr * ol],
+                ol,
+                wv,
+                1,
+                lr,
+                &ek.f21t[mi * ol..],
+                m1 * ol,
+                lr,
+                vl,
+                ol,
+            );
             match &ek.f12 {
-                Some(f12) => (k.gemm_acc)(wf12m, ol, wv, 1, lr, &f12[mi * ol..], m1 * ol, lr, vl, ol),
+                Some(f12) => {
+                    (k.gemm_acc)(wf12m, ol, wv, 1, lr, &f12[mi * ol..], m1 * ol, lr, vl, ol)
+                }
                 None => {
                     // (W_vᵀ·P11[mi]) · T12 + W_vᵀ · P12[mi]; W_vᵀ·P11 (reduced) is the
                     // first region of the evaluation scratch.
-                    (k.gemm_acc)(wf12m, ol, &escratch[mi * vl..], m1 * vl, 1, &ek.t12, ol, lr, vl, ol);
-                    (k.gemm_acc)(wf12m, ol, wv, 1, lr, &ek.p12[mi * ol..], m1 * ol, lr, vl, ol);
+                    (k.gemm_acc)(
+                        wf12m,
+                        ol,
+                        &escratch[mi * vl..],
+                        m1 * vl,
+                        1,
+                        &ek.t12,
+                        ol,
+                        lr,
+                        vl,
+                        ol,
+                    );
+                    (k.gemm_acc)(
+                        wf12m,
+                        ol,
+                        wv,
+                        1,
+                        lr,
+                        &ek.p12[mi * ol..],
+                        m1 * ol,
+                        lr,
+                        vl,
+                        ol,
+                    );
                 }
             }
         }
@@ -189,8 +245,30 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
                 let cnt = (na - a0).div_ceil(m1);
                 let it0 = mi * na + a0;
                 let src = mp * lr * ol..(mp + 1) * lr * ol;
-                (k.gemm_acc)(&mut t0[it0 * rol..], m1 * rol, &abq.q2[it0 * l..], m1 * l, 1, &wf21[src.clone()], rol, cnt, l, rol);
-                (k.gemm_acc)(&mut t1[it0 * rol..], m1 * rol, &abq.q1[it0 * l..], m1 * l, 1, &wf12[src], rol, cnt, l, rol);
+                (k.gemm_acc)(
+                    &mut t0[it0 * rol..],
+                    m1 * rol,
+                    &abq.q2[it0 * l..],
+                    m1 * l,
+                    1,
+                    &wf21[src.clone()],
+                    rol,
+                    cnt,
+                    l,
+                    rol,
+                );
+                (k.gemm_acc)(
+                    &mut t1[it0 * rol..],
+                    m1 * rol,
+                    &abq.q1[it0 * l..],
+                    m1 * l,
+                    1,
+                    &wf12[src],
+                    rol,
+                    cnt,
+                    l,
+                    rol,
+                );
             }
         }
         (k.reduce)(t0);
@@ -210,9 +288,31 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
             g2.fill(0);
             let it = mi * na;
             // G1[(ti1,tj2)][(idx,ti2,tj1)] = Σ_alpha A[ti1][tj2] · Uᵀ[idx][ti2][tj1].
-            (k.gemm_acc)(g1, ol2, &abq.a[it * r2..], 1, r2, &ut[it * ol2..(it + na) * ol2], ol2, r2, na, ol2);
+            (k.gemm_acc)(
+                g1,
+                ol2,
+                &abq.a[it * r2..],
+                1,
+                r2,
+                &ut[it * ol2..(it + na) * ol2],
+                ol2,
+                r2,
+                na,
+                ol2,
+            );
             // G2[(tj2,ti2)][(idx,ti1,tj1)] = Σ_alpha B[tj2][ti2] · V[idx][ti1][tj1].
-            (k.gemm_acc)(g2, olr_, &abq.b[it * lr..], 1, lr, &vv[it * olr_..(it + na) * olr_], olr_, lr, na, olr_);
+            (k.gemm_acc)(
+                g2,
+                olr_,
+                &abq.b[it * lr..],
+                1,
+                lr,
+                &vv[it * olr_..(it + na) * olr_],
+                olr_,
+                lr,
+                na,
+                olr_,
+            );
             (k.reduce)(g1);
             (k.reduce)(g2);
             for ti1 in 0..r {
@@ -257,7 +357,11 @@ pub(crate) fn sign(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], salt: &[
 /// `l` elements per item.
 fn split_blocks(src: &[u8], dst: &mut [u8], items: usize, rows: usize, o: usize, l: usize) {
     let per = rows * o * l;
-    for (s, d) in src.chunks_exact(per).zip(dst.chunks_exact_mut(per)).take(items) {
+    for (s, d) in src
+        .chunks_exact(per)
+        .zip(dst.chunks_exact_mut(per))
+        .take(items)
+    {
         for j in 0..rows {
             for idx in 0..o {
                 let from = j * o * l + idx * l;

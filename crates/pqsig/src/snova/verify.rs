@@ -15,7 +15,12 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 /// The target t (o·l·r nibbles) of a digest and salt.
-pub(crate) fn target(ps: ParamSet, pk_hash: &[u8], digest: &[u8; DIGEST_LEN], salt: &[u8]) -> Vec<u8> {
+pub(crate) fn target(
+    ps: ParamSet,
+    pk_hash: &[u8],
+    digest: &[u8; DIGEST_LEN],
+    salt: &[u8],
+) -> Vec<u8> {
     let sh = ps.shape();
     let mut bytes = vec![0u8; sh.hash_bytes()];
     shake256(&[pk_hash, digest, salt], &mut bytes);
@@ -51,7 +56,9 @@ pub(crate) struct Expanded {
 /// Expands a (well-formed) public key.
 pub(crate) fn expand_pk(ps: ParamSet, b: Backend, pk: &[u8]) -> Result<Expanded, Error> {
     check_pk(ps, pk)?;
-    let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN].try_into().map_err(|_| Error::InvalidLength)?;
+    let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN]
+        .try_into()
+        .map_err(|_| Error::InvalidLength)?;
     let p = expand::full_p(ps, b, seed, &pk[SEED_PUB_LEN..]);
     let mut pk_hash = [0u8; PK_HASH_LEN];
     shake256(&[pk], &mut pk_hash);
@@ -59,7 +66,13 @@ pub(crate) fn expand_pk(ps: ParamSet, b: Backend, pk: &[u8]) -> Result<Expanded,
 }
 
 /// Checks `sig` on `msg` against an expanded key.
-pub(crate) fn verify(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
+pub(crate) fn verify(
+    ps: ParamSet,
+    b: Backend,
+    ek: &Expanded,
+    msg: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
     let sh = ps.shape();
     if sig.len() != sh.sig_len() {
         return Err(Error::InvalidLength);
@@ -71,12 +84,13 @@ pub(crate) fn verify(ps: ParamSet, b: Backend, ek: &Expanded, msg: &[u8], sig: &
     }
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
+    let abq: &abq::Abq = &abq;
     let nl = sh.nl();
     let mut w = vec![0u8; nl * sh.lr()];
-    eval::whip(&sh, k, &abq, &x, sh.n(), &mut w);
+    eval::whip(&sh, k, abq, &x, sh.n(), &mut w);
     let mut out = vec![0u8; sh.olr()];
     let mut scratch = vec![0u8; eval::scratch_len(&sh, nl)];
-    eval::eval(&sh, k, &abq, &ek.p, nl, &w, &mut out, &mut scratch);
+    eval::eval(&sh, k, abq, &ek.p, nl, &w, &mut out, &mut scratch);
     let t = target(ps, &ek.pk_hash, &digest(msg), salt);
     if t == out {
         Ok(())
