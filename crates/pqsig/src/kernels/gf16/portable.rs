@@ -72,6 +72,37 @@ pub fn gemm_acc(
     if m == 0 || kk == 0 || n == 0 {
         return;
     }
+    // Wide products (three or more 16-column blocks): A's elements broadcast once into
+    // memory, so that each block loads them instead of re-broadcasting.
+    if n >= 48 && m >= 4 {
+        let mut ab: Vec<[u16; 8]> = vec![[0u16; 8]; m * kk];
+        for i in 0..m {
+            for k in 0..kk {
+                ab[i * kk + k] = [(a[i * a_rs + k * a_cs] & 15) as u16; 8];
+            }
+        }
+        let mut j0 = 0;
+        while j0 + 16 <= n {
+            gemm_wide((&mut *c, ldc, &ab, b, ldb, m, kk, j0));
+            j0 += 16;
+        }
+        ab.zeroize();
+        if j0 < n {
+            gemm_acc(
+                &mut c[j0..],
+                ldc,
+                a,
+                a_rs,
+                a_cs,
+                &b[j0..],
+                ldb,
+                m,
+                kk,
+                n - j0,
+            );
+        }
+        return;
+    }
     let mut j0 = 0;
     while j0 < n {
         let rem = n - j0;
@@ -204,6 +235,55 @@ fn gemm_w24((c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>) {
                 *d ^= compress(v);
             }
             for (d, &v) in d1.iter_mut().zip(acc1[r].iter()) {
+                *d ^= compress(v);
+            }
+        }
+        i += R;
+    }
+}
+
+/// One 16-column block of a wide product with A pre-broadcast (`ab[i·kk + k]` = eight
+/// copies of `A[i][k]`): per (row, k) two loads, two multiplications, two XORs.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn gemm_wide(
+    (c, ldc, ab, b, ldb, m, kk, j0): (
+        &mut [u8],
+        usize,
+        &[[u16; 8]],
+        &[u8],
+        usize,
+        usize,
+        usize,
+        usize,
+    ),
+) {
+    const R: usize = 4;
+    let mut bx: Vec<[u16; 16]> = vec![[0u16; 16]; kk];
+    for (k, e) in bx.iter_mut().enumerate() {
+        for (d, &x) in e.iter_mut().zip(&b[k * ldb + j0..k * ldb + j0 + 16]) {
+            *d = expand(x);
+        }
+    }
+    let mut i = 0;
+    while i < m {
+        let rows = (m - i).min(R);
+        let mut acc = [[0u16; 16]; R];
+        let mut base = [0usize; R];
+        for (r, bse) in base.iter_mut().enumerate() {
+            *bse = (i + r.min(rows - 1)) * kk;
+        }
+        for (k, e) in bx.iter().enumerate() {
+            for r in 0..R {
+                let sv = &ab[base[r] + k];
+                for t in 0..16 {
+                    acc[r][t] ^= e[t].wrapping_mul(sv[t & 7]);
+                }
+            }
+        }
+        for (r, accr) in acc.iter().enumerate().take(rows) {
+            let dst = &mut c[(i + r) * ldc + j0..(i + r) * ldc + j0 + 16];
+            for (d, &v) in dst.iter_mut().zip(accr.iter()) {
                 *d ^= compress(v);
             }
         }
