@@ -28,8 +28,8 @@
 //! # Round 3 in short (what the KATs pin down)
 //! * sk = s_pub(16) ‖ s_priv(32) ‖ SHAKE256(pk)[..48]; the target is
 //!   SHAKE256(pk hash ‖ SHAKE256(msg, 64) ‖ salt), o·l·r nibbles.
-//! * The ABQ matrices are fixed constants from SHAKE256("SNOVA_ABQ") ([`abq`]); the
-//!   public seed expands only P11, P12, P21 ([`expand`]).
+//! * The ABQ matrices are fixed constants from SHAKE256("SNOVA_ABQ") (`abq.rs`); the
+//!   public seed expands only P11, P12, P21 (`expand.rs`).
 //! * Vinegar = SHAKE256(s_priv ‖ digest ‖ salt ‖ counter byte), counter 1..=254.
 //!
 //! # How the code is organised
@@ -37,10 +37,16 @@
 //! reference's millions of l×l block products become a few large calls of the GF(16)
 //! kernel seam ([`crate::kernels::gf16`]: GEMM with deferred reduction, batched small
 //! products, constant-time solve) — the backend does the arithmetic, this module only
-//! chooses shapes. Files: [`params`] (sizes), [`codec`] (nibbles, block ↔ flat),
-//! [`abq`] (S powers, fixed ABQ, derived tables), [`expand`] (P from the public seed,
-//! T12), [`keygen`], [`eval`] (whipping and the public map), [`sign`], [`verify`],
-//! [`keys`] (this API).
+//! chooses shapes. Files: [`params`] (sizes), `codec.rs` (nibbles, block ↔ flat),
+//! `abq.rs` (S powers, fixed ABQ, derived tables), `expand.rs` (P from the public seed,
+//! T12), `keygen.rs`, `eval.rs` (whipping and the public map), `sign.rs`, `verify.rs`,
+//! [`keys`] (this API), `scratch.rs` (one wiped arena per signature).
+//!
+//! # Speed (SNOVA_I_S, TSC ticks, this machine; see `examples/snova_ticks.rs`)
+//! The shapes are chosen for the kernels: products that contract over the rows of P run as
+//! one wide GEMM for all m1 matrices (row-interleaved layouts), narrow products keep a
+//! unit-stride A, and everything secret-dependent that is not a kernel call is a
+//! fixed-shape copy. Numbers are in `docs/PERFORMANCE.md`.
 //!
 //! # Secrets and constant time
 //! s_priv, T12, F12, F21, the vinegar, every intermediate of signing and the solution are

@@ -1,21 +1,32 @@
 //! Signing.
 //!
-//! The expanded secret key holds, flat: P11 (public), T12, F12[mi] = P11·T12 + P12 and
-//! F21[mi]ᵀ = P11ᵀ·T12 + P21ᵀ (secret). Per attempt (counter c = 1, 2, …, 254):
+//! # What is precomputed
+//! The expanded secret key holds flat, row-interleaved matrices ([`super::expand`]): P11
+//! (public), T12, F21[mi]ᵀ = P11[mi]ᵀ·T12 + P21[mi]ᵀ and — for [`ExpandedSigningKey`] —
+//! F12[mi] = P11[mi]·T12 + P12[mi] (all secret but P11). The one-shot expansion behind
+//! `SigningKey::sign` skips F12 (a 540×108×20 product for SNOVA_I_S) and forms
+//! `W_vᵀ·F12 = (W_vᵀ·P11)·T12 + W_vᵀ·P12` per attempt instead, reusing `W_vᵀ·P11`, which
+//! the constant term computes anyway: less work for a single signature, the same bytes.
 //!
+//! # One attempt (counter c = 1, 2, …, 254)
 //! 1. vinegar X_v = SHAKE256(s_priv ‖ digest ‖ salt ‖ c) (v blocks l×r), whipped to W_v;
 //! 2. constant term Fvv = the public map of P11 at W_v ([`super::eval`]);
 //! 3. linear part: `WF21ᵀ = W_vᵀ·F21ᵀ`, `WF12ᵀ = W_vᵀ·F12` per mi (GEMMs), combined with
 //!    q2 / q1 per pair (mi, alpha) (GEMMs over the pairs of one mi' = (mi+alpha) mod m1),
-//!    then the batched small products with Bᵀ, Q1 and A, Q2, and finally per mi two GEMMs
-//!    over alpha with the A and B entries as coefficients. The two results are laid out
-//!    differently (A pairs with (row block, column j), B with (row i, column j)) and are
+//!    split per oil block, then four batched small products (Bᵀ·, ·Q1 and A·, ·Q2; every
+//!    batch item at most 8×8), and finally per mi two GEMMs over alpha with the A and B
+//!    entries as coefficients. The two results are laid out differently (A pairs with
+//!    (equation row, unknown column), B with (equation column, unknown column)) and are
 //!    merged into the augmented matrix by one index permutation;
 //! 4. constant-time Gaussian elimination (`solve`); a singular system (probability about
 //!    1/16 per attempt) is the only data-dependent branch: the next counter is tried, as
 //!    the reference does. After 254 singular systems signing fails
 //!    ([`Error::RandomnessFailure`]; probability about 16^-254);
 //! 5. signature: X_v + T12·X_o ‖ X_o ‖ salt.
+//!
+//! Every temporary of an attempt lives in one [`Arena`], wiped when signing returns.
+//!
+//! [`ExpandedSigningKey`]: super::ExpandedSigningKey
 
 use super::abq;
 use super::codec;
