@@ -64,7 +64,7 @@ pub const SHUFFLE: Kernels = Kernels {
     gemm_acc: gemm_expand,
     axpy_acc: axpy_shuffle,
     reduce: reduce_shuffle,
-    mat_mul_batch: mmb_shuffle,
+    mat_mul_batch: mmb_shuffle_or_swar,
     solve: solve_shuffle,
 };
 
@@ -805,6 +805,17 @@ macro_rules! entry_points {
             unsafe { inner(aug, n, stride, x) }
         }
     };
+}
+
+/// The shuffle variant's `mat_mul_batch`: rows of at most four elements are faster as
+/// the portable SWAR words (four products per integer multiplication) than as a
+/// 32-lane register per row.
+fn mmb_shuffle_or_swar(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+    if q <= 4 {
+        super::portable::mat_mul_batch(out, a, b, p, k, q)
+    } else {
+        mmb_shuffle(out, a, b, p, k, q)
+    }
 }
 
 /// The GFNI variant's `gemm_acc` (the generic register-blocked kernel).
