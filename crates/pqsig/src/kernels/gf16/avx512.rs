@@ -44,6 +44,8 @@
 //! makes the wrappers sound.
 
 #![allow(unused_unsafe)]
+// Loops index register arrays by constants after unrolling (kept in registers).
+#![allow(clippy::needless_range_loop)]
 
 use super::avx2::{self, check_gemm, check_solve, hxor256, RED_AFFINE};
 use super::{inv, portable, reduce1, Kernels};
@@ -334,6 +336,7 @@ unsafe fn gemm_rows<const R: usize, const H: usize>(
 
 // ----- narrow products (n ≤ 32) with VBMI: several rows or several k per register -----
 
+#[allow(clippy::too_many_arguments)]
 fn gemm_acc_vbmi(
     c: &mut [u8],
     ldc: usize,

@@ -25,6 +25,9 @@
 //! build for); `solve` selects its pivot row with masks and inverts with a fixed
 //! exponentiation chain.
 
+// Fixed-width lane loops index several arrays at once (vectorised as written).
+#![allow(clippy::needless_range_loop)]
+
 use super::{inv, reduce1, Kernels};
 use crate::kernels::select::Backend;
 use alloc::vec;
@@ -590,4 +593,124 @@ pub fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
     mult.zeroize();
     sels.zeroize();
     ok == 0xFF
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Schoolbook carry-less product (test reference).
+    fn clmul_ref(a: u8, b: u8) -> u8 {
+        (0..4)
+            .filter(|i| (b >> i) & 1 == 1)
+            .fold(0, |r, i| r ^ (a << i))
+    }
+
+    /// Field product by exp/log tables (test reference only: tables indexed by data).
+    fn mul_ref(a: u8, b: u8) -> u8 {
+        let mut exp = [0u8; 15];
+        let mut log = [0u8; 16];
+        let mut v = 1u8;
+        for (i, e) in exp.iter_mut().enumerate() {
+            *e = v;
+            log[v as usize] = i as u8;
+            v <<= 1;
+            if v & 16 != 0 {
+                v ^= 0x13;
+            }
+        }
+        if a == 0 || b == 0 {
+            0
+        } else {
+            exp[(log[a as usize] as usize + log[b as usize] as usize) % 15]
+        }
+    }
+
+    #[test]
+    fn expanded_products_are_carry_less() {
+        for s in 0..16u8 {
+            for x in 0..16u8 {
+                let v = (s as u16).wrapping_mul(expand(x));
+                assert_eq!(compress(v), clmul_ref(s, x), "{s}⊗{x}");
+            }
+        }
+        // Accumulation: XOR of expanded products compresses to the XOR of products.
+        let (mut acc, mut want) = (0u16, 0u8);
+        for (s, x) in [(15u8, 15u8), (9, 7), (3, 12), (14, 1)] {
+            acc ^= (s as u16).wrapping_mul(expand(x));
+            want ^= clmul_ref(s, x);
+        }
+        assert_eq!(compress(acc), want);
+    }
+
+    #[test]
+    fn swar_words() {
+        for s in 0..16u8 {
+            let row = [s, 15 - s, s ^ 5, 7];
+            let e = expand4(&row);
+            for f in 0..16u64 {
+                let r = compress_reduce4(e * f);
+                for t in 0..4 {
+                    assert_eq!(r[t], mul_ref(f as u8, row[t]));
+                }
+            }
+            let w = u64::from_le_bytes([s, 1, 2, 3, 4, 8, 15, 9]);
+            let x = xtime64(w).to_le_bytes();
+            for (t, &b) in w.to_le_bytes().iter().enumerate() {
+                assert_eq!(x[t], mul_ref(b, 2));
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_against_reference() {
+        // Small gemm (both code paths: narrow and wide) and solve against the
+        // exp/log reference.
+        let (m, kk) = (5usize, 7usize);
+        for n in [3usize, 20, 50] {
+            let a: Vec<u8> = (0..m * kk).map(|i| (i * 7 % 16) as u8).collect();
+            let b: Vec<u8> = (0..kk * n).map(|i| (i * 11 % 16) as u8).collect();
+            let mut c = vec![0u8; m * n];
+            gemm_acc(&mut c, n, &a, kk, 1, &b, n, m, kk, n);
+            reduce(&mut c);
+            for i in 0..m {
+                for j in 0..n {
+                    let want = (0..kk).fold(0, |s, k| s ^ mul_ref(a[i * kk + k], b[k * n + j]));
+                    assert_eq!(c[i * n + j], want);
+                }
+            }
+        }
+        // 3×3 system with a zero leading pivot.
+        let mat = [[0u8, 1, 2], [3, 4, 5], [6, 7, 9]];
+        let xs = [5u8, 9, 14];
+        let mut aug = vec![0u8; 3 * 4];
+        for i in 0..3 {
+            aug[i * 4..i * 4 + 3].copy_from_slice(&mat[i]);
+            aug[i * 4 + 3] = (0..3).fold(0, |s, j| s ^ mul_ref(mat[i][j], xs[j]));
+        }
+        let mut x = [0u8; 3];
+        let ok = solve(&mut aug, 3, 4, &mut x);
+        // det of mat over GF(16)
+        let det = mul_ref(
+            mat[0][0],
+            mul_ref(mat[1][1], mat[2][2]) ^ mul_ref(mat[1][2], mat[2][1]),
+        ) ^ mul_ref(
+            mat[0][1],
+            mul_ref(mat[1][0], mat[2][2]) ^ mul_ref(mat[1][2], mat[2][0]),
+        ) ^ mul_ref(
+            mat[0][2],
+            mul_ref(mat[1][0], mat[2][1]) ^ mul_ref(mat[1][1], mat[2][0]),
+        );
+        assert_ne!(det, 0, "test matrix must be invertible");
+        assert!(ok);
+        assert_eq!(x, xs);
+        // A singular one (third row = first + second) is flagged.
+        let mut aug = vec![0u8; 3 * 4];
+        for j in 0..4 {
+            aug[j] = [0u8, 1, 2, 3][j];
+            aug[4 + j] = [3u8, 4, 5, 6][j];
+            aug[8 + j] = aug[j] ^ aug[4 + j];
+        }
+        assert!(!solve(&mut aug, 3, 4, &mut x));
+    }
 }
