@@ -58,7 +58,7 @@ pub(crate) struct PublicMats {
 
 pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> PublicMats {
     let sh = ps.shape();
-    let nib = codec::unpack_vec(&public_bytes(ps, b, seed), sh.pub_gf());
+    let nib = public_bytes(ps, b, seed);
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, ol, l2) = (sh.vl(), sh.ol(), l * l);
     let (o11, o12, o21) = offsets(&sh);
@@ -72,13 +72,13 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     {
         let (bi, i) = (x / l, x % l);
         for mi in 0..m1 {
-            codec::block_row(
+            codec::packed_block_row(
                 &mut r11[mi * vl..(mi + 1) * vl],
                 &nib,
                 o11 + (mi * v + bi) * v * l2 + i * l,
                 l,
             );
-            codec::block_row(
+            codec::packed_block_row(
                 &mut r12[mi * ol..(mi + 1) * ol],
                 &nib,
                 o12 + (mi * v + bi) * o * l2 + i * l,
@@ -89,7 +89,7 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     for (x, r21) in p21.chunks_exact_mut(m1 * vl).enumerate() {
         let (bi, i) = (x / l, x % l);
         for mi in 0..m1 {
-            codec::block_row(
+            codec::packed_block_row(
                 &mut r21[mi * vl..(mi + 1) * vl],
                 &nib,
                 o21 + (mi * o + bi) * v * l2 + i * l,
@@ -105,8 +105,7 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
 /// blocks). Written row by row from the unpacked streams.
 pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
     let sh = ps.shape();
-    let nib = codec::unpack_vec(&public_bytes(ps, b, seed), sh.pub_gf());
-    let n22 = codec::unpack_vec(p22, sh.pk_gf());
+    let nib = public_bytes(ps, b, seed);
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, nl, l2) = (sh.vl(), sh.nl(), l * l);
     let (o11, o12, o21) = offsets(&sh);
@@ -116,12 +115,12 @@ pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &
         for (mi, r) in row.chunks_exact_mut(nl).enumerate() {
             let (left, right) = r.split_at_mut(vl);
             if bi < v {
-                codec::block_row(left, &nib, o11 + (mi * v + bi) * v * l2 + i * l, l);
-                codec::block_row(right, &nib, o12 + (mi * v + bi) * o * l2 + i * l, l);
+                codec::packed_block_row(left, &nib, o11 + (mi * v + bi) * v * l2 + i * l, l);
+                codec::packed_block_row(right, &nib, o12 + (mi * v + bi) * o * l2 + i * l, l);
             } else {
                 let bi = bi - v;
-                codec::block_row(left, &nib, o21 + (mi * o + bi) * v * l2 + i * l, l);
-                codec::block_row(right, &n22, (mi * o + bi) * o * l2 + i * l, l);
+                codec::packed_block_row(left, &nib, o21 + (mi * o + bi) * v * l2 + i * l, l);
+                codec::packed_block_row(right, p22, (mi * o + bi) * o * l2 + i * l, l);
             }
         }
     }

@@ -151,28 +151,24 @@ pub(crate) fn sign(
         olr,                        // Fvv
         m1 * lr * ol,               // WF21ᵀ
         m1 * lr * ol,               // WF12ᵀ
-        items * rol,                // T0ᵀ
-        items * rol,                // T1ᵀ
-        items * rol,                // T0ᵀ split per idx
-        items * rol,                // T1ᵀ split per idx
-        items * o * l2,             // Y
-        items * o * l2,             // Uᵀ
-        items * o * lr,             // Z
-        items * o * lr,             // V
+        items * rol,                // T0ᵀ, then Y (items·o·l² ≤ items·r·o·l: l ≤ r)
+        items * rol,                // T1ᵀ, then Z (same size)
+        items * rol,                // T0ᵀ split per idx, then Uᵀ
+        items * rol,                // T1ᵀ split per idx, then V
         r2 * o * l2,                // G1
         lr * o * lr,                // G2
         olr * stride,               // augmented matrix
         olr,                        // X_o
         eval::scratch_len(&sh, vl), // eval
     ];
+    debug_assert!(l <= r);
     let mut arena = Arena::new(sizes.iter().sum());
     let mut rest = arena.bytes();
     let mut it = sizes.iter();
     let mut next = || take(&mut rest, *it.next().expect("size"));
     let (vin_bytes, xv, wv, fvv) = (next(), next(), next(), next());
     let (wf21, wf12, t0, t1, t0s, t1s) = (next(), next(), next(), next(), next(), next());
-    let (y, ut, z, vv, g1, g2) = (next(), next(), next(), next(), next(), next());
-    let (gauss, xo, escratch) = (next(), next(), next());
+    let (g1, g2, gauss, xo, escratch) = (next(), next(), next(), next(), next());
 
     for ctr in 1u8..=254 {
         // 1. Vinegar and its whipping.
@@ -287,13 +283,16 @@ pub(crate) fn sign(
         // Split per oil block: T0ᵀ[item][j][(idx, i)] → T0s[(item, idx)] (r×l).
         split_blocks(t0, t0s, items, r, o, l);
         split_blocks(t1, t1s, items, r, o, l);
-        // Y = Bᵀ·T0s (l×l); Uᵀ = Y·Q1. Z = A·T1s (r×l); V = Z·Q2. Batches of items·o.
+        // Y = Bᵀ·T0s (l×l); Uᵀ = Y·Q1. Z = A·T1s (r×l); V = Z·Q2. Batches of items·o,
+        // written over buffers whose contents are no longer needed.
+        let (io, ol2, olr_) = (items * o, o * l2, o * lr);
+        let (y, z) = (&mut t0[..io * l2], &mut t1[..io * lr]);
         (k.mat_mul_batch)(y, &abq.bt_rep, t0s, l, r, l);
-        (k.mat_mul_batch)(ut, y, &abq.qq1_rep, l, l, l);
         (k.mat_mul_batch)(z, &abq.a_rep, t1s, r, r, l);
+        let (ut, vv) = (&mut t0s[..io * l2], &mut t1s[..io * lr]);
+        (k.mat_mul_batch)(ut, y, &abq.qq1_rep, l, l, l);
         (k.mat_mul_batch)(vv, z, &abq.qq2_rep, r, l, l);
 
-        let (ol2, olr_) = (o * l2, o * lr);
         for mi in 0..o {
             g1.fill(0);
             g2.fill(0);
