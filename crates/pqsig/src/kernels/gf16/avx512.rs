@@ -15,9 +15,9 @@
 //! element, one `vgf2p8mulb` with B's row (loaded once per k for the block), and per
 //! two k one `vpternlogq 0x96` (three-way XOR) into the accumulator. With VBMI, narrow
 //! products (n ≤ 32) fill the 64 lanes by interleaving (see `gemm_vbmi_inner`):
-//! G = ⌊64/n⌋-ish values of k (A row-major) or rows of C (A column-major) share one
-//! register, fed by one broadcast of G adjacent A elements (`vpbroadcastw/d/q`, or a
-//! `vpermb` of A's row for G = 3) and B's rows interleaved or repeated by `vpermb`.
+//! G = 2, 4 or 8 values of k (A row-major) or rows of C (A column-major) share one
+//! register, fed by one broadcast of G adjacent A elements (`vpbroadcastw/d/q`) and B's
+//! rows interleaved or repeated by `vpermb`.
 //! `mat_mul_batch` (with VBMI) puts several small matrices in one register: for each
 //! inner index l two `vpermi2b` byte gathers bring `A[t][i][l]` and `B[t][l][j]` to
 //! output lane (t,i,j) (index vectors depend on the public shape only), one
@@ -362,9 +362,8 @@ fn gemm_acc_vbmi(
 /// * A row-major (`a_cs = 1`): **k-interleaved**. Lane `t·G+u` multiplies
 ///   `A[i][k+u]` by `B[k+u][t]` (G rows of B interleaved by masked `vpermb`, once per
 ///   call); the G partial sums of C[i][t] are folded by shifts and narrowed
-///   (`vpmovwb/db/qb`) at the end. G = 8 (n ≤ 8), 4 (n ≤ 16), 3 (n ≤ 21: A's G values
-///   spread by `vpermb` from a 64-element load of A's row, partial sums gathered by
-///   `vpermb`), else 2.
+///   (`vpmovdb/qb`) at the end. G = 8 (n ≤ 8), else 4; for 16 < n ≤ 32 two registers
+///   of 16 columns share each broadcast (`gemm_kint4h`).
 /// * A column-major (`a_rs = 1`): **row-interleaved**. Lane `t·G+u` accumulates
 ///   `C[i+u][t]`, multiplying `A[i+u][k]` by `B[k][t]` (B's row repeated G times by
 ///   `vpermb`); the block is de-interleaved by one `vpermb` at the end. G = 8 (n ≤ 8),
@@ -396,10 +395,8 @@ unsafe fn gemm_vbmi_inner(
                 gemm_kint::<8>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
             } else if n <= 16 {
                 gemm_kint::<4>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
-            } else if n <= 21 {
-                gemm_kintp::<3>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
             } else {
-                gemm_kint::<2>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
+                gemm_kint4h::<2>(cp, ldc, ap, a_rs, bp, ldb, m, kk, n)
             };
             if done < kk {
                 gemm_generic(
@@ -497,108 +494,6 @@ unsafe fn interleave_b<const G: usize>(
     }
 }
 
-/// k-interleaved product for a group size G that is not a broadcastable width (G = 3
-/// for 17 ≤ n ≤ 21): A's row is loaded 64 elements at a time and each group's G values
-/// are spread to every G-lane group by one `vpermb` (index lane tG+u → gG+u, advanced by
-/// G per group). The k tail is part of the last group (B rows past `kk` are zero, A
-/// loads are masked to `kk`). The G partial sums of C[i][t] are gathered by G `vpermb`
-/// at the end.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn gemm_kintp<const G: usize>(
-    cp: *mut u8,
-    ldc: usize,
-    ap: *const u8,
-    a_rs: usize,
-    bp: *const u8,
-    ldb: usize,
-    m: usize,
-    kk: usize,
-    n: usize,
-) -> usize {
-    unsafe {
-        let groups = kk.div_ceil(G);
-        let bi = interleave_b::<G>(bp, ldb, groups, kk, n);
-        let mut base = [0u8; 64];
-        for (e, v) in base.iter_mut().enumerate() {
-            *v = (e % G) as u8;
-        }
-        let base = _mm512_loadu_si512(base.as_ptr() as *const _);
-        let mut folds = [_mm512_setzero_si512(); G];
-        for (u, f) in folds.iter_mut().enumerate() {
-            let mut ix = [0u8; 64];
-            for (t, v) in ix.iter_mut().enumerate().take(n) {
-                *v = (t * G + u) as u8;
-            }
-            *f = _mm512_loadu_si512(ix.as_ptr() as *const _);
-        }
-        let mut i = 0;
-        while i + 8 <= m {
-            kintp_rows::<G, 8>(cp, ldc, ap, a_rs, &bi, i, kk, n, base, &folds);
-            i += 8;
-        }
-        if i + 4 <= m {
-            kintp_rows::<G, 4>(cp, ldc, ap, a_rs, &bi, i, kk, n, base, &folds);
-            i += 4;
-        }
-        while i < m {
-            kintp_rows::<G, 1>(cp, ldc, ap, a_rs, &bi, i, kk, n, base, &folds);
-            i += 1;
-        }
-        kk
-    }
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn kintp_rows<const G: usize, const R: usize>(
-    cp: *mut u8,
-    ldc: usize,
-    ap: *const u8,
-    a_rs: usize,
-    bi: &[__m512i],
-    i0: usize,
-    kk: usize,
-    n: usize,
-    base: __m512i,
-    folds: &[__m512i; G],
-) {
-    unsafe {
-        let per = 64 / G;
-        let step = _mm512_set1_epi8(G as i8);
-        let mut acc = [_mm512_setzero_si512(); R];
-        let mut g = 0;
-        while g < bi.len() {
-            let kb = g * G;
-            let cnt = per.min(bi.len() - g);
-            let am = kmask(kk - kb);
-            let mut ach = [_mm512_setzero_si512(); R];
-            for (r, v) in ach.iter_mut().enumerate() {
-                *v = _mm512_maskz_loadu_epi8(am, ap.add((i0 + r) * a_rs + kb) as *const i8);
-            }
-            let mut idx = base;
-            for bv in &bi[g..g + cnt] {
-                for r in 0..R {
-                    let s = _mm512_permutexvar_epi8(idx, ach[r]);
-                    acc[r] = _mm512_xor_si512(acc[r], _mm512_gf2p8mul_epi8(*bv, s));
-                }
-                idx = _mm512_add_epi8(idx, step);
-            }
-            g += cnt;
-        }
-        let km = kmask(n);
-        for (r, &v) in acc.iter().enumerate() {
-            let mut f = _mm512_setzero_si512();
-            for fi in folds {
-                f = _mm512_xor_si512(f, _mm512_permutexvar_epi8(*fi, v));
-            }
-            let p = cp.add((i0 + r) * ldc) as *mut i8;
-            let cv = _mm512_maskz_loadu_epi8(km, p);
-            _mm512_mask_storeu_epi8(p, km, _mm512_xor_si512(cv, f));
-        }
-    }
-}
-
 /// k-interleaved product over the whole groups of G values of k; returns the k done.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -676,6 +571,99 @@ unsafe fn kint_rows<const G: usize, const R: usize>(
                 let f = _mm512_xor_si512(f, _mm512_srli_epi64::<32>(f));
                 let nar = _mm512_cvtepi64_epi8(f);
                 let k16 = kmask(n) as __mmask16;
+                let cv = _mm_maskz_loadu_epi8(k16, p);
+                _mm_mask_storeu_epi8(p, k16, _mm_xor_si128(cv, nar));
+            }
+        }
+    }
+}
+
+/// k-interleaved product with groups of four k over `H` blocks of 16 columns
+/// (17 ≤ n ≤ 16·H): one broadcast of four A elements (`vpbroadcastd`, a plain load)
+/// serves `H` registers, and two groups join the accumulators in one `vpternlogq`.
+/// Returns the k done (whole groups of four).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_kint4h<const H: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    bp: *const u8,
+    ldb: usize,
+    m: usize,
+    kk: usize,
+    n: usize,
+) -> usize {
+    unsafe {
+        let groups = kk / 4;
+        let blocks: [Vec<__m512i>; H] = core::array::from_fn(|h| {
+            let nh = n.saturating_sub(16 * h).min(16);
+            interleave_b::<4>(bp.add(16 * h), ldb, groups, kk, nh)
+        });
+        let bi: Vec<[__m512i; H]> = (0..groups)
+            .map(|g| core::array::from_fn(|h| blocks[h][g]))
+            .collect();
+        let mut i = 0;
+        while i + 4 <= m {
+            kint4h_rows::<H, 4>(cp, ldc, ap, a_rs, &bi, i, n);
+            i += 4;
+        }
+        while i < m {
+            kint4h_rows::<H, 1>(cp, ldc, ap, a_rs, &bi, i, n);
+            i += 1;
+        }
+        groups * 4
+    }
+}
+
+#[inline(always)]
+unsafe fn kint4h_rows<const H: usize, const R: usize>(
+    cp: *mut u8,
+    ldc: usize,
+    ap: *const u8,
+    a_rs: usize,
+    bi: &[[__m512i; H]],
+    i0: usize,
+    n: usize,
+) {
+    unsafe {
+        let mut acc = [[_mm512_setzero_si512(); H]; R];
+        let mut arow = [ap; R];
+        for (r, p) in arow.iter_mut().enumerate() {
+            *p = ap.add((i0 + r) * a_rs);
+        }
+        let mut g = 0;
+        while g + 2 <= bi.len() {
+            for r in 0..R {
+                let s0 = bcast_group::<4>(arow[r].add(4 * g));
+                let s1 = bcast_group::<4>(arow[r].add(4 * g + 4));
+                for h in 0..H {
+                    acc[r][h] = _mm512_ternarylogic_epi64::<0x96>(
+                        acc[r][h],
+                        _mm512_gf2p8mul_epi8(bi[g][h], s0),
+                        _mm512_gf2p8mul_epi8(bi[g + 1][h], s1),
+                    );
+                }
+            }
+            g += 2;
+        }
+        if g < bi.len() {
+            for r in 0..R {
+                let s0 = bcast_group::<4>(arow[r].add(4 * g));
+                for h in 0..H {
+                    acc[r][h] = _mm512_xor_si512(acc[r][h], _mm512_gf2p8mul_epi8(bi[g][h], s0));
+                }
+            }
+        }
+        for (r, accr) in acc.iter().enumerate() {
+            for (h, &v) in accr.iter().enumerate() {
+                let nh = n.saturating_sub(16 * h).min(16);
+                let p = cp.add((i0 + r) * ldc + 16 * h) as *mut i8;
+                let f = _mm512_xor_si512(v, _mm512_srli_epi32::<8>(v));
+                let f = _mm512_xor_si512(f, _mm512_srli_epi32::<16>(f));
+                let nar = _mm512_cvtepi32_epi8(f);
+                let k16 = kmask(nh) as __mmask16;
                 let cv = _mm_maskz_loadu_epi8(k16, p);
                 _mm_mask_storeu_epi8(p, k16, _mm_xor_si128(cv, nar));
             }
