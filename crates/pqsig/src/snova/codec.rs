@@ -145,6 +145,7 @@ fn block_row_l<const L: usize>(dst: &mut [u8], src: &[u8], base: usize) {
     }
 }
 
+#[cfg(test)]
 /// [`block_row`] reading straight from packed bytes (two nibbles per byte, low first):
 /// piece t is the l nibbles from nibble `nib + t·l²` of `bytes`. No unpacked copy of the
 /// stream is made (for the larger sets that copy alone is 200–300 KB).
@@ -162,9 +163,16 @@ pub(crate) fn packed_block_row(dst: &mut [u8], bytes: &[u8], nib: usize, l: usiz
                 let q = nib + t * 25;
                 let b = q / 2;
                 // Five nibbles from q: at most three bytes (plus one of slack if present).
-                let mut w = [0u8; 4];
-                let avail = (bytes.len() - b).min(4);
-                w[..avail].copy_from_slice(&bytes[b..b + avail]);
+                let w = match bytes.get(b..b + 4) {
+                    Some(w) => [w[0], w[1], w[2], w[3]],
+                    None => {
+                        let mut w = [0u8; 4];
+                        for (d, &x) in w.iter_mut().zip(&bytes[b..]) {
+                            *d = x;
+                        }
+                        w
+                    }
+                };
                 let x = u32::from_le_bytes(w) >> (4 * (q & 1));
                 let d: &mut [u8; 5] = d.try_into().expect("5 bytes");
                 *d = [
@@ -183,6 +191,84 @@ pub(crate) fn packed_block_row(dst: &mut [u8], bytes: &[u8], nib: usize, l: usiz
                     *e = (bytes[q / 2] >> (4 * (q & 1))) & 15;
                 }
             }
+        }
+    }
+}
+
+/// Decodes `count` consecutive l×l blocks, starting at nibble `nib` of the packed
+/// `bytes`, into the l rows `rows[i·ld + col + t·l ..][..l]` (block t, row i): one block
+/// row of a block-major matrix, read once and written as l flat rows.
+pub(crate) fn packed_blocks_into_rows(
+    rows: &mut [u8],
+    ld: usize,
+    col: usize,
+    bytes: &[u8],
+    nib: usize,
+    count: usize,
+    l: usize,
+) {
+    match l {
+        4 if nib % 2 == 0 => rows4(rows, ld, col, &bytes[nib / 2..nib / 2 + count * 8]),
+        5 => rows5(rows, ld, col, bytes, nib, count),
+        _ => {
+            for t in 0..count {
+                for i in 0..l {
+                    for j in 0..l {
+                        let e = nib + t * l * l + i * l + j;
+                        rows[i * ld + col + t * l + j] = (bytes[e / 2] >> (4 * (e & 1))) & 15;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Four nibbles (16 bits) → four bytes.
+#[inline(always)]
+fn spread4(x: u32) -> [u8; 4] {
+    ((x & 0xf) | ((x & 0xf0) << 4) | ((x & 0xf00) << 8) | ((x & 0xf000) << 12)).to_le_bytes()
+}
+
+/// l = 4: a block is one u64, row i its 16-bit lane i.
+fn rows4(rows: &mut [u8], ld: usize, col: usize, src: &[u8]) {
+    for (t, blk) in src.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(blk.try_into().expect("8 bytes"));
+        for i in 0..4 {
+            let d0 = i * ld + col + t * 4;
+            let d: &mut [u8; 4] = (&mut rows[d0..d0 + 4]).try_into().expect("4 bytes");
+            *d = spread4(((w >> (16 * i)) & 0xffff) as u32);
+        }
+    }
+}
+
+/// l = 5: a block is 25 nibbles (from an even or odd position), read as one u128; row i
+/// is its 20-bit field i.
+fn rows5(rows: &mut [u8], ld: usize, col: usize, bytes: &[u8], nib: usize, count: usize) {
+    for t in 0..count {
+        let q = nib + t * 25;
+        let b = q / 2;
+        let w = match bytes.get(b..b + 16) {
+            Some(w) => u128::from_le_bytes(w.try_into().expect("16 bytes")),
+            None => {
+                let mut w = [0u8; 16];
+                for (d, &x) in w.iter_mut().zip(&bytes[b..]) {
+                    *d = x;
+                }
+                u128::from_le_bytes(w)
+            }
+        };
+        let x = w >> (4 * (q & 1));
+        for i in 0..5 {
+            let r = (x >> (20 * i)) as u32;
+            let d0 = i * ld + col + t * 5;
+            let d: &mut [u8; 5] = (&mut rows[d0..d0 + 5]).try_into().expect("5 bytes");
+            *d = [
+                (r & 15) as u8,
+                ((r >> 4) & 15) as u8,
+                ((r >> 8) & 15) as u8,
+                ((r >> 12) & 15) as u8,
+                ((r >> 16) & 15) as u8,
+            ];
         }
     }
 }
@@ -258,18 +344,31 @@ mod tests {
                 block_row(row, &src, (x / l) * 3 * l2 + (x % l) * l, l);
             }
             assert_eq!(rows, flat, "l={l}");
-        // Straight from packed bytes, at an even and an odd nibble offset.
-        for shift in [0usize, 1] {
-            let mut nibs = alloc::vec![0u8; shift];
-            nibs.extend_from_slice(&src);
-            let mut bytes = alloc::vec![0u8; nibs.len().div_ceil(2)];
-            pack(&mut bytes, &nibs);
-            let mut rows2 = alloc::vec![0xAAu8; flat.len()];
-            for (x, row) in rows2.chunks_exact_mut(3 * l).enumerate() {
-                packed_block_row(row, &bytes, shift + (x / l) * 3 * l2 + (x % l) * l, l);
+            // Straight from packed bytes, at an even and an odd nibble offset.
+            for shift in [0usize, 1] {
+                let mut nibs = alloc::vec![0u8; shift];
+                nibs.extend_from_slice(&src);
+                let mut bytes = alloc::vec![0u8; nibs.len().div_ceil(2)];
+                pack(&mut bytes, &nibs);
+                let mut rows2 = alloc::vec![0xAAu8; flat.len()];
+                for (x, row) in rows2.chunks_exact_mut(3 * l).enumerate() {
+                    packed_block_row(row, &bytes, shift + (x / l) * 3 * l2 + (x % l) * l, l);
+                }
+                assert_eq!(rows2, flat, "l={l} shift={shift}");
+                let mut rows3 = alloc::vec![0xAAu8; flat.len()];
+                for bi in 0..2 {
+                    packed_blocks_into_rows(
+                        &mut rows3[bi * l * 3 * l..],
+                        3 * l,
+                        0,
+                        &bytes,
+                        shift + bi * 3 * l2,
+                        3,
+                        l,
+                    );
+                }
+                assert_eq!(rows3, flat, "l={l} shift={shift} (block rows)");
             }
-            assert_eq!(rows2, flat, "l={l} shift={shift}");
-        }
         }
     }
 }

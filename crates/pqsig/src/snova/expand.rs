@@ -65,34 +65,40 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     let mut p11 = vec![0u8; m1 * vl * vl];
     let mut p12 = vec![0u8; m1 * vl * ol];
     let mut p21 = vec![0u8; m1 * ol * vl];
-    for (x, (r11, r12)) in p11
-        .chunks_exact_mut(m1 * vl)
-        .zip(p12.chunks_exact_mut(m1 * ol))
-        .enumerate()
-    {
-        let (bi, i) = (x / l, x % l);
+    for bi in 0..v {
+        let r11 = &mut p11[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
+        let r12 = &mut p12[bi * l * m1 * ol..(bi + 1) * l * m1 * ol];
         for mi in 0..m1 {
-            codec::packed_block_row(
-                &mut r11[mi * vl..(mi + 1) * vl],
+            codec::packed_blocks_into_rows(
+                r11,
+                m1 * vl,
+                mi * vl,
                 &nib,
-                o11 + (mi * v + bi) * v * l2 + i * l,
+                o11 + (mi * v + bi) * v * l2,
+                v,
                 l,
             );
-            codec::packed_block_row(
-                &mut r12[mi * ol..(mi + 1) * ol],
+            codec::packed_blocks_into_rows(
+                r12,
+                m1 * ol,
+                mi * ol,
                 &nib,
-                o12 + (mi * v + bi) * o * l2 + i * l,
+                o12 + (mi * v + bi) * o * l2,
+                o,
                 l,
             );
         }
     }
-    for (x, r21) in p21.chunks_exact_mut(m1 * vl).enumerate() {
-        let (bi, i) = (x / l, x % l);
+    for bi in 0..o {
+        let r21 = &mut p21[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
         for mi in 0..m1 {
-            codec::packed_block_row(
-                &mut r21[mi * vl..(mi + 1) * vl],
+            codec::packed_blocks_into_rows(
+                r21,
+                m1 * vl,
+                mi * vl,
                 &nib,
-                o21 + (mi * o + bi) * v * l2 + i * l,
+                o21 + (mi * o + bi) * v * l2,
+                v,
                 l,
             );
         }
@@ -102,25 +108,49 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
 
 /// The verifier's P, row-interleaved: (n·l) × (m1·n·l), `P[x][(mi, y)] = P_mi[x][y]`,
 /// from the public seed and the packed P22 of the public key (block-major, m1 × o×o
-/// blocks). Written row by row from the unpacked streams.
+/// blocks). Decoded block row by block row straight from the packed bytes.
 pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
     let sh = ps.shape();
     let nib = public_bytes(ps, b, seed);
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, nl, l2) = (sh.vl(), sh.nl(), l * l);
+    let ld = m1 * nl;
     let (o11, o12, o21) = offsets(&sh);
     let mut p = vec![0u8; m1 * nl * nl];
-    for (x, row) in p.chunks_exact_mut(m1 * nl).enumerate() {
-        let (bi, i) = (x / l, x % l);
-        for (mi, r) in row.chunks_exact_mut(nl).enumerate() {
-            let (left, right) = r.split_at_mut(vl);
+    for (bi, rows) in p.chunks_exact_mut(l * ld).enumerate() {
+        for mi in 0..m1 {
+            let c = mi * nl;
             if bi < v {
-                codec::packed_block_row(left, &nib, o11 + (mi * v + bi) * v * l2 + i * l, l);
-                codec::packed_block_row(right, &nib, o12 + (mi * v + bi) * o * l2 + i * l, l);
+                codec::packed_blocks_into_rows(
+                    rows,
+                    ld,
+                    c,
+                    &nib,
+                    o11 + (mi * v + bi) * v * l2,
+                    v,
+                    l,
+                );
+                codec::packed_blocks_into_rows(
+                    rows,
+                    ld,
+                    c + vl,
+                    &nib,
+                    o12 + (mi * v + bi) * o * l2,
+                    o,
+                    l,
+                );
             } else {
                 let bi = bi - v;
-                codec::packed_block_row(left, &nib, o21 + (mi * o + bi) * v * l2 + i * l, l);
-                codec::packed_block_row(right, p22, (mi * o + bi) * o * l2 + i * l, l);
+                codec::packed_blocks_into_rows(
+                    rows,
+                    ld,
+                    c,
+                    &nib,
+                    o21 + (mi * o + bi) * v * l2,
+                    v,
+                    l,
+                );
+                codec::packed_blocks_into_rows(rows, ld, c + vl, p22, (mi * o + bi) * o * l2, o, l);
             }
         }
     }
