@@ -366,17 +366,40 @@ pub(crate) fn sign(
 /// `dst[(item, idx)][j][i] = src[item][j][(idx, i)]` for `rows` = r rows of `o` blocks of
 /// `l` elements per item.
 fn split_blocks(src: &[u8], dst: &mut [u8], items: usize, rows: usize, o: usize, l: usize) {
-    let per = rows * o * l;
+    match l {
+        4 => split_blocks_l::<4>(src, dst, items, rows, o),
+        5 => split_blocks_l::<5>(src, dst, items, rows, o),
+        _ => {
+            let per = rows * o * l;
+            for (s, d) in src
+                .chunks_exact(per)
+                .zip(dst.chunks_exact_mut(per))
+                .take(items)
+            {
+                for j in 0..rows {
+                    for idx in 0..o {
+                        let (from, to) = (j * o * l + idx * l, idx * rows * l + j * l);
+                        d[to..to + l].copy_from_slice(&s[from..from + l]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// [`split_blocks`] with fixed-size moves (no `memmove` calls).
+fn split_blocks_l<const L: usize>(src: &[u8], dst: &mut [u8], items: usize, rows: usize, o: usize) {
+    let per = rows * o * L;
     for (s, d) in src
         .chunks_exact(per)
         .zip(dst.chunks_exact_mut(per))
         .take(items)
     {
-        for j in 0..rows {
-            for idx in 0..o {
-                let from = j * o * l + idx * l;
-                let to = idx * rows * l + j * l;
-                d[to..to + l].copy_from_slice(&s[from..from + l]);
+        for (j, srow) in s.chunks_exact(o * L).enumerate() {
+            for (idx, piece) in srow.chunks_exact(L).enumerate() {
+                let to = idx * rows * L + j * L;
+                let d: &mut [u8; L] = (&mut d[to..to + L]).try_into().expect("L bytes");
+                *d = piece.try_into().expect("L bytes");
             }
         }
     }
