@@ -60,6 +60,27 @@ pub(crate) fn eval(
     out: &mut [u8],
     scratch: &mut [u8],
 ) {
+    let (m1, lr) = (sh.m1, sh.lr());
+    // 1. Uᵀ = Wᵀ · P (lr × m1·dim): P row-interleaved, one wide GEMM for all mi.
+    let ut = &mut scratch[..m1 * dim * lr];
+    ut.fill(0);
+    (k.gemm_acc)(ut, m1 * dim, w, 1, lr, p, m1 * dim, lr, dim, m1 * dim);
+    (k.reduce)(ut);
+    eval_from_ut(sh, k, abq, dim, w, out, scratch);
+}
+
+/// [`eval`] from step 2 on, with `Uᵀ = Wᵀ·P` (reduced, `l·r × m1·dim`) already in the first
+/// `m1·dim·l·r` bytes of `scratch` (the streamed verifier accumulates it block row by
+/// block row while decoding P).
+pub(crate) fn eval_from_ut(
+    sh: &Shape,
+    k: &Kernels,
+    abq: &Abq,
+    dim: usize,
+    w: &[u8],
+    out: &mut [u8],
+    scratch: &mut [u8],
+) {
     let (o, l, r, m1, na) = (sh.o, sh.l, sh.r, sh.m1, sh.alpha());
     let (lr, l2, r2) = (sh.lr(), l * l, r * r);
     let items = sh.items();
@@ -69,13 +90,8 @@ pub(crate) fn eval(
     let mblk = take(&mut rest, m1 * l2 * r2);
     let temp1 = take(&mut rest, items * r2);
     let temp2 = take(&mut rest, items * lr);
-    ut.fill(0);
     m.fill(0);
     temp1.fill(0);
-
-    // 1. Uᵀ = Wᵀ · P (lr × m1·dim): P row-interleaved, one wide GEMM for all mi.
-    (k.gemm_acc)(ut, m1 * dim, w, 1, lr, p, m1 * dim, lr, dim, m1 * dim);
-    (k.reduce)(ut);
 
     // 2. M[mi] = Uᵀ[mi] · W = Wᵀ·P_mi·W (A read from the mi-th column block of Uᵀ).
     for mi in 0..m1 {

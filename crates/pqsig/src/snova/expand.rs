@@ -112,49 +112,40 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
 pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
     let sh = ps.shape();
     let nib = public_bytes(ps, b, seed);
+    let (l, nl, m1) = (sh.l, sh.nl(), sh.m1);
+    let mut p = vec![0u8; m1 * nl * nl];
+    for (bi, rows) in p.chunks_exact_mut(l * m1 * nl).enumerate() {
+        p_block_row(&sh, &nib, p22, bi, rows);
+    }
+    p
+}
+
+/// Block row `bi` (< n) of the verifier's row-interleaved P into `rows` (l rows of
+/// m1·n·l), from the packed XOF output `nib` and the packed P22 `p22`.
+pub(crate) fn p_block_row(sh: &Shape, nib: &[u8], p22: &[u8], bi: usize, rows: &mut [u8]) {
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, nl, l2) = (sh.vl(), sh.nl(), l * l);
     let ld = m1 * nl;
-    let (o11, o12, o21) = offsets(&sh);
-    let mut p = vec![0u8; m1 * nl * nl];
-    for (bi, rows) in p.chunks_exact_mut(l * ld).enumerate() {
-        for mi in 0..m1 {
-            let c = mi * nl;
-            if bi < v {
-                codec::packed_blocks_into_rows(
-                    rows,
-                    ld,
-                    c,
-                    &nib,
-                    o11 + (mi * v + bi) * v * l2,
-                    v,
-                    l,
-                );
-                codec::packed_blocks_into_rows(
-                    rows,
-                    ld,
-                    c + vl,
-                    &nib,
-                    o12 + (mi * v + bi) * o * l2,
-                    o,
-                    l,
-                );
-            } else {
-                let bi = bi - v;
-                codec::packed_blocks_into_rows(
-                    rows,
-                    ld,
-                    c,
-                    &nib,
-                    o21 + (mi * o + bi) * v * l2,
-                    v,
-                    l,
-                );
-                codec::packed_blocks_into_rows(rows, ld, c + vl, p22, (mi * o + bi) * o * l2, o, l);
-            }
+    let (o11, o12, o21) = offsets(sh);
+    for mi in 0..m1 {
+        let c = mi * nl;
+        if bi < v {
+            codec::packed_blocks_into_rows(rows, ld, c, nib, o11 + (mi * v + bi) * v * l2, v, l);
+            codec::packed_blocks_into_rows(
+                rows,
+                ld,
+                c + vl,
+                nib,
+                o12 + (mi * v + bi) * o * l2,
+                o,
+                l,
+            );
+        } else {
+            let bi = bi - v;
+            codec::packed_blocks_into_rows(rows, ld, c, nib, o21 + (mi * o + bi) * v * l2, v, l);
+            codec::packed_blocks_into_rows(rows, ld, c + vl, p22, (mi * o + bi) * o * l2, o, l);
         }
     }
-    p
 }
 
 /// Flat T12 ((v·l)×(o·l)) from the private seed.

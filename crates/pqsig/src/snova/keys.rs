@@ -275,8 +275,7 @@ impl VerifyingKey {
         if sig.len() != self.ps.signature_len() {
             return Err(Error::InvalidLength);
         }
-        let ek = verify::expand_pk(self.ps, self.backend, &self.bytes)?;
-        verify::verify(self.ps, self.backend, &ek, msg, sig)
+        verify::verify_streamed(self.ps, self.backend, &self.bytes, msg, sig)
     }
 
     /// Expands P once for many verifications.

@@ -73,6 +73,38 @@ pub(crate) fn verify(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), Error> {
+    verify_with(ps, b, Source::Expanded(ek), msg, sig)
+}
+
+/// Checks `sig` on `msg` against a public key, expanding P on the fly: P is decoded a few
+/// block rows at a time and `Wᵀ·P` accumulated chunk by chunk, so the full P (80–320 KB)
+/// is never materialised.
+pub(crate) fn verify_streamed(
+    ps: ParamSet,
+    b: Backend,
+    pk: &[u8],
+    msg: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    check_pk(ps, pk)?;
+    verify_with(ps, b, Source::Streamed(pk), msg, sig)
+}
+
+enum Source<'a> {
+    Expanded(&'a Expanded),
+    Streamed(&'a [u8]),
+}
+
+/// Block rows of P decoded per streamed chunk.
+const CHUNK_BLOCK_ROWS: usize = 8;
+
+fn verify_with(
+    ps: ParamSet,
+    b: Backend,
+    src: Source<'_>,
+    msg: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
     let sh = ps.shape();
     if sig.len() != sh.sig_len() {
         return Err(Error::InvalidLength);
@@ -85,13 +117,54 @@ pub(crate) fn verify(
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
     let abq: &abq::Abq = &abq;
-    let nl = sh.nl();
-    let mut w = vec![0u8; nl * sh.lr()];
+    let (nl, lr, l, m1) = (sh.nl(), sh.lr(), sh.l, sh.m1);
+    let mut w = vec![0u8; nl * lr];
     eval::whip(&sh, k, abq, &x, sh.n(), &mut w);
     let mut out = vec![0u8; sh.olr()];
     let mut scratch = vec![0u8; eval::scratch_len(&sh, nl)];
-    eval::eval(&sh, k, abq, &ek.p, nl, &w, &mut out, &mut scratch);
-    let t = target(ps, &ek.pk_hash, &digest(msg), salt);
+    let pk_hash = match src {
+        Source::Expanded(ek) => {
+            eval::eval(&sh, k, abq, &ek.p, nl, &w, &mut out, &mut scratch);
+            ek.pk_hash
+        }
+        Source::Streamed(pk) => {
+            let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN]
+                .try_into()
+                .map_err(|_| Error::InvalidLength)?;
+            let nib = expand::public_bytes(ps, b, seed);
+            let ld = m1 * nl;
+            let mut chunk = vec![0u8; CHUNK_BLOCK_ROWS * l * ld];
+            let ut = &mut scratch[..lr * ld];
+            let n = sh.n();
+            let mut bi0 = 0;
+            while bi0 < n {
+                let nb = CHUNK_BLOCK_ROWS.min(n - bi0);
+                for (t, rows) in chunk.chunks_exact_mut(l * ld).take(nb).enumerate() {
+                    expand::p_block_row(&sh, &nib, &pk[SEED_PUB_LEN..], bi0 + t, rows);
+                }
+                // Uᵀ += W[rows of the chunk]ᵀ · P[chunk].
+                (k.gemm_acc)(
+                    ut,
+                    ld,
+                    &w[bi0 * l * lr..],
+                    1,
+                    lr,
+                    &chunk,
+                    ld,
+                    lr,
+                    nb * l,
+                    ld,
+                );
+                bi0 += nb;
+            }
+            (k.reduce)(ut);
+            eval::eval_from_ut(&sh, k, abq, nl, &w, &mut out, &mut scratch);
+            let mut h = [0u8; PK_HASH_LEN];
+            shake256(&[pk], &mut h);
+            h
+        }
+    };
+    let t = target(ps, &pk_hash, &digest(msg), salt);
     if t == out {
         Ok(())
     } else {
