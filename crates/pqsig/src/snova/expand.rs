@@ -106,6 +106,57 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     PublicMats { p11, p12, p21 }
 }
 
+/// Block row `bi` (< v) of the row-interleaved P11 and P12 into `r11` (l rows of m1·v·l)
+/// and `r12` (l rows of m1·o·l), from the packed XOF output.
+pub(crate) fn p11_p12_block_row(sh: &Shape, nib: &[u8], bi: usize, r11: &mut [u8], r12: &mut [u8]) {
+    let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
+    let (vl, ol, l2) = (sh.vl(), sh.ol(), l * l);
+    let (o11, o12, _) = offsets(sh);
+    for mi in 0..m1 {
+        codec::packed_blocks_into_rows(
+            r11,
+            m1 * vl,
+            mi * vl,
+            nib,
+            o11 + (mi * v + bi) * v * l2,
+            v,
+            l,
+        );
+        codec::packed_blocks_into_rows(
+            r12,
+            m1 * ol,
+            mi * ol,
+            nib,
+            o12 + (mi * v + bi) * o * l2,
+            o,
+            l,
+        );
+    }
+}
+
+/// The row-interleaved P21 ((o·l) × (m1·v·l)) from the packed XOF output.
+pub(crate) fn p21(sh: &Shape, nib: &[u8]) -> Vec<u8> {
+    let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
+    let (vl, l2) = (sh.vl(), l * l);
+    let (_, _, o21) = offsets(sh);
+    let mut p21 = vec![0u8; m1 * sh.ol() * vl];
+    for bi in 0..o {
+        let r21 = &mut p21[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
+        for mi in 0..m1 {
+            codec::packed_blocks_into_rows(
+                r21,
+                m1 * vl,
+                mi * vl,
+                nib,
+                o21 + (mi * o + bi) * v * l2,
+                v,
+                l,
+            );
+        }
+    }
+    p21
+}
+
 /// The verifier's P, row-interleaved: (n·l) × (m1·n·l), `P[x][(mi, y)] = P_mi[x][y]`,
 /// from the public seed and the packed P22 of the public key (block-major, m1 × o×o
 /// blocks). Decoded block row by block row straight from the packed bytes.

@@ -1,7 +1,8 @@
 //! Key generation: P22 = T12ᵀ·F12 + P21·T12 with F12 = P11·T12 + P12, computed as
-//! F21·T12 + T12ᵀ·P12 with F21 = T12ᵀ·P11 + P21 (the same sum regrouped): three GEMMs
-//! over all m1 matrices at once on row-interleaved layouts ([`super::expand::PublicMats`]),
-//! reduction deferred to the end of each product chain.
+//! F21·T12 + T12ᵀ·P12 with F21 = T12ᵀ·P11 + P21 (the same sum regrouped): GEMMs over all
+//! m1 matrices at once on row-interleaved layouts ([`super::expand::PublicMats`]), the
+//! first two streamed over a few block rows of P11/P12 at a time (decoded straight from the
+//! XOF bytes, never materialised), reduction deferred to the end of each product chain.
 //! pk = s_pub ‖ P22 (block-major nibbles); sk = s_pub ‖ s_priv ‖ SHAKE256(pk)[..48].
 
 use super::abq;
@@ -15,6 +16,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
+/// Block rows of P11/P12 decoded per chunk.
+const CHUNK: usize = 8;
+
 /// The public key of the seed pair `s_pub ‖ s_priv`.
 pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec<u8> {
     let sh = ps.shape();
@@ -24,39 +28,60 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     let (m1, vl, ol, l, o) = (sh.m1, sh.vl(), sh.ol(), sh.l, sh.o);
     let s_pub: &[u8; SEED_PUB_LEN] = seed[..SEED_PUB_LEN].try_into().expect("16 bytes");
     let t12 = expand::t12(sh, k, abq, &seed[SEED_PUB_LEN..]);
-    let pm = expand::public_mats(ps, b, s_pub);
+    let nib = expand::public_bytes(ps, b, s_pub);
 
-    // F21 (row-interleaved, ol × m1·vl) = T12ᵀ · P11 + P21: one wide GEMM.
-    let mut f21 = Zeroizing::new(pm.p21);
-    (k.gemm_acc)(
-        &mut f21,
-        m1 * vl,
-        &t12,
-        1,
-        ol,
-        &pm.p11,
-        m1 * vl,
-        ol,
-        vl,
-        m1 * vl,
-    );
-    (k.reduce)(&mut f21);
-    // P22 = T12ᵀ·F12 + P21·T12 = F21·T12 + T12ᵀ·P12 (F12 = P11·T12 + P12), row-interleaved
-    // (ol × m1·ol): F21 read as rows (c, mi) of length vl.
+    // Streamed over block rows of P11 and P12 (never materialised), with the products
+    // regrouped so that every one contracts over those rows:
+    //   F21 = T12ᵀ·P11 + P21                       (ol × m1·vl, row-interleaved),
+    //   P22 = T12ᵀ·F12 + P21·T12 = F21·T12 + T12ᵀ·P12   (ol × m1·ol),
+    // (F12 = P11·T12 + P12; the same sum regrouped).
+    let mut f21 = Zeroizing::new(expand::p21(&sh, &nib));
     let mut p22 = vec![0u8; m1 * ol * ol];
+    let mut r11 = vec![0u8; CHUNK * l * m1 * vl];
+    let mut r12 = vec![0u8; CHUNK * l * m1 * ol];
+    let mut bi0 = 0;
+    while bi0 < sh.v {
+        let nb = CHUNK.min(sh.v - bi0);
+        for t in 0..nb {
+            let (a11, a12) = (t * l * m1 * vl, t * l * m1 * ol);
+            expand::p11_p12_block_row(
+                &sh,
+                &nib,
+                bi0 + t,
+                &mut r11[a11..a11 + l * m1 * vl],
+                &mut r12[a12..a12 + l * m1 * ol],
+            );
+        }
+        let (x0, rows) = (bi0 * l, nb * l);
+        (k.gemm_acc)(
+            &mut f21,
+            m1 * vl,
+            &t12[x0 * ol..],
+            1,
+            ol,
+            &r11,
+            m1 * vl,
+            ol,
+            rows,
+            m1 * vl,
+        );
+        (k.gemm_acc)(
+            &mut p22,
+            m1 * ol,
+            &t12[x0 * ol..],
+            1,
+            ol,
+            &r12,
+            m1 * ol,
+            ol,
+            rows,
+            m1 * ol,
+        );
+        bi0 += nb;
+    }
+    (k.reduce)(&mut f21);
+    // P22 += F21 · T12, F21 read as rows (c, mi) of length vl.
     (k.gemm_acc)(&mut p22, ol, &f21, vl, 1, &t12, ol, ol * m1, vl, ol);
-    (k.gemm_acc)(
-        &mut p22,
-        m1 * ol,
-        &t12,
-        1,
-        ol,
-        &pm.p12,
-        m1 * ol,
-        ol,
-        vl,
-        m1 * ol,
-    );
     (k.reduce)(&mut p22);
 
     let mut blocks = vec![0u8; sh.pk_gf()];
