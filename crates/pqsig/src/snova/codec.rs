@@ -223,20 +223,33 @@ pub(crate) fn packed_blocks_into_rows(
     }
 }
 
-/// Four nibbles (16 bits) → four bytes.
+/// Eight nibbles (the low 32 bits of `y`) → eight bytes, one nibble each (SWAR spread).
 #[inline(always)]
-fn spread4(x: u32) -> [u8; 4] {
-    ((x & 0xf) | ((x & 0xf0) << 4) | ((x & 0xf00) << 8) | ((x & 0xf000) << 12)).to_le_bytes()
+fn spread8(y: u64) -> u64 {
+    let y = y & 0xffff_ffff;
+    let y = (y | (y << 16)) & 0x0000_ffff_0000_ffff;
+    let y = (y | (y << 8)) & 0x00ff_00ff_00ff_00ff;
+    (y | (y << 4)) & 0x0f0f_0f0f_0f0f_0f0f
 }
 
-/// l = 4: a block is one u64, row i its 16-bit lane i.
+/// Five nibbles (the low 20 bits of `r`) → five bytes, one nibble each (SWAR spread).
+#[inline(always)]
+fn spread5(r: u64) -> u64 {
+    let y = (r & 0xffff) | ((r & 0xf_0000) << 16);
+    let y = (y | (y << 8)) & 0x00ff_00ff_00ff_00ff;
+    (y | (y << 4)) & 0x0f0f_0f0f_0f0f_0f0f
+}
+
+/// l = 4: a block is one u64, rows 2h and 2h+1 its 32-bit half h, spread to eight bytes
+/// at once.
 fn rows4(rows: &mut [u8], ld: usize, col: usize, src: &[u8]) {
     for (t, blk) in src.chunks_exact(8).enumerate() {
         let w = u64::from_le_bytes(blk.try_into().expect("8 bytes"));
-        for i in 0..4 {
-            let d0 = i * ld + col + t * 4;
-            let d: &mut [u8; 4] = (&mut rows[d0..d0 + 4]).try_into().expect("4 bytes");
-            *d = spread4(((w >> (16 * i)) & 0xffff) as u32);
+        for h in 0..2 {
+            let e = spread8(w >> (32 * h)).to_le_bytes();
+            let d0 = 2 * h * ld + col + t * 4;
+            rows[d0..d0 + 4].copy_from_slice(&e[..4]);
+            rows[d0 + ld..d0 + ld + 4].copy_from_slice(&e[4..]);
         }
     }
 }
@@ -259,16 +272,9 @@ fn rows5(rows: &mut [u8], ld: usize, col: usize, bytes: &[u8], nib: usize, count
         };
         let x = w >> (4 * (q & 1));
         for i in 0..5 {
-            let r = (x >> (20 * i)) as u32;
+            let e = spread5((x >> (20 * i)) as u64).to_le_bytes();
             let d0 = i * ld + col + t * 5;
-            let d: &mut [u8; 5] = (&mut rows[d0..d0 + 5]).try_into().expect("5 bytes");
-            *d = [
-                (r & 15) as u8,
-                ((r >> 4) & 15) as u8,
-                ((r >> 8) & 15) as u8,
-                ((r >> 12) & 15) as u8,
-                ((r >> 16) & 15) as u8,
-            ];
+            rows[d0..d0 + 5].copy_from_slice(&e[..5]);
         }
     }
 }
