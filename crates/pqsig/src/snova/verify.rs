@@ -1,6 +1,10 @@
-//! Verification: expand P (flat, m1 × (n·l)×(n·l)) from the public seed and P22, whip the
-//! signature, evaluate the public map ([`super::eval`]) and compare with the target
-//! SHAKE256(SHAKE256(pk)[..48] ‖ SHAKE256(msg, 64) ‖ salt).
+//! Verification: whip the signature, evaluate the public map ([`super::eval`]) and compare
+//! with the target SHAKE256(SHAKE256(pk)[..48] ‖ SHAKE256(msg, 64) ‖ salt).
+//!
+//! P (m1 matrices (n·l)×(n·l): P11, P12, P21 from the public seed, P22 from the key) is
+//! either expanded once and kept (row-interleaved, `PreparedVerifyingKey`) or, for a plain
+//! `VerifyingKey`, streamed: decoded a few block rows at a time from the XOF bytes and the
+//! key, each chunk folded into `Wᵀ·P` at once, so the full P is never materialised.
 
 use super::abq;
 use super::codec;
