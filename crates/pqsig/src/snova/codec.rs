@@ -7,6 +7,8 @@
 //! the 18 Round-3 sets every count is even (checked by a unit test), so this is a latent
 //! rule, kept for safety.
 
+use crate::kernels::gf16::unpack;
+use crate::kernels::select::Backend;
 use alloc::vec::Vec;
 
 /// Packs `gf.len()` elements (each `< 16`) into `out` (`ceil(len/2)` bytes).
@@ -197,8 +199,12 @@ pub(crate) fn packed_block_row(dst: &mut [u8], bytes: &[u8], nib: usize, l: usiz
 
 /// Decodes `count` consecutive l×l blocks, starting at nibble `nib` of the packed
 /// `bytes`, into the l rows `rows[i·ld + col + t·l ..][..l]` (block t, row i): one block
-/// row of a block-major matrix, read once and written as l flat rows.
+/// row of a block-major matrix, read once and written as l flat rows. The kernel
+/// ([`crate::kernels::gf16::unpack`]: SIMD on AVX-512 VBMI, SWAR elsewhere) is picked by
+/// the backend `b`; the data is public.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn packed_blocks_into_rows(
+    b: Backend,
     rows: &mut [u8],
     ld: usize,
     col: usize,
@@ -207,76 +213,7 @@ pub(crate) fn packed_blocks_into_rows(
     count: usize,
     l: usize,
 ) {
-    match l {
-        4 if nib % 2 == 0 => rows4(rows, ld, col, &bytes[nib / 2..nib / 2 + count * 8]),
-        5 => rows5(rows, ld, col, bytes, nib, count),
-        _ => {
-            for t in 0..count {
-                for i in 0..l {
-                    for j in 0..l {
-                        let e = nib + t * l * l + i * l + j;
-                        rows[i * ld + col + t * l + j] = (bytes[e / 2] >> (4 * (e & 1))) & 15;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Eight nibbles (the low 32 bits of `y`) → eight bytes, one nibble each (SWAR spread).
-#[inline(always)]
-fn spread8(y: u64) -> u64 {
-    let y = y & 0xffff_ffff;
-    let y = (y | (y << 16)) & 0x0000_ffff_0000_ffff;
-    let y = (y | (y << 8)) & 0x00ff_00ff_00ff_00ff;
-    (y | (y << 4)) & 0x0f0f_0f0f_0f0f_0f0f
-}
-
-/// Five nibbles (the low 20 bits of `r`) → five bytes, one nibble each (SWAR spread).
-#[inline(always)]
-fn spread5(r: u64) -> u64 {
-    let y = (r & 0xffff) | ((r & 0xf_0000) << 16);
-    let y = (y | (y << 8)) & 0x00ff_00ff_00ff_00ff;
-    (y | (y << 4)) & 0x0f0f_0f0f_0f0f_0f0f
-}
-
-/// l = 4: a block is one u64, rows 2h and 2h+1 its 32-bit half h, spread to eight bytes
-/// at once.
-fn rows4(rows: &mut [u8], ld: usize, col: usize, src: &[u8]) {
-    for (t, blk) in src.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(blk.try_into().expect("8 bytes"));
-        for h in 0..2 {
-            let e = spread8(w >> (32 * h)).to_le_bytes();
-            let d0 = 2 * h * ld + col + t * 4;
-            rows[d0..d0 + 4].copy_from_slice(&e[..4]);
-            rows[d0 + ld..d0 + ld + 4].copy_from_slice(&e[4..]);
-        }
-    }
-}
-
-/// l = 5: a block is 25 nibbles (from an even or odd position), read as one u128; row i
-/// is its 20-bit field i.
-fn rows5(rows: &mut [u8], ld: usize, col: usize, bytes: &[u8], nib: usize, count: usize) {
-    for t in 0..count {
-        let q = nib + t * 25;
-        let b = q / 2;
-        let w = match bytes.get(b..b + 16) {
-            Some(w) => u128::from_le_bytes(w.try_into().expect("16 bytes")),
-            None => {
-                let mut w = [0u8; 16];
-                for (d, &x) in w.iter_mut().zip(&bytes[b..]) {
-                    *d = x;
-                }
-                u128::from_le_bytes(w)
-            }
-        };
-        let x = w >> (4 * (q & 1));
-        for i in 0..5 {
-            let e = spread5((x >> (20 * i)) as u64).to_le_bytes();
-            let d0 = i * ld + col + t * 5;
-            rows[d0..d0 + 5].copy_from_slice(&e[..5]);
-        }
-    }
+    unpack::blocks_into_rows(b, rows, ld, col, bytes, nib, count, l);
 }
 
 /// The inverse of [`blocks_to_flat`].
@@ -361,19 +298,22 @@ mod tests {
                     packed_block_row(row, &bytes, shift + (x / l) * 3 * l2 + (x % l) * l, l);
                 }
                 assert_eq!(rows2, flat, "l={l} shift={shift}");
-                let mut rows3 = alloc::vec![0xAAu8; flat.len()];
-                for bi in 0..2 {
-                    packed_blocks_into_rows(
-                        &mut rows3[bi * l * 3 * l..],
-                        3 * l,
-                        0,
-                        &bytes,
-                        shift + bi * 3 * l2,
-                        3,
-                        l,
-                    );
+                for be in Backend::available() {
+                    let mut rows3 = alloc::vec![0xAAu8; flat.len()];
+                    for bi in 0..2 {
+                        packed_blocks_into_rows(
+                            be,
+                            &mut rows3[bi * l * 3 * l..],
+                            3 * l,
+                            0,
+                            &bytes,
+                            shift + bi * 3 * l2,
+                            3,
+                            l,
+                        );
+                    }
+                    assert_eq!(rows3, flat, "l={l} shift={shift} {be:?} (block rows)");
                 }
-                assert_eq!(rows3, flat, "l={l} shift={shift} (block rows)");
             }
         }
     }

@@ -70,6 +70,7 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
         let r12 = &mut p12[bi * l * m1 * ol..(bi + 1) * l * m1 * ol];
         for mi in 0..m1 {
             codec::packed_blocks_into_rows(
+                b,
                 r11,
                 m1 * vl,
                 mi * vl,
@@ -79,6 +80,7 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
                 l,
             );
             codec::packed_blocks_into_rows(
+                b,
                 r12,
                 m1 * ol,
                 mi * ol,
@@ -93,6 +95,7 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
         let r21 = &mut p21[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
         for mi in 0..m1 {
             codec::packed_blocks_into_rows(
+                b,
                 r21,
                 m1 * vl,
                 mi * vl,
@@ -108,12 +111,20 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
 
 /// Block row `bi` (< v) of the row-interleaved P11 and P12 into `r11` (l rows of m1·v·l)
 /// and `r12` (l rows of m1·o·l), from the packed XOF output.
-pub(crate) fn p11_p12_block_row(sh: &Shape, nib: &[u8], bi: usize, r11: &mut [u8], r12: &mut [u8]) {
+pub(crate) fn p11_p12_block_row(
+    b: Backend,
+    sh: &Shape,
+    nib: &[u8],
+    bi: usize,
+    r11: &mut [u8],
+    r12: &mut [u8],
+) {
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, ol, l2) = (sh.vl(), sh.ol(), l * l);
     let (o11, o12, _) = offsets(sh);
     for mi in 0..m1 {
         codec::packed_blocks_into_rows(
+            b,
             r11,
             m1 * vl,
             mi * vl,
@@ -123,6 +134,7 @@ pub(crate) fn p11_p12_block_row(sh: &Shape, nib: &[u8], bi: usize, r11: &mut [u8
             l,
         );
         codec::packed_blocks_into_rows(
+            b,
             r12,
             m1 * ol,
             mi * ol,
@@ -135,7 +147,7 @@ pub(crate) fn p11_p12_block_row(sh: &Shape, nib: &[u8], bi: usize, r11: &mut [u8
 }
 
 /// The row-interleaved P21 ((o·l) × (m1·v·l)) from the packed XOF output.
-pub(crate) fn p21(sh: &Shape, nib: &[u8]) -> Vec<u8> {
+pub(crate) fn p21(b: Backend, sh: &Shape, nib: &[u8]) -> Vec<u8> {
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, l2) = (sh.vl(), l * l);
     let (_, _, o21) = offsets(sh);
@@ -144,6 +156,7 @@ pub(crate) fn p21(sh: &Shape, nib: &[u8]) -> Vec<u8> {
         let r21 = &mut p21[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
         for mi in 0..m1 {
             codec::packed_blocks_into_rows(
+                b,
                 r21,
                 m1 * vl,
                 mi * vl,
@@ -166,14 +179,21 @@ pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &
     let (l, nl, m1) = (sh.l, sh.nl(), sh.m1);
     let mut p = vec![0u8; m1 * nl * nl];
     for (bi, rows) in p.chunks_exact_mut(l * m1 * nl).enumerate() {
-        p_block_row(&sh, &nib, p22, bi, rows);
+        p_block_row(b, &sh, &nib, p22, bi, rows);
     }
     p
 }
 
 /// Block row `bi` (< n) of the verifier's row-interleaved P into `rows` (l rows of
 /// m1·n·l), from the packed XOF output `nib` and the packed P22 `p22`.
-pub(crate) fn p_block_row(sh: &Shape, nib: &[u8], p22: &[u8], bi: usize, rows: &mut [u8]) {
+pub(crate) fn p_block_row(
+    b: Backend,
+    sh: &Shape,
+    nib: &[u8],
+    p22: &[u8],
+    bi: usize,
+    rows: &mut [u8],
+) {
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, nl, l2) = (sh.vl(), sh.nl(), l * l);
     let ld = m1 * nl;
@@ -181,8 +201,9 @@ pub(crate) fn p_block_row(sh: &Shape, nib: &[u8], p22: &[u8], bi: usize, rows: &
     for mi in 0..m1 {
         let c = mi * nl;
         if bi < v {
-            codec::packed_blocks_into_rows(rows, ld, c, nib, o11 + (mi * v + bi) * v * l2, v, l);
+            codec::packed_blocks_into_rows(b, rows, ld, c, nib, o11 + (mi * v + bi) * v * l2, v, l);
             codec::packed_blocks_into_rows(
+                b,
                 rows,
                 ld,
                 c + vl,
@@ -193,8 +214,8 @@ pub(crate) fn p_block_row(sh: &Shape, nib: &[u8], p22: &[u8], bi: usize, rows: &
             );
         } else {
             let bi = bi - v;
-            codec::packed_blocks_into_rows(rows, ld, c, nib, o21 + (mi * o + bi) * v * l2, v, l);
-            codec::packed_blocks_into_rows(rows, ld, c + vl, p22, (mi * o + bi) * o * l2, o, l);
+            codec::packed_blocks_into_rows(b, rows, ld, c, nib, o21 + (mi * o + bi) * v * l2, v, l);
+            codec::packed_blocks_into_rows(b, rows, ld, c + vl, p22, (mi * o + bi) * o * l2, o, l);
         }
     }
 }

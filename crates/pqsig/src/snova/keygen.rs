@@ -35,7 +35,7 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     //   F21 = T12ᵀ·P11 + P21                       (ol × m1·vl, row-interleaved),
     //   P22 = T12ᵀ·F12 + P21·T12 = F21·T12 + T12ᵀ·P12   (ol × m1·ol),
     // (F12 = P11·T12 + P12; the same sum regrouped).
-    let mut f21 = Zeroizing::new(expand::p21(&sh, &nib));
+    let mut f21 = Zeroizing::new(expand::p21(b, &sh, &nib));
     let mut p22 = vec![0u8; m1 * ol * ol];
     let mut r11 = vec![0u8; CHUNK * l * m1 * vl];
     let mut r12 = vec![0u8; CHUNK * l * m1 * ol];
@@ -45,6 +45,7 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
         for t in 0..nb {
             let (a11, a12) = (t * l * m1 * vl, t * l * m1 * ol);
             expand::p11_p12_block_row(
+                b,
                 &sh,
                 &nib,
                 bi0 + t,

@@ -144,7 +144,7 @@ fn verify_with(
             while bi0 < n {
                 let nb = CHUNK_BLOCK_ROWS.min(n - bi0);
                 for (t, rows) in chunk.chunks_exact_mut(l * ld).take(nb).enumerate() {
-                    expand::p_block_row(&sh, &nib, &pk[SEED_PUB_LEN..], bi0 + t, rows);
+                    expand::p_block_row(b, &sh, &nib, &pk[SEED_PUB_LEN..], bi0 + t, rows);
                 }
                 // Uᵀ += W[rows of the chunk]ᵀ · P[chunk].
                 (k.gemm_acc)(

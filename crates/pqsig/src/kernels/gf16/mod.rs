@@ -32,6 +32,7 @@ pub mod avx512;
 #[cfg(target_arch = "aarch64")]
 pub mod neon;
 pub mod portable;
+pub mod unpack;
 
 use crate::kernels::select::{self, Backend};
 
