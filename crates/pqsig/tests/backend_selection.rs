@@ -49,10 +49,11 @@ fn selection_logic() {
         ),
         (
             "NEON",
-            Backend::Neon
-                .is_available()
-                .then_some(Backend::Neon)
-                .unwrap_or_else(Backend::detect),
+            if Backend::Neon.is_available() {
+                Backend::Neon
+            } else {
+                Backend::detect()
+            },
         ),
         ("no-such-backend", Backend::detect()),
         ("", Backend::detect()),
