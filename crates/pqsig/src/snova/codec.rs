@@ -153,7 +153,7 @@ fn block_row_l<const L: usize>(dst: &mut [u8], src: &[u8], base: usize) {
 /// stream is made (for the larger sets that copy alone is 200–300 KB).
 pub(crate) fn packed_block_row(dst: &mut [u8], bytes: &[u8], nib: usize, l: usize) {
     match l {
-        4 if nib % 2 == 0 => {
+        4 if nib.is_multiple_of(2) => {
             for (d, blk) in dst.chunks_exact_mut(4).zip(bytes[nib / 2..].chunks(8)) {
                 let x = u16::from_le_bytes([blk[0], blk[1]]) as u32;
                 let v = (x & 0xf) | ((x & 0xf0) << 4) | ((x & 0xf00) << 8) | ((x & 0xf000) << 12);

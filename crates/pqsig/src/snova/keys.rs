@@ -1,7 +1,7 @@
 //! The public API: key generation, key types, signing and verification.
 
 use super::keygen as kg;
-use super::params::{ParamSet, SALT_LEN, SEED_LEN, SK_LEN};
+use super::params::{ParamSet, PK_HASH_LEN, SALT_LEN, SEED_LEN, SK_LEN};
 use super::sign;
 use super::verify;
 use crate::error::Error;
@@ -23,6 +23,9 @@ fn check_backend(b: Backend) -> Result<Backend, Error> {
 pub struct VerifyingKey {
     ps: ParamSet,
     bytes: Vec<u8>,
+    /// SHAKE256(pk)[..48], computed once when the key is made (verification hashes it
+    /// into every target; ML-DSA keys keep `tr` the same way).
+    pk_hash: [u8; PK_HASH_LEN],
     backend: Backend,
 }
 
@@ -90,6 +93,7 @@ pub fn keygen_from_seed(ps: ParamSet, seed: &[u8]) -> Result<(SigningKey, Verify
     let backend = select::active();
     let pk = kg::public_key(ps, backend, seed);
     let sk = kg::secret_key(seed, &pk);
+    let pk_hash: [u8; PK_HASH_LEN] = sk[SEED_LEN..].try_into().expect("48 bytes");
     Ok((
         SigningKey {
             ps,
@@ -99,6 +103,7 @@ pub fn keygen_from_seed(ps: ParamSet, seed: &[u8]) -> Result<(SigningKey, Verify
         VerifyingKey {
             ps,
             bytes: pk,
+            pk_hash,
             backend,
         },
     ))
@@ -171,9 +176,11 @@ impl SigningKey {
     /// The public key, recomputed from the seeds (a full key generation).
     pub fn verifying_key(&self) -> VerifyingKey {
         let seed: &[u8; SEED_LEN] = self.bytes[..SEED_LEN].try_into().expect("48 bytes");
+        let bytes = kg::public_key(self.ps, self.backend, seed);
         VerifyingKey {
             ps: self.ps,
-            bytes: kg::public_key(self.ps, self.backend, seed),
+            pk_hash: verify::pk_hash(&bytes),
+            bytes,
             backend: self.backend,
         }
     }
@@ -250,6 +257,7 @@ impl VerifyingKey {
         Ok(VerifyingKey {
             ps,
             bytes: pk.to_vec(),
+            pk_hash: verify::pk_hash(pk),
             backend: select::active(),
         })
     }
@@ -270,12 +278,13 @@ impl VerifyingKey {
 
     /// Verifies a detached signature (`n·l·r` nibbles ‖ salt). `Ok(())` if valid;
     /// `InvalidLength` for a wrong length, `InvalidSignature` for a non-zero padding
-    /// nibble, `VerificationFailed` otherwise. Expands P from the seed on every call.
+    /// nibble, `VerificationFailed` otherwise. Expands P from the seed on every call
+    /// (SHAKE256(pk) is kept from when the key was made).
     pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
         if sig.len() != self.ps.signature_len() {
             return Err(Error::InvalidLength);
         }
-        verify::verify_streamed(self.ps, self.backend, &self.bytes, msg, sig)
+        verify::verify_streamed(self.ps, self.backend, &self.bytes, &self.pk_hash, msg, sig)
     }
 
     /// Expands P once for many verifications.

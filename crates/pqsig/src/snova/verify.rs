@@ -51,6 +51,13 @@ pub(crate) fn check_pk(ps: ParamSet, pk: &[u8]) -> Result<(), Error> {
     }
 }
 
+/// SHAKE256(pk)[..48].
+pub(crate) fn pk_hash(pk: &[u8]) -> [u8; PK_HASH_LEN] {
+    let mut h = [0u8; PK_HASH_LEN];
+    shake256(&[pk], &mut h);
+    h
+}
+
 /// A public key with its P expanded (flat) and SHAKE256(pk) computed.
 pub(crate) struct Expanded {
     pub p: Vec<u8>,
@@ -64,9 +71,10 @@ pub(crate) fn expand_pk(ps: ParamSet, b: Backend, pk: &[u8]) -> Result<Expanded,
         .try_into()
         .map_err(|_| Error::InvalidLength)?;
     let p = expand::full_p(ps, b, seed, &pk[SEED_PUB_LEN..]);
-    let mut pk_hash = [0u8; PK_HASH_LEN];
-    shake256(&[pk], &mut pk_hash);
-    Ok(Expanded { p, pk_hash })
+    Ok(Expanded {
+        p,
+        pk_hash: pk_hash(pk),
+    })
 }
 
 /// Checks `sig` on `msg` against an expanded key.
@@ -82,21 +90,22 @@ pub(crate) fn verify(
 
 /// Checks `sig` on `msg` against a public key, expanding P on the fly: P is decoded a few
 /// block rows at a time and `Wᵀ·P` accumulated chunk by chunk, so the full P (80–320 KB)
-/// is never materialised.
+/// is never materialised. `pk_hash` is SHAKE256(pk)[..48] (kept by the key).
 pub(crate) fn verify_streamed(
     ps: ParamSet,
     b: Backend,
     pk: &[u8],
+    pk_hash: &[u8; PK_HASH_LEN],
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), Error> {
     check_pk(ps, pk)?;
-    verify_with(ps, b, Source::Streamed(pk), msg, sig)
+    verify_with(ps, b, Source::Streamed(pk, pk_hash), msg, sig)
 }
 
 enum Source<'a> {
     Expanded(&'a Expanded),
-    Streamed(&'a [u8]),
+    Streamed(&'a [u8], &'a [u8; PK_HASH_LEN]),
 }
 
 /// Block rows of P decoded per streamed chunk.
@@ -131,7 +140,7 @@ fn verify_with(
             eval::eval(&sh, k, abq, &ek.p, nl, &w, &mut out, &mut scratch);
             ek.pk_hash
         }
-        Source::Streamed(pk) => {
+        Source::Streamed(pk, pk_hash) => {
             let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN]
                 .try_into()
                 .map_err(|_| Error::InvalidLength)?;
@@ -163,9 +172,7 @@ fn verify_with(
             }
             (k.reduce)(ut);
             eval::eval_from_ut(&sh, k, abq, nl, &w, &mut out, &mut scratch);
-            let mut h = [0u8; PK_HASH_LEN];
-            shake256(&[pk], &mut h);
-            h
+            *pk_hash
         }
     };
     let t = target(ps, &pk_hash, &digest(msg), salt);

@@ -9,9 +9,10 @@
 //!
 //! * AVX-512 VBMI (backend `avx512` on a CPU with VBMI): for a chunk of 16 blocks (l = 4)
 //!   or 10 blocks (l = 5), the ≤ 128 source bytes are loaded once (masked loads, no read
-//!   past the slice), and each of the l output rows is one two-table byte permute
-//!   (`vpermi2b`) that gathers the byte holding every nibble, then a per-lane low/high
-//!   nibble select and a masked 64-byte store. Index tables are compile-time constants.
+//!   past the slice), the low and high nibbles are split once (four 64-byte tables), and
+//!   each of the l output rows is two two-table byte permutes (`vpermi2b`, one over the
+//!   low nibbles, one over the high ones), a per-lane blend and a masked 64-byte store.
+//!   Index tables are compile-time constants; feature detection is cached.
 //! * everything else: SWAR on u64 (an l = 4 block is one u64, its 32-bit halves spread to
 //!   two rows at once; an l = 5 block is read as a u128, row i its 20-bit field i).
 //!
@@ -37,7 +38,7 @@ pub fn blocks_into_rows(
     l: usize,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if b == Backend::Avx512 && vbmi_usable() && (l == 5 || (l == 4 && nib % 2 == 0)) {
+    if b == Backend::Avx512 && vbmi_usable() && (l == 5 || (l == 4 && nib.is_multiple_of(2))) {
         if count == 0 {
             return;
         }
@@ -59,7 +60,25 @@ pub fn blocks_into_rows(
 }
 
 #[cfg(target_arch = "x86_64")]
+#[inline]
 fn vbmi_usable() -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    // 0: not yet detected, 1: no, 2: yes (detection is idempotent: races are harmless).
+    static STATE: AtomicU8 = AtomicU8::new(0);
+    match STATE.load(Ordering::Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            let yes = detect_vbmi();
+            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn detect_vbmi() -> bool {
     if !Backend::Avx512.is_available() {
         return false;
     }
@@ -84,7 +103,7 @@ pub fn portable_blocks_into_rows(
     l: usize,
 ) {
     match l {
-        4 if nib % 2 == 0 => rows4(rows, ld, col, &bytes[nib / 2..nib / 2 + count * 8]),
+        4 if nib.is_multiple_of(2) => rows4(rows, ld, col, &bytes[nib / 2..nib / 2 + count * 8]),
         5 => rows5(rows, ld, col, bytes, nib, count),
         _ => {
             for t in 0..count {
@@ -248,12 +267,15 @@ mod avx512 {
                 _ => (&T5O.0, &T5O.1),
             };
             let store = lane_mask(nb * l);
+            // The low and the high nibbles of the 128 source bytes, split once per chunk.
+            let (lo_l, hi_l) = (_mm512_and_si512(lo, m0f), _mm512_and_si512(hi, m0f));
+            let lo_h = _mm512_and_si512(_mm512_srli_epi16::<4>(lo), m0f);
+            let hi_h = _mm512_and_si512(_mm512_srli_epi16::<4>(hi), m0f);
             for i in 0..l {
                 // SAFETY: 64 bytes of a table row.
                 let ix = unsafe { _mm512_loadu_si512(idx[i].as_ptr() as *const _) };
-                let g = _mm512_permutex2var_epi8(lo, ix, hi);
-                let low = _mm512_and_si512(g, m0f);
-                let high = _mm512_and_si512(_mm512_srli_epi16::<4>(g), m0f);
+                let low = _mm512_permutex2var_epi8(lo_l, ix, hi_l);
+                let high = _mm512_permutex2var_epi8(lo_h, ix, hi_h);
                 let v = _mm512_mask_blend_epi8(his[i], low, high);
                 // SAFETY: lanes < nb·l of row i lie in `rows` (caller's bound).
                 unsafe {
