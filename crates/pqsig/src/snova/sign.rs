@@ -96,13 +96,15 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
     );
     (k.reduce)(&mut f21);
     let mut f21t = Zeroizing::new(vec![0u8; m1 * vl * ol]);
-    for c in 0..ol {
-        for mi in 0..m1 {
-            let src = &f21[c * m1 * vl + mi * vl..c * m1 * vl + (mi + 1) * vl];
-            for (x, &e) in src.iter().enumerate() {
-                f21t[x * m1 * ol + mi * ol + c] = e;
-            }
-        }
+    for mi in 0..m1 {
+        codec::transpose(
+            &f21[mi * vl..],
+            m1 * vl,
+            ol,
+            vl,
+            &mut f21t[mi * ol..],
+            m1 * ol,
+        );
     }
     // F12[x][(mi, c)] = P11·T12 + P12: P11 read as rows (x, mi), one GEMM.
     let f12 = with_f12.then(|| {
