@@ -14,13 +14,13 @@
 use super::abq::Abq;
 use super::codec;
 use super::params::{ParamSet, Shape, SEED_PUB_LEN};
+use super::scratch::SecretVec;
 use crate::kernels::gf16::Kernels;
 use crate::kernels::keccak::sponge::shake256;
 use crate::kernels::select::Backend;
 use crate::kernels::xof;
 use alloc::vec;
 use alloc::vec::Vec;
-use zeroize::Zeroizing;
 
 /// The XOF output for the public seed (`ceil(pub_gf / 2)` bytes, packed nibbles).
 pub(crate) fn public_bytes(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> Vec<u8> {
@@ -221,18 +221,18 @@ pub(crate) fn p_block_row(
 }
 
 /// Flat T12 ((v·l)×(o·l)) from the private seed.
-pub(crate) fn t12(sh: Shape, k: &Kernels, abq: &Abq, s_priv: &[u8]) -> Zeroizing<Vec<u8>> {
+pub(crate) fn t12(sh: Shape, k: &Kernels, abq: &Abq, s_priv: &[u8]) -> SecretVec {
     let (l, v, o) = (sh.l, sh.v, sh.o);
     let l2 = l * l;
-    let mut bytes = Zeroizing::new(vec![0u8; sh.t12_gf().div_ceil(2)]);
+    let mut bytes = SecretVec::new(vec![0u8; sh.t12_gf().div_ceil(2)]);
     shake256(&[s_priv], &mut bytes);
-    let mut coef = Zeroizing::new(vec![0u8; sh.t12_gf()]);
+    let mut coef = SecretVec::new(vec![0u8; sh.t12_gf()]);
     codec::unpack(&mut coef, &bytes);
     // Blocks (o·v × l²) = coefficients (o·v × l) · [S^0 … S^(l-1)] (l × l²).
-    let mut blocks = Zeroizing::new(vec![0u8; o * v * l2]);
+    let mut blocks = SecretVec::new(vec![0u8; o * v * l2]);
     (k.gemm_acc)(&mut blocks, l2, &coef, l, 1, &abq.s_pows, l2, o * v, l, l2);
     (k.reduce)(&mut blocks);
-    let mut flat = Zeroizing::new(vec![0u8; sh.vl() * sh.ol()]);
+    let mut flat = SecretVec::new(vec![0u8; sh.vl() * sh.ol()]);
     codec::blocks_to_flat(&blocks, v, o, l, &mut flat, sh.ol(), 0);
     flat
 }

@@ -30,6 +30,35 @@ impl Drop for Arena {
     }
 }
 
+/// A secret byte vector wiped on drop with [`wipe`] (wide stores, not the byte-by-byte
+/// volatile loop of `Zeroizing<Vec<u8>>`: T12, F21, F12 are 10–60 KB each).
+pub(crate) struct SecretVec(Vec<u8>);
+
+impl SecretVec {
+    pub(crate) fn new(v: Vec<u8>) -> SecretVec {
+        SecretVec(v)
+    }
+}
+
+impl core::ops::Deref for SecretVec {
+    type Target = Vec<u8>;
+    fn deref(&self) -> &Vec<u8> {
+        &self.0
+    }
+}
+
+impl core::ops::DerefMut for SecretVec {
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.0
+    }
+}
+
+impl Drop for SecretVec {
+    fn drop(&mut self) {
+        wipe(&mut self.0);
+    }
+}
+
 /// Clears `b` in a way the optimiser keeps.
 pub(crate) fn wipe(b: &mut [u8]) {
     b.fill(0);

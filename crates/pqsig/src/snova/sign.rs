@@ -35,6 +35,7 @@ use super::expand;
 use super::params::{
     ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_LEN, SEED_PRIV_LEN, SEED_PUB_LEN, SK_LEN,
 };
+use super::scratch::SecretVec;
 use super::scratch::{take, Arena};
 use super::verify::{digest, target};
 use crate::error::Error;
@@ -52,16 +53,16 @@ pub(crate) struct Expanded {
     /// P11 row-interleaved: (v·l) × (m1·v·l) (public).
     pub p11: Vec<u8>,
     /// (v·l)×(o·l).
-    pub t12: Zeroizing<Vec<u8>>,
+    pub t12: SecretVec,
     /// F12 row-interleaved: (v·l) × (m1·o·l), `F12[x][(mi, c)]`; `None` for the one-shot
     /// expansion of [`super::keys::SigningKey`] (signing then uses
     /// `W_vᵀ·F12 = (W_vᵀ·P11)·T12 + W_vᵀ·P12`, whose first factor the constant term
     /// already computed: cheaper than F12 for one signature).
-    pub f12: Option<Zeroizing<Vec<u8>>>,
+    pub f12: Option<SecretVec>,
     /// P12 row-interleaved: (v·l) × (m1·o·l) (public).
     pub p12: Vec<u8>,
     /// F21 transposed, row-interleaved: (v·l) × (m1·o·l), `F21ᵀ[x][(mi, c)]`.
-    pub f21t: Zeroizing<Vec<u8>>,
+    pub f21t: SecretVec,
 }
 
 /// Expands a secret key; `with_f12` also precomputes F12 (for many signatures).
@@ -81,7 +82,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
 
     // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM; stored
     // transposed, F21ᵀ[x][(mi, c)].
-    let mut f21 = Zeroizing::new(pm.p21);
+    let mut f21 = SecretVec::new(pm.p21);
     (k.gemm_acc)(
         &mut f21,
         m1 * vl,
@@ -95,7 +96,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
         m1 * vl,
     );
     (k.reduce)(&mut f21);
-    let mut f21t = Zeroizing::new(vec![0u8; m1 * vl * ol]);
+    let mut f21t = SecretVec::new(vec![0u8; m1 * vl * ol]);
     for mi in 0..m1 {
         codec::transpose(
             &f21[mi * vl..],
@@ -108,7 +109,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
     }
     // F12[x][(mi, c)] = P11·T12 + P12: P11 read as rows (x, mi), one GEMM.
     let f12 = with_f12.then(|| {
-        let mut f12 = Zeroizing::new(pm.p12.clone());
+        let mut f12 = SecretVec::new(pm.p12.clone());
         (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, vl * m1, vl, ol);
         (k.reduce)(&mut f12);
         f12
