@@ -337,10 +337,8 @@ pub(crate) fn sign(
                             let a1 = idx * l2 + ti2 * l + tj1 + ti1 * r * ol2;
                             let a2 = idx * lr + ti1 * l + tj1 + ti2 * olr_;
                             let dst = &mut grow[idx * lr + tj1 * r..idx * lr + tj1 * r + r];
-                            let c1 = g1[a1..].iter().step_by(ol2);
-                            let c2 = g2[a2..].iter().step_by(l * olr_);
-                            for ((d, &x1), &x2) in dst.iter_mut().zip(c1).zip(c2) {
-                                *d = x1 ^ x2;
+                            for (tj2, d) in dst.iter_mut().enumerate() {
+                                *d = g1[a1 + tj2 * ol2] ^ g2[a2 + tj2 * l * olr_];
                             }
                         }
                     }
