@@ -22,7 +22,9 @@ pub enum Error {
     UnknownAlgorithm,
     /// The requested backend is not available on this CPU or build.
     BackendUnavailable,
-    /// The operating system's random number generator failed.
+    /// The operating system's random number generator failed, or the randomness drawn
+    /// did not lead to a signature (SNOVA: 254 singular linear systems in a row, the
+    /// Round 3 restart limit; probability about 16^-254).
     RandomnessFailure,
     /// The requested pre-hash function is not supported.
     UnsupportedHash,
@@ -41,7 +43,9 @@ impl fmt::Display for Error {
             Error::InvalidLength => "input has the wrong length",
             Error::UnknownAlgorithm => "unknown algorithm",
             Error::BackendUnavailable => "backend not available on this machine",
-            Error::RandomnessFailure => "OS random number generator failed",
+            Error::RandomnessFailure => {
+                "random number generation failed (or produced no usable signing attempt)"
+            }
             Error::UnsupportedHash => "unsupported pre-hash function",
             Error::Unsupported => "operation not supported by this algorithm",
         })
