@@ -20,58 +20,12 @@
 mod common;
 
 #[cfg(feature = "kat")]
-use common::vectors_dir;
-use common::{backends, unhex};
+use common::{backends, parse_rsp, unhex};
 use pqsig::error::Error;
 use pqsig::falcon::sign::round3::{Format, SEED_LEN};
 use pqsig::falcon::sign::{CompactKey, ExpandedKey};
 #[cfg(feature = "kat")]
 use pqsig::rng::drbg::KatDrbg;
-
-#[cfg(feature = "kat")]
-struct Record {
-    count: usize,
-    seed: Vec<u8>,
-    msg: Vec<u8>,
-    sk: Vec<u8>,
-    sm: Vec<u8>,
-}
-
-#[cfg(feature = "kat")]
-fn parse_rsp(rel: &str) -> Vec<Record> {
-    let path = vectors_dir().join(rel);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    let mut cur: std::collections::HashMap<String, String> = Default::default();
-    for line in text.lines() {
-        let Some((k, v)) = line.split_once(" = ") else {
-            continue;
-        };
-        cur.insert(k.trim().to_string(), v.trim().to_string());
-        if k.trim() == "sm" {
-            let get = |k: &str| cur.get(k).unwrap_or_else(|| panic!("{rel}: no {k}"));
-            let mlen: usize = get("mlen").parse().expect("mlen");
-            let msg = if mlen == 0 {
-                Vec::new()
-            } else {
-                unhex(get("msg"))
-            };
-            assert_eq!(msg.len(), mlen, "{rel}: mlen");
-            let sm = unhex(get("sm"));
-            let smlen: usize = get("smlen").parse().expect("smlen");
-            assert_eq!(sm.len(), smlen, "{rel}: smlen");
-            out.push(Record {
-                count: get("count").parse().expect("count"),
-                seed: unhex(get("seed")),
-                msg,
-                sk: unhex(get("sk")),
-                sm,
-            });
-            cur.clear();
-        }
-    }
-    out
-}
 
 #[cfg(feature = "kat")]
 /// The nonce and the signing seed of a record: DRBG draws 2 and 3.

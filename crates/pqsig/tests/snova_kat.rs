@@ -15,60 +15,12 @@
 
 mod common;
 
-use common::{backends, unhex, vectors_dir};
+use common::{backends, parse_rsp, KatRecord};
 use pqsig::rng::drbg::KatDrbg;
 use pqsig::snova::{self, ParamSet, SigningKey, VerifyingKey};
 use pqsig::Error;
 
-struct Record {
-    count: usize,
-    seed: Vec<u8>,
-    msg: Vec<u8>,
-    pk: Vec<u8>,
-    sk: Vec<u8>,
-    sm: Vec<u8>,
-}
-
-fn parse_rsp(rel: &str) -> Vec<Record> {
-    let path = vectors_dir().join(rel);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    let mut cur: std::collections::HashMap<String, String> = Default::default();
-    for line in text.lines() {
-        let Some((k, v)) = line.split_once(" = ") else {
-            continue;
-        };
-        cur.insert(k.trim().to_string(), v.trim().to_string());
-        if k.trim() == "sm" {
-            let get = |k: &str| cur.get(k).unwrap_or_else(|| panic!("{rel}: no {k}"));
-            let mlen: usize = get("mlen").parse().expect("mlen");
-            let msg = if mlen == 0 {
-                Vec::new()
-            } else {
-                unhex(get("msg"))
-            };
-            assert_eq!(msg.len(), mlen, "{rel}: mlen");
-            let sm = unhex(get("sm"));
-            assert_eq!(
-                sm.len(),
-                get("smlen").parse::<usize>().expect("smlen"),
-                "{rel}: smlen"
-            );
-            out.push(Record {
-                count: get("count").parse().expect("count"),
-                seed: unhex(get("seed")),
-                msg,
-                pk: unhex(get("pk")),
-                sk: unhex(get("sk")),
-                sm,
-            });
-            cur.clear();
-        }
-    }
-    out
-}
-
-fn check_records(ps: ParamSet, rel: &str, recs: &[Record]) {
+fn check_records(ps: ParamSet, rel: &str, recs: &[KatRecord]) {
     for b in backends() {
         let mut ok = 0;
         for (i, r) in recs.iter().enumerate() {

@@ -10,6 +10,54 @@ use pqsig::kernels::keccak::xn::{PermuteN, StateXN};
 use pqsig::kernels::mldsa::{Kernels, Poly, Q};
 use std::path::PathBuf;
 
+/// One record of a NIST `PQCgenKAT_sign` `.rsp` file.
+pub struct KatRecord {
+    pub count: usize,
+    pub seed: Vec<u8>,
+    pub msg: Vec<u8>,
+    pub pk: Vec<u8>,
+    pub sk: Vec<u8>,
+    pub sm: Vec<u8>,
+}
+
+/// Every record of the `.rsp` file `rel` (relative to the vectors folder); `mlen` and
+/// `smlen` are checked against the decoded `msg` and `sm`.
+pub fn parse_rsp(rel: &str) -> Vec<KatRecord> {
+    let path = vectors_dir().join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    let mut cur: std::collections::HashMap<String, String> = Default::default();
+    for line in text.lines() {
+        let Some((k, v)) = line.split_once(" = ") else {
+            continue;
+        };
+        cur.insert(k.trim().to_string(), v.trim().to_string());
+        if k.trim() == "sm" {
+            let get = |k: &str| cur.get(k).unwrap_or_else(|| panic!("{rel}: no {k}"));
+            let mlen: usize = get("mlen").parse().expect("mlen");
+            let msg = if mlen == 0 {
+                Vec::new()
+            } else {
+                unhex(get("msg"))
+            };
+            assert_eq!(msg.len(), mlen, "{rel}: mlen");
+            let sm = unhex(get("sm"));
+            let smlen: usize = get("smlen").parse().expect("smlen");
+            assert_eq!(sm.len(), smlen, "{rel}: smlen");
+            out.push(KatRecord {
+                count: get("count").parse().expect("count"),
+                seed: unhex(get("seed")),
+                msg,
+                pk: unhex(get("pk")),
+                sk: unhex(get("sk")),
+                sm,
+            });
+            cur.clear();
+        }
+    }
+    out
+}
+
 /// The vectors folder: `$PQSIG_VECTORS`, else `shared/vectors` beside the checkout
 /// (CI layout) or inside it.
 pub fn vectors_dir() -> PathBuf {
