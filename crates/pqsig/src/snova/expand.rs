@@ -14,18 +14,16 @@
 use super::abq::Abq;
 use super::codec;
 use super::params::{ParamSet, Shape, SEED_PUB_LEN};
-use super::scratch::SecretVec;
+use super::scratch::{Buf, SecretVec};
 use crate::kernels::gf16::Kernels;
 use crate::kernels::keccak::sponge::shake256;
 use crate::kernels::select::Backend;
 use crate::kernels::xof;
-use alloc::vec;
-use alloc::vec::Vec;
 
 /// The XOF output for the public seed (`ceil(pub_gf / 2)` bytes, packed nibbles).
-pub(crate) fn public_bytes(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> Vec<u8> {
+pub(crate) fn public_bytes(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> Buf {
     let sh = ps.shape();
-    let mut bytes = vec![0u8; sh.pub_bytes()];
+    let mut bytes = Buf::zeroed(sh.pub_bytes());
     if ps.uses_aes() {
         xof::aes128_ctr(b, seed, &mut bytes);
     } else {
@@ -49,11 +47,11 @@ fn offsets(sh: &Shape) -> (usize, usize, usize) {
 /// A read at row stride v·l (rows (x, mi)).
 pub(crate) struct PublicMats {
     /// (v·l) × (m1·v·l).
-    pub p11: Vec<u8>,
+    pub p11: Buf,
     /// (v·l) × (m1·o·l).
-    pub p12: Vec<u8>,
+    pub p12: Buf,
     /// (o·l) × (m1·v·l).
-    pub p21: Vec<u8>,
+    pub p21: Buf,
 }
 
 pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -> PublicMats {
@@ -62,9 +60,9 @@ pub(crate) fn public_mats(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN]) -
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, ol, l2) = (sh.vl(), sh.ol(), l * l);
     let (o11, o12, o21) = offsets(&sh);
-    let mut p11 = vec![0u8; m1 * vl * vl];
-    let mut p12 = vec![0u8; m1 * vl * ol];
-    let mut p21 = vec![0u8; m1 * ol * vl];
+    let mut p11 = Buf::zeroed(m1 * vl * vl);
+    let mut p12 = Buf::zeroed(m1 * vl * ol);
+    let mut p21 = Buf::zeroed(m1 * ol * vl);
     for bi in 0..v {
         let r11 = &mut p11[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
         let r12 = &mut p12[bi * l * m1 * ol..(bi + 1) * l * m1 * ol];
@@ -147,11 +145,11 @@ pub(crate) fn p11_p12_block_row(
 }
 
 /// The row-interleaved P21 ((o·l) × (m1·v·l)) from the packed XOF output.
-pub(crate) fn p21(b: Backend, sh: &Shape, nib: &[u8]) -> Vec<u8> {
+pub(crate) fn p21(b: Backend, sh: &Shape, nib: &[u8]) -> Buf {
     let (l, v, o, m1) = (sh.l, sh.v, sh.o, sh.m1);
     let (vl, l2) = (sh.vl(), l * l);
     let (_, _, o21) = offsets(sh);
-    let mut p21 = vec![0u8; m1 * sh.ol() * vl];
+    let mut p21 = Buf::zeroed(m1 * sh.ol() * vl);
     for bi in 0..o {
         let r21 = &mut p21[bi * l * m1 * vl..(bi + 1) * l * m1 * vl];
         for mi in 0..m1 {
@@ -173,11 +171,11 @@ pub(crate) fn p21(b: Backend, sh: &Shape, nib: &[u8]) -> Vec<u8> {
 /// The verifier's P, row-interleaved: (n·l) × (m1·n·l), `P[x][(mi, y)] = P_mi[x][y]`,
 /// from the public seed and the packed P22 of the public key (block-major, m1 × o×o
 /// blocks). Decoded block row by block row straight from the packed bytes.
-pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Vec<u8> {
+pub(crate) fn full_p(ps: ParamSet, b: Backend, seed: &[u8; SEED_PUB_LEN], p22: &[u8]) -> Buf {
     let sh = ps.shape();
     let nib = public_bytes(ps, b, seed);
     let (l, nl, m1) = (sh.l, sh.nl(), sh.m1);
-    let mut p = vec![0u8; m1 * nl * nl];
+    let mut p = Buf::zeroed(m1 * nl * nl);
     for (bi, rows) in p.chunks_exact_mut(l * m1 * nl).enumerate() {
         p_block_row(b, &sh, &nib, p22, bi, rows);
     }
@@ -224,15 +222,15 @@ pub(crate) fn p_block_row(
 pub(crate) fn t12(sh: Shape, k: &Kernels, abq: &Abq, s_priv: &[u8]) -> SecretVec {
     let (l, v, o) = (sh.l, sh.v, sh.o);
     let l2 = l * l;
-    let mut bytes = SecretVec::new(vec![0u8; sh.t12_gf().div_ceil(2)]);
+    let mut bytes = Buf::zeroed(sh.t12_gf().div_ceil(2));
     shake256(&[s_priv], &mut bytes);
-    let mut coef = SecretVec::new(vec![0u8; sh.t12_gf()]);
+    let mut coef = Buf::zeroed(sh.t12_gf());
     codec::unpack(&mut coef, &bytes);
     // Blocks (o·v × l²) = coefficients (o·v × l) · [S^0 … S^(l-1)] (l × l²).
-    let mut blocks = SecretVec::new(vec![0u8; o * v * l2]);
+    let mut blocks = Buf::zeroed(o * v * l2);
     (k.gemm_acc)(&mut blocks, l2, &coef, l, 1, &abq.s_pows, l2, o * v, l, l2);
     (k.reduce)(&mut blocks);
-    let mut flat = SecretVec::new(vec![0u8; sh.vl() * sh.ol()]);
+    let mut flat = Buf::zeroed(sh.vl() * sh.ol());
     codec::blocks_to_flat(&blocks, v, o, l, &mut flat, sh.ol(), 0);
     flat
 }

@@ -9,7 +9,7 @@ use super::abq;
 use super::codec;
 use super::expand;
 use super::params::{ParamSet, PK_HASH_LEN, SEED_LEN, SEED_PUB_LEN, SK_LEN};
-use super::scratch::SecretVec;
+use super::scratch::Buf;
 use crate::kernels::gf16;
 use crate::kernels::keccak::sponge::shake256;
 use crate::kernels::select::Backend;
@@ -36,10 +36,10 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     //   F21 = T12ᵀ·P11 + P21                       (ol × m1·vl, row-interleaved),
     //   P22 = T12ᵀ·F12 + P21·T12 = F21·T12 + T12ᵀ·P12   (ol × m1·ol),
     // (F12 = P11·T12 + P12; the same sum regrouped).
-    let mut f21 = SecretVec::new(expand::p21(b, &sh, &nib));
-    let mut p22 = vec![0u8; m1 * ol * ol];
-    let mut r11 = vec![0u8; CHUNK * l * m1 * vl];
-    let mut r12 = vec![0u8; CHUNK * l * m1 * ol];
+    let mut f21 = expand::p21(b, &sh, &nib);
+    let mut p22 = Buf::zeroed(m1 * ol * ol);
+    let mut r11 = Buf::zeroed(CHUNK * l * m1 * vl);
+    let mut r12 = Buf::zeroed(CHUNK * l * m1 * ol);
     let mut bi0 = 0;
     while bi0 < sh.v {
         let nb = CHUNK.min(sh.v - bi0);

@@ -11,9 +11,9 @@
 //! # One attempt (counter c = 1, 2, …, 254)
 //! 1. vinegar X_v = SHAKE256(s_priv ‖ digest ‖ salt ‖ c) (v blocks l×r), whipped to W_v;
 //! 2. constant term Fvv = the public map of P11 at W_v ([`super::eval`]);
-//! 3. linear part: `WF21ᵀ = W_vᵀ·F21ᵀ`, `WF12ᵀ = W_vᵀ·F12` per mi (GEMMs), combined with
-//!    q2 / q1 per pair (mi, alpha) (GEMMs over the pairs of one mi' = (mi+alpha) mod m1),
-//!    split per oil block, then four batched small products (Bᵀ·, ·Q1 and A·, ·Q2; every
+//! 3. linear part: `WF21ᵀ = W_vᵀ·F21ᵀ`, `WF12ᵀ = W_vᵀ·F12` per mi (GEMMs), split per oil
+//!    block, combined with q2 / q1 per pair (mi, alpha) (GEMMs over the pairs of one
+//!    mi' = (mi+alpha) mod m1), then four batched small products (Bᵀ·, ·Q1 and A·, ·Q2; every
 //!    batch item at most 8×8), and finally per mi two GEMMs over alpha with the A and B
 //!    entries as coefficients. The two results are laid out differently (A pairs with
 //!    (equation row, unknown column), B with (equation column, unknown column)) and are
@@ -35,7 +35,7 @@ use super::expand;
 use super::params::{
     ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_LEN, SEED_PRIV_LEN, SEED_PUB_LEN, SK_LEN,
 };
-use super::scratch::SecretVec;
+use super::scratch::{Buf, SecretVec};
 use super::scratch::{take, Arena};
 use super::verify::{digest, target};
 use crate::error::Error;
@@ -51,7 +51,7 @@ pub(crate) struct Expanded {
     pub s_priv: Zeroizing<[u8; SEED_PRIV_LEN]>,
     pub pk_hash: [u8; PK_HASH_LEN],
     /// P11 row-interleaved: (v·l) × (m1·v·l) (public).
-    pub p11: Vec<u8>,
+    pub p11: Buf,
     /// (v·l)×(o·l).
     pub t12: SecretVec,
     /// F12 row-interleaved: (v·l) × (m1·o·l), `F12[x][(mi, c)]`; `None` for the one-shot
@@ -60,7 +60,7 @@ pub(crate) struct Expanded {
     /// already computed: cheaper than F12 for one signature).
     pub f12: Option<SecretVec>,
     /// P12 row-interleaved: (v·l) × (m1·o·l) (public).
-    pub p12: Vec<u8>,
+    pub p12: Buf,
     /// F21 transposed, row-interleaved: (v·l) × (m1·o·l), `F21ᵀ[x][(mi, c)]`.
     pub f21t: SecretVec,
 }
@@ -82,7 +82,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
 
     // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM; stored
     // transposed, F21ᵀ[x][(mi, c)].
-    let mut f21 = SecretVec::new(pm.p21);
+    let mut f21 = pm.p21;
     (k.gemm_acc)(
         &mut f21,
         m1 * vl,
@@ -96,7 +96,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
         m1 * vl,
     );
     (k.reduce)(&mut f21);
-    let mut f21t = SecretVec::new(vec![0u8; m1 * vl * ol]);
+    let mut f21t = Buf::zeroed(m1 * vl * ol);
     for mi in 0..m1 {
         codec::transpose(
             &f21[mi * vl..],
@@ -109,7 +109,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
     }
     // F12[x][(mi, c)] = P11·T12 + P12: P11 read as rows (x, mi), one GEMM.
     let f12 = with_f12.then(|| {
-        let mut f12 = SecretVec::new(pm.p12.clone());
+        let mut f12 = pm.p12.duplicate();
         (k.gemm_acc)(&mut f12, ol, &pm.p11, vl, 1, &t12, ol, vl * m1, vl, ol);
         (k.reduce)(&mut f12);
         f12
@@ -154,10 +154,10 @@ pub(crate) fn sign(
         olr,                        // Fvv
         m1 * lr * ol,               // WF21ᵀ
         m1 * lr * ol,               // WF12ᵀ
-        items * rol,                // T0ᵀ, then Y (items·o·l² ≤ items·r·o·l: l ≤ r)
-        items * rol,                // T1ᵀ, then Z (same size)
-        items * rol,                // T0ᵀ split per idx, then Uᵀ
-        items * rol,                // T1ᵀ split per idx, then V
+        items * rol,                // T0ᵀ (split per idx), then Uᵀ
+        items * rol,                // T1ᵀ (split per idx), then V
+        items * rol,                // WF21ᵀ split per idx, then Y (io·l² ≤ items·r·o·l)
+        items * rol,                // WF12ᵀ split per idx, then Z
         r2 * o * l2,                // G1
         lr * o * lr,                // G2
         olr * stride,               // augmented matrix
@@ -165,8 +165,8 @@ pub(crate) fn sign(
         eval::scratch_len(&sh, vl), // eval
     ];
     debug_assert!(l <= r);
-    let mut arena = Arena::new(sizes.iter().sum());
-    let mut rest = arena.bytes();
+    let mut arena = Arena::zeroed(sizes.iter().sum());
+    let mut rest = &mut arena[..];
     let mut it = sizes.iter();
     let mut next = || take(&mut rest, *it.next().expect("size"));
     let (vin_bytes, xv, wv, fvv) = (next(), next(), next(), next());
@@ -242,8 +242,14 @@ pub(crate) fn sign(
         }
         (k.reduce)(wf21);
         (k.reduce)(wf12);
+        // Split per oil block, [mi][b][j][(idx, i)] → [mi][b][idx][j][i], so that the pair
+        // GEMMs below write T0ᵀ, T1ᵀ already split per (item, idx) (permuting here moves
+        // m1·l·r·o·l bytes; after the GEMMs it would be items/(m1·l) ≈ 6–7 times more).
+        let (wf21s, wf12s) = (&mut t0s[..m1 * lr * ol], &mut t1s[..m1 * lr * ol]);
+        split_blocks(wf21, wf21s, m1 * l, r, o, l);
+        split_blocks(wf12, wf12s, m1 * l, r, o, l);
         // Per pair: T0ᵀ = Σ_b q2[b]·WF21ᵀ[mi'](b rows), T1ᵀ = Σ_b q1[b]·WF12ᵀ[mi'](b rows),
-        // each r × (o·l): GEMMs over the pairs of one mi' (stride m1 in alpha).
+        // each (o blocks) × r × l: GEMMs over the pairs of one mi' (stride m1 in alpha).
         t0.fill(0);
         t1.fill(0);
         for mi in 0..o {
@@ -261,7 +267,7 @@ pub(crate) fn sign(
                     &abq.q2[it0 * l..],
                     m1 * l,
                     1,
-                    &wf21[src.clone()],
+                    &wf21s[src.clone()],
                     rol,
                     cnt,
                     l,
@@ -273,7 +279,7 @@ pub(crate) fn sign(
                     &abq.q1[it0 * l..],
                     m1 * l,
                     1,
-                    &wf12[src],
+                    &wf12s[src],
                     rol,
                     cnt,
                     l,
@@ -283,16 +289,13 @@ pub(crate) fn sign(
         }
         (k.reduce)(t0);
         (k.reduce)(t1);
-        // Split per oil block: T0ᵀ[item][j][(idx, i)] → T0s[(item, idx)] (r×l).
-        split_blocks(t0, t0s, items, r, o, l);
-        split_blocks(t1, t1s, items, r, o, l);
         // Y = Bᵀ·T0s (l×l); Uᵀ = Y·Q1. Z = A·T1s (r×l); V = Z·Q2. Batches of items·o,
         // written over buffers whose contents are no longer needed.
         let (io, ol2, olr_) = (items * o, o * l2, o * lr);
-        let (y, z) = (&mut t0[..io * l2], &mut t1[..io * lr]);
-        (k.mat_mul_batch)(y, &abq.bt_rep, t0s, l, r, l);
-        (k.mat_mul_batch)(z, &abq.a_rep, t1s, r, r, l);
-        let (ut, vv) = (&mut t0s[..io * l2], &mut t1s[..io * lr]);
+        let (y, z) = (&mut t0s[..io * l2], &mut t1s[..io * lr]);
+        (k.mat_mul_batch)(y, &abq.bt_rep, t0, l, r, l);
+        (k.mat_mul_batch)(z, &abq.a_rep, t1, r, r, l);
+        let (ut, vv) = (&mut t0[..io * l2], &mut t1[..io * lr]);
         (k.mat_mul_batch)(ut, y, &abq.qq1_rep, l, l, l);
         (k.mat_mul_batch)(vv, z, &abq.qq2_rep, r, l, l);
 

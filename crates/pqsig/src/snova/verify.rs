@@ -11,6 +11,7 @@ use super::codec;
 use super::eval;
 use super::expand;
 use super::params::{ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_PUB_LEN};
+use super::scratch::Buf;
 use crate::error::Error;
 use crate::kernels::gf16;
 use crate::kernels::keccak::sponge::shake256;
@@ -60,7 +61,7 @@ pub(crate) fn pk_hash(pk: &[u8]) -> [u8; PK_HASH_LEN] {
 
 /// A public key with its P expanded (flat) and SHAKE256(pk) computed.
 pub(crate) struct Expanded {
-    pub p: Vec<u8>,
+    pub p: Buf,
     pub pk_hash: [u8; PK_HASH_LEN],
 }
 
@@ -123,7 +124,7 @@ fn verify_with(
         return Err(Error::InvalidLength);
     }
     let (body, salt) = sig.split_at(sig.len() - SALT_LEN);
-    let mut x = vec![0u8; sh.sig_gf()];
+    let mut x = Buf::zeroed(sh.sig_gf());
     if !codec::unpack_strict(&mut x, body) {
         return Err(Error::InvalidSignature);
     }
@@ -131,10 +132,10 @@ fn verify_with(
     let abq = abq::get(sh);
     let abq: &abq::Abq = &abq;
     let (nl, lr, l, m1) = (sh.nl(), sh.lr(), sh.l, sh.m1);
-    let mut w = vec![0u8; nl * lr];
+    let mut w = Buf::zeroed(nl * lr);
     eval::whip(&sh, k, abq, &x, sh.n(), &mut w);
-    let mut out = vec![0u8; sh.olr()];
-    let mut scratch = vec![0u8; eval::scratch_len(&sh, nl)];
+    let mut out = Buf::zeroed(sh.olr());
+    let mut scratch = Buf::zeroed(eval::scratch_len(&sh, nl));
     let pk_hash = match src {
         Source::Expanded(ek) => {
             eval::eval(&sh, k, abq, &ek.p, nl, &w, &mut out, &mut scratch);
@@ -146,7 +147,7 @@ fn verify_with(
                 .map_err(|_| Error::InvalidLength)?;
             let nib = expand::public_bytes(ps, b, seed);
             let ld = m1 * nl;
-            let mut chunk = vec![0u8; CHUNK_BLOCK_ROWS * l * ld];
+            let mut chunk = Buf::zeroed(CHUNK_BLOCK_ROWS * l * ld);
             let ut = &mut scratch[..lr * ld];
             let n = sh.n();
             let mut bi0 = 0;
@@ -176,7 +177,7 @@ fn verify_with(
         }
     };
     let t = target(ps, &pk_hash, &digest(msg), salt);
-    if t == out {
+    if t[..] == out[..] {
         Ok(())
     } else {
         Err(Error::VerificationFailed)
