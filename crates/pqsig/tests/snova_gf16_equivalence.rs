@@ -181,9 +181,28 @@ fn gemm_case_pad(
     for k in ks {
         let mut c = c0.clone();
         // Slices cut to the last addressed element: no kernel may touch more.
-        let c_len = if m == 0 || n == 0 { 0 } else { (m - 1) * ldc + n };
-        let b_len = if kk == 0 || n == 0 { 0 } else { (kk - 1) * ldb + n };
-        (k.gemm_acc)(&mut c[..c_len], ldc, &a, a_rs, a_cs, &b[..b_len], ldb, m, kk, n);
+        let c_len = if m == 0 || n == 0 {
+            0
+        } else {
+            (m - 1) * ldc + n
+        };
+        let b_len = if kk == 0 || n == 0 {
+            0
+        } else {
+            (kk - 1) * ldb + n
+        };
+        (k.gemm_acc)(
+            &mut c[..c_len],
+            ldc,
+            &a,
+            a_rs,
+            a_cs,
+            &b[..b_len],
+            ldb,
+            m,
+            kk,
+            n,
+        );
         assert_eq!(
             c,
             want,

@@ -156,7 +156,11 @@ pub fn check_scheme(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
             assert!(v.iter().any(|&x| x != 0), "poisoned seed did not reach P22");
         }
         vg::unpoison(&mut pk[..]);
-        check(&mut done, "snova keygen (P22 from the seeds)", pk == want_pk);
+        check(
+            &mut done,
+            "snova keygen (P22 from the seeds)",
+            pk == want_pk,
+        );
         let expanded = black_box(sk.expand());
         drop(expanded);
         check(&mut done, "snova sk expansion", true);
