@@ -237,6 +237,14 @@ fn gemm_acc_snova_shapes() {
     gemm_case(&mut rng, &ks, 230, 230, 40, false);
     gemm_case(&mut rng, &ks, 225, 225, 40, true);
     gemm_case(&mut rng, &ks, 200, 180, 30, false);
+    // Long k: the k-interleaved AVX-512 products work in passes of at most 64 groups of
+    // k (512 for 8-wide groups, 256 for 4-wide) and must carry the sum across passes.
+    for n in [3, 8, 12, 16, 24, 32] {
+        for kk in [255, 256, 257, 513, 1100] {
+            gemm_case_pad(&mut rng, &ks, 9, kk, n, false, 0);
+            gemm_case(&mut rng, &ks, 9, kk, n, kk % 2 == 1);
+        }
+    }
 }
 
 #[test]

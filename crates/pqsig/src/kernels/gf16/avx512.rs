@@ -456,17 +456,26 @@ unsafe fn bcast_group<const G: usize>(p: *const u8) -> __m512i {
     }
 }
 
-/// B's rows interleaved by groups of G: register g holds `B[gG+u][t]` in lane `tG+u`
-/// (`vpermb` of each row into its lanes under a lane mask; rows at or past `kk` are
-/// zero). On the heap: up to ⌈kk/G⌉ registers' worth.
+/// Groups of k interleaved per pass of the k-interleaved products: their B registers
+/// live on the stack (64 × 64 B; 4 KB per 16-column block), and a longer k is done in
+/// several passes, each accumulating into C. (A heap vector per call cost an aligned
+/// `malloc`/`free` pair, measured at ~5% of an SNOVA_I_S signature.)
+const KINT_GROUPS: usize = 64;
+
+/// B's rows interleaved by groups of G: `out[g·step]` holds `B[gG+u][t]` in lane `tG+u`
+/// for g < `groups` (`vpermb` of each row into its lanes under a lane mask; rows at or
+/// past `kk` are zero).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn interleave_b<const G: usize>(
     bp: *const u8,
     ldb: usize,
     groups: usize,
     kk: usize,
     n: usize,
-) -> Vec<__m512i> {
+    out: &mut [__m512i],
+    step: usize,
+) {
     unsafe {
         let km = kmask(n);
         let mut ix = [0u8; 64];
@@ -478,7 +487,6 @@ unsafe fn interleave_b<const G: usize>(
             }
         }
         let ix = _mm512_loadu_si512(ix.as_ptr() as *const _);
-        let mut bi: Vec<__m512i> = Vec::with_capacity(groups);
         for g in 0..groups {
             let mut v = _mm512_setzero_si512();
             for (u, &lm) in lanes.iter().enumerate() {
@@ -488,9 +496,8 @@ unsafe fn interleave_b<const G: usize>(
                     v = _mm512_mask_permutexvar_epi8(v, lm, ix, row);
                 }
             }
-            bi.push(v);
+            out[g * step] = v;
         }
-        bi
     }
 }
 
@@ -509,22 +516,30 @@ unsafe fn gemm_kint<const G: usize>(
     n: usize,
 ) -> usize {
     unsafe {
-        let groups = kk / G;
-        let bi = interleave_b::<G>(bp, ldb, groups, kk, n);
-        let mut i = 0;
-        while i + 8 <= m {
-            kint_rows::<G, 8>(cp, ldc, ap, a_rs, &bi, i, n);
-            i += 8;
+        let all = kk / G;
+        let mut buf = [_mm512_setzero_si512(); KINT_GROUPS];
+        let mut g0 = 0;
+        while g0 < all {
+            let groups = (all - g0).min(KINT_GROUPS);
+            let (ap, bp) = (ap.add(g0 * G), bp.add(g0 * G * ldb));
+            interleave_b::<G>(bp, ldb, groups, kk - g0 * G, n, &mut buf, 1);
+            let bi = &buf[..groups];
+            let mut i = 0;
+            while i + 8 <= m {
+                kint_rows::<G, 8>(cp, ldc, ap, a_rs, bi, i, n);
+                i += 8;
+            }
+            if i + 4 <= m {
+                kint_rows::<G, 4>(cp, ldc, ap, a_rs, bi, i, n);
+                i += 4;
+            }
+            while i < m {
+                kint_rows::<G, 1>(cp, ldc, ap, a_rs, bi, i, n);
+                i += 1;
+            }
+            g0 += groups;
         }
-        if i + 4 <= m {
-            kint_rows::<G, 4>(cp, ldc, ap, a_rs, &bi, i, n);
-            i += 4;
-        }
-        while i < m {
-            kint_rows::<G, 1>(cp, ldc, ap, a_rs, &bi, i, n);
-            i += 1;
-        }
-        groups * G
+        all * G
     }
 }
 
@@ -596,24 +611,38 @@ unsafe fn gemm_kint4h<const H: usize>(
     n: usize,
 ) -> usize {
     unsafe {
-        let groups = kk / 4;
-        let blocks: [Vec<__m512i>; H] = core::array::from_fn(|h| {
-            let nh = n.saturating_sub(16 * h).min(16);
-            interleave_b::<4>(bp.add(16 * h), ldb, groups, kk, nh)
-        });
-        let bi: Vec<[__m512i; H]> = (0..groups)
-            .map(|g| core::array::from_fn(|h| blocks[h][g]))
-            .collect();
-        let mut i = 0;
-        while i + 4 <= m {
-            kint4h_rows::<H, 4>(cp, ldc, ap, a_rs, &bi, i, n);
-            i += 4;
+        let all = kk / 4;
+        let mut buf = [[_mm512_setzero_si512(); H]; KINT_GROUPS];
+        let mut g0 = 0;
+        while g0 < all {
+            let groups = (all - g0).min(KINT_GROUPS);
+            let (ap, bp) = (ap.add(g0 * 4), bp.add(g0 * 4 * ldb));
+            let flat = buf.as_flattened_mut();
+            for h in 0..H {
+                let nh = n.saturating_sub(16 * h).min(16);
+                interleave_b::<4>(
+                    bp.add(16 * h),
+                    ldb,
+                    groups,
+                    kk - g0 * 4,
+                    nh,
+                    &mut flat[h..],
+                    H,
+                );
+            }
+            let bi = &buf[..groups];
+            let mut i = 0;
+            while i + 4 <= m {
+                kint4h_rows::<H, 4>(cp, ldc, ap, a_rs, bi, i, n);
+                i += 4;
+            }
+            while i < m {
+                kint4h_rows::<H, 1>(cp, ldc, ap, a_rs, bi, i, n);
+                i += 1;
+            }
+            g0 += groups;
         }
-        while i < m {
-            kint4h_rows::<H, 1>(cp, ldc, ap, a_rs, &bi, i, n);
-            i += 1;
-        }
-        groups * 4
+        all * 4
     }
 }
 
