@@ -35,8 +35,8 @@ use super::expand;
 use super::params::{
     ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_LEN, SEED_PRIV_LEN, SEED_PUB_LEN, SK_LEN,
 };
-use super::scratch::{Buf, SecretVec};
 use super::scratch::{take, Arena};
+use super::scratch::{Buf, SecretVec};
 use super::verify::{digest, target};
 use crate::error::Error;
 use crate::kernels::gf16;
