@@ -356,3 +356,76 @@ def closed_form(unit: str, n: int) -> dict[str, int]:
     if unit == "w-nega":
         return {"mul": m + n - 1, "addsub": a}
     raise ValueError(unit)
+
+
+# ---------------------------------------------------------------------------------------
+# full-length negacyclic NTTs composed of units (closed-form counts, checked by building)
+# ---------------------------------------------------------------------------------------
+UNIT_COUNTS = {2: (0, 2), 4: (1, 8), 8: (4, 26), 16: (13, 74)}  # cyclic r-point: (mul, addsub)
+
+
+def _cyclic(g: Graph, xs: list[int], w: int, how: str) -> list[int]:
+    r = len(xs)
+    if r == 1:
+        return xs
+    if r == 2:
+        return [g.add(xs[0], xs[1]), g.sub(xs[0], xs[1])]
+    if r == 4:
+        return _w4(g, xs, w)
+    if how == "winograd":
+        return WINOGRAD[r](g, xs, w)
+    return _r2_cyclic(g, xs, w, force=False)
+
+
+def build_full(q: int, n: int, radices: list[int], how: str = "winograd") -> Graph:
+    """Negacyclic n-point NTT (evaluation at the odd powers of psi, psi a primitive
+    2n-th root) as a mixed-radix Cooley-Tukey tree: a stage of radix r splits each
+    residue mod z^M - rho^r into r residues mod z^(M/r) - rho*w_r^l by twisting the r
+    inputs of each unit with rho^m (r - 1 multiplications) and running the cyclic r-point
+    unit (`how`: "winograd" units for r = 8, 16, or "radix2" pruned networks). Radix 2 is
+    exactly the CT butterfly. Outputs in natural order X[k] = x(psi^(2k+1))."""
+    assert _prod(radices) == n
+    g = Graph(f"full-{'x'.join(map(str, radices))}-{how}", q, n)
+    psi = primitive_root_of_unity(q, 2 * n)
+    g.root, g.negacyclic = psi, True
+    two_n = 2 * n
+    leaves: dict[int, int] = {}
+
+    def split(coeffs: list[int], e: int, rs: list[int]) -> None:
+        # coeffs: a residue mod z^M - psi^e
+        m_len = len(coeffs)
+        if m_len == 1:
+            leaves[e % two_n] = coeffs[0]
+            return
+        r, rest = rs[0], rs[1:]
+        assert e % r == 0
+        sub = m_len // r
+        rho_e = e // r
+        w_e = two_n // r
+        outs = [[None] * sub for _ in range(r)]
+        for j in range(sub):
+            tw = [g.mul(coeffs[j + sub * m], pow(psi, rho_e * m, q)) for m in range(r)]
+            y = _cyclic(g, tw, pow(psi, w_e, q), how)
+            for l in range(r):
+                outs[l][j] = y[l]
+        for l in range(r):
+            split(outs[l], rho_e + w_e * l, rest)
+
+    split(list(g.inputs), n, list(radices))
+    g.outputs = [leaves[(2 * k + 1) % two_n] for k in range(n)]
+    return g
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+def full_closed_form(n: int, radices: list[int]) -> dict[str, int]:
+    """Per stage of radix r: n/r units, each (r - 1) twist multiplications plus the
+    cyclic unit's (Winograd counts; radix 2: the butterfly)."""
+    mul = sum(n // r * (r - 1 + UNIT_COUNTS[r][0]) for r in radices)
+    addsub = sum(n // r * UNIT_COUNTS[r][1] for r in radices)
+    return {"mul": mul, "addsub": addsub}
