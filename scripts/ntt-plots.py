@@ -24,7 +24,7 @@ Extra fields are ignored. Two other shapes are read as well:
   - studies/winograd/butterfly.py --json rows (kind "butterfly-python"), plotted with
     --kind butterfly-python --metric median_ns.
 
-Output: DIR/<kind>-q<modulus>-n<n>.svg (default DIR: plots/), grouped bars: one group
+Output: DIR/<kind>-q<modulus>-n<n>.svg (default DIR: plots/; --format png with matplotlib), grouped bars: one group
 per variant, one bar per backend (and mode), one panel per direction. matplotlib is used
 when it is importable; otherwise (or with --no-matplotlib) the SVG is written by hand, so
 nothing here depends on matplotlib. When several rows share a key (repeated runs), the
@@ -141,7 +141,7 @@ def plot_matplotlib(path, title, metric, data):
         ax.legend(fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, format="svg")
+    fig.savefig(path, format=path.rsplit(".", 1)[1])
     plt.close(fig)
 
 
@@ -217,6 +217,8 @@ def main() -> None:
     ap.add_argument("--kind", default="ntt")
     ap.add_argument("--metric", default=None)
     ap.add_argument("--no-matplotlib", action="store_true")
+    ap.add_argument("--format", choices=["svg", "png"], default="svg",
+                    help="png needs matplotlib")
     a = ap.parse_args()
     plots = collect(load(a.inputs), a.kind, a.metric)
     if not plots:
@@ -227,9 +229,11 @@ def main() -> None:
             import matplotlib  # noqa: F401
         except ImportError:
             use_mpl = False
+    if a.format == "png" and not use_mpl:
+        sys.exit("--format png needs matplotlib (the fallback writes SVG only)")
     os.makedirs(a.out, exist_ok=True)
     for (q, n), (metric, data) in plots.items():
-        path = os.path.join(a.out, f"{a.kind}-q{q}-n{n}.svg")
+        path = os.path.join(a.out, f"{a.kind}-q{q}-n{n}.{a.format}")
         title = f"{a.kind}: q = {q}, n = {n}"
         (plot_matplotlib if use_mpl else plot_svg)(path, title, metric, data)
         print(f"{path} ({'matplotlib' if use_mpl else 'plain SVG'})")
