@@ -216,52 +216,6 @@ pub(crate) fn packed_blocks_into_rows(
     unpack::blocks_into_rows(b, rows, ld, col, bytes, nib, count, l);
 }
 
-/// `dst[x·dst_ld + c] = src[c·src_ld + x]` for `c < rows`, `x < cols`: a byte-matrix
-/// transpose in 8×8 tiles (eight u64 rows, three SWAR exchange stages), scalar at the
-/// edges. The access pattern depends on the shape only (used on secret matrices).
-pub(crate) fn transpose(
-    src: &[u8],
-    src_ld: usize,
-    rows: usize,
-    cols: usize,
-    dst: &mut [u8],
-    dst_ld: usize,
-) {
-    let (r8, c8) = (rows & !7, cols & !7);
-    for c0 in (0..r8).step_by(8) {
-        for x0 in (0..c8).step_by(8) {
-            let mut a = [0u64; 8];
-            for (i, w) in a.iter_mut().enumerate() {
-                let s = (c0 + i) * src_ld + x0;
-                *w = u64::from_le_bytes(src[s..s + 8].try_into().expect("8 bytes"));
-            }
-            for (d, m) in [
-                (1usize, 0x00ff_00ff_00ff_00ffu64),
-                (2, 0x0000_ffff_0000_ffff),
-                (4, 0x0000_0000_ffff_ffff),
-            ] {
-                for i in 0..8 {
-                    if i & d == 0 {
-                        let t = ((a[i] >> (8 * d)) ^ a[i + d]) & m;
-                        a[i + d] ^= t;
-                        a[i] ^= t << (8 * d);
-                    }
-                }
-            }
-            for (j, w) in a.iter().enumerate() {
-                let d = (x0 + j) * dst_ld + c0;
-                dst[d..d + 8].copy_from_slice(&w.to_le_bytes());
-            }
-        }
-    }
-    for c in 0..rows {
-        let x_from = if c < r8 { c8 } else { 0 };
-        for x in x_from..cols {
-            dst[x * dst_ld + c] = src[c * src_ld + x];
-        }
-    }
-}
-
 /// The inverse of [`blocks_to_flat`].
 pub(crate) fn flat_to_blocks(
     src: &[u8],
@@ -302,32 +256,6 @@ mod tests {
                 s.t12_gf(),
             ] {
                 assert_eq!(n % 2, 0, "{}", ps.name());
-            }
-        }
-    }
-
-    #[test]
-    fn transpose_tiles_and_edges() {
-        for (rows, cols) in [
-            (8usize, 8usize),
-            (20, 108),
-            (30, 200),
-            (12, 27),
-            (3, 5),
-            (16, 0),
-        ] {
-            let (sld, dld) = (cols + 3, rows + 5);
-            let src: Vec<u8> = (0..rows * sld).map(|i| (i * 7 + i / 13) as u8).collect();
-            let mut dst = alloc::vec![0u8; cols * dld];
-            transpose(&src, sld, rows, cols, &mut dst, dld);
-            for c in 0..rows {
-                for x in 0..cols {
-                    assert_eq!(
-                        dst[x * dld + c],
-                        src[c * sld + x],
-                        "{rows}x{cols} ({c},{x})"
-                    );
-                }
             }
         }
     }

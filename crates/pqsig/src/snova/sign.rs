@@ -2,7 +2,7 @@
 //!
 //! # What is precomputed
 //! The expanded secret key holds flat, row-interleaved matrices ([`super::expand`]): P11
-//! (public), T12, F21[mi]ᵀ = P11[mi]ᵀ·T12 + P21[mi]ᵀ and — for [`ExpandedSigningKey`] —
+//! (public), T12, F21[mi] = T12ᵀ·P11[mi] + P21[mi] and — for [`ExpandedSigningKey`] —
 //! F12[mi] = P11[mi]·T12 + P12[mi] (all secret but P11). The one-shot expansion behind
 //! `SigningKey::sign` skips F12 (a 540×108×20 product for SNOVA_I_S) and forms
 //! `W_vᵀ·F12 = (W_vᵀ·P11)·T12 + W_vᵀ·P12` per attempt instead, reusing `W_vᵀ·P11`, which
@@ -11,8 +11,9 @@
 //! # One attempt (counter c = 1, 2, …, 254)
 //! 1. vinegar X_v = SHAKE256(s_priv ‖ digest ‖ salt ‖ c) (v blocks l×r), whipped to W_v;
 //! 2. constant term Fvv = the public map of P11 at W_v ([`super::eval`]);
-//! 3. linear part: `WF21ᵀ = W_vᵀ·F21ᵀ`, `WF12ᵀ = W_vᵀ·F12` per mi (GEMMs), split per oil
-//!    block, combined with q2 / q1 per pair (mi, alpha) (GEMMs over the pairs of one
+//! 3. linear part: `F21·W_v` (one GEMM for every mi: the rows of the row-interleaved F21
+//!    are (c, mi)) gathered into `WF21ᵀ` per mi, `WF12ᵀ = W_vᵀ·F12` per mi, both split per
+//!    oil block, combined with q2 / q1 per pair (mi, alpha) (GEMMs over the pairs of one
 //!    mi' = (mi+alpha) mod m1), then four batched small products (Bᵀ·, ·Q1 and A·, ·Q2; every
 //!    batch item at most 8×8), and finally per mi two GEMMs over alpha with the A and B
 //!    entries as coefficients. The two results are laid out differently (A pairs with
@@ -61,8 +62,8 @@ pub(crate) struct Expanded {
     pub f12: Option<SecretVec>,
     /// P12 row-interleaved: (v·l) × (m1·o·l) (public).
     pub p12: Buf,
-    /// F21 transposed, row-interleaved: (v·l) × (m1·o·l), `F21ᵀ[x][(mi, c)]`.
-    pub f21t: SecretVec,
+    /// F21 row-interleaved: (o·l) × (m1·v·l), `F21[c][(mi, y)]`.
+    pub f21: SecretVec,
 }
 
 /// Expands a secret key; `with_f12` also precomputes F12 (for many signatures).
@@ -80,8 +81,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
     let t12 = expand::t12(sh, k, abq, &s_priv[..]);
     let pm = expand::public_mats(ps, b, s_pub);
 
-    // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM; stored
-    // transposed, F21ᵀ[x][(mi, c)].
+    // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM.
     let mut f21 = pm.p21;
     (k.gemm_acc)(
         &mut f21,
@@ -96,17 +96,6 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
         m1 * vl,
     );
     (k.reduce)(&mut f21);
-    let mut f21t = Buf::zeroed(m1 * vl * ol);
-    for mi in 0..m1 {
-        codec::transpose(
-            &f21[mi * vl..],
-            m1 * vl,
-            ol,
-            vl,
-            &mut f21t[mi * ol..],
-            m1 * ol,
-        );
-    }
     // F12[x][(mi, c)] = P11·T12 + P12: P11 read as rows (x, mi), one GEMM.
     let f12 = with_f12.then(|| {
         let mut f12 = pm.p12.duplicate();
@@ -121,7 +110,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
         t12,
         f12,
         p12: pm.p12,
-        f21t,
+        f21,
     }
 }
 
@@ -152,7 +141,7 @@ pub(crate) fn sign(
         v * lr,                     // X_v
         vl * lr,                    // W_v
         olr,                        // Fvv
-        m1 * lr * ol,               // WF21ᵀ
+        m1 * lr * ol,               // F21·W_v, rows (c, mi)
         m1 * lr * ol,               // WF12ᵀ
         items * rol,                // T0ᵀ (split per idx), then Uᵀ
         items * rol,                // T1ᵀ (split per idx), then V
@@ -188,24 +177,15 @@ pub(crate) fn sign(
         // 2. Constant term.
         eval::eval(&sh, k, abq, &ek.p11, vl, wv, fvv, escratch);
 
-        // 3. Linear part. WF21ᵀ[mi], WF12ᵀ[mi] = W_vᵀ · (F21ᵀ, F12)[mi]: (l·r)×(o·l).
+        // 3. Linear part. F21·W_v: the row-interleaved F21 is m1·o·l rows (c, mi) of v·l,
+        // so one GEMM serves every mi; WF21ᵀ[mi] is its transpose, gathered below.
+        // WF12ᵀ[mi] = W_vᵀ · F12[mi]: (l·r)×(o·l).
         wf21.fill(0);
         wf12.fill(0);
+        (k.gemm_acc)(wf21, lr, &ek.f21, vl, 1, wv, lr, ol * m1, vl, lr);
         for mi in 0..m1 {
             let a = mi * lr * ol;
             let wf12m = &mut wf12[a..a + lr * ol];
-            (k.gemm_acc)(
-                &mut wf21[a..a + lr * ol],
-                ol,
-                wv,
-                1,
-                lr,
-                &ek.f21t[mi * ol..],
-                m1 * ol,
-                lr,
-                vl,
-                ol,
-            );
             match &ek.f12 {
                 Some(f12) => {
                     (k.gemm_acc)(wf12m, ol, wv, 1, lr, &f12[mi * ol..], m1 * ol, lr, vl, ol)
@@ -245,8 +225,9 @@ pub(crate) fn sign(
         // Split per oil block, [mi][b][j][(idx, i)] → [mi][b][idx][j][i], so that the pair
         // GEMMs below write T0ᵀ, T1ᵀ already split per (item, idx) (permuting here moves
         // m1·l·r·o·l bytes; after the GEMMs it would be items/(m1·l) ≈ 6–7 times more).
+        // WF21ᵀ comes from F21·W_v, [(idx, i, mi)][(b, j)], in the same pass.
         let (wf21s, wf12s) = (&mut t0s[..m1 * lr * ol], &mut t1s[..m1 * lr * ol]);
-        split_blocks(wf21, wf21s, m1 * l, r, o, l);
+        gather_wf21(wf21, wf21s, m1, l, r, o);
         split_blocks(wf12, wf12s, m1 * l, r, o, l);
         // Per pair: T0ᵀ = Σ_b q2[b]·WF21ᵀ[mi'](b rows), T1ᵀ = Σ_b q1[b]·WF12ᵀ[mi'](b rows),
         // each (o blocks) × r × l: GEMMs over the pairs of one mi' (stride m1 in alpha).
@@ -367,6 +348,25 @@ pub(crate) fn sign(
         return Ok(sig);
     }
     Err(Error::RandomnessFailure)
+}
+
+/// `dst[mi][b][idx][j][i] = src[((idx, i), mi)][(b, j)]`: F21·W_v (rows (c, mi), c = (idx, i),
+/// columns (b, j)) to the split WF21ᵀ per mi. Moves m1·o·l·l·r bytes (1.6–4.5 KB).
+fn gather_wf21(src: &[u8], dst: &mut [u8], m1: usize, l: usize, r: usize, o: usize) {
+    let lr = l * r;
+    let mut d = dst.iter_mut();
+    for mi in 0..m1 {
+        for b in 0..l {
+            for idx in 0..o {
+                for j in 0..r {
+                    for i in 0..l {
+                        let row = (idx * l + i) * m1 + mi;
+                        *d.next().expect("sized") = src[row * lr + b * r + j];
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `dst[(item, idx)][j][i] = src[item][j][(idx, i)]` for `rows` = r rows of `o` blocks of
