@@ -238,6 +238,8 @@ pub(crate) struct AbqRef(
 
 impl core::ops::Deref for AbqRef {
     type Target = Abq;
+    // The borrow is needed for the `Box` (no-std) form.
+    #[allow(clippy::needless_borrow)]
     fn deref(&self) -> &Abq {
         &self.0
     }
