@@ -10,3 +10,12 @@ pub(crate) fn wipe<T: Copy>(x: &mut T, zero: T) {
     unsafe { core::ptr::write_volatile(x, zero) };
     compiler_fence(Ordering::SeqCst);
 }
+
+/// Overwrites every element of `s` with `zero` so that the stores are not optimised away
+/// (plain wide stores, then an opaque read of the slice the optimiser must honour).
+#[inline]
+pub(crate) fn wipe_slice<T: Copy>(s: &mut [T], zero: T) {
+    s.fill(zero);
+    core::hint::black_box(&*s);
+    compiler_fence(Ordering::SeqCst);
+}

@@ -330,6 +330,8 @@ unsafe fn gemm_impl<M: Mul>(
             }
             j0 += w;
         }
+        // B's rows (secret operands: T12, W_v, F21).
+        crate::wipe::wipe_slice(&mut bp, [0u8; 64]);
     }
 }
 
@@ -449,6 +451,7 @@ unsafe fn gemm_expand_impl(
             }
             j0 += w;
         }
+        crate::wipe::wipe_slice(&mut bx, [0u16; 32]);
     }
 }
 
@@ -726,9 +729,9 @@ unsafe fn solve_impl<M: Mul>(aug: &mut [u8], n: usize, stride: usize, x: &mut [u
             x[i] = xi;
         }
         // The working copy held secrets (the solution, the system).
-        buf.zeroize();
-        xv.zeroize();
-        sel.zeroize();
+        crate::wipe::wipe_slice(&mut buf, 0);
+        crate::wipe::wipe_slice(&mut xv, 0);
+        crate::wipe::wipe_slice(&mut sel, 0);
         ok == 0xFF
     }
 }

@@ -52,7 +52,6 @@ use super::{inv, portable, reduce1, Kernels};
 use crate::kernels::select::Backend;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
-use zeroize::Zeroize;
 
 /// GFNI kernels (`mat_mul_batch`: the AVX2 GFNI one).
 pub const GFNI: Kernels = Kernels {
@@ -539,6 +538,8 @@ unsafe fn gemm_kint<const G: usize>(
             }
             g0 += groups;
         }
+        // B's rows (secret operands: T12, W_v, F21).
+        crate::wipe::wipe_slice(&mut buf[..all.min(KINT_GROUPS)], _mm512_setzero_si512());
         all * G
     }
 }
@@ -642,6 +643,10 @@ unsafe fn gemm_kint4h<const H: usize>(
             }
             g0 += groups;
         }
+        crate::wipe::wipe_slice(
+            &mut buf[..all.min(KINT_GROUPS)],
+            [_mm512_setzero_si512(); H],
+        );
         all * 4
     }
 }
@@ -1113,7 +1118,7 @@ unsafe fn solve_nc<const NC: usize>(aug: &mut [u8], n: usize, stride: usize, x: 
             }
         }
         // The copy held the (secret) system.
-        buf.zeroize();
+        crate::wipe::wipe_slice(&mut buf, 0);
         ok == 0xFF
     }
 }

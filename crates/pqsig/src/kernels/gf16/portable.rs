@@ -30,6 +30,7 @@
 
 use super::{inv, reduce1, Kernels};
 use crate::kernels::select::Backend;
+use crate::wipe::wipe_slice;
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroize;
@@ -89,7 +90,7 @@ pub fn gemm_acc(
             gemm_wide((&mut *c, ldc, &ab, b, ldb, m, kk, j0));
             j0 += 16;
         }
-        ab.zeroize();
+        wipe_slice(&mut ab, [0; 8]);
         if j0 < n {
             gemm_acc(
                 &mut c[j0..],
@@ -194,6 +195,8 @@ fn gemm_w<const W: usize, const R: usize>(
         }
         i += R;
     }
+    // B's expanded elements (secret operands: T12, W_v, F21).
+    wipe_slice(&mut bx, [0u16; W]);
 }
 
 /// Columns `j0 .. j0+w`, `16 < w ≤ 24`: as [`gemm_w`] with a 16-lane and an 8-lane
@@ -243,6 +246,8 @@ fn gemm_w24((c, ldc, a, a_rs, a_cs, b, ldb, m, kk, j0, w): GemmArgs<'_>) {
         }
         i += R;
     }
+    // B's expanded elements (secret operands: T12, W_v, F21).
+    wipe_slice(&mut bx, Default::default());
 }
 
 /// One 16-column block of a wide product with A pre-broadcast (`ab[i·kk + k]` = eight
@@ -292,6 +297,8 @@ fn gemm_wide(
         }
         i += R;
     }
+    // B's expanded elements (secret operands: T12, W_v, F21).
+    wipe_slice(&mut bx, Default::default());
 }
 
 pub fn axpy_acc(acc: &mut [u8], s: u8, x: &[u8]) {
