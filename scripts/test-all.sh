@@ -17,7 +17,10 @@
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
 #    depends on them; then a canary run checks that a deliberate secret branch is caught.
-# 6. AArch64 / NEON, when the cross toolchain is installed (`.ci/run` tries to install it:
+# 6. Stack frames: every function of the release library (read from the CLI binary's
+#    prologues by scripts/stack-frames.py) stays under 64 KB; and the NTT study's Python
+#    butterfly units are checked exact against a naive NTT (studies/winograd).
+# 7. AArch64 / NEON, when the cross toolchain is installed (`.ci/run` tries to install it:
 #    Rust target aarch64-unknown-linux-gnu, Debian gcc-aarch64-linux-gnu, qemu-user,
 #    libc6-dev-arm64-cross): the NEON-relevant tests are cross-built and run under
 #    qemu-aarch64 (linker and runner in .cargo/config.toml): backend selection, the GF(16)
@@ -62,6 +65,23 @@ if command -v valgrind >/dev/null 2>&1; then
     "${CARGO_TARGET_DIR:-target}/ct-emulated/release/examples/ct_check"
 else
   echo "SKIPPED: constant-time check (valgrind not installed)"
+fi
+
+echo "== stack frames (no function of the library over 64 KB; issue 4's memory budget)"
+if command -v objdump >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  # The CLI binary links every scheme and backend; frames are read from its prologues.
+  cargo build --release -p pqsig-cli
+  objdump -d --no-show-raw-insn "${CARGO_TARGET_DIR:-target}/release/pqsig" \
+    | scripts/stack-frames.py --limit 65536 --top 5
+else
+  echo "SKIPPED: stack-frame check (needs objdump and python3)"
+fi
+
+echo "== NTT study self-tests (studies/winograd: the Python butterfly units are exact)"
+if command -v python3 >/dev/null 2>&1; then
+  (cd studies/winograd && python3 -m unittest -q test_units)
+else
+  echo "SKIPPED: NTT study self-tests (python3 not installed)"
 fi
 
 echo "== aarch64 / NEON (cross-built, run under qemu-aarch64)"
