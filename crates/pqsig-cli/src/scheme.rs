@@ -403,12 +403,7 @@ impl PublicKey {
                 if !ctx.is_empty() {
                     return Err(Error::Unsupported);
                 }
-                // The library reports a wrong-length signature as `InvalidLength`; for
-                // the CLI (and like every other family here) it is a malformed signature.
-                k.verify(msg, sig).map_err(|e| match e {
-                    Error::InvalidLength => Error::InvalidSignature,
-                    e => e,
-                })
+                k.verify(msg, sig)
             }
         }
     }

@@ -1,6 +1,8 @@
 //! SNOVA on malformed input: wrong lengths, tampered keys, signatures and messages,
 //! garbage bytes. Every case must return a typed error, never panic; well-formed but
-//! wrong signatures are `VerificationFailed`, malformed ones `InvalidLength` (the
+//! wrong signatures are `VerificationFailed`, malformed ones `InvalidSignature`, keys of
+//! the wrong length `InvalidKey` (as for ML-DSA and Falcon; only seeds are `InvalidLength`;
+//! the
 //! Round-3 sets have only even nibble counts, so no padding nibble exists to reject —
 //! checked below too: every length is exactly `ceil(count / 2)` with an even count).
 
@@ -33,14 +35,14 @@ fn lengths_are_checked() {
             let bytes = vec![0u8; len];
             assert_eq!(
                 VerifyingKey::from_bytes(ps, &bytes).err(),
-                Some(Error::InvalidLength),
+                Some(Error::InvalidKey),
                 "{ps} pk {len}"
             );
         }
         for len in [0, 48, 95, 97, 192] {
             assert_eq!(
                 SigningKey::from_bytes(ps, &vec![0u8; len]).err(),
-                Some(Error::InvalidLength),
+                Some(Error::InvalidKey),
                 "{ps} sk {len}"
             );
         }
@@ -56,22 +58,22 @@ fn lengths_are_checked() {
             s.resize(len, 0);
             assert_eq!(
                 vk.verify(msg, &s),
-                Err(Error::InvalidLength),
+                Err(Error::InvalidSignature),
                 "{ps} sig {len}"
             );
             assert_eq!(
                 pvk.verify(msg, &s),
-                Err(Error::InvalidLength),
+                Err(Error::InvalidSignature),
                 "{ps} sig {len}"
             );
             assert_eq!(
                 snova::signed_message(ps, &s, msg).err(),
-                Some(Error::InvalidLength)
+                Some(Error::InvalidSignature)
             );
         }
         for len in [0, 1, sigl - 1] {
-            assert_eq!(vk.open(&sig[..len]), Err(Error::InvalidLength));
-            assert_eq!(pvk.open(&sig[..len]), Err(Error::InvalidLength));
+            assert_eq!(vk.open(&sig[..len]), Err(Error::InvalidSignature));
+            assert_eq!(pvk.open(&sig[..len]), Err(Error::InvalidSignature));
         }
         // An empty message: sm = sig exactly.
         let sig0 = sk.sign_with_salt(b"", &[9; 16]).unwrap();

@@ -120,11 +120,11 @@ pub fn keygen_with_rng(
     keygen_from_seed(ps, &seed[..])
 }
 
-/// `sig ‖ msg` (the NIST `crypto_sign` output). `InvalidLength` if `sig` is not a
+/// `sig ‖ msg` (the NIST `crypto_sign` output). `InvalidSignature` if `sig` is not a
 /// signature length of `ps`.
 pub fn signed_message(ps: ParamSet, sig: &[u8], msg: &[u8]) -> Result<Vec<u8>, Error> {
     if sig.len() != ps.signature_len() {
-        return Err(Error::InvalidLength);
+        return Err(Error::InvalidSignature);
     }
     let mut sm = Vec::with_capacity(sig.len() + msg.len());
     sm.extend_from_slice(sig);
@@ -147,11 +147,11 @@ fn rng_salt(rng: &mut impl rand_core::CryptoRngCore) -> Result<[u8; SALT_LEN], E
 }
 
 impl SigningKey {
-    /// Decodes the 96-byte secret key (`InvalidLength` otherwise). The pk hash is not
-    /// checked here (that needs the whole key generation): [`Self::verifying_key`]
-    /// recomputes the public key when needed.
+    /// Decodes the 96-byte secret key (`InvalidKey` otherwise, as for every family). The
+    /// pk hash is not checked here (that needs the whole key generation):
+    /// [`Self::verifying_key`] recomputes the public key when needed.
     pub fn from_bytes(ps: ParamSet, sk: &[u8]) -> Result<Self, Error> {
-        let arr: &[u8; SK_LEN] = sk.try_into().map_err(|_| Error::InvalidLength)?;
+        let arr: &[u8; SK_LEN] = sk.try_into().map_err(|_| Error::InvalidKey)?;
         Ok(SigningKey {
             ps,
             bytes: Zeroizing::new(*arr),
@@ -250,8 +250,8 @@ impl ExpandedSigningKey {
 }
 
 impl VerifyingKey {
-    /// Decodes `s_pub ‖ P22`: `InvalidLength` for a wrong length, `InvalidKey` for a
-    /// non-zero padding nibble.
+    /// Decodes `s_pub ‖ P22`: `InvalidKey` for a wrong length or a non-zero padding
+    /// nibble.
     pub fn from_bytes(ps: ParamSet, pk: &[u8]) -> Result<Self, Error> {
         verify::check_pk(ps, pk)?;
         Ok(VerifyingKey {
@@ -277,12 +277,12 @@ impl VerifyingKey {
     }
 
     /// Verifies a detached signature (`n·l·r` nibbles ‖ salt). `Ok(())` if valid;
-    /// `InvalidLength` for a wrong length, `InvalidSignature` for a non-zero padding
-    /// nibble, `VerificationFailed` otherwise. Expands P from the seed on every call
+    /// `InvalidSignature` for a wrong length or a non-zero padding nibble,
+    /// `VerificationFailed` otherwise. Expands P from the seed on every call
     /// (SHAKE256(pk) is kept from when the key was made).
     pub fn verify(&self, msg: &[u8], sig: &[u8]) -> Result<(), Error> {
         if sig.len() != self.ps.signature_len() {
-            return Err(Error::InvalidLength);
+            return Err(Error::InvalidSignature);
         }
         verify::verify_streamed(self.ps, self.backend, &self.bytes, &self.pk_hash, msg, sig)
     }
@@ -302,7 +302,7 @@ impl VerifyingKey {
     pub fn open<'a>(&self, sm: &'a [u8]) -> Result<&'a [u8], Error> {
         let n = self.ps.signature_len();
         if sm.len() < n {
-            return Err(Error::InvalidLength);
+            return Err(Error::InvalidSignature);
         }
         let (sig, msg) = sm.split_at(n);
         self.verify(msg, sig)?;
@@ -330,7 +330,7 @@ impl PreparedVerifyingKey {
     pub fn open<'a>(&self, sm: &'a [u8]) -> Result<&'a [u8], Error> {
         let n = self.ps.signature_len();
         if sm.len() < n {
-            return Err(Error::InvalidLength);
+            return Err(Error::InvalidSignature);
         }
         let (sig, msg) = sm.split_at(n);
         self.verify(msg, sig)?;

@@ -56,9 +56,10 @@
 //! returns [`crate::Error::RandomnessFailure`] (probability about 16^-254).
 //!
 //! # Errors
-//! Wrong-length keys or signatures: `InvalidLength`; a public key with a non-zero padding
-//! nibble: `InvalidKey`; such a signature: `InvalidSignature`; a well-formed signature
-//! that does not verify: `VerificationFailed`. (For the 18 Round-3 sets every nibble
+//! As for every family ([`crate::Error`]): a key of the wrong length or with a non-zero
+//! padding nibble: `InvalidKey`; such a signature (or a signed message shorter than a
+//! signature): `InvalidSignature`; a seed of the wrong length: `InvalidLength`; a
+//! well-formed signature that does not verify: `VerificationFailed`. (For the 18 Round-3 sets every nibble
 //! count is even, so no padding nibble exists; the rule is enforced generically.)
 //!
 //! ```

@@ -39,11 +39,11 @@ pub(crate) fn digest(msg: &[u8]) -> [u8; DIGEST_LEN] {
     d
 }
 
-/// Checks the encoding of a public key: `InvalidLength`, or `InvalidKey` for a non-zero
+/// Checks the encoding of a public key: `InvalidKey` for a wrong length or a non-zero
 /// padding nibble (odd element counts only; none of the Round-3 sets has one).
 pub(crate) fn check_pk(ps: ParamSet, pk: &[u8]) -> Result<(), Error> {
     if pk.len() != ps.public_key_len() {
-        return Err(Error::InvalidLength);
+        return Err(Error::InvalidKey);
     }
     if codec::padding_ok(&pk[SEED_PUB_LEN..], ps.shape().pk_gf()) {
         Ok(())
@@ -70,7 +70,7 @@ pub(crate) fn expand_pk(ps: ParamSet, b: Backend, pk: &[u8]) -> Result<Expanded,
     check_pk(ps, pk)?;
     let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN]
         .try_into()
-        .map_err(|_| Error::InvalidLength)?;
+        .map_err(|_| Error::InvalidKey)?;
     let p = expand::full_p(ps, b, seed, &pk[SEED_PUB_LEN..]);
     Ok(Expanded {
         p,
@@ -121,7 +121,7 @@ fn verify_with(
 ) -> Result<(), Error> {
     let sh = ps.shape();
     if sig.len() != sh.sig_len() {
-        return Err(Error::InvalidLength);
+        return Err(Error::InvalidSignature);
     }
     let (body, salt) = sig.split_at(sig.len() - SALT_LEN);
     let mut x = Buf::zeroed(sh.sig_gf());
@@ -144,7 +144,7 @@ fn verify_with(
         Source::Streamed(pk, pk_hash) => {
             let seed: &[u8; SEED_PUB_LEN] = pk[..SEED_PUB_LEN]
                 .try_into()
-                .map_err(|_| Error::InvalidLength)?;
+                .map_err(|_| Error::InvalidKey)?;
             let nib = expand::public_bytes(ps, b, seed);
             let ld = m1 * nl;
             let mut chunk = Buf::zeroed(CHUNK_BLOCK_ROWS * l * ld);
