@@ -312,23 +312,7 @@ pub(crate) fn sign(
             );
             (k.reduce)(g1);
             (k.reduce)(g2);
-            for ti1 in 0..r {
-                for ti2 in 0..l {
-                    let row = mi * lr + ti1 * l + ti2;
-                    let grow = &mut gauss[row * stride..(row + 1) * stride];
-                    for idx in 0..o {
-                        for tj1 in 0..l {
-                            let a1 = idx * l2 + ti2 * l + tj1 + ti1 * r * ol2;
-                            let a2 = idx * lr + ti1 * l + tj1 + ti2 * olr_;
-                            let dst = &mut grow[idx * lr + tj1 * r..idx * lr + tj1 * r + r];
-                            for (tj2, d) in dst.iter_mut().enumerate() {
-                                *d = g1[a1 + tj2 * ol2] ^ g2[a2 + tj2 * l * olr_];
-                            }
-                        }
-                    }
-                    grow[olr] = t[row] ^ fvv[row];
-                }
-            }
+            assemble(gauss, stride, g1, g2, &t, fvv, mi, o, l, r);
         }
 
         // 4. Solve.
@@ -348,6 +332,101 @@ pub(crate) fn sign(
         return Ok(sig);
     }
     Err(Error::RandomnessFailure)
+}
+
+/// Rows `(mi, ti1, ti2)` of the augmented matrix: column `(idx, tj1, tj2)` is
+/// `G1[(ti1,tj2)][(idx,ti2,tj1)] ⊕ G2[(tj2,ti2)][(idx,ti1,tj1)]`, the last column
+/// `t ⊕ Fvv`. Read as runs of l contiguous elements of each product, scattered at stride r;
+/// specialised for every (l, r) of the Round-3 sets (fully unrolled, one bounds check per
+/// run), generic otherwise.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    gauss: &mut [u8],
+    stride: usize,
+    g1: &[u8],
+    g2: &[u8],
+    t: &[u8],
+    fvv: &[u8],
+    mi: usize,
+    o: usize,
+    l: usize,
+    r: usize,
+) {
+    let args = (gauss, stride, g1, g2, t, fvv, mi, o);
+    match (l, r) {
+        (4, 4) => assemble_lr::<4, 4>(args),
+        (4, 5) => assemble_lr::<4, 5>(args),
+        (4, 6) => assemble_lr::<4, 6>(args),
+        (4, 8) => assemble_lr::<4, 8>(args),
+        (5, 5) => assemble_lr::<5, 5>(args),
+        (5, 6) => assemble_lr::<5, 6>(args),
+        (5, 8) => assemble_lr::<5, 8>(args),
+        _ => assemble_generic(args, l, r),
+    }
+}
+
+type AssembleArgs<'a> = (
+    &'a mut [u8],
+    usize,
+    &'a [u8],
+    &'a [u8],
+    &'a [u8],
+    &'a [u8],
+    usize,
+    usize,
+);
+
+fn assemble_lr<const L: usize, const R: usize>(args: AssembleArgs<'_>) {
+    assemble_body::<L, R>(args)
+}
+
+fn assemble_generic((gauss, stride, g1, g2, t, fvv, mi, o): AssembleArgs<'_>, l: usize, r: usize) {
+    let (lr, l2) = (l * r, l * l);
+    let (ol2, olr) = (o * l2, o * lr);
+    for ti1 in 0..r {
+        for ti2 in 0..l {
+            let row = mi * lr + ti1 * l + ti2;
+            let grow = &mut gauss[row * stride..(row + 1) * stride];
+            for tj2 in 0..r {
+                let r1 = &g1[(ti1 * r + tj2) * ol2..][..ol2];
+                let r2 = &g2[(tj2 * l + ti2) * olr..][..olr];
+                for idx in 0..o {
+                    for tj1 in 0..l {
+                        grow[idx * lr + tj1 * r + tj2] =
+                            r1[idx * l2 + ti2 * l + tj1] ^ r2[idx * lr + ti1 * l + tj1];
+                    }
+                }
+            }
+            grow[olr] = t[row] ^ fvv[row];
+        }
+    }
+}
+
+#[inline(always)]
+fn assemble_body<const L: usize, const R: usize>(
+    (gauss, stride, g1, g2, t, fvv, mi, o): AssembleArgs<'_>,
+) {
+    let (lr, l2) = (L * R, L * L);
+    let (ol2, olr) = (o * l2, o * lr);
+    for ti1 in 0..R {
+        for ti2 in 0..L {
+            let row = mi * lr + ti1 * L + ti2;
+            let grow = &mut gauss[row * stride..(row + 1) * stride];
+            for tj2 in 0..R {
+                let r1 = &g1[(ti1 * R + tj2) * ol2..][..ol2];
+                let r2 = &g2[(tj2 * L + ti2) * olr..][..olr];
+                for (idx, d) in grow[..olr].chunks_exact_mut(lr).enumerate() {
+                    let d: &mut [u8] = d;
+                    let x: &[u8; L] = r1[idx * l2 + ti2 * L..][..L].try_into().expect("L");
+                    let y: &[u8; L] = r2[idx * lr + ti1 * L..][..L].try_into().expect("L");
+                    for tj1 in 0..L {
+                        d[tj1 * R + tj2] = x[tj1] ^ y[tj1];
+                    }
+                }
+            }
+            grow[olr] = t[row] ^ fvv[row];
+        }
+    }
 }
 
 /// `dst[mi][b][idx][j][i] = src[((idx, i), mi)][(b, j)]`: F21·W_v (rows (c, mi), c = (idx, i),
@@ -406,6 +485,42 @@ fn split_blocks_l<const L: usize>(src: &[u8], dst: &mut [u8], items: usize, rows
                 let to = idx * rows * L + j * L;
                 let d: &mut [u8; L] = (&mut d[to..to + L]).try_into().expect("L bytes");
                 *d = piece.try_into().expect("L bytes");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The unrolled assembly equals the generic one for every (l, r) of the Round-3 sets.
+    #[test]
+    fn assemble_specialisations_match_generic() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut rnd = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x & 15) as u8
+                })
+                .collect()
+        };
+        for (l, r) in [(4, 4), (4, 5), (4, 6), (4, 8), (5, 5), (5, 6), (5, 8)] {
+            for (o, mi) in [(3, 0), (5, 2), (6, 5)] {
+                let (lr, olr) = (l * r, o * l * r);
+                let stride = olr + 1;
+                let g1 = rnd(r * r * o * l * l);
+                let g2 = rnd(l * r * o * l * r);
+                let t = rnd((mi + 1) * lr);
+                let fvv = rnd((mi + 1) * lr);
+                let mut want = rnd((mi + 1) * lr * stride);
+                let mut got = want.clone();
+                assemble_generic((&mut want, stride, &g1, &g2, &t, &fvv, mi, o), l, r);
+                assemble(&mut got, stride, &g1, &g2, &t, &fvv, mi, o, l, r);
+                assert_eq!(got, want, "l={l} r={r} o={o}");
             }
         }
     }
