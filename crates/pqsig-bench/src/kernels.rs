@@ -37,6 +37,8 @@ pub struct KernelCase {
     pub note: String,
     /// Falcon: the binary64 implementation of this build.
     pub fpr: Option<&'static str>,
+    /// NTT rows: the variant of `pqsig::kernels::ntt` measured (JSON field `variant`).
+    pub variant: Option<&'static str>,
     /// (rounds at scale 1, samples per round) when not the defaults (SNOVA's kernels
     /// take tens of µs to ms per call).
     pub plan: Option<(f64, usize)>,
@@ -77,6 +79,7 @@ fn mldsa_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                 backend: b.name().into(),
                 note: format!("1 poly/call, mean of {CALLS_PER_SAMPLE} calls/sample"),
                 fpr: None,
+                variant: None,
                 plan: None,
                 unit: Box::new(SliceKernel::new(1, mldsa_polys(seed), f)),
             });
@@ -97,6 +100,7 @@ fn falcon_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                     backend: b.name().into(),
                     note: format!("1 poly (n = {n})/call, mean of {CALLS_PER_SAMPLE} calls/sample"),
                     fpr: Some(fpr::FPR_IMPL),
+                    variant: None,
                     plan: None,
                     unit: Box::new(SliceKernel::new(
                         n,
@@ -118,6 +122,7 @@ fn falcon_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                     SamplerZ::PER_SAMPLE
                 ),
                 fpr: Some(fpr::FPR_IMPL),
+                variant: None,
                 plan: None,
                 unit: Box::new(s),
             });
@@ -323,6 +328,7 @@ fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                     backend: b.name().into(),
                     note: format!("{m}×{kk}·{kk}×{n} per call, unreduced ({set} {what})"),
                     fpr: None,
+                    variant: None,
                     plan,
                     unit: Box::new(Gemm::new(gf16::kernels(b), m, kk, n, 11 + l as u64)),
                 });
@@ -354,6 +360,7 @@ fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                         MatMulBatch::COUNT
                     ),
                     fpr: None,
+                    variant: None,
                     plan,
                     unit: Box::new(MatMulBatch::new(gf16::kernels(b), p, kk, q, 21 + q as u64)),
                 });
@@ -369,6 +376,7 @@ fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                     backend: b.name().into(),
                     note: format!("n = o·l·r = {n} ({set}), augmented {n}×{}", n + 1),
                     fpr: None,
+                    variant: None,
                     plan,
                     unit: Box::new(Solve::new(gf16::kernels(b), n, 31 + n as u64)),
                 });
@@ -388,6 +396,7 @@ fn snova_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
                 backend: b.name().into(),
                 note: format!("{len} bytes (P11, P12, P21 from the public seed)"),
                 fpr: None,
+                variant: None,
                 plan,
                 unit: Box::new(Xof {
                     b,

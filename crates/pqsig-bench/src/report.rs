@@ -14,6 +14,8 @@ pub struct Row {
     pub api: Option<String>,
     /// Falcon / FN-DSA rows: `native` or `emulated` binary64.
     pub fpr: Option<String>,
+    /// NTT kernel rows: the variant (`radix2`, `radix4`, `winograd8`, `winograd16`).
+    pub variant: Option<String>,
     pub note: Option<String>,
     pub median_ns: f64,
     pub median_ticks: f64,
@@ -37,6 +39,7 @@ impl Row {
             backend: backend.into(),
             api: api.map(Into::into),
             fpr: None,
+            variant: None,
             note: None,
             median_ns: f64::NAN,
             median_ticks: f64::NAN,
@@ -132,6 +135,9 @@ pub fn json_line(r: &Row) -> String {
     }
     if let Some(fpr) = &r.fpr {
         let _ = write!(s, ",\"fpr\":{}", q(fpr));
+    }
+    if let Some(v) = &r.variant {
+        let _ = write!(s, ",\"variant\":{}", q(v));
     }
     if let Some(w) = &r.warning {
         let _ = write!(s, ",\"warning\":{}", q(w));
