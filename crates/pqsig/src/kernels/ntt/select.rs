@@ -85,3 +85,25 @@ pub fn reset() {
 pub fn variant_for(m: Modulus, b: Backend) -> NttVariant {
     pinned().unwrap_or_else(|| default_variant(m, b))
 }
+
+/// Runs `f` once under each variant, pinned process-wide in turn, then restores the
+/// previous choice. Calls are serialised by a process-wide lock, so that two callers
+/// (test threads) do not change the pin under each other; code that does not call this
+/// meanwhile simply runs under whichever variant is pinned (every one is exact). For the
+/// vector suites, which run every test under every variant this way.
+#[cfg(feature = "std")]
+pub fn for_each_variant(mut f: impl FnMut(NttVariant)) {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    struct Restore(u8);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            PINNED.store(self.0, Ordering::Relaxed);
+        }
+    }
+    let _restore = Restore(PINNED.load(Ordering::Relaxed));
+    for &v in NttVariant::ALL {
+        set_ntt_variant(v);
+        f(v);
+    }
+}
