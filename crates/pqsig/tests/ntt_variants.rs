@@ -49,10 +49,24 @@ fn mldsa_variants_match_reference() {
             let k = mldsa_kernels(b, v);
             assert_eq!(k.backend, mldsa::base_kernels(b).backend);
             let what = format!("ntt {v} on {b}");
-            let seen = check_transform(&what, |k| k.ntt, pk, &[k], 0x51ED_270B_1C3A_9F01, fwd_bound(v));
+            let seen = check_transform(
+                &what,
+                |k| k.ntt,
+                pk,
+                &[k],
+                0x51ED_270B_1C3A_9F01,
+                fwd_bound(v),
+            );
             println!("{what}: largest |output| {:.3}q", seen as f64 / QL as f64);
             let what = format!("invntt {v} on {b}");
-            let seen = check_transform(&what, |k| k.invntt_tomont, pk, &[k], 0x7A3C_0D15_E4F2_8B69, (3, 4));
+            let seen = check_transform(
+                &what,
+                |k| k.invntt_tomont,
+                pk,
+                &[k],
+                0x7A3C_0D15_E4F2_8B69,
+                (3, 4),
+            );
             println!("{what}: largest |output| {:.3}q", seen as f64 / QL as f64);
             check_invntt_extremes(pk, k);
             check_ntt_inverse_round_trip(k);
@@ -81,7 +95,11 @@ fn mldsa_radix2_radix4_bit_identical() {
         for (j, g) in generic.iter().enumerate() {
             let mut x = input.clone();
             g(&mut x);
-            assert_eq!(x, if j % 2 == 0 { f.clone() } else { i.clone() }, "round {round} fn {j}");
+            assert_eq!(
+                x,
+                if j % 2 == 0 { f.clone() } else { i.clone() },
+                "round {round} fn {j}"
+            );
         }
     }
 }
@@ -93,8 +111,12 @@ fn mldsa_forward_extremes() {
     let pk = reference();
     let mut inputs = Vec::new();
     for v in [QL - 1, -(QL - 1)] {
-        inputs.push(Poly { coeffs: [v as i32; N] });
-        let mut alt = Poly { coeffs: [v as i32; N] };
+        inputs.push(Poly {
+            coeffs: [v as i32; N],
+        });
+        let mut alt = Poly {
+            coeffs: [v as i32; N],
+        };
         for (i, c) in alt.coeffs.iter_mut().enumerate() {
             if i % 2 == 1 {
                 *c = -*c;
@@ -114,7 +136,10 @@ fn mldsa_forward_extremes() {
             (k.ntt)(&mut got);
             let (num, den) = fwd_bound(v);
             check_congruent(&format!("ntt {v} on {b} (extremes)"), &want, &got, num, den);
-            println!("ntt {v} on {b}, extremes: {:.3}q", max_abs(&got) as f64 / QL as f64);
+            println!(
+                "ntt {v} on {b}, extremes: {:.3}q",
+                max_abs(&got) as f64 / QL as f64
+            );
         }
     }
 }
@@ -167,12 +192,18 @@ fn falcon_variants_match_reference_bit_for_bit() {
                     (pk.ntt)(&mut want, logn);
                     let mut got = input.clone();
                     (k.ntt)(&mut got, logn);
-                    assert_eq!(want, got, "falcon ntt {v} on {b}, logn {logn}, round {round}");
+                    assert_eq!(
+                        want, got,
+                        "falcon ntt {v} on {b}, logn {logn}, round {round}"
+                    );
                     let mut want_i = input.clone();
                     (pk.intt)(&mut want_i, logn);
                     let mut got_i = input.clone();
                     (k.intt)(&mut got_i, logn);
-                    assert_eq!(want_i, got_i, "falcon intt {v} on {b}, logn {logn}, round {round}");
+                    assert_eq!(
+                        want_i, got_i,
+                        "falcon intt {v} on {b}, logn {logn}, round {round}"
+                    );
                     // Round trip.
                     (k.intt)(&mut got, logn);
                     assert_eq!(got, input, "falcon intt(ntt) {v} on {b}, logn {logn}");
@@ -224,13 +255,69 @@ fn instrumented_counts_equal_closed_forms() {
     }
     // Spot values (n = 256, ML-DSA, forward).
     let f = |v| closed_form(v, 8, true, false);
-    assert_eq!(f(NttVariant::Radix2), OpCounts { mul: 1024, add: 2048, reduce: 0 });
-    assert_eq!(f(NttVariant::Radix4), OpCounts { mul: 1024, add: 2048, reduce: 0 });
-    assert_eq!(f(NttVariant::Winograd8), OpCounts { mul: 960, add: 2176, reduce: 64 });
-    assert_eq!(f(NttVariant::Winograd16), OpCounts { mul: 928, add: 2240, reduce: 288 });
+    assert_eq!(
+        f(NttVariant::Radix2),
+        OpCounts {
+            mul: 1024,
+            add: 2048,
+            reduce: 0
+        }
+    );
+    assert_eq!(
+        f(NttVariant::Radix4),
+        OpCounts {
+            mul: 1024,
+            add: 2048,
+            reduce: 0
+        }
+    );
+    assert_eq!(
+        f(NttVariant::Winograd8),
+        OpCounts {
+            mul: 960,
+            add: 2176,
+            reduce: 64
+        }
+    );
+    assert_eq!(
+        f(NttVariant::Winograd16),
+        OpCounts {
+            mul: 928,
+            add: 2240,
+            reduce: 288
+        }
+    );
     // The cyclic cores alone.
-    assert_eq!(instrumented_dft(8, true), OpCounts { mul: 4, add: 26, reduce: 0 });
-    assert_eq!(instrumented_dft(8, false), OpCounts { mul: 4, add: 26, reduce: 0 });
-    assert_eq!(instrumented_dft(16, true), OpCounts { mul: 14, add: 70, reduce: 8 });
-    assert_eq!(instrumented_dft(16, false), OpCounts { mul: 14, add: 70, reduce: 0 });
+    assert_eq!(
+        instrumented_dft(8, true),
+        OpCounts {
+            mul: 4,
+            add: 26,
+            reduce: 0
+        }
+    );
+    assert_eq!(
+        instrumented_dft(8, false),
+        OpCounts {
+            mul: 4,
+            add: 26,
+            reduce: 0
+        }
+    );
+    assert_eq!(
+        instrumented_dft(16, true),
+        OpCounts {
+            mul: 14,
+            add: 70,
+            reduce: 8
+        }
+    );
+    assert_eq!(
+        instrumented_dft(16, false),
+        OpCounts {
+            mul: 14,
+            add: 70,
+            reduce: 0
+        }
+    );
 }

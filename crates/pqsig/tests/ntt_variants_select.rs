@@ -54,7 +54,11 @@ fn ntt_variant_selection() {
 
     // The environment override, case-insensitive; unknown values are ignored.
     for &v in NttVariant::ALL {
-        for name in [v.name().to_string(), v.name().to_uppercase(), format!(" {} ", v.name())] {
+        for name in [
+            v.name().to_string(),
+            v.name().to_uppercase(),
+            format!(" {} ", v.name()),
+        ] {
             std::env::set_var("PQSIG_NTT", &name);
             select::reset();
             assert_eq!(pinned(), Some(v), "PQSIG_NTT={name:?}");

@@ -291,15 +291,21 @@ mod tests {
     #[test]
     fn tables_match_the_reference_ones() {
         for k in 1..256 {
-            assert_eq!(MlDsa::zeta(k), crate::kernels::mldsa::portable::ntt::ZETAS[k]);
-            assert_eq!(MlDsa::zeta_inv(k), -crate::kernels::mldsa::portable::ntt::ZETAS[
+            assert_eq!(
+                MlDsa::zeta(k),
+                crate::kernels::mldsa::portable::ntt::ZETAS[k]
+            );
+            assert_eq!(
+                MlDsa::zeta_inv(k),
+                -crate::kernels::mldsa::portable::ntt::ZETAS[
                 // The reference's inverse walks k down from 255: group i of the layer with
                 // m groups uses −ZETAS[2m − 1 − i].
                 {
                     let m = 1usize << (usize::BITS - 1 - k.leading_zeros());
                     2 * m - 1 - (k - m)
                 }
-            ]);
+            ]
+            );
         }
         assert_eq!(MlDsa::inv_scale(8), 41978);
         for k in 0..1024 {
@@ -323,7 +329,10 @@ mod tests {
             // ιω8 = ω8³: the radix-16 circulant's constants are the same.
             assert_eq!(w8 * w8 % q * w8 % q, pow_mod(w8, 3, q));
             let wi = pow_mod(psi, order - order / 8, q);
-            assert_eq!((WConst::InvA8.plain(q, psi, lo) + WConst::InvB8.plain(q, psi, lo)) % q, wi);
+            assert_eq!(
+                (WConst::InvA8.plain(q, psi, lo) + WConst::InvB8.plain(q, psi, lo)) % q,
+                wi
+            );
         }
     }
 }

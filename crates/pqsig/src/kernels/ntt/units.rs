@@ -152,8 +152,18 @@ impl<C: Copy> DftConsts<C> {
 #[inline(always)]
 pub fn dft8<F: Field>(x: [F::E; 8], c: &DftConsts<F::C>) -> [F::E; 8] {
     let (add, sub) = (F::add, F::sub);
-    let u = [add(x[0], x[4]), add(x[1], x[5]), add(x[2], x[6]), add(x[3], x[7])];
-    let v = [sub(x[0], x[4]), sub(x[1], x[5]), sub(x[2], x[6]), sub(x[3], x[7])];
+    let u = [
+        add(x[0], x[4]),
+        add(x[1], x[5]),
+        add(x[2], x[6]),
+        add(x[3], x[7]),
+    ];
+    let v = [
+        sub(x[0], x[4]),
+        sub(x[1], x[5]),
+        sub(x[2], x[6]),
+        sub(x[3], x[7]),
+    ];
     let s02 = add(u[0], u[2]);
     let d02 = sub(u[0], u[2]);
     let s13 = add(u[1], u[3]);

@@ -121,7 +121,10 @@ mod tests {
             }
         }
         assert_eq!(NttVariant::from_name("radix3"), None);
-        assert_eq!(NttVariant::Winograd8.plan(8), ([2, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], 3));
+        assert_eq!(
+            NttVariant::Winograd8.plan(8),
+            ([2, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0], 3)
+        );
         assert_eq!(NttVariant::Winograd16.plan(10).0[..3], [2, 4, 4]);
     }
 }
