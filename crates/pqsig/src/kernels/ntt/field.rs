@@ -73,7 +73,7 @@ impl WConst {
             WConst::InvA8 | WConst::InvB8 => pow_mod(psi, order - order / 8, q),
         };
         let w8_3 = w8 * w8 % q * w8 % q;
-        let half = (q + 1) / 2;
+        let half = q.div_ceil(2);
         match self {
             WConst::A8 | WConst::InvA8 => (w8 + w8_3) % q * half % q,
             WConst::B8 | WConst::InvB8 => (w8 + q - w8_3) % q * half % q,
