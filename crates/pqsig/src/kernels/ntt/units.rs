@@ -56,6 +56,15 @@ pub fn inv_r2<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     }
 }
 
+/// `blk` (4s long) as four slices of `s`.
+#[inline(always)]
+fn quarters<F: Field>(blk: &mut [F::E], s: usize) -> [&mut [F::E]; 4] {
+    let (h0, h1) = blk.split_at_mut(2 * s);
+    let (q0, q1) = h0.split_at_mut(s);
+    let (q2, q3) = h1.split_at_mut(s);
+    [q0, q1, q2, q3]
+}
+
 /// Two forward layers (`m` and `2m` groups) in one pass: four coefficients in registers,
 /// the same operations as two radix-2 layers (so the same results, bit for bit).
 #[inline(always)]
@@ -65,19 +74,19 @@ pub fn fwd_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
         let za = F::zeta(m + i);
         let zb0 = F::zeta(2 * m + 2 * i);
         let zb1 = F::zeta(2 * m + 2 * i + 1);
-        let blk = &mut a[4 * i * s..4 * i * s + 4 * s];
-        for j in 0..s {
-            let (x0, x1, x2, x3) = (blk[j], blk[j + s], blk[j + 2 * s], blk[j + 3 * s]);
+        let [q0, q1, q2, q3] = quarters::<F>(&mut a[4 * i * s..4 * i * s + 4 * s], s);
+        for (((p0, p1), p2), p3) in q0.iter_mut().zip(q1).zip(q2).zip(q3) {
+            let (x0, x1, x2, x3) = (*p0, *p1, *p2, *p3);
             let t2 = F::mul(x2, za);
             let t3 = F::mul(x3, za);
             let (y0, y2) = (F::add(x0, t2), F::sub(x0, t2));
             let (y1, y3) = (F::add(x1, t3), F::sub(x1, t3));
             let t1 = F::mul(y1, zb0);
             let t3 = F::mul(y3, zb1);
-            blk[j] = F::add(y0, t1);
-            blk[j + s] = F::sub(y0, t1);
-            blk[j + 2 * s] = F::add(y2, t3);
-            blk[j + 3 * s] = F::sub(y2, t3);
+            *p0 = F::add(y0, t1);
+            *p1 = F::sub(y0, t1);
+            *p2 = F::add(y2, t3);
+            *p3 = F::sub(y2, t3);
         }
     }
 }
@@ -90,17 +99,17 @@ pub fn inv_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
         let za = F::zeta_inv(m + i);
         let zb0 = F::zeta_inv(2 * m + 2 * i);
         let zb1 = F::zeta_inv(2 * m + 2 * i + 1);
-        let blk = &mut a[4 * i * s..4 * i * s + 4 * s];
-        for j in 0..s {
-            let (x0, x1, x2, x3) = (blk[j], blk[j + s], blk[j + 2 * s], blk[j + 3 * s]);
+        let [q0, q1, q2, q3] = quarters::<F>(&mut a[4 * i * s..4 * i * s + 4 * s], s);
+        for (((p0, p1), p2), p3) in q0.iter_mut().zip(q1).zip(q2).zip(q3) {
+            let (x0, x1, x2, x3) = (*p0, *p1, *p2, *p3);
             let y0 = F::add(x0, x1);
             let y1 = F::mul(F::sub(x0, x1), zb0);
             let y2 = F::add(x2, x3);
             let y3 = F::mul(F::sub(x2, x3), zb1);
-            blk[j] = F::add(y0, y2);
-            blk[j + 2 * s] = F::mul(F::sub(y0, y2), za);
-            blk[j + s] = F::add(y1, y3);
-            blk[j + 3 * s] = F::mul(F::sub(y1, y3), za);
+            *p0 = F::add(y0, y2);
+            *p2 = F::mul(F::sub(y0, y2), za);
+            *p1 = F::add(y1, y3);
+            *p3 = F::mul(F::sub(y1, y3), za);
         }
     }
 }
