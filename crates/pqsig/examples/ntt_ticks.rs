@@ -351,12 +351,33 @@ mod variants {
             );
         }
 
+        // The generic radix-2 body (kernels/ntt/units.rs) against the reference kernels:
+        // same operations; any gap is the cost of the generic code itself.
+        let (gf, gi) = portable::mldsa_fns(NttVariant::Radix2);
+        let r = medians_of(&input, 4, 1, |_, p| gf(p));
+        println!("{:<34} {:>10}", "mldsa ntt-256 radix2 (generic)", r[0]);
+        let r = medians_of(&input, 4, 1, |_, p| gi(p));
+        println!("{:<34} {:>10}", "mldsa invntt-256 radix2 (generic)", r[0]);
+
         // Falcon, 2 polynomials per sample, canonical inputs.
         for logn in [9u32, 10] {
             let n = 1usize << logn;
             let input: Vec<u16> = (0..2 * n)
                 .map(|i| (polys[i / 256 % 16].coeffs[i % 256].rem_euclid(12289)) as u16)
                 .collect();
+            let (gf, gi) = portable::falcon_fns(NttVariant::Radix2);
+            let r = medians_of(&input, 2, 1, |_, p| gf(p, logn));
+            println!(
+                "{:<34} {:>10}",
+                format!("falcon ntt-{n} radix2 (generic)"),
+                r[0]
+            );
+            let r = medians_of(&input, 2, 1, |_, p| gi(p, logn));
+            println!(
+                "{:<34} {:>10}",
+                format!("falcon intt-{n} radix2 (generic)"),
+                r[0]
+            );
             for &v in NttVariant::ALL {
                 let ks: Vec<_> = avail.iter().map(|&b| falcon_kernels(b, v)).collect();
                 let (pf, pi) = portable::falcon_fns(v);

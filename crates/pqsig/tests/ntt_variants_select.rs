@@ -35,22 +35,52 @@ fn tables_are(v: NttVariant) {
     }
 }
 
+/// Without an override every table carries its pair's default variant.
+/// (The default is the one of the backend whose kernels run: portable's for NEON and for
+/// unavailable backends.)
+fn defaults_apply() {
+    for &b in Backend::ALL {
+        let (me, fe) = (
+            mldsa::base_kernels(b).backend,
+            fntt::base_kernels(b).backend,
+        );
+        assert!(std::ptr::eq(
+            mldsa::kernels(b),
+            mldsa_kernels(b, default_variant(Modulus::MlDsa, me))
+        ));
+        assert!(std::ptr::eq(
+            fntt::kernels(b),
+            falcon_kernels(b, default_variant(Modulus::Falcon, fe))
+        ));
+    }
+}
+
 #[test]
 fn ntt_variant_selection() {
     let saved = std::env::var("PQSIG_NTT").ok();
 
-    // No override: the defaults, which are today's kernels (radix-2) everywhere.
+    // No override: the measured defaults — today's kernels (radix-2) wherever SIMD NTT
+    // kernels exist and for Falcon; radix-4 for ML-DSA on portable.
     std::env::remove_var("PQSIG_NTT");
     select::reset();
     assert_eq!(pinned(), None);
     for &b in Backend::ALL {
         for m in [Modulus::MlDsa, Modulus::Falcon] {
             assert_eq!(variant_for(m, b), default_variant(m, b));
-            assert_eq!(default_variant(m, b), NttVariant::Radix2);
         }
-        assert!(std::ptr::eq(mldsa::kernels(b), mldsa::base_kernels(b)));
+        let want = if b == Backend::Portable {
+            NttVariant::Radix4
+        } else {
+            NttVariant::Radix2
+        };
+        assert_eq!(default_variant(Modulus::MlDsa, b), want);
+        assert_eq!(default_variant(Modulus::Falcon, b), NttVariant::Radix2);
+        if b.is_available() && b != Backend::Portable && b != Backend::Neon {
+            assert!(std::ptr::eq(mldsa::kernels(b), mldsa::base_kernels(b)));
+        }
         assert!(std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
     }
+    defaults_apply();
 
     // The environment override, case-insensitive; unknown values are ignored.
     for &v in NttVariant::ALL {
@@ -69,7 +99,7 @@ fn ntt_variant_selection() {
         std::env::set_var("PQSIG_NTT", bad);
         select::reset();
         assert_eq!(pinned(), None, "PQSIG_NTT={bad:?}");
-        tables_are(NttVariant::Radix2);
+        defaults_apply();
     }
 
     // The API pin wins over the environment; clearing restores the defaults and the
@@ -83,7 +113,7 @@ fn ntt_variant_selection() {
     }
     clear_ntt_variant();
     assert_eq!(pinned(), None);
-    tables_are(NttVariant::Radix2);
+    defaults_apply();
     select::reset();
     assert_eq!(pinned(), Some(NttVariant::Winograd16));
 

@@ -147,14 +147,18 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
     }
 }
 
-/// The ML-DSA table of a backend with the variant selected for it now.
+/// The ML-DSA table of a backend with the variant selected now for the backend whose
+/// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels).
 #[inline]
 pub fn mldsa_selected(b: Backend) -> &'static Kernels {
-    mldsa_kernels(b, variant_for(Modulus::MlDsa, b))
+    let eff = mldsa::base_kernels(b).backend;
+    mldsa_kernels(eff, variant_for(Modulus::MlDsa, eff))
 }
 
-/// The Falcon NTT table of a backend with the variant selected for it now.
+/// The Falcon NTT table of a backend with the variant selected now for the backend whose
+/// kernels actually run (portable where `b` is unavailable or has no Falcon kernels).
 #[inline]
 pub fn falcon_selected(b: Backend) -> &'static NttKernels {
-    falcon_kernels(b, variant_for(Modulus::Falcon, b))
+    let eff = fntt::base_kernels(b).backend;
+    falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
 }

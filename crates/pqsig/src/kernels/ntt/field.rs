@@ -8,6 +8,7 @@
 //! `count.rs` wraps either one.
 
 use crate::kernels::falcon::ntt::portable::{inv_n_monty, mq_add, mq_montymul, mq_sub};
+use crate::kernels::mldsa::portable::ntt::ZETAS;
 use crate::kernels::mldsa::portable::reduce::{montgomery_reduce, reduce32_coeff};
 
 /// A prime modulus q with a primitive root ψ of order `2^LOG_ORDER` (ψ^(order/2) = −1),
@@ -96,14 +97,9 @@ pub const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
 }
 
 /// The low `bits` bits of `x` reversed.
+#[inline(always)]
 pub const fn brv(x: usize, bits: u32) -> usize {
-    let mut r = 0;
-    let mut i = 0;
-    while i < bits {
-        r |= ((x >> i) & 1) << (bits - 1 - i);
-        i += 1;
-    }
-    r
+    ((x as u32).reverse_bits() >> (32 - bits)) as usize
 }
 
 // ---------------------------------------------------------------------------------------
@@ -130,6 +126,17 @@ static MLDSA_POW: [i32; 512] = {
     while e < 512 {
         t[e] = mldsa_mont(pow_mod(MPSI, e as u64, MQ));
         e += 1;
+    }
+    t
+};
+
+/// `ψ^−brv8(k) · 2^32 mod q` (centred): the inverse twiddle of group k.
+static MLDSA_ZETA_INV: [i32; 256] = {
+    let mut t = [0i32; 256];
+    let mut k = 0;
+    while k < 256 {
+        t[k] = MLDSA_POW[(512 - brv(k, MLOG - 1)) & 511];
+        k += 1;
     }
     t
 };
@@ -170,11 +177,11 @@ impl Field for MlDsa {
     }
     #[inline(always)]
     fn zeta(k: usize) -> i32 {
-        MLDSA_POW[brv(k, MLOG - 1)]
+        ZETAS[k & 255]
     }
     #[inline(always)]
     fn zeta_inv(k: usize) -> i32 {
-        MLDSA_POW[(512 - brv(k, MLOG - 1)) & 511]
+        MLDSA_ZETA_INV[k & 255]
     }
     #[inline(always)]
     fn pow(e: usize) -> i32 {

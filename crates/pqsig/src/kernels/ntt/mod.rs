@@ -34,9 +34,11 @@
 //! # Selection
 //! `mldsa::kernels(b)` and `falcon::ntt::kernels(b)` return the table of backend `b`
 //! with the variant [`select::variant_for`] picks (pinned by [`set_ntt_variant`], else
-//! `PQSIG_NTT`, else the measured default of the pair — radix-2, today's kernels,
-//! everywhere so far). A backend without a SIMD kernel of a variant runs the portable
-//! variant kernel for the NTT and its own SIMD kernels for everything else.
+//! `PQSIG_NTT`, else the measured default of the pair, [`select::default_variant`]:
+//! radix-2 — today's kernels — on AVX2/AVX-512 and for Falcon everywhere, radix-4 for
+//! ML-DSA on portable, bit-identical to the reference and faster there). A backend
+//! without a SIMD kernel of a variant runs the portable variant kernel for the NTT and
+//! its own SIMD kernels for everything else.
 //!
 //! # Constant time
 //! Every index, table look-up and branch depends on public sizes and loop counters only.

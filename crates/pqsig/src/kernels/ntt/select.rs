@@ -25,12 +25,23 @@ pub enum Modulus {
 
 /// The default variant of a (modulus, backend) pair: the fastest measured there.
 ///
-/// Measured (examples/ntt_ticks.rs, this Zen 4 host): radix-2 — today's kernels — on
-/// every backend that has SIMD NTT kernels (AVX2, AVX-512), and on portable too (the
-/// merged and Winograd forms did not beat it there; see the report of issue 5). Change
-/// an arm here when a measurement says otherwise.
+/// Measured with `examples/ntt_ticks.rs` (TSC ticks per polynomial, medians, Zen 4
+/// host, several runs):
+/// * ML-DSA on portable: radix-4 (forward ≈ 2340, inverse ≈ 2565) beats radix-2 (the
+///   reference kernels: ≈ 2410–2890 and ≈ 2850–3200), Winograd-8 (≈ 2520–2830, ≈ 2840)
+///   and Winograd-16 (≈ 3300, ≈ 3550). Radix-4 performs the reference's operations, so
+///   its outputs are bit-identical to them.
+/// * ML-DSA on AVX2 / AVX-512 and Falcon everywhere: radix-2, the backends' own kernels
+///   (no SIMD kernel of another variant exists yet; Falcon's portable radix-2, ≈ 8840 /
+///   8050 ticks at n = 512, beats radix-4 ≈ 10250 / 11400 and Winograd-8 ≈ 9100 / 8900).
+///
+/// `b` is the backend whose kernels run: the tables ask with the backend of the table
+/// they start from, so a backend without ML-DSA or Falcon kernels of its own (NEON, or
+/// one unavailable here) gets portable's default. Change an arm here when a measurement
+/// says otherwise.
 pub fn default_variant(m: Modulus, b: Backend) -> NttVariant {
     match (m, b) {
+        (Modulus::MlDsa, Backend::Portable) => NttVariant::Radix4,
         (Modulus::MlDsa, _) => NttVariant::Radix2,
         (Modulus::Falcon, _) => NttVariant::Radix2,
     }

@@ -265,6 +265,8 @@ fn fwd_w<F: Field, const P: usize, const L: u32>(
     let order = 1usize << F::LOG_ORDER;
     let c = DftConsts::<F::C>::new::<F>(false);
     let s = n / (m * P);
+    // Offset of the k-th value of the unit's bit-reversed order.
+    let pos: [usize; P] = core::array::from_fn(|k| brv(k, L) * s);
     for i in 0..m {
         let e = brv((m + i) << (L - 1), F::LOG_ORDER - 1);
         // r^t, t = 1..P (index 0 unused).
@@ -282,8 +284,8 @@ fn fwd_w<F: Field, const P: usize, const L: u32>(
                 x[t] = F::mul(blk[j + t * s], rt[t]);
             }
             let d = dft(x, &c);
-            for (k, dk) in d.iter().enumerate() {
-                blk[j + brv(k, L) * s] = *dk;
+            for (k, &p) in pos.iter().enumerate() {
+                blk[j + p] = d[k];
             }
         }
     }
@@ -300,6 +302,8 @@ fn inv_w<F: Field, const P: usize, const L: u32>(
     let order = 1usize << F::LOG_ORDER;
     let c = DftConsts::<F::C>::new::<F>(true);
     let s = n / (m * P);
+    // Offset of the k-th value of the unit's bit-reversed order.
+    let pos: [usize; P] = core::array::from_fn(|k| brv(k, L) * s);
     for i in 0..m {
         let e = brv((m + i) << (L - 1), F::LOG_ORDER - 1);
         let mut rt = [c.iota; P];
@@ -309,8 +313,8 @@ fn inv_w<F: Field, const P: usize, const L: u32>(
         let blk = &mut a[i * P * s..(i + 1) * P * s];
         for j in 0..s {
             let mut x = [blk[j]; P];
-            for (k, xk) in x.iter_mut().enumerate() {
-                *xk = blk[j + brv(k, L) * s];
+            for (xk, &p) in x.iter_mut().zip(pos.iter()) {
+                *xk = blk[j + p];
             }
             let d = dft(x, &c);
             blk[j] = if F::LAZY { F::reduce(d[0]) } else { d[0] };

@@ -101,8 +101,8 @@ pub struct NttKernels {
 pub type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
 
 /// The kernel table of a backend (portable if it is unavailable here), with the NTT
-/// variant selected for it (`kernels::ntt::select`; radix-2 — the backend's own
-/// kernels — unless pinned or measured otherwise).
+/// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
+/// measured default of the backend, mostly radix-2 — the backend's own kernels).
 pub fn kernels(b: Backend) -> &'static NttKernels {
     crate::kernels::ntt::dispatch::falcon_selected(b)
 }
