@@ -226,7 +226,8 @@ fn main() {
 mod variants {
     use core::arch::x86_64::_rdtsc;
     use pqsig::kernels::mldsa::Poly;
-    use pqsig::kernels::ntt::{falcon_kernels, mldsa_kernels, portable, NttVariant};
+    use pqsig::kernels::ntt::field::{Falcon, MlDsa};
+    use pqsig::kernels::ntt::{falcon_kernels, mldsa_kernels, portable, transform, NttVariant};
     use pqsig::Backend;
     use std::hint::black_box;
 
@@ -414,6 +415,54 @@ mod variants {
         println!(
             "* the backend has no SIMD kernel of this variant: the portable variant kernel ran"
         );
+
+        // The butterfly unit alone (the paper's experiment, natively, portable): the
+        // transform of N = 8 / 16 points — three / four radix-2 layers against one
+        // Winograd radix-8 / radix-16 unit — through the same generic code, per call.
+        println!();
+        println!(
+            "{:<34} {:>10} {:>10}",
+            "unit alone (ticks/call, portable)", "mldsa", "falcon"
+        );
+        for (logn, w) in [(3u32, NttVariant::Winograd8), (4, NttVariant::Winograd16)] {
+            let n = 1usize << logn;
+            for v in [NttVariant::Radix2, w] {
+                for (dir, inv) in [("forward", false), ("inverse", true)] {
+                    // 64 independent transforms per sample (one call is only tens of
+                    // ticks, close to rdtsc's own overhead).
+                    let mi: Vec<i32> = (0..64 * n)
+                        .map(|i| polys[i / 256 % 16].coeffs[i % 256])
+                        .collect();
+                    let fi: Vec<u16> = mi.iter().map(|&c| c.rem_euclid(12289) as u16).collect();
+                    let rm = medians_of(&mi, 64, 1, |_, p| {
+                        for c in p.chunks_exact_mut(n) {
+                            if inv {
+                                transform::inverse::<MlDsa>(c, logn, v)
+                            } else {
+                                transform::forward::<MlDsa>(c, logn, v)
+                            }
+                        }
+                    });
+                    let rf = medians_of(&fi, 64, 1, |_, p| {
+                        for c in p.chunks_exact_mut(n) {
+                            if inv {
+                                transform::inverse::<Falcon>(c, logn, v)
+                            } else {
+                                transform::forward::<Falcon>(c, logn, v)
+                            }
+                        }
+                    });
+                    let name = format!("N={n} {v} {dir}");
+                    println!("{:<34} {:>10} {:>10}", name, rm[0], rf[0]);
+                    json_rows.push(format!(
+                        "{{\"unit_alone\": true, \"n\": {n}, \"variant\": \"{}\", \"direction\": \"{dir}\", \"backend\": \"portable\", \"mldsa_ticks\": {}, \"falcon_ticks\": {}}}",
+                        v.name(),
+                        rm[0],
+                        rf[0]
+                    ));
+                }
+            }
+        }
         if json {
             for r in json_rows {
                 println!("{r}");
