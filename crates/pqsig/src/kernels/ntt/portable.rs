@@ -4,7 +4,7 @@
 //! `transform.rs` instantiated for one field and one variant.
 
 use super::field::{Falcon, MlDsa};
-use super::transform::{forward, inverse};
+use super::transform::{forward, forward_plan, inverse, inverse_plan};
 use super::variant::NttVariant;
 use crate::kernels::mldsa::Poly;
 
@@ -17,30 +17,45 @@ macro_rules! variant_kernels {
     ($v:expr, $mf:ident, $mi:ident, $ff:ident, $fi:ident) => {
         /// ML-DSA forward NTT (in: |a| < q; out: |a| < 9q, FIPS 204 order).
         pub fn $mf(a: &mut [Poly]) {
+            const P: ([u32; 12], usize) = $v.plan(8);
             for p in a.iter_mut() {
-                forward::<MlDsa>(&mut p.coeffs, 8, $v);
+                forward_plan::<MlDsa>(&mut p.coeffs, 8, &P.0[..P.1]);
             }
         }
         /// ML-DSA inverse NTT times 2^32 (in: |a| < q; out: |a| < 3q/4).
         pub fn $mi(a: &mut [Poly]) {
+            const P: ([u32; 12], usize) = $v.plan(8);
             for p in a.iter_mut() {
-                inverse::<MlDsa>(&mut p.coeffs, 8, $v);
+                inverse_plan::<MlDsa>(&mut p.coeffs, 8, &P.0[..P.1]);
             }
         }
-        /// Falcon forward NTT of each polynomial (canonical in and out).
+        /// Falcon forward NTT of each polynomial (canonical in and out). The sizes of
+        /// Falcon-512/1024 get code specialised for their plan.
         pub fn $ff(a: &mut [u16], logn: u32) {
+            const P9: ([u32; 12], usize) = $v.plan(9);
+            const P10: ([u32; 12], usize) = $v.plan(10);
             let n = 1usize << logn;
             debug_assert!(a.len().is_multiple_of(n));
             for p in a.chunks_exact_mut(n) {
-                forward::<Falcon>(p, logn, $v);
+                match logn {
+                    9 => forward_plan::<Falcon>(p, 9, &P9.0[..P9.1]),
+                    10 => forward_plan::<Falcon>(p, 10, &P10.0[..P10.1]),
+                    _ => forward::<Falcon>(p, logn, $v),
+                }
             }
         }
         /// Falcon inverse NTT of each polynomial, including 1/n (canonical in and out).
         pub fn $fi(a: &mut [u16], logn: u32) {
+            const P9: ([u32; 12], usize) = $v.plan(9);
+            const P10: ([u32; 12], usize) = $v.plan(10);
             let n = 1usize << logn;
             debug_assert!(a.len().is_multiple_of(n));
             for p in a.chunks_exact_mut(n) {
-                inverse::<Falcon>(p, logn, $v);
+                match logn {
+                    9 => inverse_plan::<Falcon>(p, 9, &P9.0[..P9.1]),
+                    10 => inverse_plan::<Falcon>(p, 10, &P10.0[..P10.1]),
+                    _ => inverse::<Falcon>(p, logn, $v),
+                }
             }
         }
     };

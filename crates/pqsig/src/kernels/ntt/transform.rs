@@ -10,11 +10,26 @@ use super::variant::NttVariant;
 /// the reference's bit-reversed order.
 #[inline(always)]
 pub fn forward<F: Field>(a: &mut [F::E], logn: u32, v: NttVariant) {
+    let (plan, len) = v.plan(logn);
+    forward_plan::<F>(a, logn, &plan[..len]);
+}
+
+/// Inverse NTT of one polynomial of `2^logn` coefficients, including the final scaling
+/// by [`Field::inv_scale`] (1/n; for ML-DSA also the factor 2^32).
+#[inline(always)]
+pub fn inverse<F: Field>(a: &mut [F::E], logn: u32, v: NttVariant) {
+    let (plan, len) = v.plan(logn);
+    inverse_plan::<F>(a, logn, &plan[..len]);
+}
+
+/// [`forward`] with the plan given (unit layer counts, top first, summing to logn); with
+/// a constant plan the compiler unrolls the unit sequence.
+#[inline(always)]
+pub fn forward_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
     let n = 1usize << logn;
     let a = &mut a[..n];
-    let (plan, len) = v.plan(logn);
     let mut m = 1;
-    for &l in &plan[..len] {
+    for &l in plan {
         match l {
             1 => fwd_r2::<F>(a, n, m),
             2 => fwd_r4::<F>(a, n, m),
@@ -25,15 +40,13 @@ pub fn forward<F: Field>(a: &mut [F::E], logn: u32, v: NttVariant) {
     }
 }
 
-/// Inverse NTT of one polynomial of `2^logn` coefficients, including the final scaling
-/// by [`Field::inv_scale`] (1/n; for ML-DSA also the factor 2^32).
+/// [`inverse`] with the plan given (the forward plan; run bottom-up).
 #[inline(always)]
-pub fn inverse<F: Field>(a: &mut [F::E], logn: u32, v: NttVariant) {
+pub fn inverse_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
     let n = 1usize << logn;
     let a = &mut a[..n];
-    let (plan, len) = v.plan(logn);
     let mut m = 1usize << logn;
-    for &l in plan[..len].iter().rev() {
+    for &l in plan.iter().rev() {
         m >>= l;
         match l {
             1 => inv_r2::<F>(a, n, m),
