@@ -28,6 +28,11 @@ fn results(rel: &str) -> HashMap<(u64, u64), Value> {
 
 #[test]
 fn acvp_keygen() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| acvp_keygen_once());
+}
+
+fn acvp_keygen_once() {
     let prompt = load_json("ml-dsa/acvp/ML-DSA-keyGen-FIPS204/prompt.json");
     let res = results("ml-dsa/acvp/ML-DSA-keyGen-FIPS204/expectedResults.json");
     let mut n = 0;
@@ -79,6 +84,11 @@ fn acvp_keygen() {
 
 #[test]
 fn acvp_siggen() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| acvp_siggen_once());
+}
+
+fn acvp_siggen_once() {
     let prompt = load_json("ml-dsa/acvp/ML-DSA-sigGen-FIPS204/prompt.json");
     let res = results("ml-dsa/acvp/ML-DSA-sigGen-FIPS204/expectedResults.json");
     let mut kinds: HashMap<String, usize> = HashMap::new();
@@ -171,6 +181,11 @@ fn acvp_siggen() {
 
 #[test]
 fn acvp_sigver() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| acvp_sigver_once());
+}
+
+fn acvp_sigver_once() {
     let prompt = load_json("ml-dsa/acvp/ML-DSA-sigVer-FIPS204/prompt.json");
     let res = results("ml-dsa/acvp/ML-DSA-sigVer-FIPS204/expectedResults.json");
     let mut n = 0;

@@ -124,10 +124,20 @@ fn run(rel: &str, logn: u32) {
 
 #[test]
 fn falcon512_kat_keys() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon512_kat_keys_once());
+}
+
+fn falcon512_kat_keys_once() {
     run("falcon/round3/falcon512-KAT.rsp", 9);
 }
 
 #[test]
 fn falcon1024_kat_keys() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon1024_kat_keys_once());
+}
+
+fn falcon1024_kat_keys_once() {
     run("falcon/round3/falcon1024-KAT.rsp", 10);
 }

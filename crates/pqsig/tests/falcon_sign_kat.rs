@@ -98,18 +98,33 @@ fn run(rel: &str, logn: u32, format: Format) {
 #[cfg(feature = "kat")]
 #[test]
 fn falcon512_kat() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon512_kat_once());
+}
+
+fn falcon512_kat_once() {
     run("falcon/round3/falcon512-KAT.rsp", 9, Format::Compressed);
 }
 
 #[cfg(feature = "kat")]
 #[test]
 fn falcon1024_kat() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon1024_kat_once());
+}
+
+fn falcon1024_kat_once() {
     run("falcon/round3/falcon1024-KAT.rsp", 10, Format::Compressed);
 }
 
 #[cfg(feature = "kat")]
 #[test]
 fn falcon_padded_512_kat() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_512_kat_once());
+}
+
+fn falcon_padded_512_kat_once() {
     run(
         "falcon/round3-padded/falcon-padded-512-KAT.rsp",
         9,
@@ -120,6 +135,11 @@ fn falcon_padded_512_kat() {
 #[cfg(feature = "kat")]
 #[test]
 fn falcon_padded_1024_kat() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_1024_kat_once());
+}
+
+fn falcon_padded_1024_kat_once() {
     run(
         "falcon/round3-padded/falcon-padded-1024-KAT.rsp",
         10,
@@ -264,6 +284,11 @@ fn digest(data: &[u8]) -> String {
 
 #[test]
 fn small_degrees_match_reference() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| small_degrees_match_reference_once());
+}
+
+fn small_degrees_match_reference_once() {
     for &(logn, sk_hex, sigs) in SMALL {
         let sk = unhex(sk_hex);
         let parts = pqsig::falcon::codec::decode_secret_key(&sk).expect("sk");

@@ -274,22 +274,42 @@ fn run_file(rel: &str, logn: u32, padded: bool, too_long: usize) {
 
 #[test]
 fn falcon512_round3() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon512_round3_once());
+}
+
+fn falcon512_round3_once() {
     run_file("falcon/round3/falcon512-KAT.rsp", 9, false, 0);
 }
 
 #[test]
 fn falcon1024_round3() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon1024_round3_once());
+}
+
+fn falcon1024_round3_once() {
     // The vectors README: one Falcon-1024 signature does not fit 1280 bytes.
     run_file("falcon/round3/falcon1024-KAT.rsp", 10, false, 1);
 }
 
 #[test]
 fn falcon_padded_512() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_512_once());
+}
+
+fn falcon_padded_512_once() {
     run_file("falcon/round3-padded/falcon-padded-512-KAT.rsp", 9, true, 0);
 }
 
 #[test]
 fn falcon_padded_1024() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_1024_once());
+}
+
+fn falcon_padded_1024_once() {
     run_file(
         "falcon/round3-padded/falcon-padded-1024-KAT.rsp",
         10,

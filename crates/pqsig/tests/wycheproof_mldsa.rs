@@ -171,6 +171,11 @@ fn run_verify_file(kl: &str) -> usize {
 
 #[test]
 fn wycheproof_sign_seed() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| wycheproof_sign_seed_once());
+}
+
+fn wycheproof_sign_seed_once() {
     for kl in ["44", "65", "87"] {
         run_sign_file(kl, true);
     }
@@ -178,6 +183,11 @@ fn wycheproof_sign_seed() {
 
 #[test]
 fn wycheproof_sign_noseed() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| wycheproof_sign_noseed_once());
+}
+
+fn wycheproof_sign_noseed_once() {
     for kl in ["44", "65", "87"] {
         run_sign_file(kl, false);
     }
@@ -185,6 +195,11 @@ fn wycheproof_sign_noseed() {
 
 #[test]
 fn wycheproof_verify() {
+    // Under every NTT variant (kernels/ntt), in turn.
+    pqsig::kernels::ntt::select::for_each_variant(|_| wycheproof_verify_once());
+}
+
+fn wycheproof_verify_once() {
     for kl in ["44", "65", "87"] {
         run_verify_file(kl);
     }

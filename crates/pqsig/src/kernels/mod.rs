@@ -11,6 +11,8 @@
 //! * [`aes`] — AES-128 encryption and CTR keystream: bitsliced (constant time, every
 //!   target), AES-NI, VAES, ARMv8 Cryptography Extension.
 //! * [`xof`] — SNOVA's public-seed expansion: SHAKE128 counter mode and AES-128-CTR.
+//! * [`ntt`] — the NTT engine: radix-2, radix-4 and Winograd radix-8/16 variants of the
+//!   ML-DSA and Falcon transforms, selectable per process (`PQSIG_NTT`).
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
 //!
@@ -22,5 +24,6 @@ pub mod falcon;
 pub mod gf16;
 pub mod keccak;
 pub mod mldsa;
+pub mod ntt;
 pub mod select;
 pub mod xof;

@@ -114,8 +114,16 @@ pub struct Kernels {
     pub permute8_native: bool,
 }
 
-/// The kernel table of a backend (portable if it is unavailable here).
+/// The kernel table of a backend (portable if it is unavailable here), with the NTT
+/// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
+/// measured default of the backend, mostly radix-2 — the backend's own kernels).
 pub fn kernels(b: Backend) -> &'static Kernels {
+    crate::kernels::ntt::dispatch::mldsa_selected(b)
+}
+
+/// The kernel table of a backend (portable if it is unavailable here) with its own
+/// (radix-2) NTT, whatever variant is selected.
+pub fn base_kernels(b: Backend) -> &'static Kernels {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,

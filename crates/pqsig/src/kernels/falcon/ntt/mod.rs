@@ -100,9 +100,16 @@ pub struct NttKernels {
 /// The type of [`NttKernels::hash_words`]: `(out, filled, lanes) → (filled, lanes read)`.
 pub type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
 
-/// The kernel table of a backend (portable if it is unavailable here). Avx512 uses the
-/// AVX2 kernels.
+/// The kernel table of a backend (portable if it is unavailable here), with the NTT
+/// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
+/// measured default of the backend, mostly radix-2 — the backend's own kernels).
 pub fn kernels(b: Backend) -> &'static NttKernels {
+    crate::kernels::ntt::dispatch::falcon_selected(b)
+}
+
+/// The kernel table of a backend (portable if it is unavailable here) with its own
+/// (radix-2) transforms, whatever variant is selected. Avx512 uses the AVX2 kernels.
+pub fn base_kernels(b: Backend) -> &'static NttKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,

@@ -1,0 +1,164 @@
+//! The kernel tables of every (backend, variant) pair, built at compile time, so that
+//! choosing a variant costs one relaxed atomic load and a `match` when a scheme fetches
+//! its table, and nothing per kernel call.
+//!
+//! Radix-2 is the backend's own table (today's kernels: portable, AVX2, AVX-512). Any
+//! other variant is a copy of that table with `ntt`/`invntt_tomont` (ML-DSA) or
+//! `ntt`/`intt` (Falcon) replaced by the pair [`mldsa_fns`] / [`falcon_fns`] name for
+//! the (backend, variant). Where a backend has no SIMD kernel of a variant, the pair is
+//! the portable variant kernel: every variant runs on every backend, the rest of the
+//! table (products, samplers, …) staying SIMD.
+//!
+//! To add a SIMD variant kernel: one line in the `match` of [`mldsa_fns`] or
+//! [`falcon_fns`], e.g.
+//! `(Backend::Avx2, NttVariant::Radix4) => (avx2::mldsa_ntt_radix4, avx2::mldsa_invntt_radix4),`
+//! with the functions in `kernels/ntt/avx2/` (same signatures as the seam's).
+
+use super::portable::{self, FalconNtt, MlDsaNtt};
+use super::select::{variant_for, Modulus};
+use super::variant::NttVariant;
+use crate::kernels::falcon::ntt as fntt;
+use crate::kernels::falcon::ntt::NttKernels;
+use crate::kernels::mldsa::{self, Kernels};
+use crate::kernels::select::Backend;
+
+/// ML-DSA (forward, inverse) of a variant on a backend (SIMD where one exists, else
+/// portable). Radix-2 on a SIMD backend is the backend table itself, not this pair.
+pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
+    #[allow(clippy::match_single_binding)]
+    match (b, v) {
+        // SIMD variant kernels (kernels/ntt/avx2, kernels/ntt/avx512) slot in here:
+        // (Backend::Avx2, NttVariant::Radix4) => (avx2::..., avx2::...),
+        (_, v) => portable::mldsa_fns(v),
+    }
+}
+
+/// Falcon (forward, inverse) of a variant on a backend (SIMD where one exists, else
+/// portable). Radix-2 on a SIMD backend is the backend table itself, not this pair.
+pub const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
+    #[allow(clippy::match_single_binding)]
+    match (b, v) {
+        // SIMD variant kernels slot in here, as in `mldsa_fns`.
+        (_, v) => portable::falcon_fns(v),
+    }
+}
+
+macro_rules! mldsa_table {
+    ($name:ident, $base:expr, $b:expr, $v:expr) => {
+        static $name: Kernels = Kernels {
+            ntt: mldsa_fns($b, $v).0,
+            invntt_tomont: mldsa_fns($b, $v).1,
+            ..$base
+        };
+    };
+}
+
+macro_rules! falcon_table {
+    ($name:ident, $base:expr, $b:expr, $v:expr) => {
+        static $name: NttKernels = NttKernels {
+            ntt: falcon_fns($b, $v).0,
+            intt: falcon_fns($b, $v).1,
+            ..$base
+        };
+    };
+}
+
+#[allow(unused_imports)]
+use Backend::{Avx2, Avx512, Portable};
+use NttVariant::{Radix4, Winograd16, Winograd8};
+
+mldsa_table!(M_P_R4, mldsa::portable::KERNELS, Portable, Radix4);
+mldsa_table!(M_P_W8, mldsa::portable::KERNELS, Portable, Winograd8);
+mldsa_table!(M_P_W16, mldsa::portable::KERNELS, Portable, Winograd16);
+#[cfg(target_arch = "x86_64")]
+mldsa_table!(M_A2_R4, mldsa::avx2::KERNELS, Avx2, Radix4);
+#[cfg(target_arch = "x86_64")]
+mldsa_table!(M_A2_W8, mldsa::avx2::KERNELS, Avx2, Winograd8);
+#[cfg(target_arch = "x86_64")]
+mldsa_table!(M_A2_W16, mldsa::avx2::KERNELS, Avx2, Winograd16);
+#[cfg(target_arch = "x86_64")]
+mldsa_table!(M_A5_R4, mldsa::avx512::KERNELS, Avx512, Radix4);
+#[cfg(target_arch = "x86_64")]
+mldsa_table!(M_A5_W8, mldsa::avx512::KERNELS, Avx512, Winograd8);
+#[cfg(target_arch = "x86_64")]
+mldsa_table!(M_A5_W16, mldsa::avx512::KERNELS, Avx512, Winograd16);
+
+falcon_table!(F_P_R4, fntt::portable::KERNELS, Portable, Radix4);
+falcon_table!(F_P_W8, fntt::portable::KERNELS, Portable, Winograd8);
+falcon_table!(F_P_W16, fntt::portable::KERNELS, Portable, Winograd16);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A2_R4, fntt::avx2::KERNELS, Avx2, Radix4);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A2_W8, fntt::avx2::KERNELS, Avx2, Winograd8);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A2_W16, fntt::avx2::KERNELS, Avx2, Winograd16);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A5_R4, fntt::avx2::KERNELS_AVX512, Avx512, Radix4);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A5_W8, fntt::avx2::KERNELS_AVX512, Avx512, Winograd8);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A5_W16, fntt::avx2::KERNELS_AVX512, Avx512, Winograd16);
+
+/// The ML-DSA kernel table of a backend (portable if unavailable here) with the NTT of
+/// the given variant.
+pub fn mldsa_kernels(b: Backend, v: NttVariant) -> &'static Kernels {
+    let base = mldsa::base_kernels(b);
+    match (base.backend, v) {
+        (_, NttVariant::Radix2) => base,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Radix4) => &M_A2_R4,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Winograd8) => &M_A2_W8,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Winograd16) => &M_A2_W16,
+        #[cfg(target_arch = "x86_64")]
+        (Avx512, Radix4) => &M_A5_R4,
+        #[cfg(target_arch = "x86_64")]
+        (Avx512, Winograd8) => &M_A5_W8,
+        #[cfg(target_arch = "x86_64")]
+        (Avx512, Winograd16) => &M_A5_W16,
+        (_, Radix4) => &M_P_R4,
+        (_, Winograd8) => &M_P_W8,
+        (_, Winograd16) => &M_P_W16,
+    }
+}
+
+/// The Falcon NTT kernel table of a backend (portable if unavailable here) with the NTT
+/// of the given variant.
+pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
+    let base = fntt::base_kernels(b);
+    match (base.backend, v) {
+        (_, NttVariant::Radix2) => base,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Radix4) => &F_A2_R4,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Winograd8) => &F_A2_W8,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Winograd16) => &F_A2_W16,
+        #[cfg(target_arch = "x86_64")]
+        (Avx512, Radix4) => &F_A5_R4,
+        #[cfg(target_arch = "x86_64")]
+        (Avx512, Winograd8) => &F_A5_W8,
+        #[cfg(target_arch = "x86_64")]
+        (Avx512, Winograd16) => &F_A5_W16,
+        (_, Radix4) => &F_P_R4,
+        (_, Winograd8) => &F_P_W8,
+        (_, Winograd16) => &F_P_W16,
+    }
+}
+
+/// The ML-DSA table of a backend with the variant selected now for the backend whose
+/// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels).
+#[inline]
+pub fn mldsa_selected(b: Backend) -> &'static Kernels {
+    let eff = mldsa::base_kernels(b).backend;
+    mldsa_kernels(eff, variant_for(Modulus::MlDsa, eff))
+}
+
+/// The Falcon NTT table of a backend with the variant selected now for the backend whose
+/// kernels actually run (portable where `b` is unavailable or has no Falcon kernels).
+#[inline]
+pub fn falcon_selected(b: Backend) -> &'static NttKernels {
+    let eff = fntt::base_kernels(b).backend;
+    falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
+}
