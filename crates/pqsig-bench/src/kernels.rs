@@ -1,6 +1,8 @@
 //! Kernels alone, per backend: a table of (alg, op, backend, unit).
 //!
-//! * ML-DSA: `ntt`, `intt` on one polynomial per call;
+//! * ML-DSA: `ntt`, `intt` on one polynomial per call, and Falcon-512 / Falcon-1024 `ntt`,
+//!   `intt` mod 12289: every NTT variant (`pqsig::kernels::ntt`) on every backend, the
+//!   variant in the row's `variant` field;
 //! * Falcon (alg `Falcon-512` / `Falcon-1024`): `fft`, `ifft` on one polynomial of the
 //!   degree per call, and `samplerz`, the kernel side of SamplerZ (base sampler + BerExp)
 //!   on requests of realistic centre and σ, per request.
@@ -24,6 +26,7 @@ use pqsig::kernels::falcon::fft as kfft;
 use pqsig::kernels::falcon::fpr::{self, Fpr};
 use pqsig::kernels::falcon::samplerz::{self as ksz, Refill, Request, Stream, Window, WINDOW};
 use pqsig::kernels::mldsa::{self as km, Poly, N, Q};
+use pqsig::kernels::ntt::{self as kntt, NttVariant};
 use pqsig::Backend;
 
 /// One kernel on one backend.
@@ -61,28 +64,71 @@ pub fn cases() -> Vec<KernelCase> {
         .filter(|&b| b != Backend::Neon)
         .collect();
     mldsa_cases(&no_neon, &mut v);
+    falcon_ntt_cases(&no_neon, &mut v);
     falcon_cases(&no_neon, &mut v);
     snova_cases(&backends, &mut v);
     v
 }
 
+/// ML-DSA `ntt` / `intt` for every NTT variant of `pqsig::kernels::ntt` on every backend
+/// (radix-2 is the backend's own kernel; a variant without a SIMD kernel on a backend
+/// runs its portable kernel there, which the JSON `variant` and the note say).
 fn mldsa_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
     type Pick = fn(&'static km::Kernels) -> fn(&mut [Poly]);
     let ops: [(&'static str, Pick, u64); 2] =
         [("ntt", |k| k.ntt, 1), ("intt", |k| k.invntt_tomont, 2)];
     for (op, pick, seed) in ops {
         for &b in backends {
-            let f = pick(km::kernels(b));
-            v.push(KernelCase {
-                alg: "ML-DSA",
-                op,
-                backend: b.name().into(),
-                note: format!("1 poly/call, mean of {CALLS_PER_SAMPLE} calls/sample"),
-                fpr: None,
-                variant: None,
-                plan: None,
-                unit: Box::new(SliceKernel::new(1, mldsa_polys(seed), f)),
-            });
+            for &var in NttVariant::ALL {
+                let f = pick(kntt::mldsa_kernels(b, var));
+                v.push(KernelCase {
+                    alg: "ML-DSA",
+                    op,
+                    backend: b.name().into(),
+                    note: format!(
+                        "{} NTT, 1 poly/call, mean of {CALLS_PER_SAMPLE} calls/sample",
+                        var.name()
+                    ),
+                    fpr: None,
+                    variant: Some(var.name()),
+                    plan: None,
+                    unit: Box::new(SliceKernel::new(1, mldsa_polys(seed), f)),
+                });
+            }
+        }
+    }
+}
+
+/// Falcon `ntt` / `intt` mod 12289 (n = 512 and 1024) for every NTT variant on every
+/// backend, as for ML-DSA.
+fn falcon_ntt_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
+    for (alg, logn) in [("Falcon-512", 9u32), ("Falcon-1024", 10)] {
+        let n = 1usize << logn;
+        for (op, seed) in [("ntt", 5u64), ("intt", 6)] {
+            for &b in backends {
+                for &var in NttVariant::ALL {
+                    let k = kntt::falcon_kernels(b, var);
+                    let f = if op == "ntt" { k.ntt } else { k.intt };
+                    v.push(KernelCase {
+                        alg,
+                        op,
+                        backend: b.name().into(),
+                        note: format!(
+                            "{} NTT mod 12289, 1 poly (n = {n})/call, mean of \
+                             {CALLS_PER_SAMPLE} calls/sample",
+                            var.name()
+                        ),
+                        fpr: None,
+                        variant: Some(var.name()),
+                        plan: None,
+                        unit: Box::new(SliceKernel::new(
+                            n,
+                            falcon_polys(n, seed),
+                            move |p: &mut [u16]| f(p, logn),
+                        )),
+                    });
+                }
+            }
         }
     }
 }
@@ -146,6 +192,15 @@ fn mldsa_polys(seed: u64) -> Vec<Poly> {
         }
     }
     src
+}
+
+/// `CALLS_PER_SAMPLE` polynomials of n canonical residues mod 12289 (the Falcon NTT's
+/// input domain).
+fn falcon_polys(n: usize, seed: u64) -> Vec<u16> {
+    let mut rng = SplitMix(seed);
+    (0..n * CALLS_PER_SAMPLE)
+        .map(|_| (rng.next() % 12289) as u16)
+        .collect()
 }
 
 /// `CALLS_PER_SAMPLE` polynomials of n values for the FFT kernels: integers in
