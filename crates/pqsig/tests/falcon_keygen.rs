@@ -180,7 +180,7 @@ fn naive_sample(rng: &mut pqsig::kernels::keccak::sponge::Shake256, logn: u32) -
         4,
         0,
     ];
-    let mut word = |rng: &mut pqsig::kernels::keccak::sponge::Shake256| {
+    let word = |rng: &mut pqsig::kernels::keccak::sponge::Shake256| {
         let mut b = [0u8; 8];
         rng.squeeze(&mut b);
         u64::from_le_bytes(b)
