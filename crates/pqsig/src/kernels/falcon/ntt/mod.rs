@@ -41,6 +41,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 pub mod portable;
 pub mod tables;
 
@@ -100,14 +102,14 @@ pub struct NttKernels {
 /// The type of [`NttKernels::hash_words`]: `(out, filled, lanes) → (filled, lanes read)`.
 pub type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
 
-/// The kernel table of a backend (portable if it is unavailable here). Avx512 uses the
-/// AVX2 kernels.
+/// The kernel table of a backend (portable if it is unavailable here). Avx512 has its own
+/// transforms and uses the AVX2 coefficient-wise kernels.
 pub fn kernels(b: Backend) -> &'static NttKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if b.is_available() => &avx2::KERNELS_AVX512,
+        Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }
 }

@@ -1,0 +1,132 @@
+//! TSC ticks (rdtsc, median of many samples) of the Falcon NTT (q = 12289, n = 512 and
+//! 1024) per backend table, and of the SIMD NTT variants (radix-4 / merged, Winograd
+//! radix-8 and radix-16) for both moduli.
+//!
+//! Run: `cargo run -p pqsig --release --example ntt_simd_ticks` (x86-64 only; lines whose
+//! CPU features are missing are skipped). Same method as `ntt_ticks`: each sample copies
+//! 16 fresh canonical polynomials into an L1-resident buffer (untimed), times 16
+//! single-polynomial calls and divides by 16; the candidates take turns in rounds
+//! (untimed warm-up samples, then timed ones) so that clock changes affect all alike.
+
+#[cfg(target_arch = "x86_64")]
+fn main() {
+    use core::arch::x86_64::_rdtsc;
+    use pqsig::kernels::falcon::ntt as fntt;
+    use pqsig::kernels::mldsa::{self, Poly};
+    use pqsig::Backend;
+    use std::hint::black_box;
+
+    const BATCH: usize = 16;
+    const ROUNDS: usize = 20;
+    const PER_ROUND: usize = 101;
+    const WARMUP: usize = 10;
+
+    type Job<'a, T> = (String, Box<dyn FnMut(&mut T) + 'a>);
+
+    /// Median ticks per call of each job on each of `BATCH` copies of `input`.
+    fn medians<T: Clone>(input: &[T], jobs: &mut [Job<'_, T>]) -> Vec<u64> {
+        let mut buf = input.to_vec();
+        let mut t = vec![Vec::with_capacity(ROUNDS * PER_ROUND); jobs.len()];
+        for _ in 0..ROUNDS {
+            for (j, tj) in t.iter_mut().enumerate() {
+                for s in 0..WARMUP + PER_ROUND {
+                    buf.clone_from_slice(input);
+                    // SAFETY: rdtsc is available on every x86-64 CPU.
+                    let t0 = unsafe { _rdtsc() };
+                    for p in buf.iter_mut() {
+                        (jobs[j].1)(black_box(p));
+                    }
+                    // SAFETY: as above.
+                    let t1 = unsafe { _rdtsc() };
+                    if s >= WARMUP {
+                        tj.push((t1 - t0) / BATCH as u64);
+                    }
+                }
+            }
+        }
+        t.into_iter()
+            .map(|mut tj| {
+                tj.sort_unstable();
+                tj[tj.len() / 2]
+            })
+            .collect()
+    }
+
+    fn print(title: &str, jobs: &[(String, u64)], coefs: usize) {
+        println!("{title}");
+        for (name, t) in jobs {
+            println!(
+                "  {:<44} {:>7} ticks  {:>6.2} ticks/coef",
+                name,
+                t,
+                *t as f64 / coefs as f64
+            );
+        }
+    }
+
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let backends: Vec<Backend> = [Backend::Portable, Backend::Avx2, Backend::Avx512]
+        .into_iter()
+        .filter(|b| b.is_available())
+        .collect();
+
+    // Falcon: per degree, forward and inverse per backend table (and variants).
+    for logn in [9u32, 10] {
+        let n = 1usize << logn;
+        let input: Vec<Vec<u16>> = (0..BATCH)
+            .map(|_| (0..n).map(|_| (next() % fntt::Q as u64) as u16).collect())
+            .collect();
+        let mut jobs: Vec<Job<'_, Vec<u16>>> = Vec::new();
+        for &b in &backends {
+            let k = fntt::kernels(b);
+            jobs.push((format!("ntt [{b}]"), Box::new(move |p| (k.ntt)(p, logn))));
+            jobs.push((format!("intt [{b}]"), Box::new(move |p| (k.intt)(p, logn))));
+        }
+        let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
+        let t = medians(&input, &mut jobs);
+        print(
+            &format!("Falcon NTT, n = {n}"),
+            &names.into_iter().zip(t).collect::<Vec<_>>(),
+            n,
+        );
+    }
+
+    // ML-DSA reference lines for the per-coefficient comparison.
+    let input: Vec<Poly> = (0..BATCH)
+        .map(|_| Poly {
+            coeffs: core::array::from_fn(|_| {
+                (next() % (2 * mldsa::Q as u64 - 1)) as i32 - (mldsa::Q - 1)
+            }),
+        })
+        .collect();
+    let mut jobs: Vec<Job<'_, Poly>> = Vec::new();
+    for &b in &backends {
+        let k = mldsa::kernels(b);
+        jobs.push((
+            format!("ntt [{b}]"),
+            Box::new(move |p| (k.ntt)(core::slice::from_mut(p))),
+        ));
+        jobs.push((
+            format!("invntt_tomont [{b}]"),
+            Box::new(move |p| (k.invntt_tomont)(core::slice::from_mut(p))),
+        ));
+    }
+    let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
+    let t = medians(&input, &mut jobs);
+    print(
+        "ML-DSA NTT, n = 256",
+        &names.into_iter().zip(t).collect::<Vec<_>>(),
+        256,
+    );
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn main() {
+    println!("ntt_simd_ticks: x86-64 only");
+}
