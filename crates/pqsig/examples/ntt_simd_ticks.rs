@@ -117,6 +117,27 @@ fn main() {
             Box::new(move |p| (k.invntt_tomont)(core::slice::from_mut(p))),
         ));
     }
+    if Backend::Avx2.is_available() {
+        use pqsig::kernels::ntt::avx2 as v;
+        type F = fn(&mut [Poly]);
+        let vs: [(&str, F); 6] = [
+            ("ntt radix4 [avx2 variant]", v::mldsa_ntt_radix4),
+            ("invntt radix4 [avx2 variant]", v::mldsa_invntt_radix4),
+            ("ntt winograd8 [avx2 variant]", v::mldsa_ntt_winograd8),
+            ("invntt winograd8 [avx2 variant]", v::mldsa_invntt_winograd8),
+            ("ntt winograd16 [avx2 variant]", v::mldsa_ntt_winograd16),
+            (
+                "invntt winograd16 [avx2 variant]",
+                v::mldsa_invntt_winograd16,
+            ),
+        ];
+        for (name, f) in vs {
+            jobs.push((
+                name.to_string(),
+                Box::new(move |p| f(core::slice::from_mut(p))),
+            ));
+        }
+    }
     let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
     let t = medians(&input, &mut jobs);
     print(

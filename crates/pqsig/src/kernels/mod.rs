@@ -22,5 +22,6 @@ pub mod falcon;
 pub mod gf16;
 pub mod keccak;
 pub mod mldsa;
+pub mod ntt;
 pub mod select;
 pub mod xof;
