@@ -88,6 +88,21 @@ fn main() {
             jobs.push((format!("ntt [{b}]"), Box::new(move |p| (k.ntt)(p, logn))));
             jobs.push((format!("intt [{b}]"), Box::new(move |p| (k.intt)(p, logn))));
         }
+        if Backend::Avx2.is_available() {
+            use pqsig::kernels::ntt::avx2 as v;
+            type F = fn(&mut [u16], u32);
+            let vs: [(&str, F); 6] = [
+                ("ntt radix4 [avx2 variant]", v::falcon_ntt_radix4),
+                ("intt radix4 [avx2 variant]", v::falcon_intt_radix4),
+                ("ntt winograd8 [avx2 variant]", v::falcon_ntt_winograd8),
+                ("intt winograd8 [avx2 variant]", v::falcon_intt_winograd8),
+                ("ntt winograd16 [avx2 variant]", v::falcon_ntt_winograd16),
+                ("intt winograd16 [avx2 variant]", v::falcon_intt_winograd16),
+            ];
+            for (name, f) in vs {
+                jobs.push((name.to_string(), Box::new(move |p| f(p, logn))));
+            }
+        }
         let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
         let t = medians(&input, &mut jobs);
         print(

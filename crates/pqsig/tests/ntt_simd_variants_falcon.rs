@@ -1,0 +1,98 @@
+//! The AVX2 NTT variant kernels for Falcon (`kernels::ntt::avx2`: radix-4, Winograd
+//! radix-8, Winograd radix-16) bit for bit against the portable reference, every degree
+//! (logn 1..=10), random and extreme canonical inputs, batches; and the round trip.
+//! Skipped (with a message) where AVX2 is unavailable.
+#![cfg(target_arch = "x86_64")]
+
+mod common;
+
+use common::XorShift;
+use pqsig::kernels::falcon::ntt::{kernels, Q};
+use pqsig::kernels::ntt::avx2 as v;
+use pqsig::Backend;
+
+type F = fn(&mut [u16], u32);
+
+fn variants() -> Option<[(&'static str, F, F); 3]> {
+    if !Backend::Avx2.is_available() {
+        println!("skipped: AVX2 is not available on this CPU/target");
+        return None;
+    }
+    Some([
+        ("radix4", v::falcon_ntt_radix4, v::falcon_intt_radix4),
+        (
+            "winograd8",
+            v::falcon_ntt_winograd8,
+            v::falcon_intt_winograd8,
+        ),
+        (
+            "winograd16",
+            v::falcon_ntt_winograd16,
+            v::falcon_intt_winograd16,
+        ),
+    ])
+}
+
+fn residues(rng: &mut XorShift, len: usize) -> Vec<u16> {
+    let mode = rng.next() % 4;
+    (0..len)
+        .map(|_| match mode {
+            0 => match rng.next() % 4 {
+                0 => 0,
+                1 => (Q - 1) as u16,
+                _ => (rng.next() % Q as u64) as u16,
+            },
+            1 => (Q - 1 - (rng.next() % 4) as u32) as u16,
+            _ => (rng.next() % Q as u64) as u16,
+        })
+        .collect()
+}
+
+#[test]
+fn variants_match_portable() {
+    let Some(vs) = variants() else { return };
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0xfa1c_0000_0001);
+    for logn in 1..=10u32 {
+        let n = 1usize << logn;
+        let mut cases: Vec<Vec<u16>> = (0..40)
+            .map(|r| residues(&mut rng, [1, 2, 3][r % 3] * n))
+            .collect();
+        cases.push(vec![0; n]);
+        cases.push(vec![(Q - 1) as u16; n]);
+        cases.push(
+            (0..n)
+                .map(|i| if i % 2 == 0 { (Q - 1) as u16 } else { 0 })
+                .collect(),
+        );
+        for a in &cases {
+            let mut want_f = a.clone();
+            (pk.ntt)(&mut want_f, logn);
+            let mut want_i = a.clone();
+            (pk.intt)(&mut want_i, logn);
+            for (name, f, i) in vs {
+                let mut got = a.clone();
+                f(&mut got, logn);
+                assert_eq!(got, want_f, "ntt {name} logn {logn}");
+                let mut got = a.clone();
+                i(&mut got, logn);
+                assert_eq!(got, want_i, "intt {name} logn {logn}");
+            }
+        }
+    }
+}
+
+#[test]
+fn round_trip() {
+    let Some(vs) = variants() else { return };
+    let mut rng = XorShift(0xfa1c_0000_0002);
+    for logn in 1..=10u32 {
+        let a = residues(&mut rng, 1 << logn);
+        for (name, f, i) in vs {
+            let mut x = a.clone();
+            f(&mut x, logn);
+            i(&mut x, logn);
+            assert_eq!(x, a, "{name} logn {logn}");
+        }
+    }
+}
