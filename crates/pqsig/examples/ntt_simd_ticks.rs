@@ -153,6 +153,30 @@ fn main() {
             ));
         }
     }
+    if Backend::Avx512.is_available() {
+        use pqsig::kernels::ntt::avx512 as v;
+        type F = fn(&mut [Poly]);
+        let vs: [(&str, F); 6] = [
+            ("ntt radix4 [avx512 variant]", v::mldsa_ntt_radix4),
+            ("invntt radix4 [avx512 variant]", v::mldsa_invntt_radix4),
+            ("ntt winograd8 [avx512 variant]", v::mldsa_ntt_winograd8),
+            (
+                "invntt winograd8 [avx512 variant]",
+                v::mldsa_invntt_winograd8,
+            ),
+            ("ntt winograd16 [avx512 variant]", v::mldsa_ntt_winograd16),
+            (
+                "invntt winograd16 [avx512 variant]",
+                v::mldsa_invntt_winograd16,
+            ),
+        ];
+        for (name, f) in vs {
+            jobs.push((
+                name.to_string(),
+                Box::new(move |p| f(core::slice::from_mut(p))),
+            ));
+        }
+    }
     let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
     let t = medians(&input, &mut jobs);
     print(

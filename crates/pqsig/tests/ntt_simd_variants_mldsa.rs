@@ -1,5 +1,5 @@
-//! The AVX2 NTT variant kernels for ML-DSA (`kernels::ntt::avx2`: radix-4, Winograd
-//! radix-8, Winograd radix-16) against the portable reference on random inputs spanning
+//! The AVX2 and AVX-512 NTT variant kernels for ML-DSA (`kernels::ntt::{avx2, avx512}`:
+//! radix-4, Winograd radix-8, Winograd radix-16) against the portable reference on random inputs spanning
 //! the seam's input bounds (|a| < q) and extreme ones: congruence mod q, the seam's
 //! output bounds (forward < 9q; inverse < 3q/4 and, as documented, < 0.51q), the round
 //! trip, and NTT products against a schoolbook product. Skipped (with a message) where
@@ -15,24 +15,47 @@ use pqsig::Backend;
 
 type F = fn(&mut [Poly]);
 
-fn variants() -> Option<[(&'static str, F, F); 3]> {
+fn variants() -> Option<Vec<(&'static str, F, F)>> {
     if !Backend::Avx2.is_available() {
         println!("skipped: AVX2 is not available on this CPU/target");
         return None;
     }
-    Some([
-        ("radix4", v::mldsa_ntt_radix4, v::mldsa_invntt_radix4),
+    let mut vs: Vec<(&'static str, F, F)> = vec![
+        ("avx2 radix4", v::mldsa_ntt_radix4, v::mldsa_invntt_radix4),
         (
-            "winograd8",
+            "avx2 winograd8",
             v::mldsa_ntt_winograd8,
             v::mldsa_invntt_winograd8,
         ),
         (
-            "winograd16",
+            "avx2 winograd16",
             v::mldsa_ntt_winograd16,
             v::mldsa_invntt_winograd16,
         ),
-    ])
+    ];
+    if Backend::Avx512.is_available() {
+        use pqsig::kernels::ntt::avx512 as w;
+        vs.extend_from_slice(&[
+            (
+                "avx512 radix4",
+                w::mldsa_ntt_radix4 as F,
+                w::mldsa_invntt_radix4 as F,
+            ),
+            (
+                "avx512 winograd8",
+                w::mldsa_ntt_winograd8,
+                w::mldsa_invntt_winograd8,
+            ),
+            (
+                "avx512 winograd16",
+                w::mldsa_ntt_winograd16,
+                w::mldsa_invntt_winograd16,
+            ),
+        ]);
+    } else {
+        println!("AVX-512 variants skipped: AVX-512 is not available");
+    }
+    Some(vs)
 }
 
 /// Inputs: random in (−q, q) with extremes, plus all ±(q − 1), alternating, zero.
@@ -67,7 +90,7 @@ fn forward_matches_portable() {
     let a = inputs(0x5151_0001);
     let mut want = a.clone();
     (pk.ntt)(&mut want);
-    for (name, f, _) in vs {
+    for &(name, f, _) in &vs {
         let mut got = a.clone();
         f(&mut got);
         check_congruent(&format!("ntt {name}"), &want, &got, 9, 1);
@@ -85,7 +108,7 @@ fn inverse_matches_portable() {
     let a = inputs(0x5151_0002);
     let mut want = a.clone();
     (pk.invntt_tomont)(&mut want);
-    for (name, _, f) in vs {
+    for &(name, _, f) in &vs {
         let mut got = a.clone();
         f(&mut got);
         check_congruent(&format!("invntt {name}"), &want, &got, 51, 100);
@@ -101,7 +124,7 @@ fn products_and_round_trip() {
     let Some(vs) = variants() else { return };
     let pk = kernels(Backend::Portable);
     let mut rng = XorShift(0x5151_0003);
-    for (name, fwd, inv) in vs {
+    for &(name, fwd, inv) in &vs {
         for _ in 0..20 {
             let a = rng.poly(-(QL - 1), QL - 1);
             let b = rng.poly(-(QL - 1), QL - 1);
