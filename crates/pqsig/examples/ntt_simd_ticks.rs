@@ -103,6 +103,24 @@ fn main() {
                 jobs.push((name.to_string(), Box::new(move |p| f(p, logn))));
             }
         }
+        if Backend::Avx512.is_available() {
+            use pqsig::kernels::ntt::avx512 as v;
+            type F = fn(&mut [u16], u32);
+            let vs: [(&str, F); 6] = [
+                ("ntt radix4 [avx512 variant]", v::falcon_ntt_radix4),
+                ("intt radix4 [avx512 variant]", v::falcon_intt_radix4),
+                ("ntt winograd8 [avx512 variant]", v::falcon_ntt_winograd8),
+                ("intt winograd8 [avx512 variant]", v::falcon_intt_winograd8),
+                ("ntt winograd16 [avx512 variant]", v::falcon_ntt_winograd16),
+                (
+                    "intt winograd16 [avx512 variant]",
+                    v::falcon_intt_winograd16,
+                ),
+            ];
+            for (name, f) in vs {
+                jobs.push((name.to_string(), Box::new(move |p| f(p, logn))));
+            }
+        }
         let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
         let t = medians(&input, &mut jobs);
         print(

@@ -1,5 +1,5 @@
-//! The AVX2 NTT variant kernels for Falcon (`kernels::ntt::avx2`: radix-4, Winograd
-//! radix-8, Winograd radix-16) bit for bit against the portable reference, every degree
+//! The AVX2 and AVX-512 NTT variant kernels for Falcon (`kernels::ntt::{avx2, avx512}`:
+//! radix-4, Winograd radix-8, Winograd radix-16) bit for bit against the portable reference, every degree
 //! (logn 1..=10), random and extreme canonical inputs, batches; and the round trip.
 //! Skipped (with a message) where AVX2 is unavailable.
 #![cfg(target_arch = "x86_64")]
@@ -13,24 +13,47 @@ use pqsig::Backend;
 
 type F = fn(&mut [u16], u32);
 
-fn variants() -> Option<[(&'static str, F, F); 3]> {
+fn variants() -> Option<Vec<(&'static str, F, F)>> {
     if !Backend::Avx2.is_available() {
         println!("skipped: AVX2 is not available on this CPU/target");
         return None;
     }
-    Some([
-        ("radix4", v::falcon_ntt_radix4, v::falcon_intt_radix4),
+    let mut vs: Vec<(&'static str, F, F)> = vec![
+        ("avx2 radix4", v::falcon_ntt_radix4, v::falcon_intt_radix4),
         (
-            "winograd8",
+            "avx2 winograd8",
             v::falcon_ntt_winograd8,
             v::falcon_intt_winograd8,
         ),
         (
-            "winograd16",
+            "avx2 winograd16",
             v::falcon_ntt_winograd16,
             v::falcon_intt_winograd16,
         ),
-    ])
+    ];
+    if Backend::Avx512.is_available() {
+        use pqsig::kernels::ntt::avx512 as w;
+        vs.extend_from_slice(&[
+            (
+                "avx512 radix4",
+                w::falcon_ntt_radix4 as F,
+                w::falcon_intt_radix4 as F,
+            ),
+            (
+                "avx512 winograd8",
+                w::falcon_ntt_winograd8,
+                w::falcon_intt_winograd8,
+            ),
+            (
+                "avx512 winograd16",
+                w::falcon_ntt_winograd16,
+                w::falcon_intt_winograd16,
+            ),
+        ]);
+    } else {
+        println!("AVX-512 variants skipped: AVX-512 is not available");
+    }
+    Some(vs)
 }
 
 fn residues(rng: &mut XorShift, len: usize) -> Vec<u16> {
@@ -70,7 +93,7 @@ fn variants_match_portable() {
             (pk.ntt)(&mut want_f, logn);
             let mut want_i = a.clone();
             (pk.intt)(&mut want_i, logn);
-            for (name, f, i) in vs {
+            for &(name, f, i) in &vs {
                 let mut got = a.clone();
                 f(&mut got, logn);
                 assert_eq!(got, want_f, "ntt {name} logn {logn}");
@@ -88,7 +111,7 @@ fn round_trip() {
     let mut rng = XorShift(0xfa1c_0000_0002);
     for logn in 1..=10u32 {
         let a = residues(&mut rng, 1 << logn);
-        for (name, f, i) in vs {
+        for &(name, f, i) in &vs {
             let mut x = a.clone();
             f(&mut x, logn);
             i(&mut x, logn);
