@@ -358,6 +358,59 @@ unsafe fn sh1(x: __m512i, y: __m512i) -> (__m512i, __m512i) {
     }
 }
 
+/// Word indices into (X, Y) of the permutation between the natural chunk layout and the
+/// one of the half-distance-1 layer (`sh16` … `sh1` applied in turn): `[to X, to Y,
+/// from X, from Y]`.
+const fn chunk_perms() -> [[i16; 32]; 4] {
+    let map = lane_map(1);
+    let mut t = [[0i16; 32]; 4];
+    let mut i = 0;
+    while i < 32 {
+        // Lane i of X holds offset map[i], lane i of Y its partner map[i] + 1.
+        t[0][i] = map[i] as i16;
+        t[1][i] = map[i] as i16 + 1;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 32 {
+        let (cx, cy) = (map[i] as usize, map[i] as usize + 1);
+        // Offset c goes to lane c % 32 of X (c < 32) or Y.
+        t[2 + cx / 32][cx % 32] = i as i16;
+        t[2 + cy / 32][cy % 32] = 32 + i as i16;
+        i += 1;
+    }
+    t
+}
+
+static CHUNK_PERM: [[i16; 32]; 4] = chunk_perms();
+
+/// Natural chunk layout to the half-distance-1 layout (the composition of `sh16` …
+/// `sh1`), one two-source word permute per vector.
+#[inline(always)]
+unsafe fn to_chunk_order(x: __m512i, y: __m512i) -> (__m512i, __m512i) {
+    unsafe {
+        let ix = _mm512_loadu_si512(CHUNK_PERM[0].as_ptr() as *const __m512i);
+        let iy = _mm512_loadu_si512(CHUNK_PERM[1].as_ptr() as *const __m512i);
+        (
+            _mm512_permutex2var_epi16(x, ix, y),
+            _mm512_permutex2var_epi16(x, iy, y),
+        )
+    }
+}
+
+/// The inverse of `to_chunk_order`.
+#[inline(always)]
+unsafe fn from_chunk_order(x: __m512i, y: __m512i) -> (__m512i, __m512i) {
+    unsafe {
+        let ix = _mm512_loadu_si512(CHUNK_PERM[2].as_ptr() as *const __m512i);
+        let iy = _mm512_loadu_si512(CHUNK_PERM[3].as_ptr() as *const __m512i);
+        (
+            _mm512_permutex2var_epi16(x, ix, y),
+            _mm512_permutex2var_epi16(x, iy, y),
+        )
+    }
+}
+
 /// Inner-layer twiddles: table `t` (0: half-distance 32 … 5: 1), row `v`.
 #[inline(always)]
 unsafe fn twl(tab: &Inner, t: usize, v: usize) -> Tw {
@@ -462,11 +515,7 @@ unsafe fn fwd_chunk<const LOGN: u32>(
         ct(&mut x, &mut y, twl(&FWD, 5, v), k);
         x = fwd_final::<LOGN>(x, k);
         y = fwd_final::<LOGN>(y, k);
-        (x, y) = sh1(x, y);
-        (x, y) = sh2(x, y);
-        (x, y) = sh4(x, y);
-        (x, y) = sh8(x, y);
-        (x, y) = sh16(x, y);
+        (x, y) = from_chunk_order(x, y);
     }
     (x, y)
 }
@@ -509,11 +558,7 @@ unsafe fn inv_chunk<const LOGN: u32>(
                 *x = barrett(*x, k);
             }
         };
-        (x, y) = sh16(x, y);
-        (x, y) = sh8(x, y);
-        (x, y) = sh4(x, y);
-        (x, y) = sh2(x, y);
-        (x, y) = sh1(x, y);
+        (x, y) = to_chunk_order(x, y);
         gs(&mut x, &mut y, twl(&INV, 5, v), k);
         red(&mut x, 1);
         (x, y) = sh1(x, y);
