@@ -436,6 +436,53 @@ const fn inv_reduce(logn: u32, l: u32) -> bool {
 /// Most vectors the merged outer pass holds (n/64 for n = 1024).
 const OUTER_MAX: usize = 16;
 
+/// One forward outer layer on the vectors held in `r` (transform of n/64 vectors):
+/// `M` groups, half-distance `HK` vectors; then the layer's Barrett reduction if the
+/// schedule has one (the layer index is log2(M) + 1).
+#[inline(always)]
+unsafe fn fwd_layer<const LOGN: u32, const HK: usize, const M: usize>(
+    r: &mut [__m512i; OUTER_MAX],
+    k: K,
+) {
+    for g in 0..M {
+        let w = unsafe { splat(&GMC, &GMCQ, M + g) };
+        for i in 0..HK {
+            let b = 2 * g * HK + i;
+            let (mut x, mut y) = (r[b], r[b + HK]);
+            unsafe { ct(&mut x, &mut y, w, k) };
+            r[b] = x;
+            r[b + HK] = y;
+        }
+    }
+    if fwd_reduce(LOGN, M.trailing_zeros() + 1) {
+        for ri in r.iter_mut().take(2 * HK * M) {
+            *ri = unsafe { barrett(*ri, k) };
+        }
+    }
+}
+
+/// One inverse outer layer (not the last): `M` groups, half-distance `HK` vectors,
+/// layer index `L`.
+#[inline(always)]
+unsafe fn inv_layer<const LOGN: u32, const HK: usize, const M: usize, const L: u32>(
+    r: &mut [__m512i; OUTER_MAX],
+    k: K,
+) {
+    for g in 0..M {
+        let w = unsafe { splat(&IGMC, &IGMCQ, M + g) };
+        for i in 0..HK {
+            let b = 2 * g * HK + i;
+            let (mut x, mut y) = (r[b], r[b + HK]);
+            unsafe { gs(&mut x, &mut y, w, k) };
+            if inv_reduce(LOGN, L) {
+                x = unsafe { barrett(x, k) };
+            }
+            r[b] = x;
+            r[b + HK] = y;
+        }
+    }
+}
+
 /// Forward outer layers (half-distance ≥ 64, layers 1..=logn − 6), merged: for j in
 /// {0, 1}, the vectors j, j + 2, … form a transform of n/64 vectors in registers.
 ///
@@ -444,30 +491,33 @@ const OUTER_MAX: usize = 16;
 #[inline(always)]
 unsafe fn fwd_outer<const LOGN: u32>(a: &mut [u16], k: K) {
     let nv = 1usize << (LOGN - 6);
-    let layers = LOGN - 6;
     for j in 0..2 {
         let mut r = [unsafe { _mm512_setzero_si512() }; OUTER_MAX];
         for (i, ri) in r.iter_mut().enumerate().take(nv) {
             let o = 32 * (j + 2 * i);
             *ri = unsafe { load(&a[o..o + 32]) };
         }
-        let mut hk = nv;
-        let mut m = 1;
-        for l in 1..=layers {
-            hk >>= 1;
-            for g in 0..m {
-                let w = unsafe { splat(&GMC, &GMCQ, m + g) };
-                for i in 2 * g * hk..2 * g * hk + hk {
-                    let (lo, hi) = r.split_at_mut(i + hk);
-                    unsafe { ct(&mut lo[i], &mut hi[0], w, k) };
+        // One layer at a time with constant shapes, so that the loops unroll and `r`
+        // stays in registers.
+        unsafe {
+            match LOGN {
+                7 => fwd_layer::<LOGN, 1, 1>(&mut r, k),
+                8 => {
+                    fwd_layer::<LOGN, 2, 1>(&mut r, k);
+                    fwd_layer::<LOGN, 1, 2>(&mut r, k);
+                }
+                9 => {
+                    fwd_layer::<LOGN, 4, 1>(&mut r, k);
+                    fwd_layer::<LOGN, 2, 2>(&mut r, k);
+                    fwd_layer::<LOGN, 1, 4>(&mut r, k);
+                }
+                _ => {
+                    fwd_layer::<LOGN, 8, 1>(&mut r, k);
+                    fwd_layer::<LOGN, 4, 2>(&mut r, k);
+                    fwd_layer::<LOGN, 2, 4>(&mut r, k);
+                    fwd_layer::<LOGN, 1, 8>(&mut r, k);
                 }
             }
-            if fwd_reduce(LOGN, l) {
-                for ri in r.iter_mut().take(nv) {
-                    *ri = unsafe { barrett(*ri, k) };
-                }
-            }
-            m <<= 1;
         }
         for (i, ri) in r.iter().enumerate().take(nv) {
             let o = 32 * (j + 2 * i);
@@ -601,33 +651,28 @@ unsafe fn inv_outer<const LOGN: u32>(a: &mut [u16], k: K) {
             let o = 32 * (j + 2 * i);
             *ri = unsafe { load(&a[o..o + 32]) };
         }
-        // Groups of the next layer (n/128 for layer 7), half-distance in vectors-of-r.
-        let mut m = nv >> 1;
-        let mut hk = 1;
-        let mut l = 7;
-        while m > 1 {
-            for g in 0..m {
-                let w = unsafe { splat(&IGMC, &IGMCQ, m + g) };
-                for i in 2 * g * hk..2 * g * hk + hk {
-                    let (lo, hi) = r.split_at_mut(i + hk);
-                    unsafe { gs(&mut lo[i], &mut hi[0], w, k) };
-                    if inv_reduce(LOGN, l) {
-                        lo[i] = unsafe { barrett(lo[i], k) };
-                    }
+        unsafe {
+            match LOGN {
+                8 => inv_layer::<LOGN, 1, 2, 7>(&mut r, k),
+                9 => {
+                    inv_layer::<LOGN, 1, 4, 7>(&mut r, k);
+                    inv_layer::<LOGN, 2, 2, 8>(&mut r, k);
                 }
+                10 => {
+                    inv_layer::<LOGN, 1, 8, 7>(&mut r, k);
+                    inv_layer::<LOGN, 2, 4, 8>(&mut r, k);
+                    inv_layer::<LOGN, 4, 2, 9>(&mut r, k);
+                }
+                _ => {}
             }
-            hk <<= 1;
-            m >>= 1;
-            l += 1;
         }
         // Last layer: half-distance nv/2.
         let h = nv / 2;
         for i in 0..h {
-            let (lo, hi) = r.split_at_mut(i + h);
             unsafe {
-                let (u, w) = (lo[i], hi[0]);
-                lo[i] = caddq(mont(_mm512_add_epi16(u, w), ni, k), k);
-                hi[0] = caddq(mont(_mm512_sub_epi16(u, w), wni, k), k);
+                let (u, w) = (r[i], r[i + h]);
+                r[i] = caddq(mont(_mm512_add_epi16(u, w), ni, k), k);
+                r[i + h] = caddq(mont(_mm512_sub_epi16(u, w), wni, k), k);
             }
         }
         for (i, ri) in r.iter().enumerate().take(nv) {
