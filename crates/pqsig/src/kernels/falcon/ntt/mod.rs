@@ -37,7 +37,9 @@
 //! values (`div` scans every coefficient before reporting a zero divisor).
 //!
 //! The AVX2 transforms run the portable code for n < 32 (logn < 5), where a polynomial
-//! does not fill the two 16-lane vectors the in-register layers work on.
+//! does not fill the two 16-lane vectors the in-register layers work on. The AVX-512
+//! transforms (signed lazy arithmetic inside, canonical at the boundary) run the AVX2
+//! ones for n < 64.
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
