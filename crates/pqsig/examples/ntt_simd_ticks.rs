@@ -130,6 +130,75 @@ fn main() {
         );
     }
 
+    // Units alone: the deepest 3 (4) layers of a degree-n transform as radix-2 stages or
+    // as one stage of Winograd radix-8 (radix-4 / Winograd radix-16) units, through the
+    // one-stage hooks (vectorised across units exactly as in the transforms).
+    type Stage = fn(&mut [u16], u32, usize, u32, bool);
+    let mut hooks: Vec<(&str, Stage)> = Vec::new();
+    if Backend::Avx2.is_available() {
+        hooks.push(("avx2", pqsig::kernels::ntt::avx2::falcon_stage));
+    }
+    if Backend::Avx512.is_available() {
+        hooks.push(("avx512", pqsig::kernels::ntt::avx512::falcon_stage));
+    }
+    for logn in [9u32, 10] {
+        let n = 1usize << logn;
+        let input: Vec<Vec<u16>> = (0..BATCH)
+            .map(|_| (0..n).map(|_| (next() % fntt::Q as u64) as u16).collect())
+            .collect();
+        let mut jobs: Vec<Job<'_, Vec<u16>>> = Vec::new();
+        let mut units = Vec::new();
+        for &(b, st) in &hooks {
+            // (name, units of the block, [(m, layers)] top first)
+            let m3 = n / 8;
+            let m4 = n / 16;
+            let plans: [(&str, usize, Vec<(usize, u32)>); 5] = [
+                (
+                    "N=8: 3 radix-2 stages",
+                    m3,
+                    vec![(m3, 1), (2 * m3, 1), (4 * m3, 1)],
+                ),
+                ("N=8: 1 Winograd-8 stage", m3, vec![(m3, 3)]),
+                (
+                    "N=16: 4 radix-2 stages",
+                    m4,
+                    vec![(m4, 1), (2 * m4, 1), (4 * m4, 1), (8 * m4, 1)],
+                ),
+                ("N=16: 2 radix-4 stages", m4, vec![(m4, 2), (4 * m4, 2)]),
+                ("N=16: 1 Winograd-16 stage", m4, vec![(m4, 4)]),
+            ];
+            for (name, u, plan) in plans {
+                for inverse in [false, true] {
+                    let mut order = plan.clone();
+                    if inverse {
+                        order.reverse();
+                    }
+                    let dir = if inverse { "inv" } else { "fwd" };
+                    jobs.push((
+                        format!("{name} {dir} [{b}]"),
+                        Box::new(move |p| {
+                            for &(m, l) in &order {
+                                st(p, logn, m, l, inverse);
+                            }
+                        }),
+                    ));
+                    units.push(u);
+                }
+            }
+        }
+        let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
+        let t = medians(&input, &mut jobs);
+        println!("Falcon units alone, n = {n} (ticks for all units; ticks per unit)");
+        for ((name, t), u) in names.iter().zip(t).zip(units) {
+            println!(
+                "  {:<44} {:>7} ticks  {:>6.2} ticks/unit",
+                name,
+                t,
+                t as f64 / u as f64
+            );
+        }
+    }
+
     // ML-DSA reference lines for the per-coefficient comparison.
     let input: Vec<Poly> = (0..BATCH)
         .map(|_| Poly {
@@ -195,13 +264,61 @@ fn main() {
             ));
         }
     }
+    let mut units: Vec<(String, usize)> = Vec::new();
+    if Backend::Avx512.is_available() {
+        use pqsig::kernels::ntt::avx512::mldsa_stage;
+        let plans: [(&str, usize, Vec<(usize, u32)>); 5] = [
+            (
+                "N=8: 3 radix-2 stages",
+                32,
+                vec![(32, 1), (64, 1), (128, 1)],
+            ),
+            ("N=8: 1 Winograd-8 stage", 32, vec![(32, 3)]),
+            (
+                "N=16: 4 radix-2 stages",
+                16,
+                vec![(16, 1), (32, 1), (64, 1), (128, 1)],
+            ),
+            ("N=16: 2 radix-4 stages", 16, vec![(16, 2), (64, 2)]),
+            ("N=16: 1 Winograd-16 stage", 16, vec![(16, 4)]),
+        ];
+        for (name, u, plan) in plans {
+            for inverse in [false, true] {
+                let mut order = plan.clone();
+                if inverse {
+                    order.reverse();
+                }
+                let dir = if inverse { "inv" } else { "fwd" };
+                let label = format!("units {name} {dir} [avx512]");
+                units.push((label.clone(), u));
+                jobs.push((
+                    label,
+                    Box::new(move |p| {
+                        for &(m, l) in &order {
+                            mldsa_stage(core::slice::from_mut(p), m, l, inverse);
+                        }
+                    }),
+                ));
+            }
+        }
+    }
     let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
     let t = medians(&input, &mut jobs);
-    print(
-        "ML-DSA NTT, n = 256",
-        &names.into_iter().zip(t).collect::<Vec<_>>(),
-        256,
-    );
+    let rows: Vec<(String, u64)> = names.into_iter().zip(t).collect();
+    let (unit_rows, ntt_rows): (Vec<_>, Vec<_>) =
+        rows.into_iter().partition(|(n, _)| n.starts_with("units "));
+    print("ML-DSA NTT, n = 256", &ntt_rows, 256);
+    if !unit_rows.is_empty() {
+        println!("ML-DSA units alone, n = 256 (ticks for all units; ticks per unit)");
+        for ((name, t), (_, u)) in unit_rows.iter().zip(&units) {
+            println!(
+                "  {:<44} {:>7} ticks  {:>6.2} ticks/unit",
+                &name[6..],
+                t,
+                *t as f64 / *u as f64
+            );
+        }
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]

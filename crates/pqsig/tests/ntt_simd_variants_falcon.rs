@@ -119,3 +119,42 @@ fn round_trip() {
         }
     }
 }
+
+/// The one-stage hook (`falcon_stage`, for unit benchmarks) composes into the forward
+/// transforms, and radix-2 stages into the reference transform.
+#[test]
+fn stage_hook_composes() {
+    let Some(_) = variants() else { return };
+    let pk = kernels(Backend::Portable);
+    let mut rng = XorShift(0xfa1c_0000_0003);
+    type S = fn(&mut [u16], u32, usize, u32, bool);
+    let mut hooks: Vec<(&str, S, u32)> = vec![("avx2", v::falcon_stage, 4)];
+    if Backend::Avx512.is_available() {
+        hooks.push(("avx512", pqsig::kernels::ntt::avx512::falcon_stage, 5));
+    }
+    for (name, stage, lanes_log) in hooks {
+        for logn in [9u32, 10] {
+            let a = residues(&mut rng, 1 << logn);
+            let mut want = a.clone();
+            (pk.ntt)(&mut want, logn);
+            // Every plan made of units no larger than the degree allows.
+            for k in 1..=4u32 {
+                if logn < lanes_log + k {
+                    continue;
+                }
+                let mut x = a.clone();
+                let mut m = 1;
+                let lead = logn % k;
+                if lead > 0 {
+                    stage(&mut x, logn, m, lead, false);
+                    m <<= lead;
+                }
+                while m < 1 << logn {
+                    stage(&mut x, logn, m, k, false);
+                    m <<= k;
+                }
+                assert_eq!(x, want, "{name} stages of {k} layers, logn {logn}");
+            }
+        }
+    }
+}

@@ -19,7 +19,7 @@ pub mod mldsa;
 
 pub use falcon::{
     falcon_intt_radix4, falcon_intt_winograd16, falcon_intt_winograd8, falcon_ntt_radix4,
-    falcon_ntt_winograd16, falcon_ntt_winograd8,
+    falcon_ntt_winograd16, falcon_ntt_winograd8, falcon_stage,
 };
 pub use mldsa::{
     mldsa_invntt_radix4, mldsa_invntt_winograd16, mldsa_invntt_winograd8, mldsa_ntt_radix4,

@@ -774,6 +774,31 @@ fn inv(a: &mut [u16], logn: u32, k: u32) {
     }
 }
 
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+unsafe fn stage_one(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
+    unsafe { run_stage(a, 1 << logn, m, layers, inverse, None) }
+}
+
+/// One stage of units alone, on every polynomial of `a` (a study and benchmark hook, not
+/// a transform): `layers` = 1 (radix-2), 2 (radix-4), 3 (Winograd radix-8) or 4
+/// (Winograd radix-16) units at the level with `m` groups, forward or inverse (the
+/// inverse without the top stage's 1/n). Canonical in, canonical out. Requires
+/// `m · 2^layers ≤ n` and at least 32 lanes of work per point (`n ≥ 32·2^layers`).
+#[doc(hidden)]
+pub fn falcon_stage(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
+    assert!(
+        Backend::Avx512.is_available(),
+        "AVX-512 kernel without AVX-512"
+    );
+    let n = 1usize << logn;
+    assert!((1..=4).contains(&layers) && m.is_power_of_two());
+    assert!(m << layers <= n && n >> layers >= 32, "stage shape");
+    for p in a.chunks_exact_mut(n) {
+        // SAFETY: AVX-512 F/BW (and AVX2) is available (checked above); the shape was checked.
+        unsafe { stage_one(p, logn, m, layers, inverse) }
+    }
+}
+
 /// Forward NTT, radix-4 units (semantics of `NttKernels::ntt`).
 pub fn falcon_ntt_radix4(a: &mut [u16], logn: u32) {
     fwd(a, logn, 2)

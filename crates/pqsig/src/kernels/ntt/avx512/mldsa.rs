@@ -153,6 +153,22 @@ const fn r4_table(inv: bool) -> R4 {
     t
 }
 
+/// Radix-2 twiddles ζ(g) (forward or inverse) by group key g < 256: (values,
+/// companions).
+const fn r2_table(inv: bool) -> [[i32; 256]; 2] {
+    let mut t = [[0; 256]; 2];
+    let mut g = 1;
+    while g < 256 {
+        let c = cst(zeta(g, inv));
+        t[0][g] = c.z;
+        t[1][g] = c.s;
+        g += 1;
+    }
+    t
+}
+
+static R2F: [[i32; 256]; 2] = r2_table(false);
+static R2I: [[i32; 256]; 2] = r2_table(true);
 static R4F: R4 = r4_table(false);
 static R4I: R4 = r4_table(true);
 
@@ -543,7 +559,20 @@ unsafe fn unit<const P: usize>(
     top: bool,
 ) {
     unsafe {
-        if P == 4 {
+        if P == 2 {
+            // Radix-2 (only for `mldsa_stage`; never the top stage).
+            let t = if inv { &R2I } else { &R2F };
+            let z = lanes(&t[0], &t[1], g, s);
+            let (u, v) = (x[0], x[1]);
+            if inv {
+                x[0] = add(u, v);
+                x[1] = mulc(sub(u, v), &z);
+            } else {
+                let p = mulc(v, &z);
+                x[0] = add(u, p);
+                x[1] = sub(u, p);
+            }
+        } else if P == 4 {
             let t = if inv { &R4I } else { &R4F };
             let zb0 = lanes(&t.b0[0], &t.b0[1], g, s);
             let zb1 = lanes(&t.b1[0], &t.b1[1], g, s);
@@ -708,6 +737,38 @@ fn each(a: &mut [Poly], f: unsafe fn(&mut [i32; N])) {
     for p in a.iter_mut() {
         // SAFETY: AVX-512 F (and AVX2) is available (checked above).
         unsafe { f(&mut p.coeffs) }
+    }
+}
+
+#[target_feature(enable = "avx2,avx512f")]
+unsafe fn stage_one(a: &mut [i32; N], m: usize, layers: u32, inverse: bool) {
+    // The inverse's top-stage scaling is not applied here: `stage` would fold it in at
+    // m = 1, so the hook runs those as plain units (m ≥ 2 only, checked by the caller).
+    unsafe {
+        match layers {
+            1 => stage::<2>(a, m, inverse),
+            2 => stage::<4>(a, m, inverse),
+            3 => stage::<8>(a, m, inverse),
+            _ => stage::<16>(a, m, inverse),
+        }
+    }
+}
+
+/// One stage of units alone, on every polynomial (a study and benchmark hook, not a
+/// transform): `layers` = 1 (radix-2), 2 (radix-4), 3 (Winograd radix-8) or 4 (Winograd
+/// radix-16) units at the level with `m` groups (the inverse needs m ≥ 2), forward or
+/// inverse. Inputs |a| < q; outputs congruent to the units' exact results.
+#[doc(hidden)]
+pub fn mldsa_stage(a: &mut [Poly], m: usize, layers: u32, inverse: bool) {
+    assert!(
+        Backend::Avx512.is_available(),
+        "AVX-512 kernel without AVX-512"
+    );
+    assert!((1..=4).contains(&layers) && m.is_power_of_two() && m << layers <= N);
+    assert!(!inverse || m >= 2, "stage shape");
+    for p in a.iter_mut() {
+        // SAFETY: AVX-512 F (and AVX2) is available (checked above).
+        unsafe { stage_one(&mut p.coeffs, m, layers, inverse) }
     }
 }
 
