@@ -87,6 +87,11 @@ fn main() {
             let k = fntt::kernels(b);
             jobs.push((format!("ntt [{b}]"), Box::new(move |p| (k.ntt)(p, logn))));
             jobs.push((format!("intt [{b}]"), Box::new(move |p| (k.intt)(p, logn))));
+            let other: Vec<u16> = (0..n).map(|i| (i * 37 % 12289) as u16).collect();
+            jobs.push((
+                format!("mul_monty [{b}]"),
+                Box::new(move |p| (k.mul_monty)(p, &other)),
+            ));
         }
         if Backend::Avx2.is_available() {
             use pqsig::kernels::ntt::avx2 as v;

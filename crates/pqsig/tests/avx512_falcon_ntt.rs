@@ -144,3 +144,45 @@ fn batches_are_independent() {
         }
     }
 }
+
+#[test]
+fn pointwise_kernels_match_portable() {
+    let Some((p, k)) = tables() else { return };
+    let mut rng = XorShift(0x9017_7715e);
+    // Whole 32-lane shapes (one polynomial, a batch against one broadcast polynomial)
+    // and shapes that take the AVX2 path.
+    for &(len, blen) in &[
+        (32usize, 32usize),
+        (512, 512),
+        (1024, 1024),
+        (3072, 1024),
+        (1536, 512),
+        (64, 32),
+        (16, 16),
+        (48, 16),
+        (40, 8),
+        (1000, 1000),
+        (2, 2),
+    ] {
+        for _ in 0..20 {
+            let a = residues(&mut rng, len);
+            let c = residues(&mut rng, blen);
+            type Bin = fn(&mut [u16], &[u16]);
+            let bins: [(&str, Bin, Bin); 3] = [
+                ("mul_monty", p.mul_monty, k.mul_monty),
+                ("add", p.add, k.add),
+                ("sub", p.sub, k.sub),
+            ];
+            for (name, pf, kf) in bins {
+                let (mut x, mut y) = (a.clone(), a.clone());
+                pf(&mut x, &c);
+                kf(&mut y, &c);
+                assert_eq!(x, y, "{name} len {len}/{blen}");
+            }
+            let (mut x, mut y) = (a.clone(), a.clone());
+            (p.to_monty)(&mut x);
+            (k.to_monty)(&mut y);
+            assert_eq!(x, y, "to_monty len {len}");
+        }
+    }
+}

@@ -41,6 +41,9 @@
 //! For logn < 6 (a polynomial shorter than two vectors) the AVX2 kernels run (which fall
 //! back to portable below logn = 5).
 //!
+//! `mul_monty`, `to_monty`, `add` and `sub` run 32 lanes at a time (the AVX2 kernels for
+//! lengths that are not multiples of 32); the other coefficient-wise kernels are AVX2's.
+//!
 //! Each table entry is a safe wrapper around a `#[target_feature]` function; the table
 //! is only handed out by [`super::kernels`] after AVX-512 F/BW (and AVX2) was detected.
 
@@ -52,11 +55,16 @@ use super::{avx2, NttKernels, Q, QINV};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
-/// The AVX-512 table: its own transforms, the AVX2 coefficient-wise kernels.
+/// The AVX-512 table: its own transforms and NTT-domain products, sums and differences;
+/// the AVX2 kernels for the rest.
 pub static KERNELS: NttKernels = NttKernels {
     backend: Backend::Avx512,
     ntt,
     intt,
+    mul_monty,
+    to_monty,
+    add,
+    sub,
     ..avx2::KERNELS
 };
 
@@ -757,6 +765,102 @@ fn intt(a: &mut [u16], logn: u32) {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Coefficient-wise kernels (canonical in and out, the portable formulas lane-wise). Shapes
+// whose lengths are not multiples of 32 run the AVX2 kernels.
+
+/// `a ← f(a, b)` over 32-lane vectors, `b` one polynomial repeated over `a` or as long as
+/// `a`; both lengths multiples of 32 (checked by the callers).
+#[inline(always)]
+unsafe fn zip32(a: &mut [u16], b: &[u16], f: impl Fn(__m512i, __m512i) -> __m512i) {
+    for chunk in a.chunks_mut(b.len()) {
+        for (x, y) in chunk.chunks_exact_mut(32).zip(b.chunks_exact(32)) {
+            unsafe { store(x, f(load(x), load(y))) };
+        }
+    }
+}
+
+/// Whether the 32-lane bodies cover the shapes exactly.
+fn whole(a: &[u16], b: &[u16]) -> bool {
+    !b.is_empty() && b.len().is_multiple_of(32) && a.len().is_multiple_of(b.len())
+}
+
+/// Canonical Montgomery product `x·y/2^16 mod q` (x, y canonical).
+#[inline(always)]
+unsafe fn montymul_c(x: __m512i, y: __m512i, k: K) -> __m512i {
+    unsafe {
+        let lo = _mm512_mullo_epi16(x, y);
+        let hi = _mm512_mulhi_epu16(x, y);
+        let m = _mm512_mullo_epi16(lo, _mm512_set1_epi16(QINV as i16));
+        let t = _mm512_mulhi_epu16(m, k.q);
+        caddq(_mm512_sub_epi16(hi, t), k)
+    }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+unsafe fn mul_monty_512(a: &mut [u16], b: &[u16]) {
+    let k = unsafe { consts() };
+    unsafe { zip32(a, b, |x, y| montymul_c(x, y, k)) }
+}
+
+fn mul_monty(a: &mut [u16], b: &[u16]) {
+    if !whole(a, b) {
+        return (avx2::KERNELS.mul_monty)(a, b);
+    }
+    // SAFETY: AVX-512 F/BW were detected before this table was handed out.
+    unsafe { mul_monty_512(a, b) }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+unsafe fn add_512(a: &mut [u16], b: &[u16]) {
+    let k = unsafe { consts() };
+    unsafe {
+        zip32(a, b, |x, y| {
+            let s = _mm512_add_epi16(x, y);
+            _mm512_min_epu16(s, _mm512_sub_epi16(s, k.q))
+        })
+    }
+}
+
+fn add(a: &mut [u16], b: &[u16]) {
+    if !whole(a, b) {
+        return (avx2::KERNELS.add)(a, b);
+    }
+    // SAFETY: as in `mul_monty`.
+    unsafe { add_512(a, b) }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+unsafe fn sub_512(a: &mut [u16], b: &[u16]) {
+    let k = unsafe { consts() };
+    unsafe { zip32(a, b, |x, y| caddq(_mm512_sub_epi16(x, y), k)) }
+}
+
+fn sub(a: &mut [u16], b: &[u16]) {
+    if !whole(a, b) {
+        return (avx2::KERNELS.sub)(a, b);
+    }
+    // SAFETY: as in `mul_monty`.
+    unsafe { sub_512(a, b) }
+}
+
+#[target_feature(enable = "avx2,avx512f,avx512bw")]
+unsafe fn to_monty_512(a: &mut [u16]) {
+    let k = unsafe { consts() };
+    let r2 = unsafe { _mm512_set1_epi16(super::R2 as i16) };
+    for x in a.chunks_exact_mut(32) {
+        unsafe { store(x, montymul_c(load(x), r2, k)) };
+    }
+}
+
+fn to_monty(a: &mut [u16]) {
+    if !a.len().is_multiple_of(32) {
+        return (avx2::KERNELS.to_monty)(a);
+    }
+    // SAFETY: as in `mul_monty`.
+    unsafe { to_monty_512(a) }
 }
 
 #[cfg(test)]
