@@ -547,15 +547,48 @@ const fn brv(k: usize, l: u32) -> usize {
     r
 }
 
+/// Where a Winograd unit's twist constants come from (loaded when used, so that they do
+/// not stay live across the unit).
+trait TwSource {
+    /// Constant `k` (r^k, possibly scaled) as a vector.
+    unsafe fn get(&self, k: usize) -> Tw;
+}
+
+/// All lanes: group key `g`.
+struct Bcast<'a, const P: usize, const G: usize> {
+    tb: &'a Twist<P, G>,
+    g: usize,
+}
+
+impl<const P: usize, const G: usize> TwSource for Bcast<'_, P, G> {
+    #[inline(always)]
+    unsafe fn get(&self, k: usize) -> Tw {
+        unsafe { bc_raw(self.tb.t[k][0][self.g], self.tb.t[k][1][self.g]) }
+    }
+}
+
+/// Lane `l`: group key `g + l`.
+struct PerLane<'a, const P: usize, const G: usize> {
+    tb: &'a Twist<P, G>,
+    g: usize,
+}
+
+impl<const P: usize, const G: usize> TwSource for PerLane<'_, P, G> {
+    #[inline(always)]
+    unsafe fn get(&self, k: usize) -> Tw {
+        unsafe { lanes_of(&self.tb.t[k][0], &self.tb.t[k][1], self.g) }
+    }
+}
+
 /// Forward Winograd unit on registers (natural point order in, stored order out):
 /// twist by `tw[1..]`, reduce `x[0]`, DFT, bit-reversed placement.
 #[inline(always)]
-unsafe fn fwd_w<const P: usize, const L: u32>(x: &mut [__m256i; P], tw: &[Tw; P], c: &DftV) {
+unsafe fn fwd_w<const P: usize, const L: u32, S: TwSource>(x: &mut [__m256i; P], tw: &S, c: &DftV) {
     unsafe {
         let mut y = *x;
         y[0] = red(y[0]);
         for t in 1..P {
-            y[t] = mulc(y[t], &tw[t]);
+            y[t] = mulc(y[t], &tw.get(t));
         }
         let d = dft_p::<P>(y, c);
         for (k, dk) in d.iter().enumerate() {
@@ -567,9 +600,9 @@ unsafe fn fwd_w<const P: usize, const L: u32>(x: &mut [__m256i; P], tw: &[Tw; P]
 /// Inverse Winograd unit: gather bit-reversed, inverse DFT, untwist by `tw[1..]`;
 /// `x[0]` is multiplied by `tw[0]` when `scale_first` (the top stage), else reduced.
 #[inline(always)]
-unsafe fn inv_w<const P: usize, const L: u32>(
+unsafe fn inv_w<const P: usize, const L: u32, S: TwSource>(
     x: &mut [__m256i; P],
-    tw: &[Tw; P],
+    tw: &S,
     c: &DftV,
     scale_first: bool,
 ) {
@@ -580,12 +613,12 @@ unsafe fn inv_w<const P: usize, const L: u32>(
         }
         let d = dft_p::<P>(y, c);
         x[0] = if scale_first {
-            mulc(d[0], &tw[0])
+            mulc(d[0], &tw.get(0))
         } else {
             red(d[0])
         };
         for t in 1..P {
-            x[t] = mulc(d[t], &tw[t]);
+            x[t] = mulc(d[t], &tw.get(t));
         }
     }
 }
@@ -626,12 +659,12 @@ unsafe fn r4_run(
 }
 
 #[inline(always)]
-unsafe fn w16_run(x: &mut [__m256i; 16], tw: &[Tw; 16], c: &DftV, inv: bool, top: bool) {
+unsafe fn w16_run<S: TwSource>(x: &mut [__m256i; 16], tw: &S, c: &DftV, inv: bool, top: bool) {
     unsafe {
         if inv {
-            inv_w::<16, 4>(x, tw, c, top)
+            inv_w::<16, 4, S>(x, tw, c, top)
         } else {
-            fwd_w::<16, 4>(x, tw, c)
+            fwd_w::<16, 4, S>(x, tw, c)
         }
     }
 }
@@ -716,11 +749,7 @@ unsafe fn w8_stage(a: &mut [i32; N], m: usize, inv: bool) {
     unsafe {
         if s >= 8 {
             for i in 0..m {
-                let g = m + i;
-                let mut tw = [bc_raw(0, 0); 8];
-                for (k, twk) in tw.iter_mut().enumerate() {
-                    *twk = bc_raw(tb.t[k][0][g], tb.t[k][1][g]);
-                }
+                let tw = Bcast { tb, g: m + i };
                 for j in (0..s).step_by(8) {
                     let o = 8 * i * s + j;
                     let mut x = [ld(a, o); 8];
@@ -728,9 +757,9 @@ unsafe fn w8_stage(a: &mut [i32; N], m: usize, inv: bool) {
                         *xt = ld(a, o + t * s);
                     }
                     if inv {
-                        inv_w::<8, 3>(&mut x, &tw, &c, false);
+                        inv_w::<8, 3, _>(&mut x, &tw, &c, false);
                     } else {
-                        fwd_w::<8, 3>(&mut x, &tw, &c);
+                        fwd_w::<8, 3, _>(&mut x, &tw, &c);
                     }
                     for (t, xt) in x.iter().enumerate() {
                         st(a, o + t * s, *xt);
@@ -739,11 +768,7 @@ unsafe fn w8_stage(a: &mut [i32; N], m: usize, inv: bool) {
             }
         } else {
             for i in (0..m).step_by(8) {
-                let g = m + i;
-                let mut tw = [bc_raw(0, 0); 8];
-                for (k, twk) in tw.iter_mut().enumerate() {
-                    *twk = lanes_of(&tb.t[k][0], &tb.t[k][1], g);
-                }
+                let tw = PerLane { tb, g: m + i };
                 let o = 8 * i;
                 let mut x = [ld(a, o); 8];
                 for (k, xk) in x.iter_mut().enumerate() {
@@ -751,9 +776,9 @@ unsafe fn w8_stage(a: &mut [i32; N], m: usize, inv: bool) {
                 }
                 transpose8(&mut x);
                 if inv {
-                    inv_w::<8, 3>(&mut x, &tw, &c, false);
+                    inv_w::<8, 3, _>(&mut x, &tw, &c, false);
                 } else {
-                    fwd_w::<8, 3>(&mut x, &tw, &c);
+                    fwd_w::<8, 3, _>(&mut x, &tw, &c);
                 }
                 transpose8(&mut x);
                 for (k, xk) in x.iter().enumerate() {
@@ -774,23 +799,19 @@ unsafe fn w16_stage(a: &mut [i32; N], m: usize, inv: bool) {
             for i in 0..m {
                 let g = m + i;
                 let top = inv && m == 1;
-                let mut tw = [bc_raw(0, 0); 16];
-                for (k, twk) in tw.iter_mut().enumerate() {
-                    *twk = if top {
-                        bc_raw(TW16IS.t[k][0][g], TW16IS.t[k][1][g])
-                    } else if inv {
-                        bc_raw(TW16I.t[k][0][g], TW16I.t[k][1][g])
-                    } else {
-                        bc_raw(TW16F.t[k][0][g], TW16F.t[k][1][g])
-                    };
-                }
                 for j in (0..s).step_by(8) {
                     let o = 16 * i * s + j;
                     let mut x = [ld(a, o); 16];
                     for (t, xt) in x.iter_mut().enumerate() {
                         *xt = ld(a, o + t * s);
                     }
-                    w16_run(&mut x, &tw, &c, inv, top);
+                    if top {
+                        w16_run(&mut x, &Bcast { tb: &TW16IS, g }, &c, inv, true);
+                    } else if inv {
+                        w16_run(&mut x, &Bcast { tb: &TW16I, g }, &c, inv, false);
+                    } else {
+                        w16_run(&mut x, &Bcast { tb: &TW16F, g }, &c, inv, false);
+                    }
                     for (t, xt) in x.iter().enumerate() {
                         st(a, o + t * s, *xt);
                     }
@@ -799,11 +820,7 @@ unsafe fn w16_stage(a: &mut [i32; N], m: usize, inv: bool) {
         } else {
             let tb = if inv { &TW16I } else { &TW16F };
             for i in (0..m).step_by(8) {
-                let g = m + i;
-                let mut tw = [bc_raw(0, 0); 16];
-                for (k, twk) in tw.iter_mut().enumerate() {
-                    *twk = lanes_of(&tb.t[k][0], &tb.t[k][1], g);
-                }
+                let tw = PerLane { tb, g: m + i };
                 let o = 16 * i;
                 // Unit u of the block is vectors 2u (points 0..8) and 2u + 1 (8..16).
                 let mut lo = [ld(a, o); 8];
