@@ -587,8 +587,8 @@ unsafe fn fwd_w<const P: usize, const L: u32, S: TwSource>(x: &mut [__m256i; P],
     unsafe {
         let mut y = *x;
         y[0] = red(y[0]);
-        for t in 1..P {
-            y[t] = mulc(y[t], &tw.get(t));
+        for (t, yt) in y.iter_mut().enumerate().skip(1) {
+            *yt = mulc(*yt, &tw.get(t));
         }
         let d = dft_p::<P>(y, c);
         for (k, dk) in d.iter().enumerate() {
