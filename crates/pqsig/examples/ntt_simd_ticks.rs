@@ -22,6 +22,8 @@ fn main() {
     const WARMUP: usize = 10;
 
     type Job<'a, T> = (String, Box<dyn FnMut(&mut T) + 'a>);
+    /// A unit benchmark: name, units in the block, stages `(m, layers)` top first.
+    type Plan = (&'static str, usize, Vec<(usize, u32)>);
 
     /// Median ticks per call of each job on each of `BATCH` copies of `input`.
     fn medians<T: Clone>(input: &[T], jobs: &mut [Job<'_, T>]) -> Vec<u64> {
@@ -157,7 +159,7 @@ fn main() {
             // (name, units of the block, [(m, layers)] top first)
             let m3 = n / 8;
             let m4 = n / 16;
-            let plans: [(&str, usize, Vec<(usize, u32)>); 5] = [
+            let plans: [Plan; 5] = [
                 (
                     "N=8: 3 radix-2 stages",
                     m3,
@@ -272,7 +274,7 @@ fn main() {
     let mut units: Vec<(String, usize)> = Vec::new();
     if Backend::Avx512.is_available() {
         use pqsig::kernels::ntt::avx512::mldsa_stage;
-        let plans: [(&str, usize, Vec<(usize, u32)>); 5] = [
+        let plans: [Plan; 5] = [
             (
                 "N=8: 3 radix-2 stages",
                 32,
