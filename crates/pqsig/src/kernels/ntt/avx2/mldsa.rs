@@ -38,6 +38,10 @@
 //! at most P (radix-4: 4), the path's first output is reduced after every stage but the
 //! last, every other output is a product; the last stage multiplies every output by a
 //! constant with the scaling 2^32/256 folded in: |out| ≤ q/2 + 64·0.75q·q/2^33 < 0.51q.
+//! (The Winograd-8 plan folds the scaling into its second stage instead, whose outputs
+//! are all products, < 0.51q; its top radix-4 stage then reduces both sums, below 2q, by
+//! `reduce32` to at most 2^22 + 2q·(2^23 − q)/2^23 < 0.503q, and multiplies the
+//! differences: again < 0.51q, with two products fewer per four points.)
 //!
 //! Vectorisation: where the stride `s` is at least 8 the lanes are consecutive offsets
 //! `j` of one group (broadcast constants); at s = 4 (radix-4) one vector covers two
@@ -223,6 +227,9 @@ static TW8I: Twist<8, 64> = twist(3, true, false);
 static TW16F: Twist<16, 32> = twist(4, false, false);
 static TW16I: Twist<16, 32> = twist(4, true, false);
 static TW16IS: Twist<16, 2> = twist(4, true, true);
+/// The Winograd-8 plan's second inverse stage (m = 4, g < 8) takes the scaling, so that
+/// its top radix-4 stage needs only reductions on its sums.
+static TW8IS: Twist<8, 8> = twist(3, true, true);
 
 // ---------------------------------------------------------------------------------------
 // Lane arithmetic. Every `unsafe fn` requires AVX2 (inlined into the `#[target_feature]`
@@ -405,9 +412,17 @@ unsafe fn fwd_r4(x: &mut [__m256i; 4], za: &Tw, zb0: &Tw, zb1: &Tw) {
 }
 
 /// Inverse radix-4 unit: inverse twiddles; `top`: the last stage, with the scaling
-/// folded in (`sc` = [SCALE, ζ⁻¹(1)·SCALE]); otherwise the sum output is reduced.
+/// folded in (`sc` = [SCALE, ζ⁻¹(1)·SCALE]); otherwise the sum output is reduced, and
+/// with `red_all` (the top stage of an already scaled input) the other sum too.
 #[inline(always)]
-unsafe fn inv_r4(x: &mut [__m256i; 4], za: &Tw, zb0: &Tw, zb1: &Tw, top: Option<&[Tw; 2]>) {
+unsafe fn inv_r4(
+    x: &mut [__m256i; 4],
+    za: &Tw,
+    zb0: &Tw,
+    zb1: &Tw,
+    top: Option<&[Tw; 2]>,
+    red_all: bool,
+) {
     unsafe {
         let y0 = add(x[0], x[1]);
         let y1 = mulc(sub(x[0], x[1]), zb0);
@@ -423,7 +438,11 @@ unsafe fn inv_r4(x: &mut [__m256i; 4], za: &Tw, zb0: &Tw, zb1: &Tw, top: Option<
             None => {
                 x[0] = red(add(y0, y2));
                 x[2] = mulc(sub(y0, y2), za);
-                x[1] = add(y1, y3);
+                x[1] = if red_all {
+                    red(add(y1, y3))
+                } else {
+                    add(y1, y3)
+                };
                 x[3] = mulc(sub(y1, y3), za);
             }
         }
@@ -648,10 +667,11 @@ unsafe fn r4_run(
     zb1: &Tw,
     inv: bool,
     top: Option<&[Tw; 2]>,
+    red_all: bool,
 ) {
     unsafe {
         if inv {
-            inv_r4(x, za, zb0, zb1, top)
+            inv_r4(x, za, zb0, zb1, top, red_all)
         } else {
             fwd_r4(x, za, zb0, zb1)
         }
@@ -672,13 +692,15 @@ unsafe fn w16_run<S: TwSource>(x: &mut [__m256i; 16], tw: &S, c: &DftV, inv: boo
 // ---------------------------------------------------------------------------------------
 // Stages (one level of units over the whole polynomial).
 
-/// Radix-4 stage at the level with `m` groups, forward or inverse (`top`: inverse with
-/// the scaling, m = 1).
+/// Radix-4 stage at the level with `m` groups, forward or inverse (inverse at m = 1:
+/// the top stage, with the scaling — or, with `prescaled`, on input the previous stage
+/// already scaled, reductions of both sums instead).
 #[inline(always)]
-unsafe fn r4_stage(a: &mut [i32; N], m: usize, inv: bool) {
+unsafe fn r4_stage(a: &mut [i32; N], m: usize, inv: bool, prescaled: bool) {
     let s = N / (4 * m);
     let tb = if inv { &R4I } else { &R4F };
-    let top = if inv && m == 1 {
+    let red_all = inv && m == 1 && prescaled;
+    let top = if inv && m == 1 && !prescaled {
         Some(unsafe { [bc(tb.top[0]), bc(tb.top[1])] })
     } else {
         None
@@ -694,7 +716,7 @@ unsafe fn r4_stage(a: &mut [i32; N], m: usize, inv: bool) {
                 for j in (0..s).step_by(8) {
                     let o = 4 * i * s + j;
                     let mut x = [ld(a, o), ld(a, o + s), ld(a, o + 2 * s), ld(a, o + 3 * s)];
-                    r4_run(&mut x, &za, &zb0, &zb1, inv, top);
+                    r4_run(&mut x, &za, &zb0, &zb1, inv, top, red_all);
                     for (t, xt) in x.iter().enumerate() {
                         st(a, o + t * s, *xt);
                     }
@@ -711,7 +733,7 @@ unsafe fn r4_stage(a: &mut [i32; N], m: usize, inv: bool) {
                 for (t, xt) in x.iter_mut().enumerate() {
                     *xt = ld2(a, o0 + 4 * t, o1 + 4 * t);
                 }
-                r4_run(&mut x, &za, &zb0, &zb1, inv, top);
+                r4_run(&mut x, &za, &zb0, &zb1, inv, top, red_all);
                 for (t, xt) in x.iter().enumerate() {
                     st2(a, o0 + 4 * t, o1 + 4 * t, *xt);
                 }
@@ -730,7 +752,7 @@ unsafe fn r4_stage(a: &mut [i32; N], m: usize, inv: bool) {
                     *xk = ld2(a, o + 4 * k, o + 16 + 4 * k);
                 }
                 transpose4(&mut x);
-                r4_run(&mut x, &za, &zb0, &zb1, inv, top);
+                r4_run(&mut x, &za, &zb0, &zb1, inv, top, red_all);
                 transpose4(&mut x);
                 for (k, xk) in x.iter().enumerate() {
                     st2(a, o + 4 * k, o + 16 + 4 * k, *xk);
@@ -750,13 +772,20 @@ unsafe fn w8_stage(a: &mut [i32; N], m: usize, inv: bool) {
         if s >= 8 {
             for i in 0..m {
                 let tw = Bcast { tb, g: m + i };
+                let tws = Bcast {
+                    tb: &TW8IS,
+                    g: m + i,
+                };
                 for j in (0..s).step_by(8) {
                     let o = 8 * i * s + j;
                     let mut x = [ld(a, o); 8];
                     for (t, xt) in x.iter_mut().enumerate() {
                         *xt = ld(a, o + t * s);
                     }
-                    if inv {
+                    if inv && m == 4 {
+                        // The plan's stage below the top: it takes the scaling.
+                        inv_w::<8, 3, _>(&mut x, &tws, &c, true);
+                    } else if inv {
                         inv_w::<8, 3, _>(&mut x, &tw, &c, false);
                     } else {
                         fwd_w::<8, 3, _>(&mut x, &tw, &c);
@@ -854,21 +883,21 @@ unsafe fn w16_stage(a: &mut [i32; N], m: usize, inv: bool) {
 #[target_feature(enable = "avx2")]
 unsafe fn ntt_radix4_one(a: &mut [i32; N]) {
     for m in [1, 4, 16, 64] {
-        unsafe { r4_stage(a, m, false) };
+        unsafe { r4_stage(a, m, false, false) };
     }
 }
 
 #[target_feature(enable = "avx2")]
 unsafe fn invntt_radix4_one(a: &mut [i32; N]) {
     for m in [64, 16, 4, 1] {
-        unsafe { r4_stage(a, m, true) };
+        unsafe { r4_stage(a, m, true, false) };
     }
 }
 
 #[target_feature(enable = "avx2")]
 unsafe fn ntt_w8_one(a: &mut [i32; N]) {
     unsafe {
-        r4_stage(a, 1, false);
+        r4_stage(a, 1, false, false);
         w8_stage(a, 4, false);
         w8_stage(a, 32, false);
     }
@@ -879,7 +908,7 @@ unsafe fn invntt_w8_one(a: &mut [i32; N]) {
     unsafe {
         w8_stage(a, 32, true);
         w8_stage(a, 4, true);
-        r4_stage(a, 1, true);
+        r4_stage(a, 1, true, true);
     }
 }
 
