@@ -27,8 +27,36 @@ use crate::kernels::select::Backend;
 pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
-        // SIMD variant kernels (kernels/ntt/avx2, kernels/ntt/avx512) slot in here:
-        // (Backend::Avx2, NttVariant::Radix4) => (avx2::..., avx2::...),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Radix4) => (
+            super::avx2::mldsa_ntt_radix4,
+            super::avx2::mldsa_invntt_radix4,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Winograd8) => (
+            super::avx2::mldsa_ntt_winograd8,
+            super::avx2::mldsa_invntt_winograd8,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Winograd16) => (
+            super::avx2::mldsa_ntt_winograd16,
+            super::avx2::mldsa_invntt_winograd16,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx512, NttVariant::Radix4) => (
+            super::avx512::mldsa_ntt_radix4,
+            super::avx512::mldsa_invntt_radix4,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx512, NttVariant::Winograd8) => (
+            super::avx512::mldsa_ntt_winograd8,
+            super::avx512::mldsa_invntt_winograd8,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx512, NttVariant::Winograd16) => (
+            super::avx512::mldsa_ntt_winograd16,
+            super::avx512::mldsa_invntt_winograd16,
+        ),
         (_, v) => portable::mldsa_fns(v),
     }
 }
@@ -38,7 +66,36 @@ pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
 pub const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
-        // SIMD variant kernels slot in here, as in `mldsa_fns`.
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Radix4) => (
+            super::avx2::falcon_ntt_radix4,
+            super::avx2::falcon_intt_radix4,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Winograd8) => (
+            super::avx2::falcon_ntt_winograd8,
+            super::avx2::falcon_intt_winograd8,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Winograd16) => (
+            super::avx2::falcon_ntt_winograd16,
+            super::avx2::falcon_intt_winograd16,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx512, NttVariant::Radix4) => (
+            super::avx512::falcon_ntt_radix4,
+            super::avx512::falcon_intt_radix4,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx512, NttVariant::Winograd8) => (
+            super::avx512::falcon_ntt_winograd8,
+            super::avx512::falcon_intt_winograd8,
+        ),
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx512, NttVariant::Winograd16) => (
+            super::avx512::falcon_ntt_winograd16,
+            super::avx512::falcon_intt_winograd16,
+        ),
         (_, v) => portable::falcon_fns(v),
     }
 }
@@ -93,11 +150,11 @@ falcon_table!(F_A2_W8, fntt::avx2::KERNELS, Avx2, Winograd8);
 #[cfg(target_arch = "x86_64")]
 falcon_table!(F_A2_W16, fntt::avx2::KERNELS, Avx2, Winograd16);
 #[cfg(target_arch = "x86_64")]
-falcon_table!(F_A5_R4, fntt::avx2::KERNELS_AVX512, Avx512, Radix4);
+falcon_table!(F_A5_R4, fntt::avx512::KERNELS, Avx512, Radix4);
 #[cfg(target_arch = "x86_64")]
-falcon_table!(F_A5_W8, fntt::avx2::KERNELS_AVX512, Avx512, Winograd8);
+falcon_table!(F_A5_W8, fntt::avx512::KERNELS, Avx512, Winograd8);
 #[cfg(target_arch = "x86_64")]
-falcon_table!(F_A5_W16, fntt::avx2::KERNELS_AVX512, Avx512, Winograd16);
+falcon_table!(F_A5_W16, fntt::avx512::KERNELS, Avx512, Winograd16);
 
 /// The ML-DSA kernel table of a backend (portable if unavailable here) with the NTT of
 /// the given variant.

@@ -55,10 +55,12 @@ pub mod variant;
 #[cfg(feature = "std")]
 pub mod count;
 
-// SIMD variant kernels (owned by the SIMD helper; their functions slot into
-// `dispatch::mldsa_fns` / `dispatch::falcon_fns`, one line each):
-// TODO(ntt-simd): #[cfg(target_arch = "x86_64")] pub mod avx2;
-// TODO(ntt-simd): #[cfg(target_arch = "x86_64")] pub mod avx512;
+// SIMD variant kernels: their functions slot into `dispatch::mldsa_fns` /
+// `dispatch::falcon_fns`, one line each.
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 
 pub use dispatch::{falcon_kernels, mldsa_kernels};
 pub use field::Field;

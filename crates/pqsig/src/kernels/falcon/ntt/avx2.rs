@@ -48,12 +48,6 @@ pub static KERNELS: NttKernels = NttKernels {
     hash_words,
 };
 
-/// The AVX-512 backend runs the AVX2 NTT kernels.
-pub static KERNELS_AVX512: NttKernels = NttKernels {
-    backend: Backend::Avx512,
-    ..KERNELS
-};
-
 /// Per-lane twiddles of the in-register layers (see `tables::lane_table`).
 static FWD1: [[u16; 16]; 64] = lane_table(&GM, 1);
 static FWD2: [[u16; 16]; 64] = lane_table(&GM, 2);

@@ -37,10 +37,14 @@
 //! values (`div` scans every coefficient before reporting a zero divisor).
 //!
 //! The AVX2 transforms run the portable code for n < 32 (logn < 5), where a polynomial
-//! does not fill the two 16-lane vectors the in-register layers work on.
+//! does not fill the two 16-lane vectors the in-register layers work on. The AVX-512
+//! transforms (signed lazy arithmetic inside, canonical at the boundary) run the AVX2
+//! ones for n < 64.
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 pub mod portable;
 pub mod tables;
 
@@ -108,13 +112,14 @@ pub fn kernels(b: Backend) -> &'static NttKernels {
 }
 
 /// The kernel table of a backend (portable if it is unavailable here) with its own
-/// (radix-2) transforms, whatever variant is selected. Avx512 uses the AVX2 kernels.
+/// (radix-2) transforms, whatever variant is selected. Avx512 has its own transforms and
+/// products (`avx512.rs`) and AVX2's remaining coefficient-wise kernels.
 pub fn base_kernels(b: Backend) -> &'static NttKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if b.is_available() => &avx2::KERNELS_AVX512,
+        Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }
 }

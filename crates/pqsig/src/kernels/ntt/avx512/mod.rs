@@ -1,0 +1,18 @@
+//! AVX-512 kernels of the NTT variants (radix-4 / merged layers, Winograd radix-8 and
+//! radix-16), in the seam's signatures (see `super::avx2` for the conventions; these are
+//! the same algorithms on 512-bit vectors).
+//!
+//! Every `pub fn` here requires the AVX-512 backend (F, BW, DQ, VL and AVX2) at run time:
+//! it checks (cached) and panics otherwise; the dispatch only names them for that backend.
+
+pub mod falcon;
+pub mod mldsa;
+
+pub use falcon::{
+    falcon_intt_radix4, falcon_intt_winograd16, falcon_intt_winograd8, falcon_ntt_radix4,
+    falcon_ntt_winograd16, falcon_ntt_winograd8, falcon_stage,
+};
+pub use mldsa::{
+    mldsa_invntt_radix4, mldsa_invntt_winograd16, mldsa_invntt_winograd8, mldsa_ntt_radix4,
+    mldsa_ntt_winograd16, mldsa_ntt_winograd8, mldsa_stage,
+};
