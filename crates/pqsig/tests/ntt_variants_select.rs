@@ -59,8 +59,8 @@ fn defaults_apply() {
 fn ntt_variant_selection() {
     let saved = std::env::var("PQSIG_NTT").ok();
 
-    // No override: the measured defaults — today's kernels (radix-2) wherever SIMD NTT
-    // kernels exist and for Falcon; radix-4 for ML-DSA on portable.
+    // No override: the measured defaults — today's kernels (radix-2) except radix-4 for
+    // ML-DSA on portable and for Falcon on AVX2.
     std::env::remove_var("PQSIG_NTT");
     select::reset();
     assert_eq!(pinned(), None);
@@ -74,11 +74,20 @@ fn ntt_variant_selection() {
             NttVariant::Radix2
         };
         assert_eq!(default_variant(Modulus::MlDsa, b), want);
-        assert_eq!(default_variant(Modulus::Falcon, b), NttVariant::Radix2);
+        let want = if b == Backend::Avx2 {
+            NttVariant::Radix4
+        } else {
+            NttVariant::Radix2
+        };
+        assert_eq!(default_variant(Modulus::Falcon, b), want);
         if b.is_available() && b != Backend::Portable && b != Backend::Neon {
             assert!(std::ptr::eq(mldsa::kernels(b), mldsa::base_kernels(b)));
         }
-        assert!(std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
+        if b != Backend::Avx2 || !b.is_available() {
+            assert!(std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
+        } else {
+            assert!(!std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
+        }
     }
     defaults_apply();
 
