@@ -25,6 +25,10 @@
 //! SampleInBall and the signing loop's accept/reject decisions (so Sign as a whole).
 //! `use_hint` and the t1 / w1 / hint encoders only see public data.
 //!
+//! # NTT variants (`ct_check/ntt.rs`)
+//! Every variant of `kernels::ntt` (radix-2, radix-4, Winograd-8, Winograd-16), forward
+//! and inverse, ML-DSA and Falcon (logn 4, 9, 10), per backend.
+//!
 //! # Falcon and FN-DSA (`ct_check/falcon.rs`)
 //! Per backend:
 //! * NTT mod q (`kernels::falcon::ntt`): `from_i8`, `ntt`, `intt`, `to_monty`,
@@ -102,6 +106,8 @@ use std::time::Instant;
 
 #[path = "ct_check/falcon.rs"]
 mod falcon;
+#[path = "ct_check/ntt.rs"]
+mod ntt;
 #[path = "ct_check/snova.rs"]
 mod snova;
 
@@ -663,6 +669,7 @@ fn main() {
         let t = Instant::now();
         let mut names = check_kernels(b, &mut rng);
         names.extend(check_import(b, &mut rng));
+        names.extend(ntt::check_variants(b, &mut rng));
         println!(
             "  {b}: {} ({:.2} s)",
             names.join(", "),
