@@ -99,10 +99,16 @@ struct Fail {
 
 impl Fail {
     fn new(status: pqsig_status, message: impl Into<String>) -> Self {
-        Fail { status, message: message.into() }
+        Fail {
+            status,
+            message: message.into(),
+        }
     }
     fn null(func: &str, arg: &str) -> Self {
-        Fail::new(pqsig_status::PQSIG_ERR_NULL_POINTER, format!("{func}: {arg} is NULL"))
+        Fail::new(
+            pqsig_status::PQSIG_ERR_NULL_POINTER,
+            format!("{func}: {arg} is NULL"),
+        )
     }
     fn lib(func: &str, alg: Algorithm, e: Error) -> Self {
         Fail::new(e.into(), format!("{func} ({}): {e}", alg.name()))
@@ -176,7 +182,10 @@ unsafe fn input<'a>(func: &str, arg: &str, p: *const u8, len: usize) -> Result<&
         return Err(Fail::null(func, arg));
     }
     if len > isize::MAX as usize {
-        return Err(Fail::new(pqsig_status::PQSIG_ERR_INVALID_LENGTH, format!("{func}: {arg}_len too large")));
+        return Err(Fail::new(
+            pqsig_status::PQSIG_ERR_INVALID_LENGTH,
+            format!("{func}: {arg}_len too large"),
+        ));
     }
     // SAFETY: the caller guarantees `p` points to `len` readable bytes (header contract).
     Ok(unsafe { core::slice::from_raw_parts(p, len) })
@@ -214,10 +223,11 @@ unsafe fn handle<'a>(func: &str, sig: *const pqsig_sig) -> Result<&'a pqsig_sig,
 /// The library version ("0.1.0"), a static string.
 #[no_mangle]
 pub extern "C" fn pqsig_version() -> *const c_char {
-    static VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
-        Ok(v) => v,
-        Err(_) => c"",
-    };
+    static VERSION: &CStr =
+        match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+            Ok(v) => v,
+            Err(_) => c"",
+        };
     VERSION.as_ptr()
 }
 
@@ -303,8 +313,12 @@ pub unsafe extern "C" fn pqsig_alg_is_enabled(name: *const c_char) -> bool {
     }
     // SAFETY: the caller passes a NUL-terminated string (header contract).
     let name = unsafe { CStr::from_ptr(name) };
-    catch_unwind(|| name.to_str().map(|n| Algorithm::from_name(n).is_ok()).unwrap_or(false))
-        .unwrap_or(false)
+    catch_unwind(|| {
+        name.to_str()
+            .map(|n| Algorithm::from_name(n).is_ok())
+            .unwrap_or(false)
+    })
+    .unwrap_or(false)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -328,7 +342,9 @@ pub unsafe extern "C" fn pqsig_sig_new(name: *const c_char) -> *mut pqsig_sig {
             .map_err(|_| {
                 Fail::new(
                     pqsig_status::PQSIG_ERR_UNKNOWN_ALGORITHM,
-                    format!("{F}: unknown algorithm \"{shown}\" (pqsig_alg_name lists the known ones)"),
+                    format!(
+                        "{F}: unknown algorithm \"{shown}\" (pqsig_alg_name lists the known ones)"
+                    ),
                 )
             })?;
         Ok(Box::into_raw(Box::new(pqsig_sig { alg })))
@@ -405,8 +421,24 @@ unsafe fn write_pair(
     secret_key_len: usize,
 ) -> Result<(), Fail> {
     // SAFETY (both): output buffer contract.
-    let pk_out = unsafe { output(func, "public_key", public_key, public_key_len, alg.public_key_len()) }?;
-    let sk_out = unsafe { output(func, "secret_key", secret_key, secret_key_len, alg.secret_key_len()) }?;
+    let pk_out = unsafe {
+        output(
+            func,
+            "public_key",
+            public_key,
+            public_key_len,
+            alg.public_key_len(),
+        )
+    }?;
+    let sk_out = unsafe {
+        output(
+            func,
+            "secret_key",
+            secret_key,
+            secret_key_len,
+            alg.secret_key_len(),
+        )
+    }?;
     match pair() {
         Ok((pk, sk)) if pk.len() == pk_out.len() && sk.len() == sk_out.len() => {
             pk_out.copy_from_slice(&pk);
@@ -415,7 +447,10 @@ unsafe fn write_pair(
         }
         Ok(_) => {
             sk_out.zeroize();
-            Err(Fail::new(pqsig_status::PQSIG_ERR_INTERNAL, format!("{func}: key length mismatch")))
+            Err(Fail::new(
+                pqsig_status::PQSIG_ERR_INTERNAL,
+                format!("{func}: key length mismatch"),
+            ))
         }
         Err(e) => {
             sk_out.zeroize();
@@ -440,7 +475,15 @@ pub unsafe extern "C" fn pqsig_sig_keypair(
         // SAFETY: handle and buffer contracts.
         let alg = unsafe { handle(F, sig) }?.alg;
         unsafe {
-            write_pair(F, alg, || scheme::keypair(alg), public_key, public_key_len, secret_key, secret_key_len)
+            write_pair(
+                F,
+                alg,
+                || scheme::keypair(alg),
+                public_key,
+                public_key_len,
+                secret_key,
+                secret_key_len,
+            )
         }
     })
 }
@@ -469,7 +512,12 @@ pub unsafe extern "C" fn pqsig_sig_keypair_from_seed(
         if seed.len() != scheme::seed_len(alg) {
             return Err(Fail::new(
                 pqsig_status::PQSIG_ERR_INVALID_LENGTH,
-                format!("{F} ({}): seed has {} bytes, {} expected", alg.name(), seed.len(), scheme::seed_len(alg)),
+                format!(
+                    "{F} ({}): seed has {} bytes, {} expected",
+                    alg.name(),
+                    seed.len(),
+                    scheme::seed_len(alg)
+                ),
             ));
         }
         unsafe {
@@ -521,12 +569,20 @@ pub unsafe extern "C" fn pqsig_sig_sign_with_ctx(
         if sk.len() != alg.secret_key_len() {
             return Err(Fail::new(
                 pqsig_status::PQSIG_ERR_INVALID_LENGTH,
-                format!("{F} ({}): secret key has {} bytes, {} expected", alg.name(), sk.len(), alg.secret_key_len()),
+                format!(
+                    "{F} ({}): secret key has {} bytes, {} expected",
+                    alg.name(),
+                    sk.len(),
+                    alg.secret_key_len()
+                ),
             ));
         }
         let s = scheme::sign(alg, sk, msg, ctx).map_err(|e| Fail::lib(F, alg, e))?;
         if s.len() > out.len() {
-            return Err(Fail::new(pqsig_status::PQSIG_ERR_INTERNAL, format!("{F}: signature too long")));
+            return Err(Fail::new(
+                pqsig_status::PQSIG_ERR_INTERNAL,
+                format!("{F}: signature too long"),
+            ));
         }
         out[..s.len()].copy_from_slice(&s);
         // SAFETY: as above.
@@ -594,7 +650,12 @@ pub unsafe extern "C" fn pqsig_sig_verify_with_ctx(
         if pk.len() != alg.public_key_len() {
             return Err(Fail::new(
                 pqsig_status::PQSIG_ERR_INVALID_LENGTH,
-                format!("{F} ({}): public key has {} bytes, {} expected", alg.name(), pk.len(), alg.public_key_len()),
+                format!(
+                    "{F} ({}): public key has {} bytes, {} expected",
+                    alg.name(),
+                    pk.len(),
+                    alg.public_key_len()
+                ),
             ));
         }
         scheme::verify(alg, pk, msg, ctx, s).map_err(|e| Fail::lib(F, alg, e))

@@ -27,7 +27,10 @@ pub fn supports_context(alg: Algorithm) -> bool {
 
 /// A fresh key pair as (public key, secret key) in the encodings of
 /// `Algorithm::public_key_len` / `Algorithm::secret_key_len`, from `seed`.
-pub fn keypair_from_seed(alg: Algorithm, seed: &[u8]) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>), Error> {
+pub fn keypair_from_seed(
+    alg: Algorithm,
+    seed: &[u8],
+) -> Result<(Vec<u8>, Zeroizing<Vec<u8>>), Error> {
     if seed.len() != seed_len(alg) {
         return Err(Error::InvalidLength);
     }
@@ -40,15 +43,24 @@ pub fn keypair_from_seed(alg: Algorithm, seed: &[u8]) -> Result<(Vec<u8>, Zeroiz
         }
         Algorithm::Falcon(ps) => {
             let (sk, vk) = falcon::keygen_from_seed(ps, seed)?;
-            Ok((vk.to_bytes().to_vec(), Zeroizing::new(sk.to_bytes().to_vec())))
+            Ok((
+                vk.to_bytes().to_vec(),
+                Zeroizing::new(sk.to_bytes().to_vec()),
+            ))
         }
         Algorithm::FnDsa(ps) => {
             let (sk, vk) = fndsa::keygen_from_seed(ps.logn(), seed)?;
-            Ok((vk.to_bytes().to_vec(), Zeroizing::new(sk.to_bytes().to_vec())))
+            Ok((
+                vk.to_bytes().to_vec(),
+                Zeroizing::new(sk.to_bytes().to_vec()),
+            ))
         }
         Algorithm::Snova(ps) => {
             let (sk, vk) = snova::keygen_from_seed(ps, seed)?;
-            Ok((vk.to_bytes().to_vec(), Zeroizing::new(sk.to_bytes().to_vec())))
+            Ok((
+                vk.to_bytes().to_vec(),
+                Zeroizing::new(sk.to_bytes().to_vec()),
+            ))
         }
     }
 }
@@ -111,7 +123,13 @@ mod tests {
     #[test]
     fn encodings_have_the_advertised_lengths() {
         // The fast sets only (the C tests cover every algorithm).
-        for name in ["ML-DSA-44", "Falcon-512", "Falcon-padded-512", "FN-DSA-512", "SNOVA_I_S"] {
+        for name in [
+            "ML-DSA-44",
+            "Falcon-512",
+            "Falcon-padded-512",
+            "FN-DSA-512",
+            "SNOVA_I_S",
+        ] {
             let alg = Algorithm::from_name(name).unwrap();
             let seed = vec![7u8; seed_len(alg)];
             let (pk, sk) = keypair_from_seed(alg, &seed).unwrap();

@@ -57,7 +57,15 @@ fn native_libs() -> &'static [&'static str] {
     if cfg!(target_os = "macos") {
         &["-lSystem", "-lc", "-lm"]
     } else if cfg!(target_os = "linux") {
-        &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"]
+        &[
+            "-lgcc_s",
+            "-lutil",
+            "-lrt",
+            "-lpthread",
+            "-lm",
+            "-ldl",
+            "-lc",
+        ]
     } else {
         &["-lpthread", "-lm"]
     }
@@ -152,7 +160,12 @@ impl Build {
             String::from_utf8_lossy(&o.stdout),
             String::from_utf8_lossy(&o.stderr)
         );
-        assert!(o.status.success(), "{} failed ({}):\n{text}", exe.display(), o.status);
+        assert!(
+            o.status.success(),
+            "{} failed ({}):\n{text}",
+            exe.display(),
+            o.status
+        );
         text
     }
 }
@@ -193,7 +206,10 @@ fn c_tests_against_the_static_library() {
         let stem = src.file_stem().and_then(|s| s.to_str()).expect("file name");
         let exe = b.compile(src, &format!("{stem}-static"), false);
         let out = b.run(&exe, &[]);
-        assert!(out.contains("checks passed"), "{stem}: unexpected output:\n{out}");
+        assert!(
+            out.contains("checks passed"),
+            "{stem}: unexpected output:\n{out}"
+        );
     }
 }
 
@@ -207,7 +223,15 @@ fn c_tests_against_the_shared_library() {
     // A few algorithms through the shared library too (one per family).
     let src = b.crate_dir.join("tests/c/test_roundtrip.c");
     let exe = b.compile(&src, "test_roundtrip-shared", true);
-    b.run(&exe, &["ML-DSA-87", "Falcon-padded-512", "FN-DSA-1024", "SNOVA_III_B_AES"]);
+    b.run(
+        &exe,
+        &[
+            "ML-DSA-87",
+            "Falcon-padded-512",
+            "FN-DSA-1024",
+            "SNOVA_III_B_AES",
+        ],
+    );
 }
 
 #[test]
@@ -215,7 +239,11 @@ fn c_example_builds_and_runs() {
     let Some(b) = setup() else { return };
     let src = b.crate_dir.join("examples/sign.c");
     for shared in [false, true] {
-        let exe = b.compile(&src, if shared { "sign-shared" } else { "sign-static" }, shared);
+        let exe = b.compile(
+            &src,
+            if shared { "sign-shared" } else { "sign-static" },
+            shared,
+        );
         let out = b.run(&exe, &["ML-DSA-65", "hello"]);
         assert!(out.contains("ML-DSA-65") && out.contains("valid"), "{out}");
         let out = b.run(&exe, &["SNOVA_I_S"]);
@@ -229,4 +257,70 @@ fn c_example_builds_and_runs() {
         assert_eq!(o.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&o.stderr).contains("unknown algorithm \"RSA-1024\""));
     }
+}
+
+#[test]
+fn pkg_config_file_links_the_example() {
+    let Some(b) = setup() else { return };
+    let ok = Command::new("pkg-config")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok {
+        say("SKIPPED: pqsig.pc check (pkg-config not installed)");
+        return;
+    }
+    // Fill the template as an install would, pointing at the build tree.
+    let template = std::fs::read_to_string(b.crate_dir.join("pqsig.pc.in")).expect("pqsig.pc.in");
+    for key in ["@PREFIX@", "@LIBDIR@", "@INCLUDEDIR@", "@VERSION@"] {
+        assert!(template.contains(key), "pqsig.pc.in lacks {key}");
+    }
+    let pc = template
+        .replace("@PREFIX@", &b.crate_dir.display().to_string())
+        .replace("@LIBDIR@", &b.lib_dir.display().to_string())
+        .replace("@INCLUDEDIR@", "${prefix}/include")
+        .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+    let pc_dir = b.out_dir.join("pkgconfig");
+    std::fs::create_dir_all(&pc_dir).expect("pkgconfig dir");
+    std::fs::write(pc_dir.join("pqsig.pc"), pc).expect("write pqsig.pc");
+    let o = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "pqsig"])
+        .env("PKG_CONFIG_PATH", &pc_dir)
+        .output()
+        .expect("run pkg-config");
+    assert!(
+        o.status.success(),
+        "pkg-config: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let flags = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(flags.contains("-lpqsig_ffi"), "{flags}");
+    let version = Command::new("pkg-config")
+        .args(["--modversion", "pqsig"])
+        .env("PKG_CONFIG_PATH", &pc_dir)
+        .output()
+        .expect("run pkg-config");
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        env!("CARGO_PKG_VERSION")
+    );
+    // cc examples/sign.c $(pkg-config --cflags --libs pqsig)
+    let exe = b.out_dir.join("sign-pkg-config");
+    let mut cmd = Command::new(&b.cc);
+    cmd.arg("-std=c99")
+        .arg(b.crate_dir.join("examples/sign.c"))
+        .args(flags.split_whitespace())
+        .arg(format!("-Wl,-rpath,{}", b.lib_dir.display()))
+        .arg("-o")
+        .arg(&exe);
+    let c = cmd.output().expect("run the C compiler");
+    assert!(
+        c.status.success(),
+        "{:?}: {}",
+        cmd,
+        String::from_utf8_lossy(&c.stderr)
+    );
+    let out = b.run(&exe, &["FN-DSA-512"]);
+    assert!(out.contains("FN-DSA-512") && out.contains("valid"), "{out}");
 }
