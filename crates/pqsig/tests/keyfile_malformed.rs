@@ -9,8 +9,12 @@ fn mldsa_files() -> (Algorithm, Vec<u8>, Vec<u8>, Vec<u8>) {
     let seed = [7u8; 32];
     let sk = mldsa::SigningKey::from_seed(ps, &seed).unwrap();
     let spki = keyfile::encode_public_der(alg, sk.verifying_key().to_bytes()).unwrap();
-    let p8 = keyfile::encode_private_der(alg, &seed, MlDsaForm::Seed).unwrap().to_vec();
-    let both = keyfile::encode_private_der(alg, &seed, MlDsaForm::Both).unwrap().to_vec();
+    let p8 = keyfile::encode_private_der(alg, &seed, MlDsaForm::Seed)
+        .unwrap()
+        .to_vec();
+    let both = keyfile::encode_private_der(alg, &seed, MlDsaForm::Both)
+        .unwrap()
+        .to_vec();
     (alg, spki, p8, both)
 }
 
@@ -18,25 +22,40 @@ fn mldsa_files() -> (Algorithm, Vec<u8>, Vec<u8>, Vec<u8>) {
 fn truncations_and_trailing_bytes() {
     let (_, spki, p8, both) = mldsa_files();
     for n in 0..spki.len() {
-        assert!(keyfile::decode_public(&spki[..n]).is_err(), "spki truncated to {n}");
+        assert!(
+            keyfile::decode_public(&spki[..n]).is_err(),
+            "spki truncated to {n}"
+        );
     }
     for file in [&p8, &both] {
         for n in 0..file.len() {
-            assert!(keyfile::decode_private(&file[..n]).is_err(), "pkcs8 truncated to {n}");
+            assert!(
+                keyfile::decode_private(&file[..n]).is_err(),
+                "pkcs8 truncated to {n}"
+            );
         }
     }
     let mut t = spki.clone();
     t.push(0);
-    assert_eq!(keyfile::decode_public(&t), Err(KeyFileError::Der(DerError::TrailingBytes)));
+    assert_eq!(
+        keyfile::decode_public(&t),
+        Err(KeyFileError::Der(DerError::TrailingBytes))
+    );
     let mut t = p8.clone();
     t.push(0);
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::Der(DerError::TrailingBytes)));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::Der(DerError::TrailingBytes))
+    );
     // Trailing bytes inside the private-key OCTET STRING (after the seed CHOICE).
     let mut inner = p8.clone();
     inner[1] += 1; // outer SEQUENCE
     inner[19] += 1; // OCTET STRING
     inner.push(0);
-    assert_eq!(keyfile::decode_private(&inner).err(), Some(KeyFileError::Der(DerError::TrailingBytes)));
+    assert_eq!(
+        keyfile::decode_private(&inner).err(),
+        Some(KeyFileError::Der(DerError::TrailingBytes))
+    );
 }
 
 #[test]
@@ -45,39 +64,63 @@ fn wrong_tags_versions_parameters_and_oids() {
     // Outer tag.
     let mut t = p8.clone();
     t[0] = 0x31;
-    assert!(matches!(keyfile::decode_private(&t), Err(KeyFileError::UnrecognisedFormat) | Err(KeyFileError::Der(_))));
+    assert!(matches!(
+        keyfile::decode_private(&t),
+        Err(KeyFileError::UnrecognisedFormat) | Err(KeyFileError::Der(_))
+    ));
     // Seed CHOICE with an unknown tag ([1] instead of [0]).
     let mut t = p8.clone();
     t[20] = 0x81;
     assert_eq!(
         keyfile::decode_private(&t).err(),
-        Some(KeyFileError::Der(DerError::UnexpectedTag { expected: 0x80, found: 0x81 }))
+        Some(KeyFileError::Der(DerError::UnexpectedTag {
+            expected: 0x80,
+            found: 0x81
+        }))
     );
     // Version 2.
     let mut t = p8.clone();
     t[4] = 2;
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::UnsupportedVersion(2)));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::UnsupportedVersion(2))
+    );
     // Unknown OID (last arc .20).
     let mut t = spki.clone();
     t[16] = 0x14;
-    assert_eq!(keyfile::decode_public(&t), Err(KeyFileError::UnknownOid("2.16.840.1.101.3.4.3.20".into())));
+    assert_eq!(
+        keyfile::decode_public(&t),
+        Err(KeyFileError::UnknownOid("2.16.840.1.101.3.4.3.20".into()))
+    );
     // Parameters present (NULL) in the AlgorithmIdentifier.
     let mut t = vec![0x30, 0x36, 0x02, 0x01, 0x00, 0x30, 0x0d];
     t.extend_from_slice(&p8[7..18]);
     t.extend_from_slice(&[0x05, 0x00]);
     t.extend_from_slice(&p8[18..]);
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::ParametersPresent));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::ParametersPresent)
+    );
     // BIT STRING with unused bits.
     let mut t = spki.clone();
     let pos = 4 + 13 + 4; // SEQ hdr, AlgId, BIT STRING hdr
     assert_eq!(t[pos], 0);
     t[pos] = 1;
-    assert_eq!(keyfile::decode_public(&t), Err(KeyFileError::Der(DerError::InvalidValue)));
+    assert_eq!(
+        keyfile::decode_public(&t),
+        Err(KeyFileError::Der(DerError::InvalidValue))
+    );
     // Public key of the wrong length (a valid DER structure around 10 bytes).
-    let short = [0x30, 0x19, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11, 0x03, 0x0a, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    let short = [
+        0x30, 0x19, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11,
+        0x03, 0x0a, 0x00, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ];
     assert_eq!(
         keyfile::decode_public(&short),
-        Err(KeyFileError::WrongKeyLength { expected: alg.public_key_len(), found: 9 })
+        Err(KeyFileError::WrongKeyLength {
+            expected: alg.public_key_len(),
+            found: 9
+        })
     );
 }
 
@@ -87,13 +130,19 @@ fn non_minimal_lengths() {
     // Outer length 0x34 written in long form 0x81 0x34.
     let mut t = vec![0x30, 0x81, 0x34];
     t.extend_from_slice(&p8[2..]);
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::Der(DerError::NonMinimalLength)));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::Der(DerError::NonMinimalLength))
+    );
     // The seed's length 0x20 as 0x81 0x20 (inner lengths adjusted so only that is wrong).
     let mut t = vec![0x30, 0x35];
     t.extend_from_slice(&p8[2..18]);
     t.extend_from_slice(&[0x04, 0x23, 0x80, 0x81, 0x20]);
     t.extend_from_slice(&p8[22..]);
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::Der(DerError::NonMinimalLength)));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::Der(DerError::NonMinimalLength))
+    );
     // Indefinite length.
     let mut t = vec![0x30, 0x80];
     t.extend_from_slice(&p8[2..]);
@@ -108,19 +157,31 @@ fn both_form_mismatch_and_wrong_seed_length() {
     // Flip a byte of the expanded key (the last byte of the file: inside t0).
     let mut t = both.clone();
     *t.last_mut().unwrap() ^= 1;
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::SeedMismatch));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::SeedMismatch)
+    );
     // Flip a byte of the seed instead.
     let pos = both.windows(2).position(|w| w == [0x04, 0x20]).unwrap() + 2;
     let mut t = both.clone();
     t[pos] ^= 1;
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::SeedMismatch));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::SeedMismatch)
+    );
     // A 31-byte seed in the seed form.
     let (_, _, p8, _) = mldsa_files();
     let mut t = vec![0x30, 0x33];
     t.extend_from_slice(&p8[2..18]);
     t.extend_from_slice(&[0x04, 0x21, 0x80, 0x1f]);
     t.extend_from_slice(&p8[22..53]);
-    assert_eq!(keyfile::decode_private(&t).err(), Some(KeyFileError::WrongKeyLength { expected: 32, found: 31 }));
+    assert_eq!(
+        keyfile::decode_private(&t).err(),
+        Some(KeyFileError::WrongKeyLength {
+            expected: 32,
+            found: 31
+        })
+    );
 }
 
 #[test]
@@ -130,26 +191,44 @@ fn bad_pem() {
     // Bad base64 character.
     let bad = pem.replacen('A', "*", 1);
     if bad != pem {
-        assert_eq!(keyfile::decode_public(bad.as_bytes()), Err(KeyFileError::Pem(PemError::BadBase64)));
+        assert_eq!(
+            keyfile::decode_public(bad.as_bytes()),
+            Err(KeyFileError::Pem(PemError::BadBase64))
+        );
     }
     // A removed character breaks the length (or the padding).
     let mut lines: Vec<&str> = pem.lines().collect();
     let shortened = &lines[1][1..].to_string();
     lines[1] = shortened;
     let bad = lines.join("\n");
-    assert_eq!(keyfile::decode_public(bad.as_bytes()), Err(KeyFileError::Pem(PemError::BadBase64)));
+    assert_eq!(
+        keyfile::decode_public(bad.as_bytes()),
+        Err(KeyFileError::Pem(PemError::BadBase64))
+    );
     // Wrong label for the content kind.
     let p8_pem = keyfile::encode_private_pem(alg, &[7u8; 32], MlDsaForm::Seed).unwrap();
-    assert_eq!(keyfile::decode_public(p8_pem.as_bytes()), Err(KeyFileError::WrongPemLabel("PRIVATE KEY".into())));
-    assert_eq!(keyfile::decode_private(pem.as_bytes()).err(), Some(KeyFileError::WrongPemLabel("PUBLIC KEY".into())));
+    assert_eq!(
+        keyfile::decode_public(p8_pem.as_bytes()),
+        Err(KeyFileError::WrongPemLabel("PRIVATE KEY".into()))
+    );
+    assert_eq!(
+        keyfile::decode_private(pem.as_bytes()).err(),
+        Some(KeyFileError::WrongPemLabel("PUBLIC KEY".into()))
+    );
     // CRLF is fine.
     let crlf = pem.replace('\n', "\r\n");
     assert!(keyfile::decode_public(crlf.as_bytes()).is_ok());
     // Missing END line; text after END.
     let cut = pem.replace("-----END PUBLIC KEY-----", "");
-    assert_eq!(keyfile::decode_public(cut.as_bytes()), Err(KeyFileError::Pem(PemError::BadArmour)));
+    assert_eq!(
+        keyfile::decode_public(cut.as_bytes()),
+        Err(KeyFileError::Pem(PemError::BadArmour))
+    );
     let extra = format!("{pem}junk\n");
-    assert_eq!(keyfile::decode_public(extra.as_bytes()), Err(KeyFileError::Pem(PemError::BadArmour)));
+    assert_eq!(
+        keyfile::decode_public(extra.as_bytes()),
+        Err(KeyFileError::Pem(PemError::BadArmour))
+    );
     let _ = p8;
 }
 
@@ -158,9 +237,13 @@ fn garbage_never_panics() {
     // Deterministic pseudo-random mutations of valid files.
     let (_, spki, p8, both) = mldsa_files();
     let (fsk, _) = falcon::keygen(falcon::ParamSet::Falcon512).unwrap();
-    let fal = keyfile::encode_private_der(Algorithm::Falcon(falcon::ParamSet::Falcon512), fsk.to_bytes(), MlDsaForm::Seed)
-        .unwrap()
-        .to_vec();
+    let fal = keyfile::encode_private_der(
+        Algorithm::Falcon(falcon::ParamSet::Falcon512),
+        fsk.to_bytes(),
+        MlDsaForm::Seed,
+    )
+    .unwrap()
+    .to_vec();
     let mut x: u64 = 0x9e3779b97f4a7c15;
     for file in [&spki, &p8, &both, &fal] {
         for _ in 0..300 {

@@ -120,7 +120,10 @@ impl<'a> Reader<'a> {
     pub fn read(&mut self, tag: u8) -> Result<&'a [u8], DerError> {
         let found = self.peek_tag().ok_or(DerError::Truncated)?;
         if found != tag {
-            return Err(DerError::UnexpectedTag { expected: tag, found });
+            return Err(DerError::UnexpectedTag {
+                expected: tag,
+                found,
+            });
         }
         Ok(self.read_any()?.1)
     }
@@ -137,9 +140,12 @@ impl<'a> Reader<'a> {
             [] => Err(DerError::InvalidValue),
             [x] if *x < 0x80 => Ok(*x as u32),
             [0, x, ..] if *x < 0x80 => Err(DerError::InvalidValue), // non-minimal
-            [x, ..] if *x >= 0x80 => Err(DerError::InvalidValue),  // negative
+            [x, ..] if *x >= 0x80 => Err(DerError::InvalidValue),   // negative
             _ if c.len() > 5 => Err(DerError::InvalidValue),
-            _ => Ok(c.iter().fold(0u64, |a, &b| (a << 8) | b as u64).min(u32::MAX as u64) as u32),
+            _ => Ok(c
+                .iter()
+                .fold(0u64, |a, &b| (a << 8) | b as u64)
+                .min(u32::MAX as u64) as u32),
         }
     }
 
@@ -212,23 +218,44 @@ mod tests {
             r.finish().unwrap();
         }
         // 5 in long form, 200 with a leading zero byte.
-        assert_eq!(Reader::new(&[4, 0x81, 5, 0, 0, 0, 0, 0]).read_any(), Err(DerError::NonMinimalLength));
+        assert_eq!(
+            Reader::new(&[4, 0x81, 5, 0, 0, 0, 0, 0]).read_any(),
+            Err(DerError::NonMinimalLength)
+        );
         let mut v = alloc::vec![4, 0x82, 0, 200];
         v.extend_from_slice(&[0; 200]);
         assert_eq!(Reader::new(&v).read_any(), Err(DerError::NonMinimalLength));
-        assert_eq!(Reader::new(&[4, 0x80, 0, 0]).read_any(), Err(DerError::Unsupported));
+        assert_eq!(
+            Reader::new(&[4, 0x80, 0, 0]).read_any(),
+            Err(DerError::Unsupported)
+        );
         assert_eq!(Reader::new(&[4, 3, 0]).read_any(), Err(DerError::Truncated));
-        assert_eq!(Reader::new(&[4, 0x85, 1, 1, 1, 1, 1]).read_any(), Err(DerError::LengthTooLarge));
-        assert_eq!(Reader::new(&[0x1f, 1, 0]).read_any(), Err(DerError::Unsupported));
+        assert_eq!(
+            Reader::new(&[4, 0x85, 1, 1, 1, 1, 1]).read_any(),
+            Err(DerError::LengthTooLarge)
+        );
+        assert_eq!(
+            Reader::new(&[0x1f, 1, 0]).read_any(),
+            Err(DerError::Unsupported)
+        );
     }
 
     #[test]
     fn integers() {
         assert_eq!(Reader::new(&[2, 1, 0]).read_small_uint(), Ok(0));
         assert_eq!(Reader::new(&[2, 1, 1]).read_small_uint(), Ok(1));
-        assert_eq!(Reader::new(&[2, 2, 0, 1]).read_small_uint(), Err(DerError::InvalidValue));
-        assert_eq!(Reader::new(&[2, 1, 0xff]).read_small_uint(), Err(DerError::InvalidValue));
-        assert_eq!(Reader::new(&[2, 0]).read_small_uint(), Err(DerError::InvalidValue));
+        assert_eq!(
+            Reader::new(&[2, 2, 0, 1]).read_small_uint(),
+            Err(DerError::InvalidValue)
+        );
+        assert_eq!(
+            Reader::new(&[2, 1, 0xff]).read_small_uint(),
+            Err(DerError::InvalidValue)
+        );
+        assert_eq!(
+            Reader::new(&[2, 0]).read_small_uint(),
+            Err(DerError::InvalidValue)
+        );
         assert_eq!(Reader::new(&[2, 2, 0, 0x80]).read_small_uint(), Ok(0x80));
     }
 }

@@ -81,7 +81,10 @@ pub enum KeyFileError {
     /// The public key stored with a private key does not belong to it.
     PublicKeyMismatch,
     /// The file names another algorithm than the one the caller asked for.
-    AlgorithmMismatch { expected: Algorithm, found: Algorithm },
+    AlgorithmMismatch {
+        expected: Algorithm,
+        found: Algorithm,
+    },
     /// Raw key bytes (neither PEM nor DER) and no algorithm to interpret them, or a raw
     /// length that fits none.
     UnrecognisedFormat,
@@ -180,7 +183,10 @@ pub enum MlDsaForm {
 
 fn check_public_len(alg: Algorithm, pk: &[u8]) -> Result<(), KeyFileError> {
     if pk.len() != alg.public_key_len() {
-        return Err(KeyFileError::WrongKeyLength { expected: alg.public_key_len(), found: pk.len() });
+        return Err(KeyFileError::WrongKeyLength {
+            expected: alg.public_key_len(),
+            found: pk.len(),
+        });
     }
     Ok(())
 }
@@ -237,7 +243,10 @@ pub fn decode_public_as(alg: Algorithm, data: &[u8]) -> Result<Vec<u8>, KeyFileE
         _ => {
             let (found, pk) = decode_public(data)?;
             if found != alg {
-                return Err(KeyFileError::AlgorithmMismatch { expected: alg, found });
+                return Err(KeyFileError::AlgorithmMismatch {
+                    expected: alg,
+                    found,
+                });
             }
             Ok(pk)
         }
@@ -301,21 +310,37 @@ impl PrivateKey {
 /// The public key of a library-encoded secret key (validates the key on the way).
 fn public_of(alg: Algorithm, sk: &[u8]) -> Result<Vec<u8>, KeyFileError> {
     if sk.len() != alg.secret_key_len() {
-        return Err(KeyFileError::WrongKeyLength { expected: alg.secret_key_len(), found: sk.len() });
+        return Err(KeyFileError::WrongKeyLength {
+            expected: alg.secret_key_len(),
+            found: sk.len(),
+        });
     }
     Ok(match alg {
-        Algorithm::MlDsa(ps) => mldsa::SigningKey::from_expanded(ps, sk)?.verifying_key().to_bytes().to_vec(),
-        Algorithm::Falcon(ps) => falcon::SigningKey::from_bytes(ps, sk)?.verifying_key().to_bytes().to_vec(),
+        Algorithm::MlDsa(ps) => mldsa::SigningKey::from_expanded(ps, sk)?
+            .verifying_key()
+            .to_bytes()
+            .to_vec(),
+        Algorithm::Falcon(ps) => falcon::SigningKey::from_bytes(ps, sk)?
+            .verifying_key()
+            .to_bytes()
+            .to_vec(),
         Algorithm::FnDsa(ps) => falcon::fndsa::SigningKey::from_bytes_logn(ps.logn(), sk)?
             .verifying_key()
             .to_bytes()
             .to_vec(),
-        Algorithm::Snova(ps) => snova::SigningKey::from_bytes(ps, sk)?.verifying_key().to_bytes().to_vec(),
+        Algorithm::Snova(ps) => snova::SigningKey::from_bytes(ps, sk)?
+            .verifying_key()
+            .to_bytes()
+            .to_vec(),
     })
 }
 
 /// The private-key OCTET STRING content for `alg`.
-fn private_content(alg: Algorithm, secret: &[u8], form: MlDsaForm) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+fn private_content(
+    alg: Algorithm,
+    secret: &[u8],
+    form: MlDsaForm,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
     match alg {
         Algorithm::MlDsa(ps) => {
             if secret.len() == 32 {
@@ -332,7 +357,10 @@ fn private_content(alg: Algorithm, secret: &[u8], form: MlDsaForm) -> Result<Zer
                     _ => Err(KeyFileError::SeedUnavailable),
                 }
             } else {
-                Err(KeyFileError::WrongKeyLength { expected: 32, found: secret.len() })
+                Err(KeyFileError::WrongKeyLength {
+                    expected: 32,
+                    found: secret.len(),
+                })
             }
         }
         _ => {
@@ -348,19 +376,30 @@ fn private_content(alg: Algorithm, secret: &[u8], form: MlDsaForm) -> Result<Zer
 /// [`MlDsaForm::Expanded`]; the other forms give [`KeyFileError::SeedUnavailable`]); for the
 /// other algorithms the library's secret-key encoding (`form` is ignored). The key is
 /// loaded (validated) before it is written.
-pub fn encode_private_der(alg: Algorithm, secret: &[u8], form: MlDsaForm) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+pub fn encode_private_der(
+    alg: Algorithm,
+    secret: &[u8],
+    form: MlDsaForm,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
     let content = private_content(alg, secret, form)?;
     Ok(pkcs8::encode(alg, &content))
 }
 
 /// PKCS#8 in PEM (`PRIVATE KEY`); see [`encode_private_der`].
-pub fn encode_private_pem(alg: Algorithm, secret: &[u8], form: MlDsaForm) -> Result<Zeroizing<String>, KeyFileError> {
+pub fn encode_private_pem(
+    alg: Algorithm,
+    secret: &[u8],
+    form: MlDsaForm,
+) -> Result<Zeroizing<String>, KeyFileError> {
     let der = encode_private_der(alg, secret, form)?;
     Ok(pem::encode(PEM_PRIVATE, &der))
 }
 
 /// PKCS#8 DER for an ML-DSA signing key (the seed forms need a key that has its seed).
-pub fn encode_mldsa_private_der(sk: &mldsa::SigningKey, form: MlDsaForm) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+pub fn encode_mldsa_private_der(
+    sk: &mldsa::SigningKey,
+    form: MlDsaForm,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
     let alg = Algorithm::MlDsa(sk.param_set());
     match (sk.seed(), form) {
         (Some(seed), _) => encode_private_der(alg, seed, form),
@@ -376,7 +415,10 @@ fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {
         Algorithm::MlDsa(ps) => match pkcs8::decode_mldsa_choice(p.private_key)? {
             pkcs8::MlDsaChoice::Seed(seed) => {
                 if seed.len() != 32 {
-                    return Err(KeyFileError::WrongKeyLength { expected: 32, found: seed.len() });
+                    return Err(KeyFileError::WrongKeyLength {
+                        expected: 32,
+                        found: seed.len(),
+                    });
                 }
                 let sk = mldsa::SigningKey::from_seed(ps, seed)?;
                 PrivateKey {
@@ -394,7 +436,10 @@ fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {
             },
             pkcs8::MlDsaChoice::Both { seed, expanded } => {
                 if seed.len() != 32 {
-                    return Err(KeyFileError::WrongKeyLength { expected: 32, found: seed.len() });
+                    return Err(KeyFileError::WrongKeyLength {
+                        expected: 32,
+                        found: seed.len(),
+                    });
                 }
                 if expanded.len() != alg.secret_key_len() {
                     return Err(KeyFileError::WrongKeyLength {
@@ -415,14 +460,21 @@ fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {
                 }
             }
         },
-        Algorithm::Falcon(_) if p.private_key.len() == alg.secret_key_len() + alg.public_key_len() => {
+        Algorithm::Falcon(_)
+            if p.private_key.len() == alg.secret_key_len() + alg.public_key_len() =>
+        {
             // oqs-provider's `sk ‖ pk` content.
             let (sk, pk) = p.private_key.split_at(alg.secret_key_len());
             let public = public_of(alg, sk)?;
             if public != pk {
                 return Err(KeyFileError::PublicKeyMismatch);
             }
-            PrivateKey { algorithm: alg, seed: None, secret: Some(Zeroizing::new(sk.to_vec())), public }
+            PrivateKey {
+                algorithm: alg,
+                seed: None,
+                secret: Some(Zeroizing::new(sk.to_vec())),
+                public,
+            }
         }
         _ => PrivateKey {
             algorithm: alg,
@@ -488,7 +540,10 @@ pub fn decode_private_as(alg: Algorithm, data: &[u8]) -> Result<PrivateKey, KeyF
         _ => {
             let key = decode_private(data)?;
             if key.algorithm != alg {
-                return Err(KeyFileError::AlgorithmMismatch { expected: alg, found: key.algorithm });
+                return Err(KeyFileError::AlgorithmMismatch {
+                    expected: alg,
+                    found: key.algorithm,
+                });
             }
             Ok(key)
         }

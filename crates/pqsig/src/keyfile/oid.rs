@@ -121,7 +121,13 @@ pub fn oid_der_to_string(oid: &[u8]) -> Option<String> {
         return None;
     }
     let first = arcs[0];
-    let (x, y) = if first < 40 { (0, first) } else if first < 80 { (1, first - 40) } else { (2, first - 80) };
+    let (x, y) = if first < 40 {
+        (0, first)
+    } else if first < 80 {
+        (1, first - 40)
+    } else {
+        (2, first - 80)
+    };
     let mut s = alloc::format!("{x}.{y}");
     for a in &arcs[1..] {
         s.push_str(&alloc::format!(".{a}"));
@@ -139,18 +145,27 @@ mod tests {
             oid_der(Algorithm::MlDsa(ParamSet::MlDsa65)),
             [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x12]
         );
-        assert_eq!(oid_der(Algorithm::Falcon(FalconParamSet::Falcon512)), [0x2b, 0xce, 0x0f, 0x03, 0x0b]);
+        assert_eq!(
+            oid_der(Algorithm::Falcon(FalconParamSet::Falcon512)),
+            [0x2b, 0xce, 0x0f, 0x03, 0x0b]
+        );
     }
 
     #[test]
     fn every_oid_is_unique_and_round_trips() {
         for (i, &a) in Algorithm::ALL.iter().enumerate() {
             assert_eq!(algorithm_from_oid_der(&oid_der(a)), Some(a));
-            assert_eq!(oid_der_to_string(&oid_der(a)).as_deref(), Some(oid_string(a).as_str()));
+            assert_eq!(
+                oid_der_to_string(&oid_der(a)).as_deref(),
+                Some(oid_string(a).as_str())
+            );
             for &b in &Algorithm::ALL[i + 1..] {
                 assert_ne!(oid_der(a), oid_der(b));
             }
         }
-        assert_eq!(oid_string(Algorithm::MlDsa(ParamSet::MlDsa87)), "2.16.840.1.101.3.4.3.19");
+        assert_eq!(
+            oid_string(Algorithm::MlDsa(ParamSet::MlDsa87)),
+            "2.16.840.1.101.3.4.3.19"
+        );
     }
 }

@@ -48,7 +48,11 @@ fn b64_value(c: u8) -> Option<u8> {
 pub fn base64_encode(data: &[u8]) -> Zeroizing<String> {
     let mut s = Zeroizing::new(String::with_capacity(data.len().div_ceil(3) * 4));
     for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = ((b[0] as u32) << 16) | ((b[1] as u32) << 8) | b[2] as u32;
         for i in 0..4 {
             if i <= chunk.len() {
@@ -63,7 +67,7 @@ pub fn base64_encode(data: &[u8]) -> Zeroizing<String> {
 
 /// Strict base64 decoding of a string without whitespace.
 pub fn base64_decode(s: &[u8]) -> Result<Zeroizing<Vec<u8>>, PemError> {
-    if s.len() % 4 != 0 {
+    if !s.len().is_multiple_of(4) {
         return Err(PemError::BadBase64);
     }
     let mut out = Zeroizing::new(Vec::with_capacity(s.len() / 4 * 3));
@@ -93,7 +97,9 @@ pub fn base64_decode(s: &[u8]) -> Result<Zeroizing<Vec<u8>>, PemError> {
 /// Armours `der` under `label`.
 pub fn encode(label: &str, der: &[u8]) -> Zeroizing<String> {
     let b64 = base64_encode(der);
-    let mut s = Zeroizing::new(String::with_capacity(b64.len() + b64.len() / 64 + 2 * label.len() + 40));
+    let mut s = Zeroizing::new(String::with_capacity(
+        b64.len() + b64.len() / 64 + 2 * label.len() + 40,
+    ));
     s.push_str("-----BEGIN ");
     s.push_str(label);
     s.push_str("-----\n");
@@ -110,14 +116,20 @@ pub fn encode(label: &str, der: &[u8]) -> Zeroizing<String> {
 
 /// Whether `data` looks like PEM (starts, after whitespace, with `-----BEGIN `).
 pub fn looks_like_pem(data: &[u8]) -> bool {
-    let start = data.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(data.len());
+    let start = data
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(data.len());
     data[start..].starts_with(b"-----BEGIN ")
 }
 
 /// Removes the armour: returns (label, DER bytes).
 pub fn decode(data: &[u8]) -> Result<(String, Zeroizing<Vec<u8>>), PemError> {
     let text = core::str::from_utf8(data).map_err(|_| PemError::BadArmour)?;
-    let mut lines = text.trim().split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let mut lines = text
+        .trim()
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l));
     let first = lines.next().ok_or(PemError::BadArmour)?;
     let label = first
         .strip_prefix("-----BEGIN ")
@@ -161,7 +173,15 @@ mod tests {
         assert_eq!(base64_encode(b"fo").as_str(), "Zm8=");
         assert_eq!(base64_encode(b"foobar").as_str(), "Zm9vYmFy");
         assert_eq!(&base64_decode(b"Zm8=").unwrap()[..], b"fo");
-        for bad in [&b"Zm8"[..], b"Zm9=", b"Zg=a", b"Z===", b"Zm8=Zm8=", b"Zm 8", b"Zm-8"] {
+        for bad in [
+            &b"Zm8"[..],
+            b"Zm9=",
+            b"Zg=a",
+            b"Z===",
+            b"Zm8=Zm8=",
+            b"Zm 8",
+            b"Zm-8",
+        ] {
             assert_eq!(base64_decode(bad), Err(PemError::BadBase64), "{bad:?}");
         }
     }

@@ -81,7 +81,11 @@ pub(crate) fn decode(data: &[u8]) -> Result<Parsed<'_>, KeyFileError> {
         public_key = Some(c.get(1..).unwrap_or(&[]));
     }
     r.finish()?;
-    Ok(Parsed { alg, private_key, public_key })
+    Ok(Parsed {
+        alg,
+        private_key,
+        public_key,
+    })
 }
 
 /// The ML-DSA private key CHOICE, decoded.

@@ -28,7 +28,8 @@ pub(crate) fn read_algorithm_identifier(r: &mut Reader<'_>) -> Result<Algorithm,
     let oid_bytes = ai.read(TAG_OID)?;
     let alg = oid::algorithm_from_oid_der(oid_bytes).ok_or_else(|| {
         KeyFileError::UnknownOid(
-            oid::oid_der_to_string(oid_bytes).unwrap_or_else(|| alloc::string::String::from("<malformed>")),
+            oid::oid_der_to_string(oid_bytes)
+                .unwrap_or_else(|| alloc::string::String::from("<malformed>")),
         )
     })?;
     if !ai.is_empty() {
@@ -57,7 +58,10 @@ pub(crate) fn decode(data: &[u8]) -> Result<(Algorithm, &[u8]), KeyFileError> {
     let pk = spki.read_bit_string_octets()?;
     spki.finish()?;
     if pk.len() != alg.public_key_len() {
-        return Err(KeyFileError::WrongKeyLength { expected: alg.public_key_len(), found: pk.len() });
+        return Err(KeyFileError::WrongKeyLength {
+            expected: alg.public_key_len(),
+            found: pk.len(),
+        });
     }
     Ok((alg, pk))
 }
