@@ -259,3 +259,119 @@ fn garbage_never_panics() {
         }
     }
 }
+
+/// DER helpers for hand-built files.
+fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    let n = content.len();
+    if n < 0x80 {
+        out.push(n as u8);
+    } else if n < 0x100 {
+        out.extend_from_slice(&[0x81, n as u8]);
+    } else {
+        out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]);
+    }
+    out.extend_from_slice(content);
+    out
+}
+
+fn one_asymmetric_key(version: u8, oid: &[u8], private: &[u8], public: Option<&[u8]>) -> Vec<u8> {
+    let mut inner = tlv(0x02, &[version]);
+    inner.extend(tlv(0x30, &tlv(0x06, oid)));
+    inner.extend(tlv(0x04, private));
+    if let Some(pk) = public {
+        let mut bits = vec![0];
+        bits.extend_from_slice(pk);
+        inner.extend(tlv(0x81, &bits));
+    }
+    tlv(0x30, &inner)
+}
+
+#[test]
+fn public_key_inside_private_key_files() {
+    let ps = falcon::ParamSet::Falcon512;
+    let alg = Algorithm::Falcon(ps);
+    let oid = [0x2b, 0xce, 0x0f, 0x03, 0x0b]; // 1.3.9999.3.11
+    let (sk, vk) = falcon::keygen(ps).unwrap();
+    let (_, vk2) = falcon::keygen(ps).unwrap();
+    // oqs-provider's `sk ‖ pk` content.
+    let mut skpk = sk.to_bytes().to_vec();
+    skpk.extend_from_slice(vk.to_bytes());
+    let key = keyfile::decode_private(&one_asymmetric_key(0, &oid, &skpk, None)).unwrap();
+    assert_eq!(key.public_key().unwrap(), vk.to_bytes());
+    assert_eq!(&key.secret_key_bytes().unwrap()[..], sk.to_bytes());
+    let mut bad = sk.to_bytes().to_vec();
+    bad.extend_from_slice(vk2.to_bytes());
+    assert_eq!(
+        keyfile::decode_private(&one_asymmetric_key(0, &oid, &bad, None)).err(),
+        Some(KeyFileError::PublicKeyMismatch)
+    );
+    // OneAsymmetricKey v2 with publicKey [1]: checked against the private key.
+    let v2 = one_asymmetric_key(1, &oid, sk.to_bytes(), Some(vk.to_bytes()));
+    assert_eq!(
+        keyfile::decode_private_as(alg, &v2)
+            .unwrap()
+            .public_key()
+            .unwrap(),
+        vk.to_bytes()
+    );
+    let v2_bad = one_asymmetric_key(1, &oid, sk.to_bytes(), Some(vk2.to_bytes()));
+    assert_eq!(
+        keyfile::decode_private(&v2_bad).err(),
+        Some(KeyFileError::PublicKeyMismatch)
+    );
+    // A public key is not allowed in a version-0 structure.
+    let v1_with_pk = one_asymmetric_key(0, &oid, sk.to_bytes(), Some(vk.to_bytes()));
+    assert_eq!(
+        keyfile::decode_private(&v1_with_pk).err(),
+        Some(KeyFileError::UnsupportedVersion(0))
+    );
+    // Wrong private key length.
+    assert_eq!(
+        keyfile::decode_private(&one_asymmetric_key(0, &oid, &sk.to_bytes()[1..], None)).err(),
+        Some(KeyFileError::WrongKeyLength {
+            expected: alg.secret_key_len(),
+            found: alg.secret_key_len() - 1
+        })
+    );
+}
+
+#[test]
+fn invalid_key_content_and_algorithm_mismatch() {
+    let ps = mldsa::ParamSet::MlDsa44;
+    let alg = Algorithm::MlDsa(ps);
+    let sk = mldsa::SigningKey::from_seed(ps, &[9u8; 32]).unwrap();
+    let mut expanded = sk.to_expanded_bytes().to_vec();
+    // s1 starts after ρ, K, tr (128 bytes); η = 2 packs 3 bits per coefficient and the
+    // values 5..7 are out of range: set the first coefficient to 7.
+    expanded[128] |= 0x07;
+    let der = one_asymmetric_key(
+        0,
+        &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11],
+        &tlv(0x04, &expanded),
+        None,
+    );
+    assert_eq!(
+        keyfile::decode_private(&der).err(),
+        Some(KeyFileError::Key(pqsig::Error::InvalidKey))
+    );
+    // A public key file of one algorithm read as another.
+    let pk = keyfile::encode_public_der(alg, sk.verifying_key().to_bytes()).unwrap();
+    let other = Algorithm::MlDsa(mldsa::ParamSet::MlDsa65);
+    assert_eq!(
+        keyfile::decode_public_as(other, &pk),
+        Err(KeyFileError::AlgorithmMismatch {
+            expected: other,
+            found: alg
+        })
+    );
+    // Raw bytes of a wrong length.
+    assert_eq!(
+        keyfile::decode_public_as(alg, &[1, 2, 3]),
+        Err(KeyFileError::UnrecognisedFormat)
+    );
+    assert_eq!(
+        keyfile::decode_private_as(alg, &[1, 2, 3]).err(),
+        Some(KeyFileError::UnrecognisedFormat)
+    );
+}
