@@ -27,6 +27,8 @@
 #    kernels (NEON against portable, and every backend against a reference), seed
 #    expansion (SHAKE128 counter mode, AES-128-CTR with the ARMv8 AES instructions) and
 #    all SNOVA KATs on every backend available there (portable and neon).
+# 8. ML-DSA key files against pyca `cryptography` (pinned, in a venv): its PEM/DER keys load
+#    in pqsig and its signatures verify, and the reverse (tests/interop/pyca_mldsa.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,6 +84,33 @@ if command -v python3 >/dev/null 2>&1; then
   (cd studies/winograd && python3 -m unittest -q test_units)
 else
   echo "SKIPPED: NTT study self-tests (python3 not installed)"
+fi
+
+echo "== ML-DSA key files against pyca cryptography (PEM/DER both ways, signatures both ways)"
+# A virtual environment with cryptography pinned (50.x writes and reads RFC 9881 seed-form
+# PKCS#8); reused between runs. SKIPPED when python3's venv/pip or the package index is
+# unavailable.
+PYCA_VERSION=50.0.2
+PYCA_VENV="${CARGO_TARGET_DIR:-target}/pyca-venv"
+PYCA_OK=""
+if command -v python3 >/dev/null 2>&1; then
+  if [ -x "$PYCA_VENV/bin/python" ] \
+     && "$PYCA_VENV/bin/python" -c "import cryptography, sys; sys.exit(cryptography.__version__ != '$PYCA_VERSION')" 2>/dev/null; then
+    PYCA_OK=1
+  elif rm -rf "$PYCA_VENV" && python3 -m venv "$PYCA_VENV" >/dev/null 2>&1 \
+     && "$PYCA_VENV/bin/python" -m pip install -q --disable-pip-version-check \
+          "cryptography==$PYCA_VERSION" >/dev/null 2>&1; then
+    PYCA_OK=1
+  fi
+fi
+if [ -n "$PYCA_OK" ]; then
+  PYCA_DIR="$(mktemp -d)"
+  "$PYCA_VENV/bin/python" crates/pqsig/tests/interop/pyca_mldsa.py gen "$PYCA_DIR"
+  PQSIG_INTEROP_DIR="$PYCA_DIR" cargo test -q -p pqsig --test keyfile_interop_pyca
+  "$PYCA_VENV/bin/python" crates/pqsig/tests/interop/pyca_mldsa.py check "$PYCA_DIR"
+  rm -rf "$PYCA_DIR"
+else
+  echo "SKIPPED: pyca cryptography interop (could not create a venv with cryptography==$PYCA_VERSION: needs python3-venv and the package index)"
 fi
 
 echo "== aarch64 / NEON (cross-built, run under qemu-aarch64)"

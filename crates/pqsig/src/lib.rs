@@ -31,6 +31,7 @@ extern crate alloc;
 pub mod algorithm;
 pub mod error;
 pub mod falcon;
+pub mod keyfile;
 pub mod kernels;
 pub mod mldsa;
 pub mod rng;
