@@ -8,10 +8,16 @@
 //! loader functions of the pure-Python package (`pqsig._private_key_from_bytes`, ...)
 //! so that pickle can import them by name.
 
+// The Python API's names (`from_seed`, `from_public_bytes` on an Algorithm object) follow
+// pyca/cryptography, not Rust's conventions.
+#![allow(clippy::wrong_self_convention)]
+
 use std::borrow::Cow;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyException, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyTuple};
 use zeroize::Zeroizing;
@@ -19,6 +25,9 @@ use zeroize::Zeroizing;
 use pqsig::{Algorithm, Error};
 
 mod scheme;
+
+/// What a key's `__reduce__` returns: (loader function, (algorithm name, bytes)).
+type Reduced<'py> = (Bound<'py, PyAny>, (&'static str, Bound<'py, PyBytes>));
 use scheme::{Public, Secret};
 
 create_exception!(
@@ -201,7 +210,10 @@ impl PyAlgorithm {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str,))> {
-        Ok((py.import("pqsig")?.getattr("algorithm")?, (self.alg.name(),)))
+        Ok((
+            py.import("pqsig")?.getattr("algorithm")?,
+            (self.alg.name(),),
+        ))
     }
 }
 
@@ -315,10 +327,7 @@ impl PyPrivateKey {
     }
 
     /// Pickles as (algorithm name, seed) when the seed is known, else (name, expanded key).
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, Bound<'py, PyBytes>))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let bytes = match &self.seed {
             Some(s) => PyBytes::new(py, s),
             None => PyBytes::new(py, &self.key.to_bytes()),
@@ -386,10 +395,7 @@ impl PyPublicKey {
         format!("<pqsig.PublicKey {}>", self.alg.name())
     }
 
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, Bound<'py, PyBytes>))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let f = py.import("pqsig")?.getattr("_public_key_from_bytes")?;
         Ok((f, (self.alg.name(), PyBytes::new(py, self.key.to_bytes()))))
     }
@@ -419,7 +425,9 @@ fn verify_batch(
         }
         let pk = t.get_item(0)?;
         let pk = pk.cast::<PyPublicKey>().map_err(|_| {
-            PyTypeError::new_err(format!("verify_many: item {i}: first field must be a pqsig.PublicKey"))
+            PyTypeError::new_err(format!(
+                "verify_many: item {i}: first field must be a pqsig.PublicKey"
+            ))
         })?;
         if let Some(a) = only {
             if pk.get().alg != a {
@@ -464,7 +472,10 @@ fn algorithm(name: &str) -> PyResult<PyAlgorithm> {
 /// `pqsig.algorithms()`: every algorithm, in `pqsig list` order.
 #[pyfunction]
 fn algorithms() -> Vec<PyAlgorithm> {
-    Algorithm::ALL.iter().map(|&alg| PyAlgorithm { alg }).collect()
+    Algorithm::ALL
+        .iter()
+        .map(|&alg| PyAlgorithm { alg })
+        .collect()
 }
 
 /// `pqsig.backend()`: the arithmetic backend in use (`portable`, `avx2`, ...).
