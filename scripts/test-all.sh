@@ -29,6 +29,12 @@
 #    all SNOVA KATs on every backend available there (portable and neon).
 # 8. ML-DSA key files against pyca `cryptography` (pinned, in a venv): its PEM/DER keys load
 #    in pqsig and its signatures verify, and the reverse (tests/interop/pyca_mldsa.py).
+# 9. The Python package (crates/pqsig-py, PyO3 + maturin, abi3): a virtual environment
+#    under the target directory, `pip install ./crates/pqsig-py pytest` (maturin builds the
+#    release extension into the same target directory), then its pytest suite (every
+#    algorithm, Wycheproof ML-DSA seed vectors, CLI interop, pickling, a multiprocessing
+#    pool). SKIPPED when python3 -m venv / pip cannot be used (python3-venv missing, or
+#    pytest and maturin cannot be downloaded).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -143,6 +149,25 @@ if [ -z "$AARCH64_MISSING" ]; then
   esac
 else
   echo "SKIPPED: aarch64/NEON stage (missing:$AARCH64_MISSING)"
+fi
+
+echo "== Python package (crates/pqsig-py: pip install into a venv, pytest)"
+PY_TARGET="${CARGO_TARGET_DIR:-target}"
+mkdir -p "$PY_TARGET"
+PY_TARGET="$(cd "$PY_TARGET" && pwd)"   # absolute: maturin runs cargo from crates/pqsig-py
+PY_VENV="$PY_TARGET/py-venv"
+if command -v python3 >/dev/null 2>&1 \
+   && python3 -m venv --clear "$PY_VENV" >/dev/null 2>&1 \
+   && "$PY_VENV/bin/python" -m pip --version >/dev/null 2>&1 \
+   && "$PY_VENV/bin/python" -m pip install -q pytest 'maturin>=1.9,<2'; then
+  # The build itself must succeed: from here on any failure fails the test command.
+  CARGO_TARGET_DIR="$PY_TARGET" "$PY_VENV/bin/python" -m pip install -q ./crates/pqsig-py
+  # The CLI was built by the stack-frame stage above: used for the keygen --seed interop.
+  if [ -x "$PY_TARGET/release/pqsig" ]; then export PQSIG_CLI="$PY_TARGET/release/pqsig"; fi
+  (cd crates/pqsig-py && "$PY_VENV/bin/python" -m pytest -q -p no:cacheprovider tests)
+else
+  echo "SKIPPED: Python package tests (python3 -m venv / pip unusable: install python3-venv,"
+  echo "         and pip must be able to download pytest and maturin)"
 fi
 
 echo "all test stages passed"

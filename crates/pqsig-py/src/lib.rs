@@ -1,0 +1,499 @@
+//! `pqsig._native`: the compiled half of the `pqsig` Python package.
+//!
+//! Python sees three classes — [`PyAlgorithm`] (`pqsig.Algorithm`, one instance per
+//! algorithm: `pqsig.MLDSA65`, ...), [`PyPrivateKey`] and [`PyPublicKey`] — and the
+//! exception `pqsig.InvalidSignature`. Every heavy operation (key generation, signing,
+//! verification, batch verification) runs with the GIL released (`Python::detach`).
+//! Keys pickle by their standard raw encodings through `__reduce__`, which names the
+//! loader functions of the pure-Python package (`pqsig._private_key_from_bytes`, ...)
+//! so that pickle can import them by name.
+
+// The Python API's names (`from_seed`, `from_public_bytes` on an Algorithm object) follow
+// pyca/cryptography, not Rust's conventions.
+#![allow(clippy::wrong_self_convention)]
+
+use std::borrow::Cow;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyException, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyTuple};
+use zeroize::Zeroizing;
+
+use pqsig::{Algorithm, Error};
+
+mod scheme;
+
+/// What a key's `__reduce__` returns: (loader function, (algorithm name, bytes)).
+type Reduced<'py> = (Bound<'py, PyAny>, (&'static str, Bound<'py, PyBytes>));
+use scheme::{Public, Secret};
+
+create_exception!(
+    pqsig,
+    InvalidSignature,
+    PyException,
+    "The signature does not verify (or is malformed) for this key, data and context."
+);
+
+/// Maps a library error to a Python exception.
+fn py_err(alg: Algorithm, e: Error) -> PyErr {
+    match e {
+        Error::VerificationFailed | Error::InvalidSignature => {
+            InvalidSignature::new_err(format!("{}: {e}", alg.name()))
+        }
+        Error::Unsupported => PyValueError::new_err(format!(
+            "{}: {e} (round-3 Falcon and SNOVA take no context string; \
+             deterministic signing is ML-DSA only)",
+            alg.name()
+        )),
+        Error::InvalidLength | Error::InvalidKey | Error::ContextTooLong => {
+            PyValueError::new_err(format!("{}: {e}", alg.name()))
+        }
+        Error::UnknownAlgorithm => PyValueError::new_err(e.to_string()),
+        _ => PyRuntimeError::new_err(format!("{}: {e}", alg.name())),
+    }
+}
+
+/// Borrows `bytes` as is; copies `bytearray` and `memoryview` (mutable buffers must not
+/// change while the GIL is released).
+fn as_bytes<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Cow<'a, [u8]>> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok(Cow::Borrowed(b.as_bytes()));
+    }
+    if let Ok(b) = obj.cast::<PyByteArray>() {
+        return Ok(Cow::Owned(b.to_vec()));
+    }
+    if obj.cast::<PyMemoryView>().is_ok() {
+        let b = obj.call_method0("tobytes")?;
+        return Ok(Cow::Owned(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be bytes, bytearray or memoryview, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+fn context_bytes<'a>(ctx: Option<&'a Bound<'_, PyAny>>) -> PyResult<Cow<'a, [u8]>> {
+    match ctx {
+        None => Ok(Cow::Borrowed(&[])),
+        Some(c) if c.is_none() => Ok(Cow::Borrowed(&[])),
+        Some(c) => as_bytes(c, "context"),
+    }
+}
+
+/// Checks an `encoding` argument: only "raw" is available here.
+fn check_encoding(encoding: &str) -> PyResult<()> {
+    match encoding.to_ascii_lowercase().as_str() {
+        "raw" => Ok(()),
+        "pem" | "der" => Err(PyNotImplementedError::new_err(format!(
+            "encoding={encoding:?} is not implemented yet in the Python package; \
+             use encoding=\"raw\""
+        ))),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown encoding {encoding:?} (expected \"raw\", \"pem\" or \"der\")"
+        ))),
+    }
+}
+
+fn lookup(name: &str) -> PyResult<Algorithm> {
+    Algorithm::from_name(name).map_err(|_| {
+        let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        PyValueError::new_err(format!(
+            "unknown algorithm {name:?}; known: {}",
+            known.join(", ")
+        ))
+    })
+}
+
+/// A signature algorithm (`pqsig.MLDSA65`, `pqsig.algorithm("SNOVA_I_S")`, ...).
+#[pyclass(name = "Algorithm", module = "pqsig", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyAlgorithm {
+    alg: Algorithm,
+}
+
+#[pymethods]
+impl PyAlgorithm {
+    /// The canonical name (`ML-DSA-65`, `Falcon-512`, `SNOVA_I_S`, ...).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.alg.name()
+    }
+    #[getter]
+    fn public_key_size(&self) -> usize {
+        self.alg.public_key_len()
+    }
+    #[getter]
+    fn private_key_size(&self) -> usize {
+        self.alg.secret_key_len()
+    }
+    /// The signature size (the maximum, for compressed Falcon signatures).
+    #[getter]
+    fn signature_size(&self) -> usize {
+        self.alg.signature_len()
+    }
+    #[getter]
+    fn seed_size(&self) -> usize {
+        scheme::seed_len(self.alg)
+    }
+    /// Whether a non-empty context string is accepted (ML-DSA and FN-DSA).
+    #[getter]
+    fn supports_context(&self) -> bool {
+        scheme::supports_context(self.alg)
+    }
+
+    /// A new key pair from operating-system randomness.
+    fn generate(&self, py: Python<'_>) -> PyResult<PyPrivateKey> {
+        let alg = self.alg;
+        let seed = scheme::random_seed(alg).map_err(|e| py_err(alg, e))?;
+        PyPrivateKey::from_seed(py, alg, seed)
+    }
+
+    /// The key pair determined by `seed` (`seed_size` bytes), as `pqsig keygen --seed`.
+    fn from_seed(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<PyPrivateKey> {
+        let seed = Zeroizing::new(as_bytes(seed, "seed")?.into_owned());
+        if seed.len() != scheme::seed_len(self.alg) {
+            return Err(PyValueError::new_err(format!(
+                "{}: seed must be {} bytes, got {}",
+                self.alg.name(),
+                scheme::seed_len(self.alg),
+                seed.len()
+            )));
+        }
+        PyPrivateKey::from_seed(py, self.alg, seed)
+    }
+
+    /// Loads a private key: the standard encoding (`private_key_size` bytes, validated)
+    /// or a seed (`seed_size` bytes).
+    #[pyo3(signature = (data, encoding = "raw"))]
+    fn from_private_bytes(
+        &self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        encoding: &str,
+    ) -> PyResult<PyPrivateKey> {
+        check_encoding(encoding)?;
+        let alg = self.alg;
+        let data = Zeroizing::new(as_bytes(data, "data")?.into_owned());
+        let (key, was_seed) = py
+            .detach(|| Secret::from_bytes(alg, &data))
+            .map_err(|e| py_err(alg, e))?;
+        let public = key.public();
+        Ok(PyPrivateKey {
+            alg,
+            key,
+            public,
+            seed: if was_seed { Some(data) } else { None },
+        })
+    }
+
+    /// Loads a public key from its standard encoding (`public_key_size` bytes).
+    #[pyo3(signature = (data, encoding = "raw"))]
+    fn from_public_bytes(&self, data: &Bound<'_, PyAny>, encoding: &str) -> PyResult<PyPublicKey> {
+        check_encoding(encoding)?;
+        let key = Public::from_bytes(self.alg, &as_bytes(data, "data")?)
+            .map_err(|e| py_err(self.alg, e))?;
+        Ok(PyPublicKey { alg: self.alg, key })
+    }
+
+    /// Batch verification: `items` is an iterable of `(public_key, signature, data)` or
+    /// `(public_key, signature, data, context)`; returns one bool per item. Every public
+    /// key must belong to this algorithm.
+    fn verify_many(&self, py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+        verify_batch(py, items, Some(self.alg))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<pqsig.Algorithm {}>", self.alg.name())
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str,))> {
+        Ok((
+            py.import("pqsig")?.getattr("algorithm")?,
+            (self.alg.name(),),
+        ))
+    }
+}
+
+/// A private (signing) key. Holds its public key; secrets are zeroized on drop by the
+/// library's key types.
+#[pyclass(name = "PrivateKey", module = "pqsig", frozen)]
+pub struct PyPrivateKey {
+    alg: Algorithm,
+    key: Secret,
+    public: Public,
+    /// The seed the key was generated from, when known (generate, from_seed, or a seed
+    /// passed to from_private_bytes).
+    seed: Option<Zeroizing<Vec<u8>>>,
+}
+
+impl PyPrivateKey {
+    fn from_seed(py: Python<'_>, alg: Algorithm, seed: Zeroizing<Vec<u8>>) -> PyResult<Self> {
+        let (key, public) = py
+            .detach(|| scheme::keygen_from_seed(alg, &seed))
+            .map_err(|e| py_err(alg, e))?;
+        Ok(PyPrivateKey {
+            alg,
+            key,
+            public,
+            seed: Some(seed),
+        })
+    }
+}
+
+#[pymethods]
+impl PyPrivateKey {
+    #[getter]
+    fn algorithm(&self) -> PyAlgorithm {
+        PyAlgorithm { alg: self.alg }
+    }
+
+    /// Signs `data` (fresh randomness: hedged ML-DSA, randomized Falcon/FN-DSA/SNOVA).
+    /// A non-empty `context` is accepted by ML-DSA and FN-DSA only (at most 255 bytes).
+    #[pyo3(signature = (data, context = None))]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        context: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let data = as_bytes(data, "data")?;
+        let ctx = context_bytes(context)?;
+        let sig = py
+            .detach(|| self.key.sign(&data, &ctx))
+            .map_err(|e| py_err(self.alg, e))?;
+        Ok(PyBytes::new(py, &sig))
+    }
+
+    /// Deterministic signing (ML-DSA only): the same key, data and context always give
+    /// the same signature.
+    #[pyo3(signature = (data, context = None))]
+    fn sign_deterministic<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        context: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let data = as_bytes(data, "data")?;
+        let ctx = context_bytes(context)?;
+        let sig = py
+            .detach(|| self.key.sign_deterministic(&data, &ctx))
+            .map_err(|e| py_err(self.alg, e))?;
+        Ok(PyBytes::new(py, &sig))
+    }
+
+    fn public_key(&self) -> PyResult<PyPublicKey> {
+        // Re-decoding the stored encoding keeps the public key an independent object.
+        let key = Public::from_bytes(self.alg, self.public.to_bytes())
+            .map_err(|e| py_err(self.alg, e))?;
+        Ok(PyPublicKey { alg: self.alg, key })
+    }
+
+    /// The standard private encoding (`format="expanded"`, the default: the same bytes
+    /// as the CLI's raw key files and the KAT `sk`), or the key-generation seed
+    /// (`format="seed"`; ValueError when the key was loaded without its seed).
+    #[pyo3(signature = (encoding = "raw", format = "expanded"))]
+    fn private_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &str,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        check_encoding(encoding)?;
+        match format {
+            "expanded" => Ok(PyBytes::new(py, &self.key.to_bytes())),
+            "seed" => match &self.seed {
+                Some(s) => Ok(PyBytes::new(py, s)),
+                None => Err(PyValueError::new_err(
+                    "this private key was loaded from its expanded encoding: no seed is known",
+                )),
+            },
+            _ => Err(PyValueError::new_err(format!(
+                "unknown format {format:?} (expected \"expanded\" or \"seed\")"
+            ))),
+        }
+    }
+
+    /// The key-generation seed, or None when the key was loaded from its expanded form.
+    #[getter]
+    fn seed<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.seed.as_ref().map(|s| PyBytes::new(py, s))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<pqsig.PrivateKey {}>", self.alg.name())
+    }
+
+    /// Pickles as (algorithm name, seed) when the seed is known, else (name, expanded key).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let bytes = match &self.seed {
+            Some(s) => PyBytes::new(py, s),
+            None => PyBytes::new(py, &self.key.to_bytes()),
+        };
+        let f = py.import("pqsig")?.getattr("_private_key_from_bytes")?;
+        Ok((f, (self.alg.name(), bytes)))
+    }
+}
+
+/// A public (verification) key.
+#[pyclass(name = "PublicKey", module = "pqsig", frozen)]
+pub struct PyPublicKey {
+    alg: Algorithm,
+    key: Public,
+}
+
+#[pymethods]
+impl PyPublicKey {
+    #[getter]
+    fn algorithm(&self) -> PyAlgorithm {
+        PyAlgorithm { alg: self.alg }
+    }
+
+    /// Returns None for a valid signature; raises `pqsig.InvalidSignature` otherwise.
+    #[pyo3(signature = (signature, data, context = None))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        context: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let sig = as_bytes(signature, "signature")?;
+        let data = as_bytes(data, "data")?;
+        let ctx = context_bytes(context)?;
+        py.detach(|| self.key.verify(&data, &ctx, &sig))
+            .map_err(|e| py_err(self.alg, e))
+    }
+
+    #[pyo3(signature = (encoding = "raw"))]
+    fn public_bytes<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyBytes>> {
+        check_encoding(encoding)?;
+        Ok(PyBytes::new(py, self.key.to_bytes()))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyPublicKey>() {
+            Ok(o) => {
+                let o = o.get();
+                o.alg == self.alg && o.key.to_bytes() == self.key.to_bytes()
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.alg.hash(&mut h);
+        self.key.to_bytes().hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<pqsig.PublicKey {}>", self.alg.name())
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let f = py.import("pqsig")?.getattr("_public_key_from_bytes")?;
+        Ok((f, (self.alg.name(), PyBytes::new(py, self.key.to_bytes()))))
+    }
+}
+
+/// Collects the batch under the GIL (borrowing keys, copying bytes), then verifies it
+/// with the GIL released.
+fn verify_batch(
+    py: Python<'_>,
+    items: &Bound<'_, PyAny>,
+    only: Option<Algorithm>,
+) -> PyResult<Vec<bool>> {
+    let mut keys: Vec<Bound<'_, PyPublicKey>> = Vec::new();
+    let mut rest: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = Vec::new();
+    for (i, item) in items.try_iter()?.enumerate() {
+        let item = item?;
+        let t = item.cast::<PyTuple>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "verify_many: item {i} must be a tuple (public_key, signature, data[, context])"
+            ))
+        })?;
+        if t.len() != 3 && t.len() != 4 {
+            return Err(PyTypeError::new_err(format!(
+                "verify_many: item {i} has {} fields, expected 3 or 4",
+                t.len()
+            )));
+        }
+        let pk = t.get_item(0)?;
+        let pk = pk.cast::<PyPublicKey>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "verify_many: item {i}: first field must be a pqsig.PublicKey"
+            ))
+        })?;
+        if let Some(a) = only {
+            if pk.get().alg != a {
+                return Err(PyValueError::new_err(format!(
+                    "verify_many: item {i} holds a {} key, not {}",
+                    pk.get().alg.name(),
+                    a.name()
+                )));
+            }
+        }
+        let sig = as_bytes(&t.get_item(1)?, "signature")?.into_owned();
+        let data = as_bytes(&t.get_item(2)?, "data")?.into_owned();
+        let ctx = if t.len() == 4 {
+            context_bytes(Some(&t.get_item(3)?))?.into_owned()
+        } else {
+            Vec::new()
+        };
+        keys.push(pk.clone());
+        rest.push((sig, data, ctx));
+    }
+    let refs: Vec<&PyPublicKey> = keys.iter().map(|k| k.get()).collect();
+    Ok(py.detach(|| {
+        refs.iter()
+            .zip(&rest)
+            .map(|(k, (sig, data, ctx))| k.key.verify(data, ctx, sig).is_ok())
+            .collect()
+    }))
+}
+
+/// `pqsig.verify_many(items)`: batch verification over keys of any algorithm.
+#[pyfunction]
+fn verify_many(py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
+    verify_batch(py, items, None)
+}
+
+/// `pqsig.algorithm(name)`: case-insensitive, `-` and `_` interchangeable.
+#[pyfunction]
+fn algorithm(name: &str) -> PyResult<PyAlgorithm> {
+    Ok(PyAlgorithm { alg: lookup(name)? })
+}
+
+/// `pqsig.algorithms()`: every algorithm, in `pqsig list` order.
+#[pyfunction]
+fn algorithms() -> Vec<PyAlgorithm> {
+    Algorithm::ALL
+        .iter()
+        .map(|&alg| PyAlgorithm { alg })
+        .collect()
+}
+
+/// `pqsig.backend()`: the arithmetic backend in use (`portable`, `avx2`, ...).
+#[pyfunction]
+fn backend() -> &'static str {
+    pqsig::kernels::select::active().name()
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyAlgorithm>()?;
+    m.add_class::<PyPrivateKey>()?;
+    m.add_class::<PyPublicKey>()?;
+    m.add("InvalidSignature", m.py().get_type::<InvalidSignature>())?;
+    m.add_function(wrap_pyfunction!(verify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithm, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(backend, m)?)?;
+    Ok(())
+}
