@@ -140,6 +140,8 @@ fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
     let sk = dir.path(&format!("{alg}-{seed}.sk"));
     let out = run(&[
         "keygen",
+        "--format",
+        "raw",
         "--alg",
         alg,
         "--seed",
@@ -233,6 +235,8 @@ fn help_and_version() {
         "verify",
         "kat",
         "demo",
+        "pubkey",
+        "completions",
         "Examples",
         "Exit codes",
     ] {
@@ -263,6 +267,8 @@ fn keygen_with_seed_is_deterministic_and_matches_the_library() {
         let lower = name.to_lowercase();
         let out = run(&[
             "keygen",
+            "--format",
+            "raw",
             "--alg",
             &lower,
             "--seed",
@@ -325,6 +331,8 @@ fn keygen_without_seed_is_random() {
         let sk = dir.path(&format!("{i}.sk"));
         let out = run(&[
             "keygen",
+            "--format",
+            "raw",
             "--alg",
             "ML-DSA-44",
             "--pk",
@@ -1096,6 +1104,8 @@ fn pqsig_backend_env_is_honoured() {
         cmd,
         &[
             "keygen",
+            "--format",
+            "raw",
             "--alg",
             "ML-DSA-44",
             "--seed",
