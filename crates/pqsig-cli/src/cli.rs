@@ -1,6 +1,6 @@
 //! Command-line syntax (clap derive). Semantics live in `commands/`.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use pqsig::{Algorithm, Backend};
 use std::path::PathBuf;
 
@@ -8,6 +8,8 @@ const EXAMPLES: &str = "\
 Examples:
   pqsig list
   pqsig keygen --alg ML-DSA-65 --pk alice.pk --sk alice.sk
+  pqsig pubkey --alg ML-DSA-65 --sk alice.sk --out alice.pk
+  pqsig keygen --alg ML-DSA-65 --format raw --pk alice.raw.pk --sk alice.raw.sk
   pqsig sign   --alg ML-DSA-65 --sk alice.sk --in msg.txt --out msg.sig
   pqsig verify --alg ML-DSA-65 --pk alice.pk --in msg.txt --sig msg.sig && echo valid
   pqsig kat    --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
@@ -17,6 +19,7 @@ Examples:
   pqsig kat    --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp
   pqsig demo
   PQSIG_BACKEND=portable pqsig demo
+  pqsig completions bash > /etc/bash_completion.d/pqsig
 
 Exit codes: 0 success / valid signature; 1 invalid signature (verify) or failed
 self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
@@ -24,7 +27,9 @@ self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
 /// pqsig: post-quantum signatures (ML-DSA / FIPS 204, Falcon round 3, FN-DSA draft,
 /// SNOVA Round 3) from the command line.
 ///
-/// Keys and signatures are raw encodings: FIPS 204 for ML-DSA; the round-3 public key,
+/// Key files are written as PEM by default (SubjectPublicKeyInfo / PKCS#8; `--format der`
+/// or `--format raw` for the others); key files are read in any of the three formats
+/// (detected; raw by length). Raw keys and signatures are: FIPS 204 for ML-DSA; the round-3 public key,
 /// compact secret key and detached signature (0x30+logn || nonce || comp(s2), zero-padded
 /// for Falcon-padded-*) for Falcon; the fn-dsa 0.4.0 encodings for FN-DSA (a draft that
 /// will change); for SNOVA the Round-3 public key (s_pub || P22), the 96-byte secret key
@@ -45,18 +50,99 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print the supported algorithm names, one a line.
+    #[command(after_help = LIST_EXAMPLES)]
     List(ListArgs),
-    /// Generate a key pair (raw public key and expanded secret key files).
+    /// Generate a key pair (PEM files by default; --format der|raw).
+    #[command(after_help = KEYGEN_EXAMPLES)]
     Keygen(KeygenArgs),
+    /// Write the public key belonging to a private key file.
+    #[command(after_help = PUBKEY_EXAMPLES)]
+    Pubkey(PubkeyArgs),
     /// Sign a file (pure signing with an optional context string; hedged by default).
+    #[command(after_help = SIGN_EXAMPLES)]
     Sign(SignArgs),
     /// Verify a signature: exit 0 if valid, 1 if invalid, 2 on any other error.
+    #[command(after_help = VERIFY_EXAMPLES)]
     Verify(VerifyArgs),
     /// Write a NIST PQCgenKAT_sign .rsp file to standard output.
-    #[command(long_about = crate::commands::kat::LONG_ABOUT)]
+    #[command(long_about = crate::commands::kat::LONG_ABOUT, after_help = KAT_EXAMPLES)]
     Kat(KatArgs),
     /// Self-test and benchmark every algorithm on every available backend.
+    #[command(after_help = DEMO_EXAMPLES)]
     Demo(DemoArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+}
+
+const LIST_EXAMPLES: &str = "\
+Examples:
+  pqsig list
+  pqsig list --long     # sizes, and the key-file OID (provisional ones marked)";
+const KEYGEN_EXAMPLES: &str = "\
+Examples:
+  pqsig keygen --alg ML-DSA-65 --pk alice.pub.pem --sk alice.pem
+  pqsig keygen --alg Falcon-512 --format raw --seed $(head -c48 /dev/urandom | xxd -p -c96) --pk bob.pk --sk bob.sk";
+const PUBKEY_EXAMPLES: &str = "\
+Examples:
+  pqsig pubkey --alg ML-DSA-65 --sk alice.pem --out alice.pub.pem
+  pqsig pubkey --alg ML-DSA-65 --sk alice.pem --out - --format der | xxd | head";
+const SIGN_EXAMPLES: &str = "\
+Examples:
+  pqsig sign --alg ML-DSA-65 --sk alice.pem --in msg.txt --out msg.sig
+  tar c dir | pqsig sign --alg ML-DSA-65 --sk alice.pem --in - --out - --ctx 0a0b > dir.sig";
+const VERIFY_EXAMPLES: &str = "\
+Examples:
+  pqsig verify --alg ML-DSA-65 --pk alice.pub.pem --in msg.txt --sig msg.sig && echo valid
+  cat msg.txt | pqsig verify --alg ML-DSA-65 --pk alice.pub.pem --in - --sig msg.sig
+
+Exit codes: 0 valid; 1 invalid signature; 2 any other error.";
+const KAT_EXAMPLES: &str = "\
+Examples:
+  pqsig kat --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
+  pqsig kat --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp";
+const DEMO_EXAMPLES: &str = "\
+Examples:
+  pqsig demo
+  pqsig demo --alg ML-DSA-65 --iters 10 --backend portable";
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  pqsig completions bash > ~/.local/share/bash-completion/completions/pqsig
+  pqsig completions zsh > ~/.zfunc/_pqsig
+  pqsig completions fish > ~/.config/fish/completions/pqsig.fish";
+
+/// How a key file is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KeyFormat {
+    /// The scheme's own bytes, no wrapper (the only format of earlier pqsig versions).
+    Raw,
+    /// PEM: `PUBLIC KEY` (SubjectPublicKeyInfo) / `PRIVATE KEY` (PKCS#8).
+    Pem,
+    /// DER: SubjectPublicKeyInfo / PKCS#8.
+    Der,
+}
+
+#[derive(Debug, Args)]
+pub struct PubkeyArgs {
+    /// Algorithm name (see `pqsig list`; case-insensitive).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
+    pub alg: Algorithm,
+    /// Private key file (PEM, DER or raw; detected).
+    #[arg(long, value_name = "FILE")]
+    pub sk: PathBuf,
+    /// Where to write the public key (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Encoding of the public key written.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = KeyFormat::Pem)]
+    pub format: KeyFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
@@ -80,10 +166,14 @@ pub struct KeygenArgs {
     /// Where to write the public key.
     #[arg(long, value_name = "FILE")]
     pub pk: PathBuf,
-    /// Where to write the secret key (ML-DSA: expanded FIPS 204 key; Falcon: compact
-    /// round-3 key; FN-DSA: fn-dsa signing key; SNOVA: the 96-byte key; mode 0600 on unix).
+    /// Where to write the secret key (mode 0600 on unix). Raw: ML-DSA expanded FIPS 204
+    /// key; Falcon compact round-3 key; FN-DSA fn-dsa signing key; SNOVA the 96-byte key.
+    /// PEM/DER: PKCS#8, for ML-DSA the 32-byte seed form (RFC 9881).
     #[arg(long, value_name = "FILE")]
     pub sk: PathBuf,
+    /// Encoding of both key files.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = KeyFormat::Pem)]
+    pub format: KeyFormat,
 }
 
 #[derive(Debug, Args)]
@@ -91,10 +181,11 @@ pub struct SignArgs {
     /// Algorithm name (see `pqsig list`; case-insensitive).
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
     pub alg: Algorithm,
-    /// Secret key file: the expanded key, or (told apart by its length) the key-generation seed.
+    /// Secret key file: PEM or DER PKCS#8, or raw: the expanded key or (told apart by its
+    /// length) the key-generation seed.
     #[arg(long, value_name = "FILE")]
     pub sk: PathBuf,
-    /// Optional public key: check that the secret key belongs to it before signing.
+    /// Optional public key (PEM, DER or raw): check that the secret key belongs to it before signing.
     #[arg(long, value_name = "FILE")]
     pub pk: Option<PathBuf>,
     /// The message file (`-` for standard input).
@@ -118,13 +209,13 @@ pub struct VerifyArgs {
     /// Algorithm name (see `pqsig list`; case-insensitive).
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
     pub alg: Algorithm,
-    /// Public key file.
+    /// Public key file (PEM, DER or raw; detected).
     #[arg(long, value_name = "FILE")]
     pub pk: PathBuf,
     /// The message file (`-` for standard input).
     #[arg(long = "in", value_name = "FILE")]
     pub input: PathBuf,
-    /// Signature file.
+    /// Signature file (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub sig: PathBuf,
     /// Context string in hex (at most 255 bytes; default empty).

@@ -261,6 +261,16 @@ impl SecretKey {
         }
     }
 
+    /// The raw public key belonging to this secret key.
+    pub fn public_key_bytes(&self) -> Vec<u8> {
+        match self {
+            SecretKey::MlDsa(k) => k.verifying_key().to_bytes().to_vec(),
+            SecretKey::Falcon(k) => k.verifying_key().to_bytes().to_vec(),
+            SecretKey::FnDsa(k) => k.verifying_key().to_bytes().to_vec(),
+            SecretKey::Snova(k) => k.verifying_key().to_bytes().to_vec(),
+        }
+    }
+
     /// The same key running on another backend.
     pub fn with_backend(self, b: Backend) -> Result<Self, Error> {
         match self {

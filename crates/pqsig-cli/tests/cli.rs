@@ -140,6 +140,8 @@ fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
     let sk = dir.path(&format!("{alg}-{seed}.sk"));
     let out = run(&[
         "keygen",
+        "--format",
+        "raw",
         "--alg",
         alg,
         "--seed",
@@ -233,6 +235,8 @@ fn help_and_version() {
         "verify",
         "kat",
         "demo",
+        "pubkey",
+        "completions",
         "Examples",
         "Exit codes",
     ] {
@@ -263,6 +267,8 @@ fn keygen_with_seed_is_deterministic_and_matches_the_library() {
         let lower = name.to_lowercase();
         let out = run(&[
             "keygen",
+            "--format",
+            "raw",
             "--alg",
             &lower,
             "--seed",
@@ -325,6 +331,8 @@ fn keygen_without_seed_is_random() {
         let sk = dir.path(&format!("{i}.sk"));
         let out = run(&[
             "keygen",
+            "--format",
+            "raw",
             "--alg",
             "ML-DSA-44",
             "--pk",
@@ -1096,6 +1104,8 @@ fn pqsig_backend_env_is_honoured() {
         cmd,
         &[
             "keygen",
+            "--format",
+            "raw",
             "--alg",
             "ML-DSA-44",
             "--seed",
@@ -1151,4 +1161,317 @@ fn pqsig_backend_env_is_honoured() {
     let out = run_with(cmd, &["demo", "--iters", "1", "--alg", "ML-DSA-44"]);
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).contains("ignored"));
+}
+
+// ---------------------------------------------------------------- key formats, pubkey, completions
+
+/// keygen --seed with `--format` into `dir`; returns (pk path, sk path).
+fn keygen_as(dir: &TempDir, alg: &str, seed: u8, format: Option<&str>) -> (PathBuf, PathBuf) {
+    let tag = format.unwrap_or("default");
+    let pk = dir.path(&format!("{alg}-{seed}-{tag}.pub"));
+    let sk = dir.path(&format!("{alg}-{seed}-{tag}.key"));
+    let seed_hex = seed_hex_for(alg, seed);
+    let mut args = vec![
+        "keygen",
+        "--alg",
+        alg,
+        "--seed",
+        &seed_hex,
+        "--pk",
+        s(&pk),
+        "--sk",
+        s(&sk),
+    ];
+    if let Some(f) = format {
+        args.extend(["--format", f]);
+    }
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    (pk, sk)
+}
+
+#[test]
+fn key_formats_round_trip_and_are_detected() {
+    let dir = TempDir::new("formats");
+    let msg = dir.write("msg", b"formats");
+    for name in ["ML-DSA-44", "Falcon-512", "FN-DSA-512", "SNOVA_I_S"] {
+        let alg = Algorithm::from_name(name).unwrap();
+        let (pk_raw, sk_raw) = keygen_as(&dir, name, 3, Some("raw"));
+        let (pk_pem, sk_pem) = keygen_as(&dir, name, 3, None);
+        let (pk_der, sk_der) = keygen_as(&dir, name, 3, Some("der"));
+        let raw_pk = std::fs::read(&pk_raw).unwrap();
+        let raw_sk = std::fs::read(&sk_raw).unwrap();
+        // PEM is the default, DER is not PEM, both decode to the raw keys.
+        let pem_pk = std::fs::read(&pk_pem).unwrap();
+        let pem_sk = std::fs::read(&sk_pem).unwrap();
+        assert!(pem_pk.starts_with(b"-----BEGIN PUBLIC KEY-----"), "{name}");
+        assert!(pem_sk.starts_with(b"-----BEGIN PRIVATE KEY-----"), "{name}");
+        let der_pk = std::fs::read(&pk_der).unwrap();
+        assert_eq!(der_pk[0], 0x30);
+        assert_eq!(
+            pqsig::keyfile::decode_public_as(alg, &pem_pk).unwrap(),
+            raw_pk
+        );
+        assert_eq!(
+            pqsig::keyfile::decode_public_as(alg, &der_pk).unwrap(),
+            raw_pk
+        );
+        let der_sk = std::fs::read(&sk_der).unwrap();
+        let key = pqsig::keyfile::decode_private_as(alg, &der_sk).unwrap();
+        assert_eq!(key.public_key().unwrap(), raw_pk);
+        assert_eq!(
+            key.secret_key_bytes().unwrap().as_slice(),
+            raw_sk.as_slice()
+        );
+        if mldsa(alg).is_some() {
+            // ML-DSA: the seed form by default (the file holds the 32-byte seed).
+            assert_eq!(key.seed(), Some(&[3u8; 32][..]), "{name}");
+            assert_eq!(
+                pqsig::keyfile::decode_private(&pem_sk).unwrap().seed(),
+                Some(&[3u8; 32][..])
+            );
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            for p in [&sk_pem, &sk_der] {
+                let mode = std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600, "{}", p.display());
+            }
+        }
+        // Every secret key format signs, every public key format verifies.
+        for (i, sk) in [&sk_raw, &sk_pem, &sk_der].into_iter().enumerate() {
+            let sig = dir.path(&format!("{name}-{i}.sig"));
+            let out = sign(name, sk, &msg, &sig, &["--pk", s(&pk_pem)]);
+            assert_eq!(code(&out), 0, "{name} {}: {}", sk.display(), stderr(&out));
+            for pk in [&pk_raw, &pk_pem, &pk_der] {
+                let out = verify(name, pk, &msg, &sig, &[]);
+                assert_eq!(code(&out), 0, "{name} {}: {}", pk.display(), stderr(&out));
+            }
+        }
+        // A corrupted PEM key: exit 2, one line naming the file.
+        let mut bad = pem_pk.clone();
+        bad[40] = b'!';
+        let bad_pk = dir.write(&format!("{name}-bad.pub"), &bad);
+        let sig = dir.path(&format!("{name}-0.sig"));
+        assert_error(
+            &verify(name, &bad_pk, &msg, &sig, &[]),
+            &format!("{name}-bad.pub"),
+        );
+    }
+    // ML-DSA raw seed files (written by older versions) still load.
+    let seed_file = dir.write("seed.key", &[3u8; 32]);
+    let (pk_pem, _) = keygen_as(&dir, "ML-DSA-44", 3, None);
+    let sig = dir.path("seed.sig");
+    assert_eq!(
+        code(&sign(
+            "ML-DSA-44",
+            &seed_file,
+            &msg,
+            &sig,
+            &["--pk", s(&pk_pem)]
+        )),
+        0
+    );
+    // --format takes only raw, pem, der.
+    let out = run(&[
+        "keygen",
+        "--alg",
+        "ML-DSA-44",
+        "--format",
+        "jwk",
+        "--pk",
+        "x",
+        "--sk",
+        "y",
+    ]);
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn pem_key_of_the_wrong_algorithm_is_an_error() {
+    let dir = TempDir::new("wrong-alg");
+    let msg = dir.write("msg", b"wrong algorithm");
+    let (pk44, sk44) = keygen_as(&dir, "ML-DSA-44", 1, None);
+    let (_, skf) = keygen_as(&dir, "Falcon-512", 1, Some("der"));
+    let sig = dir.path("sig");
+    assert_eq!(code(&sign("ML-DSA-44", &sk44, &msg, &sig, &[])), 0);
+    let pk_name = pk44.file_name().unwrap().to_str().unwrap().to_string();
+    let sk_name = sk44.file_name().unwrap().to_str().unwrap().to_string();
+    let out = verify("ML-DSA-65", &pk44, &msg, &sig, &[]);
+    assert_error(&out, &pk_name);
+    assert!(stderr(&out).contains("ML-DSA-44"), "{}", stderr(&out));
+    let out = sign("ML-DSA-65", &sk44, &msg, &dir.path("sig2"), &[]);
+    assert_error(&out, &sk_name);
+    assert!(stderr(&out).contains("ML-DSA-44"), "{}", stderr(&out));
+    assert!(!dir.path("sig2").exists());
+    let out = sign("ML-DSA-44", &skf, &msg, &dir.path("sig3"), &[]);
+    assert_error(&out, "Falcon-512");
+    // A public key given as the secret key (and vice versa).
+    assert_error(
+        &sign("ML-DSA-44", &pk44, &msg, &dir.path("sig4"), &[]),
+        &pk_name,
+    );
+    assert_error(&verify("ML-DSA-44", &sk44, &msg, &sig, &[]), &sk_name);
+}
+
+#[test]
+fn pubkey_derives_the_public_key_in_every_format() {
+    let dir = TempDir::new("pubkey");
+    for name in ["ML-DSA-65", "Falcon-padded-512", "FN-DSA-512", "SNOVA_I_K"] {
+        let alg = Algorithm::from_name(name).unwrap();
+        let (pk_raw, sk_raw) = keygen_as(&dir, name, 5, Some("raw"));
+        let (pk_pem, sk_pem) = keygen_as(&dir, name, 5, None);
+        let raw = std::fs::read(&pk_raw).unwrap();
+        for sk in [&sk_raw, &sk_pem] {
+            // Default PEM, identical to keygen's.
+            let out_pem = dir.path("derived.pem");
+            let out = run(&["pubkey", "--alg", name, "--sk", s(sk), "--out", s(&out_pem)]);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            assert_eq!(
+                std::fs::read(&out_pem).unwrap(),
+                std::fs::read(&pk_pem).unwrap()
+            );
+            // Raw and DER to standard output.
+            let out = run(&[
+                "pubkey",
+                "--alg",
+                name,
+                "--sk",
+                s(sk),
+                "--out",
+                "-",
+                "--format",
+                "raw",
+            ]);
+            assert_eq!(code(&out), 0, "{}", stderr(&out));
+            assert_eq!(out.stdout, raw);
+            let out = run(&[
+                "pubkey",
+                "--alg",
+                name,
+                "--sk",
+                s(sk),
+                "--out",
+                "-",
+                "--format",
+                "der",
+            ]);
+            assert_eq!(code(&out), 0);
+            assert_eq!(
+                pqsig::keyfile::decode_public_as(alg, &out.stdout).unwrap(),
+                raw
+            );
+        }
+    }
+    let junk = dir.write("junk.key", b"not a key");
+    assert_error(
+        &run(&[
+            "pubkey",
+            "--alg",
+            "ML-DSA-44",
+            "--sk",
+            s(&junk),
+            "--out",
+            "-",
+        ]),
+        "junk.key",
+    );
+}
+
+#[test]
+fn stdin_signature_for_verify() {
+    let dir = TempDir::new("stdin-sig");
+    let (pk, sk) = keygen_as(&dir, "ML-DSA-44", 2, None);
+    let msg = dir.write("msg", b"signature on stdin");
+    let sig = dir.path("sig");
+    assert_eq!(code(&sign("ML-DSA-44", &sk, &msg, &sig, &[])), 0);
+    let check = |sig_bytes: &[u8]| {
+        use std::io::Write;
+        let mut child = pqsig()
+            .args([
+                "verify",
+                "--alg",
+                "ML-DSA-44",
+                "--pk",
+                s(&pk),
+                "--in",
+                s(&msg),
+                "--sig",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(sig_bytes).unwrap();
+        child.wait_with_output().unwrap().status.code().unwrap()
+    };
+    let good = std::fs::read(&sig).unwrap();
+    assert_eq!(check(&good), 0);
+    let mut bad = good.clone();
+    bad[0] ^= 1;
+    assert_eq!(check(&bad), 1);
+}
+
+#[test]
+fn shell_completions() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = stdout(&out);
+        for sub in ["keygen", "pubkey", "sign", "verify", "kat", "list", "demo"] {
+            assert!(text.contains(sub), "{shell} completion lacks {sub}");
+        }
+    }
+    assert!(stdout(&run(&["completions", "bash"])).contains("complete -F"));
+    assert_eq!(code(&run(&["completions", "tcsh"])), 2);
+}
+
+#[test]
+fn list_long_shows_oids_and_marks_provisional_ones() {
+    let long = stdout(&run(&["list", "--long"]));
+    let line = |n: &str| {
+        long.lines()
+            .find(|l| l.split_whitespace().next() == Some(n))
+            .unwrap()
+            .to_string()
+    };
+    let l = line("ML-DSA-65");
+    assert!(
+        l.contains("2.16.840.1.101.3.4.3.18") && !l.contains("provisional"),
+        "{l}"
+    );
+    for &alg in Algorithm::ALL {
+        let l = line(alg.name());
+        assert!(l.contains(&pqsig::keyfile::oid_string(alg)), "{l}");
+        assert_eq!(
+            l.contains("(provisional)"),
+            pqsig::keyfile::oid_is_provisional(alg),
+            "{l}"
+        );
+    }
+}
+
+#[test]
+fn subcommand_help_has_examples() {
+    for sub in [
+        "list",
+        "keygen",
+        "pubkey",
+        "sign",
+        "verify",
+        "kat",
+        "demo",
+        "completions",
+    ] {
+        let out = run(&[sub, "--help"]);
+        assert_eq!(code(&out), 0);
+        let h = stdout(&out);
+        assert!(
+            h.contains("Examples:") && h.contains(&format!("pqsig {sub}")),
+            "{sub}: {h}"
+        );
+    }
 }

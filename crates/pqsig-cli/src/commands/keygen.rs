@@ -1,5 +1,6 @@
-//! `pqsig keygen`: writes the raw public key and the expanded secret key (mode 0600).
+//! `pqsig keygen`: writes the public key and the secret key (mode 0600), PEM by default.
 
+use super::{encode_public, encode_secret};
 use crate::cli::KeygenArgs;
 use crate::exit::Failure;
 use crate::io;
@@ -25,6 +26,8 @@ pub fn run(args: KeygenArgs) -> Result<(), Failure> {
     };
     let (pk, sk) = scheme::keygen(alg, seed.as_deref().map(|s| s.as_slice()), None)
         .map_err(|e| Failure::error(format!("{alg} key generation failed: {e}")))?;
-    io::write_secret(&args.sk, &sk.to_bytes(), "secret key")?;
-    io::write_file(&args.pk, pk.to_bytes(), "public key")
+    let sk_file = encode_secret(alg, &sk, args.format)?;
+    let pk_file = encode_public(alg, pk.to_bytes(), args.format)?;
+    io::write_secret(&args.sk, &sk_file, "secret key")?;
+    io::write_file(&args.pk, &pk_file, "public key")
 }

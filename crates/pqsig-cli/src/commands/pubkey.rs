@@ -1,0 +1,13 @@
+//! `pqsig pubkey`: the public key belonging to a private key file (any format).
+
+use super::{encode_public, load_secret_key};
+use crate::cli::PubkeyArgs;
+use crate::exit::Failure;
+use crate::io;
+
+pub fn run(args: PubkeyArgs) -> Result<(), Failure> {
+    let alg = args.alg;
+    let sk = load_secret_key(alg, &args.sk)?;
+    let pk = encode_public(alg, &sk.public_key_bytes(), args.format)?;
+    io::write_file(&args.out, &pk, "public key")
+}
