@@ -5,6 +5,8 @@
 //!   [`snova`] — SNOVA Round 3, all 18 parameter sets;
 //! * the kernel seam ([`kernels`]) — batch-shaped arithmetic (NTT, samplers, rounding,
 //!   Keccak) with one implementation per backend (`portable`, `avx2`, ...);
+//! * algorithm-generic keys ([`any`]) — one key type over every scheme, picked by
+//!   [`Algorithm`]; the CLI, C, Python and server layers dispatch through it;
 //! * randomness ([`rng`]) — OS entropy and, with feature `kat`, the NIST KAT DRBG.
 //!
 //! The public API never changes with the backend: a backend is picked once at run time
@@ -29,10 +31,11 @@
 extern crate alloc;
 
 pub mod algorithm;
+pub mod any;
 pub mod error;
 pub mod falcon;
-pub mod keyfile;
 pub mod kernels;
+pub mod keyfile;
 pub mod mldsa;
 pub mod rng;
 pub mod snova;

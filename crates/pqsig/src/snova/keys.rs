@@ -89,8 +89,18 @@ pub fn keygen(ps: ParamSet) -> Result<(SigningKey, VerifyingKey), Error> {
 /// Generates a key pair from the 48-byte seed `s_pub(16) ‖ s_priv(32)` (the NIST API's
 /// `randombytes(48)` draw). `InvalidLength` for another length.
 pub fn keygen_from_seed(ps: ParamSet, seed: &[u8]) -> Result<(SigningKey, VerifyingKey), Error> {
+    keygen_from_seed_on(ps, seed, select::active())
+}
+
+/// [`keygen_from_seed`] with the public-key computation and both keys on `backend`
+/// (`BackendUnavailable` if this CPU lacks it).
+pub fn keygen_from_seed_on(
+    ps: ParamSet,
+    seed: &[u8],
+    backend: Backend,
+) -> Result<(SigningKey, VerifyingKey), Error> {
     let seed: &[u8; SEED_LEN] = seed.try_into().map_err(|_| Error::InvalidLength)?;
-    let backend = select::active();
+    let backend = check_backend(backend)?;
     let pk = kg::public_key(ps, backend, seed);
     let sk = kg::secret_key(seed, &pk);
     let pk_hash: [u8; PK_HASH_LEN] = sk[SEED_LEN..].try_into().expect("48 bytes");

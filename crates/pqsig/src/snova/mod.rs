@@ -85,7 +85,7 @@ pub(crate) mod verify;
 #[cfg(feature = "std")]
 pub use keys::keygen;
 pub use keys::{
-    keygen_from_seed, keygen_with_rng, signed_message, ExpandedSigningKey, PreparedVerifyingKey,
-    SigningKey, VerifyingKey,
+    keygen_from_seed, keygen_from_seed_on, keygen_with_rng, signed_message, ExpandedSigningKey,
+    PreparedVerifyingKey, SigningKey, VerifyingKey,
 };
 pub use params::{ParamSet, SALT_LEN, SEED_LEN};
