@@ -38,6 +38,7 @@ impl Op {
 pub struct Principal {
     /// Token name, recorded in the audit trail; `anonymous` for public verify.
     pub name: String,
+    anonymous: bool,
     all_keys: bool,
     keys: Vec<String>,
     ops: Vec<Op>,
@@ -50,6 +51,7 @@ impl Principal {
     pub(crate) fn anonymous() -> Self {
         Principal {
             name: "anonymous".into(),
+            anonymous: true,
             all_keys: true,
             keys: Vec::new(),
             ops: vec![Op::Verify],
@@ -70,6 +72,9 @@ impl Principal {
 
     /// Checks operation and (when given) key scope: 403 otherwise.
     pub fn check(&self, op: Op, key_id: Option<&str>) -> Result<(), ApiError> {
+        if self.anonymous && op != Op::Verify {
+            return Err(ApiError::unauthorized("missing bearer token (Authorization: Bearer <token>)"));
+        }
         if !self.ops.contains(&op) {
             return Err(ApiError::forbidden(format!(
                 "token {:?} is not allowed the {} operation",
@@ -145,6 +150,7 @@ impl TokenTable {
             }
             let principal = Principal {
                 name: t.name.clone(),
+                anonymous: false,
                 all_keys: t.keys.iter().any(|k| k == "*"),
                 keys: t.keys.clone(),
                 ops,

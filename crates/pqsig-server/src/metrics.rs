@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -69,11 +70,27 @@ impl Outcome {
 #[derive(Default)]
 pub struct Metrics {
     inner: Mutex<Inner>,
+    in_flight: AtomicI64,
+}
+
+/// Counts one request in flight until dropped.
+pub struct InFlight<'a>(&'a AtomicI64);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Metrics {
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Marks a request in flight (the `pqsig_http_requests_in_flight` gauge).
+    pub fn begin_request(&self) -> InFlight<'_> {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        InFlight(&self.in_flight)
     }
 
     /// Counts one HTTP request by route template (never the raw path: ids would
@@ -105,6 +122,9 @@ impl Metrics {
     pub fn render(&self) -> String {
         let g = self.lock();
         let mut out = String::new();
+        out.push_str("# HELP pqsig_http_requests_in_flight HTTP requests being processed.\n");
+        out.push_str("# TYPE pqsig_http_requests_in_flight gauge\n");
+        let _ = writeln!(out, "pqsig_http_requests_in_flight {}", self.in_flight.load(Ordering::Relaxed));
         out.push_str("# HELP pqsig_http_requests_total HTTP requests by method, route and status.\n");
         out.push_str("# TYPE pqsig_http_requests_total counter\n");
         for ((m, r, s), n) in &g.requests {

@@ -72,6 +72,7 @@ async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Respon
         .map(|m| m.as_str().to_string())
         .unwrap_or_else(|| "unmatched".into());
     let timeout = st.svc.limits().request_timeout();
+    let _in_flight = st.svc.metrics().begin_request();
     let resp = match tokio::time::timeout(timeout, next.run(req)).await {
         Ok(r) => r,
         Err(_) => ApiError::timeout().into_response(),
