@@ -19,7 +19,19 @@ fn err(e: postgres::Error) -> StoreError {
 /// The PostgreSQL key store.
 pub struct PostgresStore {
     url: String,
-    client: Mutex<Client>,
+    /// `None` only while being dropped.
+    client: Mutex<Option<Client>>,
+}
+
+impl Drop for PostgresStore {
+    fn drop(&mut self) {
+        // Closing the synchronous client blocks on its private runtime, which panics when
+        // the last reference is dropped inside an async task: close it on a plain thread.
+        let client = self.client.get_mut().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(c) = client {
+            let _ = std::thread::spawn(move || drop(c)).join();
+        }
+    }
 }
 
 const KEY_COLUMNS: &str =
@@ -44,17 +56,22 @@ impl PostgresStore {
         let mut client = Client::connect(url, NoTls)
             .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
         migrate(&mut client, migrations::POSTGRES)?;
-        Ok(PostgresStore { url: url.to_string(), client: Mutex::new(client) })
+        Ok(PostgresStore { url: url.to_string(), client: Mutex::new(Some(client)) })
     }
 
     /// Runs `f` on a live connection, reconnecting once when the old one was closed.
     fn with<T>(&self, f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>) -> Result<T, StoreError> {
         let mut guard = self.client.lock().unwrap_or_else(|p| p.into_inner());
-        if guard.is_closed() {
-            *guard = Client::connect(&self.url, NoTls)
-                .map_err(|e| StoreError(format!("cannot reconnect to PostgreSQL: {e}")))?;
+        if guard.as_ref().is_none_or(|c| c.is_closed()) {
+            *guard = Some(
+                Client::connect(&self.url, NoTls)
+                    .map_err(|e| StoreError(format!("cannot reconnect to PostgreSQL: {e}")))?,
+            );
         }
-        f(&mut guard).map_err(err)
+        match guard.as_mut() {
+            Some(c) => f(c).map_err(err),
+            None => Err(StoreError("no PostgreSQL connection".into())),
+        }
     }
 }
 
