@@ -73,6 +73,8 @@ pub enum Command {
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
+    /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
+    Serve(crate::commands::serve::ServeArgs),
 }
 
 const LIST_EXAMPLES: &str = "\

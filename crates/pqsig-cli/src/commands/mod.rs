@@ -6,6 +6,7 @@ pub mod kat;
 pub mod keygen;
 pub mod list;
 pub mod pubkey;
+pub mod serve;
 pub mod sign;
 pub mod verify;
 
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Demo(a) => demo::run(a, cli.backend),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 
