@@ -5,7 +5,6 @@
 use crate::config::KekSource;
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Nonce};
-use base64::Engine;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
@@ -32,9 +31,8 @@ fn parse_key_text(text: &str) -> Option<Zeroizing<Vec<u8>>> {
     let bytes = if t.len() == 64 {
         hex::decode(t).ok()
     } else {
-        base64::engine::general_purpose::STANDARD
-            .decode(t)
-            .or_else(|_| base64::engine::general_purpose::URL_SAFE.decode(t))
+        base64_simd::forgiving_decode_to_vec(t.as_bytes())
+            .or_else(|_| base64_simd::URL_SAFE.decode_to_vec(t))
             .ok()
     };
     let bytes = Zeroizing::new(bytes?);

@@ -1,5 +1,8 @@
-//! The batch endpoints. Items are decoded on the blocking pool, then signed or verified
-//! in parallel across cores by the service (rayon); keys are resolved once per batch.
+//! The batch endpoints. The JSON is parsed on the blocking pool (strings borrowed from
+//! the body), the items' base64 is decoded in parallel (rayon), then the service signs
+//! or verifies in parallel across cores; keys are resolved once per batch. Decoding in
+//! parallel matters: on two cores a serial decode of 1024 ML-DSA-65 items idles one core
+//! for a fifth of the batch.
 
 use super::errors::{json_ok, parse_json, RawBody};
 use super::routes::admitted;
@@ -10,6 +13,7 @@ use crate::error::ApiError;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
+use rayon::prelude::*;
 
 fn check_count(n: usize, max: usize) -> Result<(), ApiError> {
     if n > max {
@@ -29,7 +33,7 @@ pub async fn sign_batch(State(st): State<AppState>, headers: HeaderMap, Path(id)
         // A malformed item fails the request (it is a client bug, not a per-item outcome).
         let inputs = req
             .items
-            .into_iter()
+            .into_par_iter()
             .enumerate()
             .map(|(i, it)| it.into_input(&ctx, det).map_err(|e| at_item(i, e)))
             .collect::<Result<Vec<_>, _>>()?;
@@ -52,7 +56,7 @@ pub async fn verify_batch(State(st): State<AppState>, headers: HeaderMap, RawBod
         let defaults = req.defaults()?;
         let inputs = req
             .items
-            .into_iter()
+            .into_par_iter()
             .enumerate()
             .map(|(i, it)| it.into_input(Some(&defaults)).map_err(|e| at_item(i, e)))
             .collect::<Result<Vec<_>, _>>()?;

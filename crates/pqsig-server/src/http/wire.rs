@@ -5,26 +5,19 @@
 
 use crate::error::ApiError;
 use crate::service::{KeyInfo, KeyRef, Payload, SignInput, VerifyInput};
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::Engine;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// Standard alphabet; accepts padded and unpadded input; emits padded.
-const B64: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
-
-/// Base64-encodes bytes for a response.
+/// Base64-encodes bytes for a response (standard alphabet, padded).
 pub fn b64(bytes: &[u8]) -> String {
-    B64.encode(bytes)
+    base64_simd::STANDARD.encode_to_string(bytes)
 }
 
-/// Decodes a base64 field, naming it in the 400.
+/// Decodes a base64 field (standard alphabet; padding optional, ASCII whitespace
+/// ignored: the WHATWG "forgiving" rules), naming the field in the 400.
 pub fn unb64(field: &str, s: &str) -> Result<Vec<u8>, ApiError> {
-    B64.decode(s.trim()).map_err(|e| ApiError::bad_request("invalid_base64", format!("{field}: invalid base64 ({e})")))
+    base64_simd::forgiving_decode_to_vec(s.as_bytes())
+        .map_err(|_| ApiError::bad_request("invalid_base64", format!("{field}: invalid base64")))
 }
 
 fn opt_unb64(field: &str, s: &Option<Cow<'_, str>>) -> Result<Option<Vec<u8>>, ApiError> {
