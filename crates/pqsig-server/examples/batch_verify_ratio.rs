@@ -30,9 +30,18 @@ fn main() {
         base64::engine::general_purpose::STANDARD.encode(b)
     };
 
-    let key: Value = client.post(format!("{base}/v1/keys")).bearer_auth("t").json(&json!({ "alg": alg })).send().unwrap().json().unwrap();
+    let key: Value = client
+        .post(format!("{base}/v1/keys"))
+        .bearer_auth("t")
+        .json(&json!({ "alg": alg }))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
     let id = key["id"].as_str().unwrap().to_string();
-    let msgs: Vec<Vec<u8>> = (0..batch as u32).map(|i| format!("message {i}").into_bytes()).collect();
+    let msgs: Vec<Vec<u8>> = (0..batch as u32)
+        .map(|i| format!("message {i}").into_bytes())
+        .collect();
     let items: Vec<Value> = msgs.iter().map(|m| json!({ "message": b64(m) })).collect();
     let signed: Value = client
         .post(format!("{base}/v1/keys/{id}/sign-batch"))
@@ -42,13 +51,20 @@ fn main() {
         .unwrap()
         .json()
         .unwrap();
-    let sigs: Vec<String> = signed["results"].as_array().unwrap().iter().map(|r| r["signature"].as_str().unwrap().to_string()).collect();
+    let sigs: Vec<String> = signed["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["signature"].as_str().unwrap().to_string())
+        .collect();
 
     // Library baseline: all cores (rayon), same messages and signatures.
     let a = pqsig::Algorithm::from_name(&alg).unwrap();
     let pk = {
         use base64::Engine;
-        base64::engine::general_purpose::STANDARD.decode(key["public_key"].as_str().unwrap()).unwrap()
+        base64::engine::general_purpose::STANDARD
+            .decode(key["public_key"].as_str().unwrap())
+            .unwrap()
     };
     let vk = pqsig::any::VerifyingKey::from_bytes(a, &pk).unwrap();
     let raw_sigs: Vec<Vec<u8>> = sigs
@@ -75,21 +91,34 @@ fn main() {
     while start.elapsed() < Duration::from_secs_f64(secs) {
         let t0 = Instant::now();
         while t0.elapsed() < round {
-            let ok = msgs.par_iter().zip(raw_sigs.par_iter()).filter(|(m, s)| vk.verify(m, b"", s).is_ok()).count();
+            let ok = msgs
+                .par_iter()
+                .zip(raw_sigs.par_iter())
+                .filter(|(m, s)| vk.verify(m, b"", s).is_ok())
+                .count();
             assert_eq!(ok, batch);
             lib_ops += batch;
         }
         lib_t += t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
         http_ops += std::thread::scope(|sc| {
-            let hs: Vec<_> = (0..std::env::var("CLIENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(2))
+            let hs: Vec<_> = (0..std::env::var("CLIENTS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2))
                 .map(|_| {
                     let url = url.clone();
                     sc.spawn(move || {
                         let c = reqwest::blocking::Client::new();
                         let mut n = 0;
                         while t0.elapsed() < round {
-                            let r = c.post(&url).bearer_auth("t").header("content-type", "application/json").body(body).send().unwrap();
+                            let r = c
+                                .post(&url)
+                                .bearer_auth("t")
+                                .header("content-type", "application/json")
+                                .body(body)
+                                .send()
+                                .unwrap();
                             assert_eq!(r.status().as_u16(), 200);
                             let text = r.text().unwrap();
                             assert_eq!(text.matches("true").count(), batch);

@@ -29,7 +29,9 @@ impl Op {
         }
     }
     fn parse(s: &str) -> Option<Op> {
-        [Op::Sign, Op::Verify, Op::Admin].into_iter().find(|o| o.name() == s)
+        [Op::Sign, Op::Verify, Op::Admin]
+            .into_iter()
+            .find(|o| o.name() == s)
     }
 }
 
@@ -73,7 +75,9 @@ impl Principal {
     /// Checks operation and (when given) key scope: 403 otherwise.
     pub fn check(&self, op: Op, key_id: Option<&str>) -> Result<(), ApiError> {
         if self.anonymous && op != Op::Verify {
-            return Err(ApiError::unauthorized("missing bearer token (Authorization: Bearer <token>)"));
+            return Err(ApiError::unauthorized(
+                "missing bearer token (Authorization: Bearer <token>)",
+            ));
         }
         if !self.ops.contains(&op) {
             return Err(ApiError::forbidden(format!(
@@ -132,21 +136,37 @@ impl TokenTable {
                 (None, Some(h)) => hex::decode(h.trim())
                     .ok()
                     .and_then(|v| v.try_into().ok())
-                    .ok_or_else(|| format!("token {:?}: token_sha256 must be 64 hex digits", t.name))?,
-                _ => return Err(format!("token {:?}: give exactly one of token, token_sha256", t.name)),
+                    .ok_or_else(|| {
+                        format!("token {:?}: token_sha256 must be 64 hex digits", t.name)
+                    })?,
+                _ => {
+                    return Err(format!(
+                        "token {:?}: give exactly one of token, token_sha256",
+                        t.name
+                    ))
+                }
             };
             if entries.iter().any(|(h, _)| *h == hash) {
-                return Err(format!("token {:?}: the same secret is configured twice", t.name));
+                return Err(format!(
+                    "token {:?}: the same secret is configured twice",
+                    t.name
+                ));
             }
             let mut ops = Vec::new();
             for o in &t.operations {
                 ops.push(Op::parse(o).ok_or_else(|| {
-                    format!("token {:?}: unknown operation {o:?} (sign, verify, admin)", t.name)
+                    format!(
+                        "token {:?}: unknown operation {o:?} (sign, verify, admin)",
+                        t.name
+                    )
                 })?);
             }
             let max = t.max_concurrent.unwrap_or(default_max);
             if max == 0 {
-                return Err(format!("token {:?}: max_concurrent must be positive", t.name));
+                return Err(format!(
+                    "token {:?}: max_concurrent must be positive",
+                    t.name
+                ));
             }
             let principal = Principal {
                 name: t.name.clone(),

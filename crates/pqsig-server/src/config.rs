@@ -177,7 +177,9 @@ impl ServerConfig {
             return Err("limits must be positive".into());
         }
         if l.max_concurrent_per_token == 0 || l.request_timeout_secs == 0 {
-            return Err("max_concurrent_per_token and request_timeout_secs must be positive".into());
+            return Err(
+                "max_concurrent_per_token and request_timeout_secs must be positive".into(),
+            );
         }
         crate::auth::TokenTable::new(&self.tokens, l.max_concurrent_per_token).map(|_| ())
     }

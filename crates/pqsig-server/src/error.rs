@@ -19,7 +19,11 @@ pub struct ApiError {
 impl ApiError {
     /// An error with an explicit status and code.
     pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        ApiError { status, code, message: message.into() }
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
     }
     /// 400: the request is well-formed transport-wise but its content is not acceptable.
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -55,7 +59,11 @@ impl ApiError {
     }
     /// 503: the request ran past the configured timeout.
     pub fn timeout() -> Self {
-        Self::new(503, "timeout", "the request took longer than the configured timeout")
+        Self::new(
+            503,
+            "timeout",
+            "the request took longer than the configured timeout",
+        )
     }
 
     /// Maps a library error raised while handling caller-supplied input to a 4xx.

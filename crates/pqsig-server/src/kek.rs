@@ -44,10 +44,9 @@ impl Kek {
     pub fn load(source: &KekSource) -> Result<Self, String> {
         let key: Zeroizing<Vec<u8>> = match source {
             KekSource::File(path) => {
-                let raw = Zeroizing::new(
-                    std::fs::read(path)
-                        .map_err(|e| format!("cannot read key-encryption key {}: {e}", path.display()))?,
-                );
+                let raw = Zeroizing::new(std::fs::read(path).map_err(|e| {
+                    format!("cannot read key-encryption key {}: {e}", path.display())
+                })?);
                 if raw.len() == 32 {
                     Zeroizing::new(raw.to_vec())
                 } else {
@@ -60,14 +59,19 @@ impl Kek {
                     })?
                 }
             }
-            KekSource::Value(v) => parse_key_text(v)
-                .ok_or("PQSIG_KEK must be 32 bytes as 64 hex digits or base64")?,
+            KekSource::Value(v) => {
+                parse_key_text(v).ok_or("PQSIG_KEK must be 32 bytes as 64 hex digits or base64")?
+            }
             KekSource::InsecureDev => {
                 Zeroizing::new(Sha256::digest(b"pqsig-server insecure development key").to_vec())
             }
         };
-        let cipher = Aes256Gcm::new_from_slice(&key).map_err(|_| "key-encryption key must be 32 bytes")?;
-        Ok(Kek { cipher, insecure: matches!(source, KekSource::InsecureDev) })
+        let cipher =
+            Aes256Gcm::new_from_slice(&key).map_err(|_| "key-encryption key must be 32 bytes")?;
+        Ok(Kek {
+            cipher,
+            insecure: matches!(source, KekSource::InsecureDev),
+        })
     }
 
     fn aad(key_id: &str, alg: &str) -> Vec<u8> {
@@ -85,7 +89,13 @@ impl Kek {
         let aad = Self::aad(key_id, alg);
         let ct = self
             .cipher
-            .encrypt(Nonce::from_slice(&nonce), Payload { msg: plaintext, aad: &aad })
+            .encrypt(
+                Nonce::from_slice(&nonce),
+                Payload {
+                    msg: plaintext,
+                    aad: &aad,
+                },
+            )
             .map_err(|_| "AES-GCM encryption failed".to_string())?;
         let mut out = nonce.to_vec();
         out.extend_from_slice(&ct);

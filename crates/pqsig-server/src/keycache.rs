@@ -33,7 +33,10 @@ pub enum Lookup<T> {
 impl<T> KeyCache<T> {
     /// An empty cache whose entries are trusted for `ttl`.
     pub fn new(ttl: Duration) -> Self {
-        KeyCache { ttl, map: RwLock::new(HashMap::new()) }
+        KeyCache {
+            ttl,
+            map: RwLock::new(HashMap::new()),
+        }
     }
 
     /// Looks a key id up.
@@ -49,11 +52,20 @@ impl<T> KeyCache<T> {
     /// Inserts or refreshes an entry (the store has just confirmed the key is live).
     pub fn put(&self, id: &str, value: Arc<T>) {
         let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
-        map.insert(id.to_string(), Entry { value, checked: Instant::now() });
+        map.insert(
+            id.to_string(),
+            Entry {
+                value,
+                checked: Instant::now(),
+            },
+        );
     }
 
     /// Drops an entry (key deleted).
     pub fn evict(&self, id: &str) {
-        self.map.write().unwrap_or_else(|p| p.into_inner()).remove(id);
+        self.map
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
     }
 }

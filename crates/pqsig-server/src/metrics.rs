@@ -9,8 +9,10 @@ use std::time::Duration;
 
 /// Histogram bucket bounds in seconds (50 µs to 10 s: verify is tens of µs, SNOVA
 /// keygen and large batches take longer).
-const BUCKETS: [f64; 16] =
-    [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+const BUCKETS: [f64; 16] = [
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+    2.5, 10.0,
+];
 
 #[derive(Default, Clone)]
 struct Histogram {
@@ -66,6 +68,9 @@ impl Outcome {
     }
 }
 
+/// One item's observation: algorithm, outcome, duration.
+pub type Observation = (&'static str, Outcome, Duration);
+
 /// The process-wide registry.
 #[derive(Default)]
 pub struct Metrics {
@@ -97,7 +102,9 @@ impl Metrics {
     /// explode the label set).
     pub fn http_request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
         let mut g = self.lock();
-        *g.requests.entry((method.to_string(), route.to_string(), status)).or_default() += 1;
+        *g.requests
+            .entry((method.to_string(), route.to_string(), status))
+            .or_default() += 1;
         g.request_latency
             .entry((method.to_string(), route.to_string()))
             .or_default()
@@ -110,11 +117,16 @@ impl Metrics {
     }
 
     /// Records cryptographic operations: `(algorithm, outcome, duration)` per item.
-    pub fn operations(&self, op: &'static str, items: &[(&'static str, Outcome, Duration)]) {
+    pub fn operations(&self, op: &'static str, items: &[Observation]) {
         let mut g = self.lock();
         for &(alg, outcome, d) in items {
-            *g.operations.entry((op, alg.to_string(), outcome.label())).or_default() += 1;
-            g.op_latency.entry((op, alg.to_string())).or_default().observe(d.as_secs_f64());
+            *g.operations
+                .entry((op, alg.to_string(), outcome.label()))
+                .or_default() += 1;
+            g.op_latency
+                .entry((op, alg.to_string()))
+                .or_default()
+                .observe(d.as_secs_f64());
         }
     }
 
@@ -124,16 +136,30 @@ impl Metrics {
         let mut out = String::new();
         out.push_str("# HELP pqsig_http_requests_in_flight HTTP requests being processed.\n");
         out.push_str("# TYPE pqsig_http_requests_in_flight gauge\n");
-        let _ = writeln!(out, "pqsig_http_requests_in_flight {}", self.in_flight.load(Ordering::Relaxed));
-        out.push_str("# HELP pqsig_http_requests_total HTTP requests by method, route and status.\n");
+        let _ = writeln!(
+            out,
+            "pqsig_http_requests_in_flight {}",
+            self.in_flight.load(Ordering::Relaxed)
+        );
+        out.push_str(
+            "# HELP pqsig_http_requests_total HTTP requests by method, route and status.\n",
+        );
         out.push_str("# TYPE pqsig_http_requests_total counter\n");
         for ((m, r, s), n) in &g.requests {
-            let _ = writeln!(out, "pqsig_http_requests_total{{method=\"{m}\",route=\"{r}\",status=\"{s}\"}} {n}");
+            let _ = writeln!(
+                out,
+                "pqsig_http_requests_total{{method=\"{m}\",route=\"{r}\",status=\"{s}\"}} {n}"
+            );
         }
         out.push_str("# HELP pqsig_http_request_duration_seconds HTTP request latency.\n");
         out.push_str("# TYPE pqsig_http_request_duration_seconds histogram\n");
         for ((m, r), h) in &g.request_latency {
-            write_histogram(&mut out, "pqsig_http_request_duration_seconds", &format!("method=\"{m}\",route=\"{r}\""), h);
+            write_histogram(
+                &mut out,
+                "pqsig_http_request_duration_seconds",
+                &format!("method=\"{m}\",route=\"{r}\""),
+                h,
+            );
         }
         out.push_str("# HELP pqsig_errors_total Error responses by error code.\n");
         out.push_str("# TYPE pqsig_errors_total counter\n");
@@ -145,10 +171,17 @@ impl Metrics {
         for ((op, alg, o), n) in &g.operations {
             let _ = writeln!(out, "pqsig_operations_total{{operation=\"{op}\",algorithm=\"{alg}\",outcome=\"{o}\"}} {n}");
         }
-        out.push_str("# HELP pqsig_operation_duration_seconds Latency of one cryptographic operation.\n");
+        out.push_str(
+            "# HELP pqsig_operation_duration_seconds Latency of one cryptographic operation.\n",
+        );
         out.push_str("# TYPE pqsig_operation_duration_seconds histogram\n");
         for ((op, alg), h) in &g.op_latency {
-            write_histogram(&mut out, "pqsig_operation_duration_seconds", &format!("operation=\"{op}\",algorithm=\"{alg}\""), h);
+            write_histogram(
+                &mut out,
+                "pqsig_operation_duration_seconds",
+                &format!("operation=\"{op}\",algorithm=\"{alg}\""),
+                h,
+            );
         }
         out
     }

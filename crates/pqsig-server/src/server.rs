@@ -60,9 +60,14 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
         .await
         .map_err(|e| format!("startup: {e}"))??;
     let service = Arc::new(service);
-    let listener = std::net::TcpListener::bind(cfg.listen).map_err(|e| format!("cannot listen on {}: {e}", cfg.listen))?;
-    listener.set_nonblocking(true).map_err(|e| format!("listener: {e}"))?;
-    let addr = listener.local_addr().map_err(|e| format!("listener: {e}"))?;
+    let listener = std::net::TcpListener::bind(cfg.listen)
+        .map_err(|e| format!("cannot listen on {}: {e}", cfg.listen))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("listener: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("listener: {e}"))?;
     if !addr.ip().is_loopback() && cfg.tls.is_none() {
         eprintln!("pqsig-server: WARNING: listening on {addr} without TLS: bearer tokens travel in clear text");
     }
@@ -72,15 +77,29 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
         Some((cert, key)) => {
             // Idempotent: a second server in the same process finds it installed.
             let _ = rustls::crypto::ring::default_provider().install_default();
-            let tls = RustlsConfig::from_pem_file(cert, key)
-                .await
-                .map_err(|e| format!("TLS certificate {} / key {}: {e}", cert.display(), key.display()))?;
+            let tls = RustlsConfig::from_pem_file(cert, key).await.map_err(|e| {
+                format!(
+                    "TLS certificate {} / key {}: {e}",
+                    cert.display(),
+                    key.display()
+                )
+            })?;
             let server = axum_server::from_tcp_rustls(listener, tls).handle(handle.clone());
             tokio::spawn(server.serve(app))
         }
-        None => tokio::spawn(axum_server::from_tcp(listener).handle(handle.clone()).serve(app)),
+        None => tokio::spawn(
+            axum_server::from_tcp(listener)
+                .handle(handle.clone())
+                .serve(app),
+        ),
     };
-    Ok(RunningServer { addr, handle, task, grace: cfg.limits.shutdown_grace(), service })
+    Ok(RunningServer {
+        addr,
+        handle,
+        task,
+        grace: cfg.limits.shutdown_grace(),
+        service,
+    })
 }
 
 /// Resolves on SIGINT or SIGTERM.
@@ -114,7 +133,10 @@ pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
     rt.block_on(async move {
         let scheme = if cfg.tls.is_some() { "https" } else { "http" };
         let server = start(cfg).await?;
-        eprintln!("pqsig-server: listening on {scheme}://{}", server.local_addr());
+        eprintln!(
+            "pqsig-server: listening on {scheme}://{}",
+            server.local_addr()
+        );
         let handle = server.handle.clone();
         let grace = server.grace;
         tokio::spawn(async move {

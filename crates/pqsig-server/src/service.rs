@@ -9,7 +9,7 @@ use crate::config::{Limits, ServerConfig};
 use crate::error::ApiError;
 use crate::kek::Kek;
 use crate::keycache::{KeyCache, Lookup};
-use crate::metrics::{Metrics, Outcome};
+use crate::metrics::{Metrics, Observation, Outcome};
 use crate::store::{self, AuditEvent, DeleteOutcome, KeyRecord, KeyStore};
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::{keyfile, Algorithm};
@@ -124,7 +124,10 @@ fn store_err(e: store::StoreError) -> ApiError {
 
 fn parse_alg(name: &str) -> Result<Algorithm, ApiError> {
     Algorithm::from_name(name).map_err(|_| {
-        ApiError::bad_request("unknown_algorithm", format!("unknown algorithm {name:?} (see `pqsig list`)"))
+        ApiError::bad_request(
+            "unknown_algorithm",
+            format!("unknown algorithm {name:?} (see `pqsig list`)"),
+        )
     })
 }
 
@@ -139,9 +142,19 @@ impl Service {
         let kek = Kek::load(source)?;
         let store = store::open(&cfg.db).map_err(|e| e.to_string())?;
         let check = kek.seal("", "kek-check", KEK_CHECK_PLAIN)?;
-        let stored = store.meta_get_or_put(KEK_CHECK_NAME, &check).map_err(|e| e.to_string())?;
-        if kek.open("", "kek-check", &stored).as_deref().map(|v| v.as_slice()) != Some(KEK_CHECK_PLAIN) {
-            return Err("the key-encryption key does not match the one this key store was created with".into());
+        let stored = store
+            .meta_get_or_put(KEK_CHECK_NAME, &check)
+            .map_err(|e| e.to_string())?;
+        if kek
+            .open("", "kek-check", &stored)
+            .as_deref()
+            .map(|v| v.as_slice())
+            != Some(KEK_CHECK_PLAIN)
+        {
+            return Err(
+                "the key-encryption key does not match the one this key store was created with"
+                    .into(),
+            );
         }
         let tokens = TokenTable::new(&cfg.tokens, cfg.limits.max_concurrent_per_token)?;
         let ttl = Duration::from_secs(cfg.limits.key_cache_ttl_secs);
@@ -177,14 +190,25 @@ impl Service {
     /// always 401 (never silently downgraded to anonymous).
     pub fn authenticate(&self, token: Option<&str>) -> Result<Principal, ApiError> {
         match token {
-            Some(t) => self.tokens.lookup(t).cloned().ok_or_else(|| ApiError::unauthorized("unknown bearer token")),
+            Some(t) => self
+                .tokens
+                .lookup(t)
+                .cloned()
+                .ok_or_else(|| ApiError::unauthorized("unknown bearer token")),
             None if self.public_verify => Ok(Principal::anonymous()),
-            None => Err(ApiError::unauthorized("missing bearer token (Authorization: Bearer <token>)")),
+            None => Err(ApiError::unauthorized(
+                "missing bearer token (Authorization: Bearer <token>)",
+            )),
         }
     }
 
     /// Authentication plus the operation/key-scope check (403 when out of scope).
-    pub fn authorize(&self, token: Option<&str>, op: Op, key_id: Option<&str>) -> Result<Principal, ApiError> {
+    pub fn authorize(
+        &self,
+        token: Option<&str>,
+        op: Op,
+        key_id: Option<&str>,
+    ) -> Result<Principal, ApiError> {
         let p = self.authenticate(token)?;
         p.check(op, key_id)?;
         Ok(p)
@@ -215,28 +239,36 @@ impl Service {
         p.check(Op::Admin, None)?;
         let alg = parse_alg(alg)?;
         let mut raw_id = [0u8; 16];
-        getrandom::getrandom(&mut raw_id).map_err(|e| ApiError::internal(format!("OS randomness failed: {e}")))?;
+        getrandom::getrandom(&mut raw_id)
+            .map_err(|e| ApiError::internal(format!("OS randomness failed: {e}")))?;
         let id = hex::encode(raw_id);
         if !p.may_use_key(&id) {
             // Only a `*` token can create: a scoped token could never use the new key.
-            return Err(ApiError::forbidden("creating keys needs an admin token scoped to all keys (\"*\")"));
+            return Err(ApiError::forbidden(
+                "creating keys needs an admin token scoped to all keys (\"*\")",
+            ));
         }
         let t0 = Instant::now();
         let seed = pqsig::any::random_seed(alg).map_err(|e| ApiError::from_pqsig(e, "keygen"))?;
-        let sk = SigningKey::from_seed(alg, &seed).map_err(|e| ApiError::from_pqsig(e, "keygen"))?;
+        let sk =
+            SigningKey::from_seed(alg, &seed).map_err(|e| ApiError::from_pqsig(e, "keygen"))?;
         let vk = sk.verifying_key();
         let rec = KeyRecord {
             id: id.clone(),
             alg: alg.name().to_string(),
             public_key: vk.to_bytes().to_vec(),
-            sealed_seed: self.kek.seal(&id, alg.name(), &seed).map_err(ApiError::internal)?,
+            sealed_seed: self
+                .kek
+                .seal(&id, alg.name(), &seed)
+                .map_err(ApiError::internal)?,
             created_at: store::now_unix(),
             created_by: p.name.clone(),
             deleted_at: None,
             deleted_by: None,
         };
         self.store.insert_key(&rec).map_err(store_err)?;
-        self.metrics.operations("keygen", &[(alg.name(), Outcome::Ok, t0.elapsed())]);
+        self.metrics
+            .operations("keygen", &[(alg.name(), Outcome::Ok, t0.elapsed())]);
         self.signers.put(&id, Arc::new((alg, sk)));
         self.verifiers.put(&id, Arc::new((alg, vk)));
         Ok(KeyInfo {
@@ -250,8 +282,12 @@ impl Service {
     }
 
     fn info(rec: KeyRecord) -> Result<KeyInfo, ApiError> {
-        let alg = Algorithm::from_name(&rec.alg)
-            .map_err(|_| ApiError::internal(format!("stored key {} has unknown algorithm {}", rec.id, rec.alg)))?;
+        let alg = Algorithm::from_name(&rec.alg).map_err(|_| {
+            ApiError::internal(format!(
+                "stored key {} has unknown algorithm {}",
+                rec.id, rec.alg
+            ))
+        })?;
         Ok(KeyInfo {
             id: rec.id,
             alg,
@@ -263,19 +299,33 @@ impl Service {
     }
 
     /// Lists the keys the caller is scoped for (admin); deleted ones on request.
-    pub fn list_keys(&self, p: &Principal, include_deleted: bool) -> Result<Vec<KeyInfo>, ApiError> {
+    pub fn list_keys(
+        &self,
+        p: &Principal,
+        include_deleted: bool,
+    ) -> Result<Vec<KeyInfo>, ApiError> {
         p.check(Op::Admin, None)?;
         let recs = self.store.list_keys(include_deleted).map_err(store_err)?;
-        recs.into_iter().filter(|r| p.may_use_key(&r.id)).map(Self::info).collect()
+        recs.into_iter()
+            .filter(|r| p.may_use_key(&r.id))
+            .map(Self::info)
+            .collect()
     }
 
     /// One key's public facts: any operation scoped to that key may read it (public keys
     /// are not secret). Deleted keys are 410.
     pub fn get_key(&self, p: &Principal, id: &str) -> Result<KeyInfo, ApiError> {
         if !p.may_use_key(id) {
-            return Err(ApiError::forbidden(format!("token {:?} is not scoped for key {id:?}", p.name)));
+            return Err(ApiError::forbidden(format!(
+                "token {:?} is not scoped for key {id:?}",
+                p.name
+            )));
         }
-        let rec = self.store.get_key(id).map_err(store_err)?.ok_or_else(|| ApiError::key_not_found(id))?;
+        let rec = self
+            .store
+            .get_key(id)
+            .map_err(store_err)?
+            .ok_or_else(|| ApiError::key_not_found(id))?;
         if rec.deleted_at.is_some() {
             return Err(ApiError::key_deleted(id));
         }
@@ -286,7 +336,10 @@ impl Service {
     /// id stop at once here (and within the cache TTL on other instances).
     pub fn delete_key(&self, p: &Principal, id: &str) -> Result<(), ApiError> {
         p.check(Op::Admin, Some(id))?;
-        let outcome = self.store.delete_key(id, &p.name, store::now_unix()).map_err(store_err)?;
+        let outcome = self
+            .store
+            .delete_key(id, &p.name, store::now_unix())
+            .map_err(store_err)?;
         self.signers.evict(id);
         self.verifiers.evict(id);
         match outcome {
@@ -307,7 +360,11 @@ impl Service {
 
     /// The live record of a key id: 404 / 410 otherwise; evicts caches when deleted.
     fn live_record(&self, id: &str) -> Result<KeyRecord, ApiError> {
-        let rec = self.store.get_key(id).map_err(store_err)?.ok_or_else(|| ApiError::key_not_found(id))?;
+        let rec = self
+            .store
+            .get_key(id)
+            .map_err(store_err)?
+            .ok_or_else(|| ApiError::key_not_found(id))?;
         if rec.deleted_at.is_some() {
             self.signers.evict(id);
             self.verifiers.evict(id);
@@ -327,9 +384,14 @@ impl Service {
             Some(k) => k,
             None => {
                 let alg = Self::info(rec.clone())?.alg;
-                let seed = self.kek.open(&rec.id, &rec.alg, &rec.sealed_seed).ok_or_else(|| {
-                    ApiError::internal(format!("stored key {id} does not decrypt under the key-encryption key"))
-                })?;
+                let seed = self
+                    .kek
+                    .open(&rec.id, &rec.alg, &rec.sealed_seed)
+                    .ok_or_else(|| {
+                        ApiError::internal(format!(
+                            "stored key {id} does not decrypt under the key-encryption key"
+                        ))
+                    })?;
                 let sk = SigningKey::from_seed(alg, &seed)
                     .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))?;
                 Arc::new((alg, sk))
@@ -362,27 +424,34 @@ impl Service {
     // ----- sign ------------------------------------------------------------------------
 
     /// Refuses inputs the algorithm cannot take, with specific codes (before any work).
-    fn check_payload(&self, alg: Algorithm, payload: &Payload, context: &[u8]) -> Result<(), ApiError> {
+    fn check_payload(
+        &self,
+        alg: Algorithm,
+        payload: &Payload,
+        context: &[u8],
+    ) -> Result<(), ApiError> {
         match payload {
-            Payload::Message(m) if m.len() > self.limits.max_message_bytes => Err(ApiError::too_large(
-                "message_too_large",
-                if alg.supports_external_mu() {
-                    format!(
+            Payload::Message(m) if m.len() > self.limits.max_message_bytes => {
+                Err(ApiError::too_large(
+                    "message_too_large",
+                    if alg.supports_external_mu() {
+                        format!(
                         "message is {} bytes, over the {}-byte cap: compute the 64-byte external mu \
                          (FIPS 204: mu = SHAKE256(SHAKE256(public_key, 64) || 0x00 || len(context) || context || message, 64)) \
                          and send it base64-encoded as \"mu\" instead of \"message\"",
                         m.len(),
                         self.limits.max_message_bytes
                     )
-                } else {
-                    format!(
+                    } else {
+                        format!(
                         "message is {} bytes, over the {}-byte cap ({} has no external mu: hash the message first)",
                         m.len(),
                         self.limits.max_message_bytes,
                         alg.name()
                     )
-                },
-            )),
+                    },
+                ))
+            }
             Payload::Mu(_) if !alg.supports_external_mu() => Err(ApiError::bad_request(
                 "mu_not_supported",
                 format!("{} has no external mu: send \"message\"", alg.name()),
@@ -391,18 +460,26 @@ impl Service {
                 "invalid_mu",
                 format!("mu must be 64 bytes, got {}", mu.len()),
             )),
-            Payload::Message(_) if !context.is_empty() && !alg.supports_context() => Err(ApiError::bad_request(
-                "context_not_supported",
-                format!("{} takes no context string", alg.name()),
-            )),
-            _ if context.len() > 255 => {
-                Err(ApiError::bad_request("context_too_long", "context is longer than 255 bytes"))
+            Payload::Message(_) if !context.is_empty() && !alg.supports_context() => {
+                Err(ApiError::bad_request(
+                    "context_not_supported",
+                    format!("{} takes no context string", alg.name()),
+                ))
             }
+            _ if context.len() > 255 => Err(ApiError::bad_request(
+                "context_too_long",
+                "context is longer than 255 bytes",
+            )),
             _ => Ok(()),
         }
     }
 
-    fn sign_one(&self, alg: Algorithm, sk: &SigningKey, input: &SignInput) -> Result<Vec<u8>, ApiError> {
+    fn sign_one(
+        &self,
+        alg: Algorithm,
+        sk: &SigningKey,
+        input: &SignInput,
+    ) -> Result<Vec<u8>, ApiError> {
         self.check_payload(alg, &input.payload, &input.context)?;
         if input.deterministic && !alg.supports_deterministic() {
             return Err(ApiError::bad_request(
@@ -424,8 +501,13 @@ impl Service {
         let key = self.signer(key_id)?;
         let t0 = Instant::now();
         let r = self.sign_one(key.0, &key.1, &input);
-        let outcome = if r.is_ok() { Outcome::Ok } else { Outcome::Error };
-        self.metrics.operations("sign", &[(key.0.name(), outcome, t0.elapsed())]);
+        let outcome = if r.is_ok() {
+            Outcome::Ok
+        } else {
+            Outcome::Error
+        };
+        self.metrics
+            .operations("sign", &[(key.0.name(), outcome, t0.elapsed())]);
         r
     }
 
@@ -450,7 +532,17 @@ impl Service {
             .collect();
         let obs: Vec<_> = results
             .iter()
-            .map(|(r, d)| (alg.name(), if r.is_ok() { Outcome::Ok } else { Outcome::Error }, *d))
+            .map(|(r, d)| {
+                (
+                    alg.name(),
+                    if r.is_ok() {
+                        Outcome::Ok
+                    } else {
+                        Outcome::Error
+                    },
+                    *d,
+                )
+            })
             .collect();
         self.metrics.operations("sign", &obs);
         Ok(results.into_iter().map(|(r, _)| r).collect())
@@ -460,7 +552,10 @@ impl Service {
         if n > self.limits.max_batch {
             return Err(ApiError::too_large(
                 "batch_too_large",
-                format!("batch has {n} items, the limit is {}", self.limits.max_batch),
+                format!(
+                    "batch has {n} items, the limit is {}",
+                    self.limits.max_batch
+                ),
             ));
         }
         Ok(())
@@ -469,7 +564,12 @@ impl Service {
     // ----- verify ----------------------------------------------------------------------
 
     /// Resolves the key of a verification (scope checked for stored keys).
-    fn resolve(&self, p: &Principal, key: &KeyRef, alg: Option<&str>) -> Result<Arc<(Algorithm, VerifyingKey)>, ApiError> {
+    fn resolve(
+        &self,
+        p: &Principal,
+        key: &KeyRef,
+        alg: Option<&str>,
+    ) -> Result<Arc<(Algorithm, VerifyingKey)>, ApiError> {
         let want = alg.map(parse_alg).transpose()?;
         match key {
             KeyRef::Id(id) => {
@@ -486,7 +586,10 @@ impl Service {
             KeyRef::PublicKey(bytes) => {
                 p.check(Op::Verify, None)?;
                 let (alg, pk) = match want {
-                    Some(a) => (a, keyfile::decode_public_as(a, bytes).map_err(public_key_err)?),
+                    Some(a) => (
+                        a,
+                        keyfile::decode_public_as(a, bytes).map_err(public_key_err)?,
+                    ),
                     None => keyfile::decode_public(bytes).map_err(|e| match e {
                         keyfile::KeyFileError::UnrecognisedFormat => ApiError::bad_request(
                             "invalid_request",
@@ -495,13 +598,19 @@ impl Service {
                         e => public_key_err(e),
                     })?,
                 };
-                let vk = VerifyingKey::from_bytes(alg, &pk).map_err(|e| ApiError::from_pqsig(e, "public_key"))?;
+                let vk = VerifyingKey::from_bytes(alg, &pk)
+                    .map_err(|e| ApiError::from_pqsig(e, "public_key"))?;
                 Ok(Arc::new((alg, vk)))
             }
         }
     }
 
-    fn verify_one(&self, alg: Algorithm, vk: &VerifyingKey, input: &VerifyInput) -> Result<bool, ApiError> {
+    fn verify_one(
+        &self,
+        alg: Algorithm,
+        vk: &VerifyingKey,
+        input: &VerifyInput,
+    ) -> Result<bool, ApiError> {
         self.check_payload(alg, &input.payload, &input.context)?;
         let r = match &input.payload {
             Payload::Message(m) => vk.verify(m, &input.context, &input.signature),
@@ -515,7 +624,7 @@ impl Service {
         }
     }
 
-    fn observe_verify(alg: Algorithm, r: &Result<bool, ApiError>, d: Duration) -> (&'static str, Outcome, Duration) {
+    fn observe_verify(alg: Algorithm, r: &Result<bool, ApiError>, d: Duration) -> Observation {
         let o = match r {
             Ok(true) => Outcome::Ok,
             Ok(false) => Outcome::Invalid,
@@ -529,14 +638,19 @@ impl Service {
         let key = self.resolve(p, &input.key, input.alg.as_deref())?;
         let t0 = Instant::now();
         let r = self.verify_one(key.0, &key.1, &input);
-        self.metrics.operations("verify", &[Self::observe_verify(key.0, &r, t0.elapsed())]);
+        self.metrics
+            .operations("verify", &[Self::observe_verify(key.0, &r, t0.elapsed())]);
         r
     }
 
     /// Verifies up to `limits.max_batch` signatures in parallel across cores. Each
     /// distinct key is resolved (and parsed) once per batch; per-item failures (bad key,
     /// out of scope, bad input) are per-item errors, not a failure of the batch.
-    pub fn verify_batch(&self, p: &Principal, inputs: &[VerifyInput]) -> Result<Vec<Result<bool, ApiError>>, ApiError> {
+    pub fn verify_batch(
+        &self,
+        p: &Principal,
+        inputs: &[VerifyInput],
+    ) -> Result<Vec<Result<bool, ApiError>>, ApiError> {
         p.check(Op::Verify, None)?;
         self.check_batch(inputs.len())?;
         type Resolved = Result<Arc<(Algorithm, VerifyingKey)>, ApiError>;
@@ -549,7 +663,7 @@ impl Service {
                     .clone()
             })
             .collect();
-        let results: Vec<(Result<bool, ApiError>, Option<(&'static str, Outcome, Duration)>)> = inputs
+        let results: Vec<(Result<bool, ApiError>, Option<Observation>)> = inputs
             .par_iter()
             .zip(keys.par_iter())
             .map(|(input, key)| match key {
@@ -570,7 +684,9 @@ impl Service {
 
 fn public_key_err(e: keyfile::KeyFileError) -> ApiError {
     match e {
-        keyfile::KeyFileError::AlgorithmMismatch { .. } => ApiError::bad_request("wrong_key_type", format!("public_key: {e}")),
+        keyfile::KeyFileError::AlgorithmMismatch { .. } => {
+            ApiError::bad_request("wrong_key_type", format!("public_key: {e}"))
+        }
         e => ApiError::bad_request("invalid_public_key", format!("public_key: {e}")),
     }
 }

@@ -12,7 +12,12 @@ fn key_lifecycle_sign_verify_delete_audit() {
     let key = s.create_key("ML-DSA-65");
     let id = key["id"].as_str().unwrap().to_string();
     assert_eq!(key["alg"], "ML-DSA-65");
-    assert_eq!(unb64(&key["public_key"]).len(), pqsig::Algorithm::from_name("ML-DSA-65").unwrap().public_key_len());
+    assert_eq!(
+        unb64(&key["public_key"]).len(),
+        pqsig::Algorithm::from_name("ML-DSA-65")
+            .unwrap()
+            .public_key_len()
+    );
     assert_eq!(key["created_by"], "admin");
 
     // GET: PEM and base64 of the same key.
@@ -37,21 +42,37 @@ fn key_lifecycle_sign_verify_delete_audit() {
     assert_eq!(st, 200, "{sig}");
     let sig_bytes = unb64(&sig["signature"]);
     let vk = library_vk(&key);
-    vk.verify(msg, ctx, &sig_bytes).expect("library verifies the server's signature");
+    vk.verify(msg, ctx, &sig_bytes)
+        .expect("library verifies the server's signature");
     assert!(vk.verify(b"other", ctx, &sig_bytes).is_err());
 
     // Verify by key id, by PEM, by raw base64 + alg; and a wrong message.
     let by_id = json!({ "key_id": id, "message": b64(msg), "context": b64(ctx), "signature": sig["signature"] });
-    assert_eq!(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_id)), (200, json!({ "valid": true })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_id)),
+        (200, json!({ "valid": true }))
+    );
     let by_pem = json!({ "public_key": pem, "message": b64(msg), "context": b64(ctx), "signature": sig["signature"] });
-    assert_eq!(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_pem)), (200, json!({ "valid": true })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_pem)),
+        (200, json!({ "valid": true }))
+    );
     let by_raw = json!({ "public_key": key["public_key"], "alg": "ml-dsa-65", "message": b64(msg),
                          "context": b64(ctx), "signature": sig["signature"] });
-    assert_eq!(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_raw)), (200, json!({ "valid": true })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_raw)),
+        (200, json!({ "valid": true }))
+    );
     let wrong = json!({ "key_id": id, "message": b64(b"tampered"), "context": b64(ctx), "signature": sig["signature"] });
-    assert_eq!(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&wrong)), (200, json!({ "valid": false })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&wrong)),
+        (200, json!({ "valid": false }))
+    );
     let short = json!({ "key_id": id, "message": b64(msg), "signature": b64(&[1, 2, 3]) });
-    assert_eq!(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&short)), (200, json!({ "valid": false })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&short)),
+        (200, json!({ "valid": false }))
+    );
 
     // List.
     let (st, list) = s.call("GET", "/v1/keys", Some(ADMIN), None);
@@ -62,14 +83,31 @@ fn key_lifecycle_sign_verify_delete_audit() {
     // Delete (soft): gone for sign, verify and GET; kept with include_deleted; audited.
     let (st, del) = s.call("DELETE", &format!("/v1/keys/{id}"), Some(ADMIN), None);
     assert_eq!((st, del), (200, json!({ "id": id, "deleted": true })));
-    assert_error(s.call("GET", &format!("/v1/keys/{id}"), Some(ADMIN), None), 410, "key_deleted");
     assert_error(
-        s.call("POST", &format!("/v1/keys/{id}/sign"), Some(SIGNER), Some(&json!({ "message": b64(msg) }))),
+        s.call("GET", &format!("/v1/keys/{id}"), Some(ADMIN), None),
         410,
         "key_deleted",
     );
-    assert_error(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_id)), 410, "key_deleted");
-    assert_error(s.call("DELETE", &format!("/v1/keys/{id}"), Some(ADMIN), None), 410, "key_deleted");
+    assert_error(
+        s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(SIGNER),
+            Some(&json!({ "message": b64(msg) })),
+        ),
+        410,
+        "key_deleted",
+    );
+    assert_error(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_id)),
+        410,
+        "key_deleted",
+    );
+    assert_error(
+        s.call("DELETE", &format!("/v1/keys/{id}"), Some(ADMIN), None),
+        410,
+        "key_deleted",
+    );
     let (_, list) = s.call("GET", "/v1/keys", Some(ADMIN), None);
     assert!(list["keys"].as_array().unwrap().is_empty());
     let (_, list) = s.call("GET", "/v1/keys?include_deleted=true", Some(ADMIN), None);
@@ -81,11 +119,25 @@ fn key_lifecycle_sign_verify_delete_audit() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["action"].as_str().unwrap().into(), e["actor"].as_str().unwrap().into()))
+        .map(|e| {
+            (
+                e["action"].as_str().unwrap().into(),
+                e["actor"].as_str().unwrap().into(),
+            )
+        })
         .collect();
-    assert_eq!(events, vec![("created".into(), "admin".into()), ("deleted".into(), "admin".into())]);
+    assert_eq!(
+        events,
+        vec![
+            ("created".into(), "admin".into()),
+            ("deleted".into(), "admin".into())
+        ]
+    );
     // The public-key PEM is still a valid inline key for verification.
-    assert_eq!(s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_pem)), (200, json!({ "valid": true })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(VERIFIER), Some(&by_pem)),
+        (200, json!({ "valid": true }))
+    );
 }
 
 /// Falcon-512 and SNOVA_I_S (no context, no deterministic mode), FN-DSA-512 and
@@ -97,24 +149,48 @@ fn families_and_modes() {
         let key = s.create_key(alg);
         let id = key["id"].as_str().unwrap();
         let vk = library_vk(&key);
-        let (st, sig) =
-            s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&json!({ "message": b64(b"m") })));
+        let (st, sig) = s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(ADMIN),
+            Some(&json!({ "message": b64(b"m") })),
+        );
         assert_eq!(st, 200, "{alg}: {sig}");
-        vk.verify(b"m", b"", &unb64(&sig["signature"])).unwrap_or_else(|e| panic!("{alg}: {e}"));
+        vk.verify(b"m", b"", &unb64(&sig["signature"]))
+            .unwrap_or_else(|e| panic!("{alg}: {e}"));
         let req = json!({ "key_id": id, "alg": alg, "message": b64(b"m"), "signature": sig["signature"] });
-        assert_eq!(s.call("POST", "/v1/verify", Some(ADMIN), Some(&req)), (200, json!({ "valid": true })), "{alg}");
+        assert_eq!(
+            s.call("POST", "/v1/verify", Some(ADMIN), Some(&req)),
+            (200, json!({ "valid": true })),
+            "{alg}"
+        );
         let a = pqsig::Algorithm::from_name(alg).unwrap();
         let det = json!({ "message": b64(b"m"), "deterministic": true });
-        let r = s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&det));
+        let r = s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(ADMIN),
+            Some(&det),
+        );
         if a.supports_deterministic() {
             assert_eq!(r.0, 200, "{alg}: {}", r.1);
-            let again = s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&det));
+            let again = s.call(
+                "POST",
+                &format!("/v1/keys/{id}/sign"),
+                Some(ADMIN),
+                Some(&det),
+            );
             assert_eq!(r.1, again.1, "{alg}: deterministic signatures repeat");
         } else {
             assert_error(r, 400, "deterministic_not_supported");
         }
         let with_ctx = json!({ "message": b64(b"m"), "context": b64(b"c") });
-        let r = s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&with_ctx));
+        let r = s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(ADMIN),
+            Some(&with_ctx),
+        );
         if a.supports_context() {
             assert_eq!(r.0, 200, "{alg}");
             vk.verify(b"m", b"c", &unb64(&r.1["signature"])).unwrap();
@@ -123,7 +199,16 @@ fn families_and_modes() {
         }
         if !a.supports_external_mu() {
             let mu = json!({ "mu": b64(&[0u8; 64]) });
-            assert_error(s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&mu)), 400, "mu_not_supported");
+            assert_error(
+                s.call(
+                    "POST",
+                    &format!("/v1/keys/{id}/sign"),
+                    Some(ADMIN),
+                    Some(&mu),
+                ),
+                400,
+                "mu_not_supported",
+            );
         }
     }
 }
@@ -137,21 +222,42 @@ fn external_mu_for_large_messages() {
     let id = key["id"].as_str().unwrap();
     let big = vec![7u8; 10_000]; // cap is 4096 in the test config
     let e = assert_error(
-        s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&json!({ "message": b64(&big) }))),
+        s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(ADMIN),
+            Some(&json!({ "message": b64(&big) })),
+        ),
         413,
         "message_too_large",
     );
-    assert!(e["error"]["message"].as_str().unwrap().contains("\"mu\""), "{e}");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("\"mu\""),
+        "{e}"
+    );
     let vk = library_vk(&key);
     let mu = vk.compute_mu(&big, b"app").unwrap();
-    let (st, sig) =
-        s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&json!({ "mu": b64(&mu), "deterministic": true })));
+    let (st, sig) = s.call(
+        "POST",
+        &format!("/v1/keys/{id}/sign"),
+        Some(ADMIN),
+        Some(&json!({ "mu": b64(&mu), "deterministic": true })),
+    );
     assert_eq!(st, 200, "{sig}");
-    vk.verify(&big, b"app", &unb64(&sig["signature"])).expect("mu signature verifies over the message");
+    vk.verify(&big, b"app", &unb64(&sig["signature"]))
+        .expect("mu signature verifies over the message");
     let req = json!({ "key_id": id, "mu": b64(&mu), "signature": sig["signature"] });
-    assert_eq!(s.call("POST", "/v1/verify", Some(ADMIN), Some(&req)), (200, json!({ "valid": true })));
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(ADMIN), Some(&req)),
+        (200, json!({ "valid": true }))
+    );
     assert_error(
-        s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&json!({ "mu": b64(&[1u8; 63]) }))),
+        s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(ADMIN),
+            Some(&json!({ "mu": b64(&[1u8; 63]) })),
+        ),
         400,
         "invalid_mu",
     );
@@ -177,12 +283,16 @@ fn batches_sign_and_verify_in_order() {
     let vk = library_vk(&key);
     let sigs: Vec<Value> = results.iter().map(|x| x["signature"].clone()).collect();
     for (m, sig) in msgs.iter().zip(&sigs) {
-        vk.verify(m, b"batch", &unb64(sig)).expect("each batch signature verifies, in order");
+        vk.verify(m, b"batch", &unb64(sig))
+            .expect("each batch signature verifies, in order");
     }
     // Verify batch: shared key id and context; item 3 tampered; item 5 names a key of
     // another algorithm (a per-item error); item 6 an unknown key id.
-    let mut vitems: Vec<Value> =
-        msgs.iter().zip(&sigs).map(|(m, sg)| json!({ "message": b64(m), "signature": sg })).collect();
+    let mut vitems: Vec<Value> = msgs
+        .iter()
+        .zip(&sigs)
+        .map(|(m, sg)| json!({ "message": b64(m), "signature": sg }))
+        .collect();
     vitems[3]["message"] = json!(b64(b"tampered"));
     vitems[5]["key_id"] = other["id"].clone();
     vitems[5]["alg"] = json!("ML-DSA-65");
@@ -205,8 +315,11 @@ fn batches_sign_and_verify_in_order() {
     }
     // Inline public key at the top level.
     let pem = key["public_key_pem"].as_str().unwrap();
-    let items: Vec<Value> =
-        msgs.iter().zip(&sigs).map(|(m, sg)| json!({ "message": b64(m), "signature": sg })).collect();
+    let items: Vec<Value> = msgs
+        .iter()
+        .zip(&sigs)
+        .map(|(m, sg)| json!({ "message": b64(m), "signature": sg }))
+        .collect();
     let (st, r) = s.call(
         "POST",
         "/v1/verify-batch",
@@ -214,15 +327,32 @@ fn batches_sign_and_verify_in_order() {
         Some(&json!({ "public_key": pem, "context": b64(b"batch"), "items": items })),
     );
     assert_eq!(st, 200, "{r}");
-    assert!(r["results"].as_array().unwrap().iter().all(|x| x == &json!({ "valid": true })), "{r}");
+    assert!(
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x == &json!({ "valid": true })),
+        "{r}"
+    );
     // Per-item sign failure (deterministic is fine for ML-DSA; a 63-byte mu is not).
     let items = json!({ "items": [ { "message": b64(b"a") }, { "mu": b64(&[0u8; 63]) } ] });
-    let (st, r) = s.call("POST", &format!("/v1/keys/{id}/sign-batch"), Some(SIGNER), Some(&items));
+    let (st, r) = s.call(
+        "POST",
+        &format!("/v1/keys/{id}/sign-batch"),
+        Some(SIGNER),
+        Some(&items),
+    );
     assert_eq!(st, 200, "{r}");
     assert!(r["results"][0]["signature"].is_string());
     assert_eq!(r["results"][1]["error"]["code"], "invalid_mu");
     // Empty batch.
-    let (st, r) = s.call("POST", "/v1/verify-batch", Some(VERIFIER), Some(&json!({ "items": [] })));
+    let (st, r) = s.call(
+        "POST",
+        "/v1/verify-batch",
+        Some(VERIFIER),
+        Some(&json!({ "items": [] })),
+    );
     assert_eq!((st, r), (200, json!({ "results": [] })));
 }
 
@@ -238,12 +368,30 @@ fn health_metrics_openapi() {
 
     let key = s.create_key("ML-DSA-44");
     let id = key["id"].as_str().unwrap();
-    let (st, sig) = s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&json!({ "message": b64(b"x") })));
+    let (st, sig) = s.call(
+        "POST",
+        &format!("/v1/keys/{id}/sign"),
+        Some(ADMIN),
+        Some(&json!({ "message": b64(b"x") })),
+    );
     assert_eq!(st, 200);
     let bad = json!({ "key_id": id, "message": b64(b"y"), "signature": sig["signature"] });
-    assert_eq!(s.call("POST", "/v1/verify", Some(ADMIN), Some(&bad)).1, json!({ "valid": false }));
-    assert_error(s.call("POST", "/v1/verify", None, Some(&bad)), 401, "unauthorized");
-    let text = s.client.get(format!("{}/metrics", s.base)).send().unwrap().text().unwrap();
+    assert_eq!(
+        s.call("POST", "/v1/verify", Some(ADMIN), Some(&bad)).1,
+        json!({ "valid": false })
+    );
+    assert_error(
+        s.call("POST", "/v1/verify", None, Some(&bad)),
+        401,
+        "unauthorized",
+    );
+    let text = s
+        .client
+        .get(format!("{}/metrics", s.base))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
     for needle in [
         "pqsig_operations_total{operation=\"sign\",algorithm=\"ML-DSA-44\",outcome=\"ok\"} 1",
         "pqsig_operations_total{operation=\"verify\",algorithm=\"ML-DSA-44\",outcome=\"invalid\"} 1",
@@ -280,7 +428,13 @@ fn health_metrics_openapi() {
     }
     assert_eq!(documented, pqsig_server::http::ROUTES.len());
     for (method, path) in pqsig_server::http::ROUTES {
-        assert!(paths.get(*path).and_then(|p| p.get(method.to_lowercase())).is_some(), "{method} {path} undocumented");
+        assert!(
+            paths
+                .get(*path)
+                .and_then(|p| p.get(method.to_lowercase()))
+                .is_some(),
+            "{method} {path} undocumented"
+        );
         let concrete = path.replace("{id}", id);
         let (st, body) = s.call(method, &concrete, None, None);
         assert!(

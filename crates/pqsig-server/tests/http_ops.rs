@@ -10,10 +10,17 @@ use serde_json::{json, Value};
 #[test]
 fn keys_survive_restart_and_still_sign() {
     let mut s = TestServer::start();
-    let keys: Vec<Value> = ["ML-DSA-65", "Falcon-512", "SNOVA_I_S"].iter().map(|a| s.create_key(a)).collect();
+    let keys: Vec<Value> = ["ML-DSA-65", "Falcon-512", "SNOVA_I_S"]
+        .iter()
+        .map(|a| s.create_key(a))
+        .collect();
     let deleted = s.create_key("ML-DSA-44");
     let did = deleted["id"].as_str().unwrap();
-    assert_eq!(s.call("DELETE", &format!("/v1/keys/{did}"), Some(ADMIN), None).0, 200);
+    assert_eq!(
+        s.call("DELETE", &format!("/v1/keys/{did}"), Some(ADMIN), None)
+            .0,
+        200
+    );
     s.restart();
     let (_, list) = s.call("GET", "/v1/keys", Some(ADMIN), None);
     assert_eq!(list["keys"].as_array().unwrap().len(), 3, "{list}");
@@ -21,13 +28,26 @@ fn keys_survive_restart_and_still_sign() {
         let id = key["id"].as_str().unwrap();
         let (st, got) = s.call("GET", &format!("/v1/keys/{id}"), Some(ADMIN), None);
         assert_eq!(st, 200);
-        assert_eq!(got["public_key"], key["public_key"], "public key unchanged after restart");
-        let (st, sig) =
-            s.call("POST", &format!("/v1/keys/{id}/sign"), Some(SIGNER), Some(&json!({ "message": b64(b"after restart") })));
+        assert_eq!(
+            got["public_key"], key["public_key"],
+            "public key unchanged after restart"
+        );
+        let (st, sig) = s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(SIGNER),
+            Some(&json!({ "message": b64(b"after restart") })),
+        );
         assert_eq!(st, 200, "{sig}");
-        library_vk(key).verify(b"after restart", b"", &unb64(&sig["signature"])).expect("restored key signs validly");
+        library_vk(key)
+            .verify(b"after restart", b"", &unb64(&sig["signature"]))
+            .expect("restored key signs validly");
     }
-    assert_error(s.call("GET", &format!("/v1/keys/{did}"), Some(ADMIN), None), 410, "key_deleted");
+    assert_error(
+        s.call("GET", &format!("/v1/keys/{did}"), Some(ADMIN), None),
+        410,
+        "key_deleted",
+    );
     let (_, audit) = s.call("GET", &format!("/v1/keys/{did}/audit"), Some(ADMIN), None);
     assert_eq!(audit["events"].as_array().unwrap().len(), 2);
 }
@@ -48,7 +68,11 @@ fn key_encryption_key_is_required_and_checked() {
     let info = svc.create_key(&admin, "ML-DSA-44").unwrap();
     drop(svc);
     let raw = std::fs::read(&db).unwrap();
-    assert!(raw.windows(info.public_key.len()).any(|w| w == info.public_key), "public key stored");
+    assert!(
+        raw.windows(info.public_key.len())
+            .any(|w| w == info.public_key),
+        "public key stored"
+    );
     // Another KEK (from a file, as base64): refused at start.
     let kek_file = path_in(&dir, "kek");
     std::fs::write(&kek_file, b64(&[9u8; 32])).unwrap();
@@ -65,13 +89,20 @@ fn key_encryption_key_is_required_and_checked() {
     assert!(!svc.insecure_kek());
     let signer = svc.authenticate(Some(SIGNER)).unwrap();
     let sig = svc
-        .sign(&signer, &info.id, pqsig_server::service::SignInput {
-            payload: pqsig_server::service::Payload::Message(b"m".to_vec()),
-            context: Vec::new(),
-            deterministic: false,
-        })
+        .sign(
+            &signer,
+            &info.id,
+            pqsig_server::service::SignInput {
+                payload: pqsig_server::service::Payload::Message(b"m".to_vec()),
+                context: Vec::new(),
+                deterministic: false,
+            },
+        )
         .unwrap();
-    pqsig::any::VerifyingKey::from_bytes(info.alg, &info.public_key).unwrap().verify(b"m", b"", &sig).unwrap();
+    pqsig::any::VerifyingKey::from_bytes(info.alg, &info.public_key)
+        .unwrap()
+        .verify(b"m", b"", &sig)
+        .unwrap();
     // The insecure development key is flagged.
     let db2 = path_in(&dir, "dev.db").to_string_lossy().into_owned();
     let mut dev = config(&base_toml(), db2);
@@ -87,7 +118,9 @@ fn per_token_concurrency_limit() {
     let svc = Service::open(&cfg).unwrap();
     let (_p1, g1) = svc.admit(Some(SIGNER)).unwrap();
     let (_p2, _g2) = svc.admit(Some(SIGNER)).unwrap();
-    let e = svc.admit(Some(SIGNER)).err().expect("third in-flight request refused");
+    let e = svc
+        .admit(Some(SIGNER))
+        .expect_err("third in-flight request refused");
     assert_eq!((e.status, e.code), (429, "too_many_requests"));
     // Other tokens are unaffected; releasing a slot admits again.
     assert!(svc.admit(Some(ADMIN)).is_ok());
@@ -169,7 +202,10 @@ fn tls_with_self_signed_certificate() {
     let (cert_path, key_path) = (path_in(&dir, "cert.pem"), path_in(&dir, "key.pem"));
     std::fs::write(&cert_path, cert.cert.pem()).unwrap();
     std::fs::write(&key_path, cert.key_pair.serialize_pem()).unwrap();
-    let mut cfg = config(&base_toml(), path_in(&dir, "t.db").to_string_lossy().into_owned());
+    let mut cfg = config(
+        &base_toml(),
+        path_in(&dir, "t.db").to_string_lossy().into_owned(),
+    );
     cfg.tls = Some((cert_path, key_path));
     let mut s = TestServer::start_cfg(cfg);
     let port = s.server.as_ref().unwrap().local_addr().port();
@@ -182,17 +218,32 @@ fn tls_with_self_signed_certificate() {
     assert_eq!(s.call("GET", "/healthz", None, None).0, 200);
     let key = s.create_key("ML-DSA-44");
     let id = key["id"].as_str().unwrap();
-    let (st, sig) = s.call("POST", &format!("/v1/keys/{id}/sign"), Some(ADMIN), Some(&json!({ "message": b64(b"tls") })));
+    let (st, sig) = s.call(
+        "POST",
+        &format!("/v1/keys/{id}/sign"),
+        Some(ADMIN),
+        Some(&json!({ "message": b64(b"tls") })),
+    );
     assert_eq!(st, 200);
-    library_vk(&key).verify(b"tls", b"", &unb64(&sig["signature"])).unwrap();
+    library_vk(&key)
+        .verify(b"tls", b"", &unb64(&sig["signature"]))
+        .unwrap();
     // Plain HTTP to the TLS port gets no HTTP answer; an untrusting client fails.
-    let plain = reqwest::blocking::Client::new().get(format!("http://127.0.0.1:{port}/healthz")).send();
+    let plain = reqwest::blocking::Client::new()
+        .get(format!("http://127.0.0.1:{port}/healthz"))
+        .send();
     assert!(plain.map(|r| !r.status().is_success()).unwrap_or(true));
-    assert!(reqwest::blocking::Client::new().get(format!("https://127.0.0.1:{port}/healthz")).send().is_err());
+    assert!(reqwest::blocking::Client::new()
+        .get(format!("https://127.0.0.1:{port}/healthz"))
+        .send()
+        .is_err());
     // A missing certificate file is a clear start-up error.
     let mut bad = s.cfg.clone();
     bad.tls = Some((path_in(&dir, "missing.pem"), path_in(&dir, "key.pem")));
-    let err = s.rt.block_on(pqsig_server::start(bad)).err().expect("refuses missing certificate");
+    let err =
+        s.rt.block_on(pqsig_server::start(bad))
+            .err()
+            .expect("refuses missing certificate");
     assert!(err.contains("TLS"), "{err}");
 }
 
@@ -200,17 +251,26 @@ fn tls_with_self_signed_certificate() {
 /// before shutdown still gets its 200 and every signature.
 #[test]
 fn graceful_shutdown_drains_in_flight_requests() {
-    let toml = base_toml().replace("max_batch = 64", "max_batch = 8000").replace("max_body_bytes = 1048576", "max_body_bytes = 8388608");
+    let toml = base_toml()
+        .replace("max_batch = 64", "max_batch = 8000")
+        .replace("max_body_bytes = 1048576", "max_body_bytes = 8388608");
     let mut s = TestServer::start_with(&toml);
     let key = s.create_key("ML-DSA-87");
     let id = key["id"].as_str().unwrap().to_string();
-    let items: Vec<Value> = (0..8000u32).map(|i| json!({ "message": b64(&i.to_le_bytes()) })).collect();
+    let items: Vec<Value> = (0..8000u32)
+        .map(|i| json!({ "message": b64(&i.to_le_bytes()) }))
+        .collect();
     let url = format!("{}/v1/keys/{id}/sign-batch", s.base);
     let (tx, rx) = std::sync::mpsc::channel();
     let client = std::thread::spawn(move || {
         let c = reqwest::blocking::Client::new();
         tx.send(()).unwrap();
-        let r = c.post(url).bearer_auth(ADMIN).json(&json!({ "items": items })).send().expect("answered");
+        let r = c
+            .post(url)
+            .bearer_auth(ADMIN)
+            .json(&json!({ "items": items }))
+            .send()
+            .expect("answered");
         (r.status().as_u16(), r.json::<Value>().unwrap())
     });
     rx.recv().unwrap();
@@ -233,7 +293,15 @@ fn graceful_shutdown_drains_in_flight_requests() {
     let results = body["results"].as_array().unwrap();
     assert_eq!(results.len(), 8000);
     let vk = library_vk(&key);
-    vk.verify(&7999u32.to_le_bytes(), b"", &unb64(&results[7999]["signature"])).unwrap();
+    vk.verify(
+        &7999u32.to_le_bytes(),
+        b"",
+        &unb64(&results[7999]["signature"]),
+    )
+    .unwrap();
     // After shutdown, new connections are refused.
-    assert!(reqwest::blocking::Client::new().get(format!("{}/healthz", s.base)).send().is_err());
+    assert!(reqwest::blocking::Client::new()
+        .get(format!("{}/healthz", s.base))
+        .send()
+        .is_err());
 }

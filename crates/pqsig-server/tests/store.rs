@@ -34,21 +34,53 @@ fn store_contract(open: &dyn Fn() -> Box<dyn KeyStore>) {
     assert!(s.insert_key(&record("a", 102)).is_err());
     assert_eq!(s.audit_log("a").unwrap().len(), 1);
     assert_eq!(s.get_key("a").unwrap(), Some(record("a", 100)));
-    let ids: Vec<String> = s.list_keys(false).unwrap().into_iter().map(|k| k.id).collect();
+    let ids: Vec<String> = s
+        .list_keys(false)
+        .unwrap()
+        .into_iter()
+        .map(|k| k.id)
+        .collect();
     assert_eq!(ids, ["a", "b"]);
 
-    assert_eq!(s.delete_key("a", "bob", 200).unwrap(), DeleteOutcome::Deleted);
-    assert_eq!(s.delete_key("a", "bob", 201).unwrap(), DeleteOutcome::AlreadyDeleted);
-    assert_eq!(s.delete_key("zz", "bob", 201).unwrap(), DeleteOutcome::NotFound);
+    assert_eq!(
+        s.delete_key("a", "bob", 200).unwrap(),
+        DeleteOutcome::Deleted
+    );
+    assert_eq!(
+        s.delete_key("a", "bob", 201).unwrap(),
+        DeleteOutcome::AlreadyDeleted
+    );
+    assert_eq!(
+        s.delete_key("zz", "bob", 201).unwrap(),
+        DeleteOutcome::NotFound
+    );
     let a = s.get_key("a").unwrap().unwrap();
-    assert_eq!((a.deleted_at, a.deleted_by.as_deref()), (Some(200), Some("bob")));
+    assert_eq!(
+        (a.deleted_at, a.deleted_by.as_deref()),
+        (Some(200), Some("bob"))
+    );
     assert_eq!(a.sealed_seed, vec![4, 5, 6, 7], "soft delete keeps the row");
-    let ids: Vec<String> = s.list_keys(false).unwrap().into_iter().map(|k| k.id).collect();
+    let ids: Vec<String> = s
+        .list_keys(false)
+        .unwrap()
+        .into_iter()
+        .map(|k| k.id)
+        .collect();
     assert_eq!(ids, ["b"]);
     assert_eq!(s.list_keys(true).unwrap().len(), 2);
-    let log: Vec<(String, String, i64)> =
-        s.audit_log("a").unwrap().into_iter().map(|e| (e.action, e.actor, e.at)).collect();
-    assert_eq!(log, [("created".into(), "alice".into(), 100), ("deleted".into(), "bob".into(), 200)]);
+    let log: Vec<(String, String, i64)> = s
+        .audit_log("a")
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.action, e.actor, e.at))
+        .collect();
+    assert_eq!(
+        log,
+        [
+            ("created".into(), "alice".into(), 100),
+            ("deleted".into(), "bob".into(), 200)
+        ]
+    );
 
     // Metadata: first writer wins.
     assert_eq!(s.meta_get_or_put("m", b"one").unwrap(), b"one");
@@ -67,11 +99,17 @@ fn sqlite_store_contract() {
     let dir = tempfile::tempdir().unwrap();
     let db = path_in(&dir, "sub.db").to_string_lossy().into_owned();
     store_contract(&|| store::open(&db).unwrap());
-    assert!(std::path::Path::new(&db).exists(), "one file, created on first run");
+    assert!(
+        std::path::Path::new(&db).exists(),
+        "one file, created on first run"
+    );
     // A database from a newer server is refused.
     let c = rusqlite::Connection::open(&db).unwrap();
-    c.execute("INSERT INTO schema_migrations (version, description, applied_at) VALUES (99, 'future', 0)", [])
-        .unwrap();
+    c.execute(
+        "INSERT INTO schema_migrations (version, description, applied_at) VALUES (99, 'future', 0)",
+        [],
+    )
+    .unwrap();
     drop(c);
     let err = store::open(&db).err().expect("newer schema refused");
     assert!(err.0.contains("newer"), "{err}");
@@ -79,7 +117,9 @@ fn sqlite_store_contract() {
 
 #[test]
 fn postgres_store_and_service() {
-    let Some(pg) = PgCluster::start("postgres_store_and_service") else { return };
+    let Some(pg) = PgCluster::start("postgres_store_and_service") else {
+        return;
+    };
     // The store contract on its own database.
     let url = pg.database("contract");
     store_contract(&|| store::open(&url).unwrap());
@@ -104,13 +144,29 @@ fn postgres_store_and_service() {
     assert_eq!(h["store"], "postgres");
     let key = a.create_key("ML-DSA-65");
     let id = key["id"].as_str().unwrap().to_string();
-    let (st, sig) = b.call("POST", &format!("/v1/keys/{id}/sign"), Some(SIGNER), Some(&json!({ "message": b64(b"pg") })));
+    let (st, sig) = b.call(
+        "POST",
+        &format!("/v1/keys/{id}/sign"),
+        Some(SIGNER),
+        Some(&json!({ "message": b64(b"pg") })),
+    );
     assert_eq!(st, 200, "instance B signs with the key A created: {sig}");
-    library_vk(&key).verify(b"pg", b"", &unb64(&sig["signature"])).unwrap();
+    library_vk(&key)
+        .verify(b"pg", b"", &unb64(&sig["signature"]))
+        .unwrap();
     // Deleted on A: B refuses at once (cache TTL 0 in the test config).
-    assert_eq!(a.call("DELETE", &format!("/v1/keys/{id}"), Some(ADMIN), None).0, 200);
+    assert_eq!(
+        a.call("DELETE", &format!("/v1/keys/{id}"), Some(ADMIN), None)
+            .0,
+        200
+    );
     assert_error(
-        b.call("POST", &format!("/v1/keys/{id}/sign"), Some(SIGNER), Some(&json!({ "message": b64(b"pg") }))),
+        b.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(SIGNER),
+            Some(&json!({ "message": b64(b"pg") })),
+        ),
         410,
         "key_deleted",
     );
@@ -118,9 +174,16 @@ fn postgres_store_and_service() {
     let live = a.create_key("Falcon-512");
     let lid = live["id"].as_str().unwrap();
     a.restart();
-    let (st, sig) = a.call("POST", &format!("/v1/keys/{lid}/sign"), Some(SIGNER), Some(&json!({ "message": b64(b"again") })));
+    let (st, sig) = a.call(
+        "POST",
+        &format!("/v1/keys/{lid}/sign"),
+        Some(SIGNER),
+        Some(&json!({ "message": b64(b"again") })),
+    );
     assert_eq!(st, 200, "{sig}");
-    library_vk(&live).verify(b"again", b"", &unb64(&sig["signature"])).unwrap();
+    library_vk(&live)
+        .verify(b"again", b"", &unb64(&sig["signature"]))
+        .unwrap();
     let (_, audit) = b.call("GET", &format!("/v1/keys/{id}/audit"), Some(ADMIN), None);
     assert_eq!(audit["events"].as_array().unwrap().len(), 2, "{audit}");
 }

@@ -70,7 +70,9 @@ fn config(args: ServeArgs) -> Result<ServerConfig, String> {
     };
     let mut cfg = ServerConfig::from_file(file)?;
     if let Some(l) = &args.listen {
-        cfg.listen = l.parse().map_err(|_| format!("--listen: invalid address {l:?} (want IP:PORT)"))?;
+        cfg.listen = l
+            .parse()
+            .map_err(|_| format!("--listen: invalid address {l:?} (want IP:PORT)"))?;
     }
     if let Some(db) = args.db {
         cfg.db = db;
@@ -82,7 +84,11 @@ fn config(args: ServeArgs) -> Result<ServerConfig, String> {
         (None, None) => cfg.kek.take(),
     };
     cfg.kek = match (real_kek, args.insecure_dev_key) {
-        (Some(_), true) => return Err("--insecure-dev-key cannot be combined with a real key-encryption key".into()),
+        (Some(_), true) => {
+            return Err(
+                "--insecure-dev-key cannot be combined with a real key-encryption key".into(),
+            )
+        }
         (Some(k), false) => Some(k),
         (None, true) => Some(KekSource::InsecureDev),
         (None, false) => None,
@@ -95,7 +101,9 @@ fn config(args: ServeArgs) -> Result<ServerConfig, String> {
     l.max_body_bytes = args.max_body_bytes.unwrap_or(l.max_body_bytes);
     l.max_message_bytes = args.max_message_bytes.unwrap_or(l.max_message_bytes);
     l.max_batch = args.max_batch.unwrap_or(l.max_batch);
-    l.max_concurrent_per_token = args.max_concurrent_per_token.unwrap_or(l.max_concurrent_per_token);
+    l.max_concurrent_per_token = args
+        .max_concurrent_per_token
+        .unwrap_or(l.max_concurrent_per_token);
     l.request_timeout_secs = args.request_timeout.unwrap_or(l.request_timeout_secs);
     cfg.validate()?;
     if cfg.kek.is_none() {

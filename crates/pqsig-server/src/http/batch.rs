@@ -6,7 +6,9 @@
 
 use super::errors::{json_ok, parse_json, RawBody};
 use super::routes::admitted;
-use super::wire::{b64, BatchResult, SignBatchRequest, SignatureBody, ValidBody, VerifyBatchRequest};
+use super::wire::{
+    b64, BatchResult, SignBatchRequest, SignatureBody, ValidBody, VerifyBatchRequest,
+};
 use super::AppState;
 use crate::auth::Op;
 use crate::error::ApiError;
@@ -17,13 +19,21 @@ use rayon::prelude::*;
 
 fn check_count(n: usize, max: usize) -> Result<(), ApiError> {
     if n > max {
-        return Err(ApiError::too_large("batch_too_large", format!("batch has {n} items, the limit is {max}")));
+        return Err(ApiError::too_large(
+            "batch_too_large",
+            format!("batch has {n} items, the limit is {max}"),
+        ));
     }
     Ok(())
 }
 
 /// `POST /v1/keys/{id}/sign-batch`.
-pub async fn sign_batch(State(st): State<AppState>, headers: HeaderMap, Path(id): Path<String>, RawBody(body): RawBody) -> Response {
+pub async fn sign_batch(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    RawBody(body): RawBody,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Sign, Some(&id))?;
         let req: SignBatchRequest<'_> = parse_json(&body)?;
@@ -48,7 +58,11 @@ pub async fn sign_batch(State(st): State<AppState>, headers: HeaderMap, Path(id)
 }
 
 /// `POST /v1/verify-batch`.
-pub async fn verify_batch(State(st): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> Response {
+pub async fn verify_batch(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Verify, None)?;
         let req: VerifyBatchRequest<'_> = parse_json(&body)?;
@@ -72,5 +86,8 @@ pub async fn verify_batch(State(st): State<AppState>, headers: HeaderMap, RawBod
 
 /// Prefixes an item's decoding error with its index.
 fn at_item(i: usize, e: ApiError) -> ApiError {
-    ApiError { message: format!("items[{i}]: {}", e.message), ..e }
+    ApiError {
+        message: format!("items[{i}]: {}", e.message),
+        ..e
+    }
 }

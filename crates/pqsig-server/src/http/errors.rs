@@ -17,7 +17,12 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let body = serde_json::json!({ "error": { "code": self.code, "message": self.message } });
-        let mut resp = (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response();
+        let mut resp = (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            body.to_string(),
+        )
+            .into_response();
         resp.extensions_mut().insert(ErrorCode(self.code));
         resp
     }
@@ -43,20 +48,27 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        Bytes::from_request(req, state).await.map(RawBody).map_err(|rej| {
-            let status = rej.status().as_u16();
-            if status == 413 {
-                ApiError::too_large("body_too_large", "request body exceeds the configured limit (max_body_bytes)")
-            } else {
-                ApiError::new(status, "invalid_body", rej.body_text())
-            }
-        })
+        Bytes::from_request(req, state)
+            .await
+            .map(RawBody)
+            .map_err(|rej| {
+                let status = rej.status().as_u16();
+                if status == 413 {
+                    ApiError::too_large(
+                        "body_too_large",
+                        "request body exceeds the configured limit (max_body_bytes)",
+                    )
+                } else {
+                    ApiError::new(status, "invalid_body", rej.body_text())
+                }
+            })
     }
 }
 
 /// Parses a JSON request body: 400 `invalid_json` with serde's message on failure.
 pub fn parse_json<'a, T: serde::Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad_request("invalid_json", format!("invalid JSON body: {e}")))
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request("invalid_json", format!("invalid JSON body: {e}")))
 }
 
 /// Same for owned types (no borrowing from the body).
@@ -69,11 +81,15 @@ pub fn bearer(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     let Some(v) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
-    let v = v.to_str().map_err(|_| ApiError::unauthorized("malformed Authorization header"))?;
+    let v = v
+        .to_str()
+        .map_err(|_| ApiError::unauthorized("malformed Authorization header"))?;
     match v.split_once(' ') {
         Some((scheme, tok)) if scheme.eq_ignore_ascii_case("bearer") && !tok.trim().is_empty() => {
             Ok(Some(tok.trim().to_string()))
         }
-        _ => Err(ApiError::unauthorized("Authorization header must be \"Bearer <token>\"")),
+        _ => Err(ApiError::unauthorized(
+            "Authorization header must be \"Bearer <token>\"",
+        )),
     }
 }

@@ -46,7 +46,10 @@ pub fn router(svc: Arc<Service>) -> Router {
     let state = AppState { svc };
     Router::new()
         .route("/v1/keys", post(routes::create_key).get(routes::list_keys))
-        .route("/v1/keys/{id}", get(routes::get_key).delete(routes::delete_key))
+        .route(
+            "/v1/keys/{id}",
+            get(routes::get_key).delete(routes::delete_key),
+        )
         .route("/v1/keys/{id}/audit", get(routes::audit))
         .route("/v1/keys/{id}/sign", post(routes::sign))
         .route("/v1/keys/{id}/sign-batch", post(batch::sign_batch))

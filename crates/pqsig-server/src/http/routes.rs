@@ -3,7 +3,9 @@
 //! blocking pool.
 
 use super::errors::{bearer, json_ok, parse_json, parse_json_owned, RawBody};
-use super::wire::{b64, CreateKeyRequest, KeyResponse, SignRequest, SignatureBody, ValidBody, VerifyRequest};
+use super::wire::{
+    b64, CreateKeyRequest, KeyResponse, SignRequest, SignatureBody, ValidBody, VerifyRequest,
+};
 use super::AppState;
 use crate::auth::Op;
 use crate::error::ApiError;
@@ -39,7 +41,11 @@ where
 }
 
 /// `POST /v1/keys`.
-pub async fn create_key(State(st): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> Response {
+pub async fn create_key(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Admin, None)?;
         let req: CreateKeyRequest = parse_json_owned(&body)?;
@@ -60,10 +66,17 @@ pub struct ListQuery {
 }
 
 /// `GET /v1/keys[?include_deleted=true]`.
-pub async fn list_keys(State(st): State<AppState>, headers: HeaderMap, q: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>) -> Response {
+pub async fn list_keys(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    q: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     let Ok(Query(q)) = q else {
-        return ApiError::bad_request("invalid_request", "the only query parameter is include_deleted=true|false")
-            .into_response();
+        return ApiError::bad_request(
+            "invalid_request",
+            "the only query parameter is include_deleted=true|false",
+        )
+        .into_response();
     };
     admitted(&st, &headers, move |svc, p| {
         let keys = svc
@@ -77,12 +90,23 @@ pub async fn list_keys(State(st): State<AppState>, headers: HeaderMap, q: Result
 }
 
 /// `GET /v1/keys/{id}`.
-pub async fn get_key(State(st): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    admitted(&st, &headers, move |svc, p| json_ok(&KeyResponse::from_info(svc.get_key(p, &id)?)?)).await
+pub async fn get_key(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    admitted(&st, &headers, move |svc, p| {
+        json_ok(&KeyResponse::from_info(svc.get_key(p, &id)?)?)
+    })
+    .await
 }
 
 /// `DELETE /v1/keys/{id}`.
-pub async fn delete_key(State(st): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+pub async fn delete_key(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         svc.delete_key(p, &id)?;
         json_ok(&serde_json::json!({ "id": id, "deleted": true }))
@@ -91,7 +115,11 @@ pub async fn delete_key(State(st): State<AppState>, headers: HeaderMap, Path(id)
 }
 
 /// `GET /v1/keys/{id}/audit`.
-pub async fn audit(State(st): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+pub async fn audit(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         let events: Vec<_> = svc
             .audit(p, &id)?
@@ -104,18 +132,29 @@ pub async fn audit(State(st): State<AppState>, headers: HeaderMap, Path(id): Pat
 }
 
 /// `POST /v1/keys/{id}/sign`.
-pub async fn sign(State(st): State<AppState>, headers: HeaderMap, Path(id): Path<String>, RawBody(body): RawBody) -> Response {
+pub async fn sign(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    RawBody(body): RawBody,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Sign, Some(&id))?;
         let req: SignRequest<'_> = parse_json(&body)?;
         let sig = svc.sign(p, &id, req.into_input(&[], false)?)?;
-        json_ok(&SignatureBody { signature: b64(&sig) })
+        json_ok(&SignatureBody {
+            signature: b64(&sig),
+        })
     })
     .await
 }
 
 /// `POST /v1/verify`.
-pub async fn verify(State(st): State<AppState>, headers: HeaderMap, RawBody(body): RawBody) -> Response {
+pub async fn verify(
+    State(st): State<AppState>,
+    headers: HeaderMap,
+    RawBody(body): RawBody,
+) -> Response {
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Verify, None)?;
         let req: VerifyRequest<'_> = parse_json(&body)?;
@@ -132,24 +171,41 @@ pub async fn healthz(State(st): State<AppState>) -> Response {
         Ok(h) => h,
         Err(_) => return ApiError::internal("health check failed").into_response(),
     };
-    let status = if h.store_ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let status = if h.store_ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     let body = serde_json::json!({
         "status": if h.store_ok { "ok" } else { "store_unavailable" },
         "store": h.backend,
         "schema_version": h.schema_version,
         "insecure_kek": h.insecure_kek,
     });
-    (status, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 /// `GET /metrics` (no token).
 pub async fn metrics(State(st): State<AppState>) -> Response {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], st.svc.metrics().render()).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        st.svc.metrics().render(),
+    )
+        .into_response()
 }
 
 /// `GET /v1/openapi.json` (no token).
 pub async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], crate::OPENAPI_JSON).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        crate::OPENAPI_JSON,
+    )
+        .into_response()
 }
 
 /// Unknown paths: JSON 404.
@@ -159,6 +215,10 @@ pub async fn not_found() -> Response {
 
 /// Known path, wrong method: JSON 405.
 pub async fn method_not_allowed() -> Response {
-    ApiError::new(405, "method_not_allowed", "method not allowed on this endpoint (see /v1/openapi.json)")
-        .into_response()
+    ApiError::new(
+        405,
+        "method_not_allowed",
+        "method not allowed on this endpoint (see /v1/openapi.json)",
+    )
+    .into_response()
 }

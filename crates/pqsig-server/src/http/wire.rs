@@ -28,7 +28,10 @@ fn payload(message: &Option<Cow<'_, str>>, mu: &Option<Cow<'_, str>>) -> Result<
     match (opt_unb64("message", message)?, opt_unb64("mu", mu)?) {
         (Some(m), None) => Ok(Payload::Message(m)),
         (None, Some(mu)) => Ok(Payload::Mu(mu)),
-        _ => Err(ApiError::bad_request("invalid_request", "give exactly one of \"message\" and \"mu\"")),
+        _ => Err(ApiError::bad_request(
+            "invalid_request",
+            "give exactly one of \"message\" and \"mu\"",
+        )),
     }
 }
 
@@ -151,12 +154,18 @@ fn public_key_bytes(s: &str) -> Result<Vec<u8>, ApiError> {
     }
 }
 
-fn key_ref(key_id: &Option<String>, public_key: &Option<Cow<'_, str>>) -> Result<Option<KeyRef>, ApiError> {
+fn key_ref(
+    key_id: &Option<String>,
+    public_key: &Option<Cow<'_, str>>,
+) -> Result<Option<KeyRef>, ApiError> {
     match (key_id, public_key) {
         (Some(id), None) => Ok(Some(KeyRef::Id(id.clone()))),
         (None, Some(pk)) => Ok(Some(KeyRef::PublicKey(public_key_bytes(pk)?))),
         (None, None) => Ok(None),
-        _ => Err(ApiError::bad_request("invalid_request", "give only one of \"key_id\" and \"public_key\"")),
+        _ => Err(ApiError::bad_request(
+            "invalid_request",
+            "give only one of \"key_id\" and \"public_key\"",
+        )),
     }
 }
 
@@ -173,14 +182,16 @@ impl<'a> VerifyRequest<'a> {
         key_ref(&self.key_id, &self.public_key)
     }
 
-
     /// Decodes into a service input, items inheriting unset key/alg/context.
     pub fn into_input(self, d: Option<&KeyDefaults>) -> Result<VerifyInput, ApiError> {
         let own_key = self.key_ref()?;
         let key = match (own_key, d.and_then(|d| d.key.clone())) {
             (Some(k), _) | (None, Some(k)) => k,
             (None, None) => {
-                return Err(ApiError::bad_request("invalid_request", "give \"key_id\" or \"public_key\""))
+                return Err(ApiError::bad_request(
+                    "invalid_request",
+                    "give \"key_id\" or \"public_key\"",
+                ))
             }
         };
         let signature = self
@@ -255,7 +266,12 @@ impl<T: Serialize> BatchResult<T> {
     pub fn from(r: Result<T, ApiError>) -> Self {
         match r {
             Ok(v) => BatchResult::Ok(v),
-            Err(e) => BatchResult::Err { error: ErrorBody { code: e.code, message: e.message } },
+            Err(e) => BatchResult::Err {
+                error: ErrorBody {
+                    code: e.code,
+                    message: e.message,
+                },
+            },
         }
     }
 }

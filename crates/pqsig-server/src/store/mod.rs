@@ -93,11 +93,16 @@ pub fn open(db: &str) -> Result<Box<dyn KeyStore>, StoreError> {
     if db.starts_with("postgres://") || db.starts_with("postgresql://") {
         Ok(Box::new(postgres::PostgresStore::open(db)?))
     } else {
-        Ok(Box::new(sqlite::SqliteStore::open(std::path::Path::new(db))?))
+        Ok(Box::new(sqlite::SqliteStore::open(std::path::Path::new(
+            db,
+        ))?))
     }
 }
 
 /// Seconds since the Unix epoch.
 pub fn now_unix() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }

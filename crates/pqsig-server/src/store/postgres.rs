@@ -27,7 +27,11 @@ impl Drop for PostgresStore {
     fn drop(&mut self) {
         // Closing the synchronous client blocks on its private runtime, which panics when
         // the last reference is dropped inside an async task: close it on a plain thread.
-        let client = self.client.get_mut().unwrap_or_else(|p| p.into_inner()).take();
+        let client = self
+            .client
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         if let Some(c) = client {
             let _ = std::thread::spawn(move || drop(c)).join();
         }
@@ -56,11 +60,17 @@ impl PostgresStore {
         let mut client = Client::connect(url, NoTls)
             .map_err(|e| StoreError(format!("cannot connect to PostgreSQL: {e}")))?;
         migrate(&mut client, migrations::POSTGRES)?;
-        Ok(PostgresStore { url: url.to_string(), client: Mutex::new(Some(client)) })
+        Ok(PostgresStore {
+            url: url.to_string(),
+            client: Mutex::new(Some(client)),
+        })
     }
 
     /// Runs `f` on a live connection, reconnecting once when the old one was closed.
-    fn with<T>(&self, f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>) -> Result<T, StoreError> {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>,
+    ) -> Result<T, StoreError> {
         let mut guard = self.client.lock().unwrap_or_else(|p| p.into_inner());
         if guard.as_ref().is_none_or(|c| c.is_closed()) {
             *guard = Some(
@@ -77,10 +87,15 @@ impl PostgresStore {
 
 fn migrate(client: &mut Client, steps: &[Migration]) -> Result<(), StoreError> {
     let mut tx = client.transaction().map_err(err)?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK]).map_err(err)?;
-    tx.batch_execute(migrations::CREATE_MIGRATIONS_TABLE).map_err(err)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .map_err(err)?;
+    tx.batch_execute(migrations::CREATE_MIGRATIONS_TABLE)
+        .map_err(err)?;
     let current: i64 = tx
-        .query_one("SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_migrations", &[])
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0)::BIGINT FROM schema_migrations",
+            &[],
+        )
         .map_err(err)?
         .get(0);
     let known = steps.last().map_or(0, |m| m.version);
@@ -106,15 +121,31 @@ impl KeyStore for PostgresStore {
     }
 
     fn schema_version(&self) -> Result<i64, StoreError> {
-        self.with(|c| Ok(c.query_one("SELECT MAX(version)::BIGINT FROM schema_migrations", &[])?.get(0)))
+        self.with(|c| {
+            Ok(
+                c.query_one("SELECT MAX(version)::BIGINT FROM schema_migrations", &[])?
+                    .get(0),
+            )
+        })
     }
 
     fn insert_key(&self, k: &KeyRecord) -> Result<(), StoreError> {
         self.with(|c| {
             let mut tx = c.transaction()?;
             tx.execute(
-                &format!("INSERT INTO keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"),
-                &[&k.id, &k.alg, &k.public_key, &k.sealed_seed, &k.created_at, &k.created_by, &k.deleted_at, &k.deleted_by],
+                &format!(
+                    "INSERT INTO keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                ),
+                &[
+                    &k.id,
+                    &k.alg,
+                    &k.public_key,
+                    &k.sealed_seed,
+                    &k.created_at,
+                    &k.created_by,
+                    &k.deleted_at,
+                    &k.deleted_by,
+                ],
             )?;
             tx.execute(
                 "INSERT INTO audit (key_id, action, actor, at) VALUES ($1, 'created', $2, $3)",
@@ -126,15 +157,25 @@ impl KeyStore for PostgresStore {
 
     fn get_key(&self, id: &str) -> Result<Option<KeyRecord>, StoreError> {
         self.with(|c| {
-            Ok(c.query_opt(&format!("SELECT {KEY_COLUMNS} FROM keys WHERE id = $1"), &[&id])?
-                .map(|r| key_row(&r)))
+            Ok(c.query_opt(
+                &format!("SELECT {KEY_COLUMNS} FROM keys WHERE id = $1"),
+                &[&id],
+            )?
+            .map(|r| key_row(&r)))
         })
     }
 
     fn list_keys(&self, include_deleted: bool) -> Result<Vec<KeyRecord>, StoreError> {
-        let filter = if include_deleted { "" } else { "WHERE deleted_at IS NULL" };
+        let filter = if include_deleted {
+            ""
+        } else {
+            "WHERE deleted_at IS NULL"
+        };
         self.with(|c| {
-            let rows = c.query(&format!("SELECT {KEY_COLUMNS} FROM keys {filter} ORDER BY created_at, id"), &[])?;
+            let rows = c.query(
+                &format!("SELECT {KEY_COLUMNS} FROM keys {filter} ORDER BY created_at, id"),
+                &[],
+            )?;
             Ok(rows.iter().map(key_row).collect())
         })
     }
@@ -163,10 +204,18 @@ impl KeyStore for PostgresStore {
 
     fn audit_log(&self, id: &str) -> Result<Vec<AuditEvent>, StoreError> {
         self.with(|c| {
-            let rows = c.query("SELECT key_id, action, actor, at FROM audit WHERE key_id = $1 ORDER BY seq", &[&id])?;
+            let rows = c.query(
+                "SELECT key_id, action, actor, at FROM audit WHERE key_id = $1 ORDER BY seq",
+                &[&id],
+            )?;
             Ok(rows
                 .iter()
-                .map(|r| AuditEvent { key_id: r.get(0), action: r.get(1), actor: r.get(2), at: r.get(3) })
+                .map(|r| AuditEvent {
+                    key_id: r.get(0),
+                    action: r.get(1),
+                    actor: r.get(2),
+                    at: r.get(3),
+                })
                 .collect())
         })
     }
@@ -178,7 +227,9 @@ impl KeyStore for PostgresStore {
                 "INSERT INTO meta (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
                 &[&name, &value],
             )?;
-            let v: Vec<u8> = tx.query_one("SELECT value FROM meta WHERE name = $1", &[&name])?.get(0);
+            let v: Vec<u8> = tx
+                .query_one("SELECT value FROM meta WHERE name = $1", &[&name])?
+                .get(0);
             tx.commit()?;
             Ok(v)
         })

@@ -37,11 +37,16 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let mut conn = Connection::open(path)
             .map_err(|e| StoreError(format!("cannot open {}: {e}", path.display())))?;
-        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(err)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
-        conn.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(err)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(err)?;
         migrate(&mut conn, migrations::SQLITE)?;
-        Ok(SqliteStore { conn: Mutex::new(conn) })
+        Ok(SqliteStore {
+            conn: Mutex::new(conn),
+        })
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -53,10 +58,17 @@ impl SqliteStore {
 
 fn migrate(conn: &mut Connection, steps: &[Migration]) -> Result<(), StoreError> {
     // IMMEDIATE: takes the write lock first, so two processes never migrate at once.
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-    tx.execute(migrations::CREATE_MIGRATIONS_TABLE, []).map_err(err)?;
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(err)?;
+    tx.execute(migrations::CREATE_MIGRATIONS_TABLE, [])
+        .map_err(err)?;
     let current: i64 = tx
-        .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |r| r.get(0))
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )
         .map_err(err)?;
     let known = steps.last().map_or(0, |m| m.version);
     if current > known {
@@ -82,7 +94,9 @@ impl KeyStore for SqliteStore {
 
     fn schema_version(&self) -> Result<i64, StoreError> {
         self.conn()
-            .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| r.get(0))
+            .query_row("SELECT MAX(version) FROM schema_migrations", [], |r| {
+                r.get(0)
+            })
             .map_err(err)
     }
 
@@ -91,7 +105,16 @@ impl KeyStore for SqliteStore {
         let tx = conn.transaction().map_err(err)?;
         tx.execute(
             &format!("INSERT INTO keys ({KEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
-            params![k.id, k.alg, k.public_key, k.sealed_seed, k.created_at, k.created_by, k.deleted_at, k.deleted_by],
+            params![
+                k.id,
+                k.alg,
+                k.public_key,
+                k.sealed_seed,
+                k.created_at,
+                k.created_by,
+                k.deleted_at,
+                k.deleted_by
+            ],
         )
         .map_err(err)?;
         tx.execute(
@@ -104,16 +127,26 @@ impl KeyStore for SqliteStore {
 
     fn get_key(&self, id: &str) -> Result<Option<KeyRecord>, StoreError> {
         self.conn()
-            .query_row(&format!("SELECT {KEY_COLUMNS} FROM keys WHERE id = ?1"), [id], key_row)
+            .query_row(
+                &format!("SELECT {KEY_COLUMNS} FROM keys WHERE id = ?1"),
+                [id],
+                key_row,
+            )
             .optional()
             .map_err(err)
     }
 
     fn list_keys(&self, include_deleted: bool) -> Result<Vec<KeyRecord>, StoreError> {
         let conn = self.conn();
-        let filter = if include_deleted { "" } else { "WHERE deleted_at IS NULL" };
+        let filter = if include_deleted {
+            ""
+        } else {
+            "WHERE deleted_at IS NULL"
+        };
         let mut stmt = conn
-            .prepare(&format!("SELECT {KEY_COLUMNS} FROM keys {filter} ORDER BY created_at, id"))
+            .prepare(&format!(
+                "SELECT {KEY_COLUMNS} FROM keys {filter} ORDER BY created_at, id"
+            ))
             .map_err(err)?;
         let rows = stmt.query_map([], key_row).map_err(err)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(err)
@@ -121,9 +154,13 @@ impl KeyStore for SqliteStore {
 
     fn delete_key(&self, id: &str, actor: &str, at: i64) -> Result<DeleteOutcome, StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
         let state: Option<Option<i64>> = tx
-            .query_row("SELECT deleted_at FROM keys WHERE id = ?1", [id], |r| r.get(0))
+            .query_row("SELECT deleted_at FROM keys WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(err)?;
         let outcome = match state {
@@ -154,7 +191,12 @@ impl KeyStore for SqliteStore {
             .map_err(err)?;
         let rows = stmt
             .query_map([id], |r| {
-                Ok(AuditEvent { key_id: r.get(0)?, action: r.get(1)?, actor: r.get(2)?, at: r.get(3)? })
+                Ok(AuditEvent {
+                    key_id: r.get(0)?,
+                    action: r.get(1)?,
+                    actor: r.get(2)?,
+                    at: r.get(3)?,
+                })
             })
             .map_err(err)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(err)
@@ -162,11 +204,19 @@ impl KeyStore for SqliteStore {
 
     fn meta_get_or_put(&self, name: &str, value: &[u8]) -> Result<Vec<u8>, StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(err)?;
-        tx.execute("INSERT OR IGNORE INTO meta (name, value) VALUES (?1, ?2)", params![name, value])
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(err)?;
-        let stored: Vec<u8> =
-            tx.query_row("SELECT value FROM meta WHERE name = ?1", [name], |r| r.get(0)).map_err(err)?;
+        tx.execute(
+            "INSERT OR IGNORE INTO meta (name, value) VALUES (?1, ?2)",
+            params![name, value],
+        )
+        .map_err(err)?;
+        let stored: Vec<u8> = tx
+            .query_row("SELECT value FROM meta WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(stored)
     }

@@ -79,12 +79,18 @@ pub fn config(toml_text: &str, db: String) -> ServerConfig {
     let mut cfg = ServerConfig::from_file(file).expect("test config valid");
     cfg.listen = "127.0.0.1:0".parse().unwrap();
     cfg.db = db;
-    cfg.kek = Some(KekSource::Value(zeroize::Zeroizing::new(KEK_HEX.to_string())));
+    cfg.kek = Some(KekSource::Value(zeroize::Zeroizing::new(
+        KEK_HEX.to_string(),
+    )));
     cfg
 }
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 impl TestServer {
@@ -105,16 +111,28 @@ impl TestServer {
     /// A server with a complete config.
     pub fn start_cfg(cfg: ServerConfig) -> Self {
         let rt = runtime();
-        let server = rt.block_on(pqsig_server::start(cfg.clone())).expect("server starts");
+        let server = rt
+            .block_on(pqsig_server::start(cfg.clone()))
+            .expect("server starts");
         let scheme = if cfg.tls.is_some() { "https" } else { "http" };
         let base = format!("{scheme}://{}", server.local_addr());
-        TestServer { rt, server: Some(server), cfg, base, client: reqwest::blocking::Client::new(), dir: None }
+        TestServer {
+            rt,
+            server: Some(server),
+            cfg,
+            base,
+            client: reqwest::blocking::Client::new(),
+            dir: None,
+        }
     }
 
     /// Stops (graceful) and starts again on the same database and config (new port).
     pub fn restart(&mut self) {
         self.stop();
-        let server = self.rt.block_on(pqsig_server::start(self.cfg.clone())).expect("server restarts");
+        let server = self
+            .rt
+            .block_on(pqsig_server::start(self.cfg.clone()))
+            .expect("server restarts");
         self.base = format!("http://{}", server.local_addr());
         self.server = Some(server);
     }
@@ -128,7 +146,13 @@ impl TestServer {
 
     /// Sends a request with an optional bearer token and JSON body; returns status and
     /// parsed JSON (Null when the body is not JSON).
-    pub fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+    pub fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
         let mut req = self.client.request(m, format!("{}{}", self.base, path));
         if let Some(t) = token {
@@ -144,20 +168,37 @@ impl TestServer {
     }
 
     /// Sends a raw body.
-    pub fn call_raw(&self, method: &str, path: &str, token: Option<&str>, body: Vec<u8>) -> (u16, Value) {
+    pub fn call_raw(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Vec<u8>,
+    ) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut req = self.client.request(m, format!("{}{}", self.base, path)).body(body);
+        let mut req = self
+            .client
+            .request(m, format!("{}{}", self.base, path))
+            .body(body);
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
         let resp = req.send().expect("request sent");
         let status = resp.status().as_u16();
-        (status, serde_json::from_str(&resp.text().unwrap_or_default()).unwrap_or(Value::Null))
+        (
+            status,
+            serde_json::from_str(&resp.text().unwrap_or_default()).unwrap_or(Value::Null),
+        )
     }
 
     /// Creates a key with the admin token; returns the response body.
     pub fn create_key(&self, alg: &str) -> Value {
-        let (st, v) = self.call("POST", "/v1/keys", Some(ADMIN), Some(&json!({ "alg": alg })));
+        let (st, v) = self.call(
+            "POST",
+            "/v1/keys",
+            Some(ADMIN),
+            Some(&json!({ "alg": alg })),
+        );
         assert_eq!(st, 201, "create {alg}: {v}");
         v
     }
@@ -174,7 +215,13 @@ impl Drop for TestServer {
 pub fn assert_error(got: (u16, Value), status: u16, code: &str) -> Value {
     assert_eq!(got.0, status, "body: {}", got.1);
     assert_eq!(got.1["error"]["code"], code, "body: {}", got.1);
-    assert!(got.1["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "body: {}", got.1);
+    assert!(
+        got.1["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "body: {}",
+        got.1
+    );
     got.1
 }
 
@@ -187,7 +234,9 @@ pub fn b64(b: &[u8]) -> String {
 /// Base64 decode.
 pub fn unb64(s: &Value) -> Vec<u8> {
     use base64::Engine;
-    base64::engine::general_purpose::STANDARD.decode(s.as_str().expect("string")).expect("base64")
+    base64::engine::general_purpose::STANDARD
+        .decode(s.as_str().expect("string"))
+        .expect("base64")
 }
 
 /// The library's verifier for a key response.

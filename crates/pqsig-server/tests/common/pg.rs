@@ -44,11 +44,19 @@ fn as_postgres(cmd: &str, args: &[&str]) -> Command {
 
 fn unsafe_uid_is_root() -> bool {
     // `id -u` avoids a libc dependency for one call.
-    Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| o.stdout.starts_with(b"0\n"))
+        .unwrap_or(false)
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 impl PgCluster {
@@ -65,23 +73,51 @@ impl PgCluster {
         };
         let bin = bin.display().to_string();
         // /tmp, not $TMPDIR: the postgres user must be able to reach the directory.
-        let dir = tempfile::Builder::new().prefix("pqsig-pg").tempdir_in("/tmp").unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("pqsig-pg")
+            .tempdir_in("/tmp")
+            .unwrap();
         let data: PathBuf = dir.path().join("data");
         if unsafe_uid_is_root() {
-            let st = Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()).status().unwrap();
+            let st = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(dir.path())
+                .status()
+                .unwrap();
             assert!(st.success(), "chown the cluster directory to postgres");
         }
         let data_s = data.to_str().unwrap();
-        let out = as_postgres(&format!("{bin}/initdb"), &["-D", data_s, "-U", "postgres", "-A", "trust", "--no-sync"])
-            .output()
-            .expect("run initdb");
-        assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+        let out = as_postgres(
+            &format!("{bin}/initdb"),
+            &["-D", data_s, "-U", "postgres", "-A", "trust", "--no-sync"],
+        )
+        .output()
+        .expect("run initdb");
+        assert!(
+            out.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let port = free_port();
-        let opts = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off", dir.path().display());
+        let opts = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            dir.path().display()
+        );
         let log = dir.path().join("log");
         let out = as_postgres(
             &format!("{bin}/pg_ctl"),
-            &["-D", data_s, "-o", &opts, "-l", log.to_str().unwrap(), "-w", "-t", "60", "start"],
+            &[
+                "-D",
+                data_s,
+                "-o",
+                &opts,
+                "-l",
+                log.to_str().unwrap(),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ],
         )
         .output()
         .expect("run pg_ctl");
@@ -91,13 +127,19 @@ impl PgCluster {
             String::from_utf8_lossy(&out.stderr),
             std::fs::read_to_string(&log).unwrap_or_default()
         );
-        Some(PgCluster { dir, url: format!("postgres://postgres@127.0.0.1:{port}/postgres"), port, bin })
+        Some(PgCluster {
+            dir,
+            url: format!("postgres://postgres@127.0.0.1:{port}/postgres"),
+            port,
+            bin,
+        })
     }
 
     /// A fresh database in the cluster (tests sharing a cluster stay independent).
     pub fn database(&self, name: &str) -> String {
         let mut c = postgres::Client::connect(&self.url, postgres::NoTls).expect("connect");
-        c.batch_execute(&format!("CREATE DATABASE {name}")).expect("create database");
+        c.batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create database");
         format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
     }
 }
@@ -105,7 +147,17 @@ impl PgCluster {
 impl Drop for PgCluster {
     fn drop(&mut self) {
         let data = self.dir.path().join("data");
-        let _ = as_postgres(&format!("{}/pg_ctl", self.bin), &["-D", data.to_str().unwrap(), "-m", "immediate", "-w", "stop"])
-            .output();
+        let _ = as_postgres(
+            &format!("{}/pg_ctl", self.bin),
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+        )
+        .output();
     }
 }
