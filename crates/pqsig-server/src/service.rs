@@ -281,13 +281,19 @@ impl Service {
         })
     }
 
-    fn info(rec: KeyRecord) -> Result<KeyInfo, ApiError> {
-        let alg = Algorithm::from_name(&rec.alg).map_err(|_| {
+    /// The algorithm of a stored row (a name this build does not know is a 500: the
+    /// database was written by another build).
+    fn stored_alg(rec: &KeyRecord) -> Result<Algorithm, ApiError> {
+        Algorithm::from_name(&rec.alg).map_err(|_| {
             ApiError::internal(format!(
                 "stored key {} has unknown algorithm {}",
                 rec.id, rec.alg
             ))
-        })?;
+        })
+    }
+
+    fn info(rec: KeyRecord) -> Result<KeyInfo, ApiError> {
+        let alg = Self::stored_alg(&rec)?;
         Ok(KeyInfo {
             id: rec.id,
             alg,
@@ -373,8 +379,15 @@ impl Service {
         Ok(rec)
     }
 
-    fn signer(&self, id: &str) -> Result<Arc<(Algorithm, SigningKey)>, ApiError> {
-        let stale = match self.signers.get(id) {
+    /// A cached decoded key, or the live record decoded by `build` and cached; a stale
+    /// entry is re-validated (deleted?) against the store but not decoded again.
+    fn cached<T>(
+        &self,
+        cache: &KeyCache<(Algorithm, T)>,
+        id: &str,
+        build: impl FnOnce(Algorithm, &KeyRecord) -> Result<T, ApiError>,
+    ) -> Result<Arc<(Algorithm, T)>, ApiError> {
+        let stale = match cache.get(id) {
             Lookup::Fresh(k) => return Ok(k),
             Lookup::Stale(k) => Some(k),
             Lookup::Missing => None,
@@ -383,42 +396,34 @@ impl Service {
         let key = match stale {
             Some(k) => k,
             None => {
-                let alg = Self::info(rec.clone())?.alg;
-                let seed = self
-                    .kek
-                    .open(&rec.id, &rec.alg, &rec.sealed_seed)
-                    .ok_or_else(|| {
-                        ApiError::internal(format!(
-                            "stored key {id} does not decrypt under the key-encryption key"
-                        ))
-                    })?;
-                let sk = SigningKey::from_seed(alg, &seed)
-                    .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))?;
-                Arc::new((alg, sk))
+                let alg = Self::stored_alg(&rec)?;
+                Arc::new((alg, build(alg, &rec)?))
             }
         };
-        self.signers.put(id, key.clone());
+        cache.put(id, key.clone());
         Ok(key)
     }
 
+    fn signer(&self, id: &str) -> Result<Arc<(Algorithm, SigningKey)>, ApiError> {
+        self.cached(&self.signers, id, |alg, rec| {
+            let seed = self
+                .kek
+                .open(&rec.id, &rec.alg, &rec.sealed_seed)
+                .ok_or_else(|| {
+                    ApiError::internal(format!(
+                        "stored key {id} does not decrypt under the key-encryption key"
+                    ))
+                })?;
+            SigningKey::from_seed(alg, &seed)
+                .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))
+        })
+    }
+
     fn verifier(&self, id: &str) -> Result<Arc<(Algorithm, VerifyingKey)>, ApiError> {
-        let stale = match self.verifiers.get(id) {
-            Lookup::Fresh(k) => return Ok(k),
-            Lookup::Stale(k) => Some(k),
-            Lookup::Missing => None,
-        };
-        let rec = self.live_record(id)?;
-        let key = match stale {
-            Some(k) => k,
-            None => {
-                let alg = Self::info(rec.clone())?.alg;
-                let vk = VerifyingKey::from_bytes(alg, &rec.public_key)
-                    .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))?;
-                Arc::new((alg, vk))
-            }
-        };
-        self.verifiers.put(id, key.clone());
-        Ok(key)
+        self.cached(&self.verifiers, id, |alg, rec| {
+            VerifyingKey::from_bytes(alg, &rec.public_key)
+                .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))
+        })
     }
 
     // ----- sign ------------------------------------------------------------------------

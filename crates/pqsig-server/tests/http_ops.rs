@@ -32,16 +32,7 @@ fn keys_survive_restart_and_still_sign() {
             got["public_key"], key["public_key"],
             "public key unchanged after restart"
         );
-        let (st, sig) = s.call(
-            "POST",
-            &format!("/v1/keys/{id}/sign"),
-            Some(SIGNER),
-            Some(&json!({ "message": b64(b"after restart") })),
-        );
-        assert_eq!(st, 200, "{sig}");
-        library_vk(key)
-            .verify(b"after restart", b"", &unb64(&sig["signature"]))
-            .expect("restored key signs validly");
+        s.sign_checked(key, SIGNER, b"after restart");
     }
     assert_error(
         s.call("GET", &format!("/v1/keys/{did}"), Some(ADMIN), None),
@@ -217,17 +208,7 @@ fn tls_with_self_signed_certificate() {
         .unwrap();
     assert_eq!(s.call("GET", "/healthz", None, None).0, 200);
     let key = s.create_key("ML-DSA-44");
-    let id = key["id"].as_str().unwrap();
-    let (st, sig) = s.call(
-        "POST",
-        &format!("/v1/keys/{id}/sign"),
-        Some(ADMIN),
-        Some(&json!({ "message": b64(b"tls") })),
-    );
-    assert_eq!(st, 200);
-    library_vk(&key)
-        .verify(b"tls", b"", &unb64(&sig["signature"]))
-        .unwrap();
+    s.sign_checked(&key, ADMIN, b"tls");
     // Plain HTTP to the TLS port gets no HTTP answer; an untrusting client fails.
     let plain = reqwest::blocking::Client::new()
         .get(format!("http://127.0.0.1:{port}/healthz"))

@@ -144,16 +144,8 @@ fn postgres_store_and_service() {
     assert_eq!(h["store"], "postgres");
     let key = a.create_key("ML-DSA-65");
     let id = key["id"].as_str().unwrap().to_string();
-    let (st, sig) = b.call(
-        "POST",
-        &format!("/v1/keys/{id}/sign"),
-        Some(SIGNER),
-        Some(&json!({ "message": b64(b"pg") })),
-    );
-    assert_eq!(st, 200, "instance B signs with the key A created: {sig}");
-    library_vk(&key)
-        .verify(b"pg", b"", &unb64(&sig["signature"]))
-        .unwrap();
+    // Instance B signs with the key A created.
+    b.sign_checked(&key, SIGNER, b"pg");
     // Deleted on A: B refuses at once (cache TTL 0 in the test config).
     assert_eq!(
         a.call("DELETE", &format!("/v1/keys/{id}"), Some(ADMIN), None)
@@ -172,18 +164,8 @@ fn postgres_store_and_service() {
     );
     // Restart persistence on PostgreSQL.
     let live = a.create_key("Falcon-512");
-    let lid = live["id"].as_str().unwrap();
     a.restart();
-    let (st, sig) = a.call(
-        "POST",
-        &format!("/v1/keys/{lid}/sign"),
-        Some(SIGNER),
-        Some(&json!({ "message": b64(b"again") })),
-    );
-    assert_eq!(st, 200, "{sig}");
-    library_vk(&live)
-        .verify(b"again", b"", &unb64(&sig["signature"]))
-        .unwrap();
+    a.sign_checked(&live, SIGNER, b"again");
     let (_, audit) = b.call("GET", &format!("/v1/keys/{id}/audit"), Some(ADMIN), None);
     assert_eq!(audit["events"].as_array().unwrap().len(), 2, "{audit}");
 }

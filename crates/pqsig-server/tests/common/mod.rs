@@ -204,6 +204,26 @@ impl TestServer {
     }
 }
 
+impl TestServer {
+    /// Signs `msg` (empty context) with a stored key, checks the signature with the
+    /// library, and returns its base64.
+    #[track_caller]
+    pub fn sign_checked(&self, key: &Value, token: &str, msg: &[u8]) -> Value {
+        let id = key["id"].as_str().unwrap();
+        let (st, sig) = self.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign"),
+            Some(token),
+            Some(&json!({ "message": b64(msg) })),
+        );
+        assert_eq!(st, 200, "sign with {id}: {sig}");
+        library_vk(key)
+            .verify(msg, b"", &unb64(&sig["signature"]))
+            .expect("the library verifies the server's signature");
+        sig["signature"].clone()
+    }
+}
+
 impl Drop for TestServer {
     fn drop(&mut self) {
         self.stop();
