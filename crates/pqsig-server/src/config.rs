@@ -24,8 +24,8 @@ pub struct Limits {
     pub max_batch: usize,
     /// Default for tokens that set no `max_concurrent` of their own (429 above it).
     pub max_concurrent_per_token: usize,
-    /// Whole-request timeout in seconds (503 `timeout`).
-    pub request_timeout_secs: u64,
+    /// Whole-request timeout in milliseconds (503 `timeout`).
+    pub request_timeout_ms: u64,
     /// How long graceful shutdown waits for in-flight requests, in seconds.
     pub shutdown_grace_secs: u64,
     /// How long a cached key is trusted before the store is asked again whether it
@@ -40,7 +40,7 @@ impl Default for Limits {
             max_message_bytes: 1 << 20,
             max_batch: 1024,
             max_concurrent_per_token: 64,
-            request_timeout_secs: 30,
+            request_timeout_ms: 30_000,
             shutdown_grace_secs: 30,
             key_cache_ttl_secs: 5,
         }
@@ -50,7 +50,7 @@ impl Default for Limits {
 impl Limits {
     /// The request timeout as a duration.
     pub fn request_timeout(&self) -> Duration {
-        Duration::from_secs(self.request_timeout_secs)
+        Duration::from_millis(self.request_timeout_ms)
     }
     /// The shutdown grace period as a duration.
     pub fn shutdown_grace(&self) -> Duration {
@@ -176,10 +176,8 @@ impl ServerConfig {
         if l.max_body_bytes == 0 || l.max_message_bytes == 0 || l.max_batch == 0 {
             return Err("limits must be positive".into());
         }
-        if l.max_concurrent_per_token == 0 || l.request_timeout_secs == 0 {
-            return Err(
-                "max_concurrent_per_token and request_timeout_secs must be positive".into(),
-            );
+        if l.max_concurrent_per_token == 0 || l.request_timeout_ms == 0 {
+            return Err("max_concurrent_per_token and request_timeout_ms must be positive".into());
         }
         crate::auth::TokenTable::new(&self.tokens, l.max_concurrent_per_token).map(|_| ())
     }

@@ -286,3 +286,27 @@ fn graceful_shutdown_drains_in_flight_requests() {
         .send()
         .is_err());
 }
+
+/// A request running past `request_timeout_ms` gets a JSON 503 `timeout` (1024 ML-DSA-87
+/// signatures cannot finish in 1 ms on any machine this runs on).
+#[test]
+fn slow_requests_time_out_with_503() {
+    let mut s = TestServer::start_with(&base_toml().replace("max_batch = 64", "max_batch = 1024"));
+    let key = s.create_key("ML-DSA-87");
+    let id = key["id"].as_str().unwrap().to_string();
+    s.cfg.limits.request_timeout_ms = 1;
+    s.restart();
+    let items: Vec<Value> = (0..1024u32)
+        .map(|i| json!({ "message": b64(&i.to_le_bytes()) }))
+        .collect();
+    assert_error(
+        s.call(
+            "POST",
+            &format!("/v1/keys/{id}/sign-batch"),
+            Some(ADMIN),
+            Some(&json!({ "items": items })),
+        ),
+        503,
+        "timeout",
+    );
+}

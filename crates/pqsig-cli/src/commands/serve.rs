@@ -104,7 +104,9 @@ fn config(args: ServeArgs) -> Result<ServerConfig, String> {
     l.max_concurrent_per_token = args
         .max_concurrent_per_token
         .unwrap_or(l.max_concurrent_per_token);
-    l.request_timeout_secs = args.request_timeout.unwrap_or(l.request_timeout_secs);
+    if let Some(secs) = args.request_timeout {
+        l.request_timeout_ms = secs.saturating_mul(1000);
+    }
     cfg.validate()?;
     if cfg.kek.is_none() {
         return Err("no key-encryption key: give --kek-file or PQSIG_KEK (or --insecure-dev-key for development only)".into());
