@@ -195,3 +195,61 @@ impl TokenTable {
         found
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token(name: &str, secret: &str, keys: &[&str], ops: &[&str]) -> TokenConfig {
+        TokenConfig {
+            name: name.into(),
+            token: Some(secret.into()),
+            token_sha256: None,
+            keys: keys.iter().map(|s| s.to_string()).collect(),
+            operations: ops.iter().map(|s| s.to_string()).collect(),
+            max_concurrent: None,
+        }
+    }
+
+    #[test]
+    fn lookup_and_scopes() {
+        let mut hashed = token("h", "", &["k1"], &["verify"]);
+        hashed.token = None;
+        hashed.token_sha256 = Some(hex::encode(Sha256::digest(b"hashed-secret")));
+        let t =
+            TokenTable::new(&[token("a", "s1", &["*"], &["sign", "admin"]), hashed], 4).unwrap();
+        let a = t.lookup("s1").unwrap();
+        assert!(a.check(Op::Sign, Some("any")).is_ok());
+        assert_eq!(a.check(Op::Verify, None).unwrap_err().status, 403);
+        let h = t.lookup("hashed-secret").unwrap();
+        assert!(h.check(Op::Verify, Some("k1")).is_ok());
+        assert_eq!(h.check(Op::Verify, Some("k2")).unwrap_err().status, 403);
+        assert!(t.lookup("s2").is_none());
+        assert!(t.lookup("").is_none());
+        let anon = Principal::anonymous();
+        assert!(anon.check(Op::Verify, Some("k")).is_ok());
+        assert_eq!(anon.check(Op::Sign, Some("k")).unwrap_err().status, 401);
+    }
+
+    #[test]
+    fn invalid_token_configs_are_refused() {
+        let dup = [
+            token("a", "s", &["*"], &["sign"]),
+            token("b", "s", &["*"], &["sign"]),
+        ];
+        assert!(TokenTable::new(&dup, 1).unwrap_err().contains("twice"));
+        assert!(TokenTable::new(&[token("a", "s", &["*"], &["fly"])], 1)
+            .unwrap_err()
+            .contains("unknown operation"));
+        assert!(TokenTable::new(&[token("a", "", &["*"], &["sign"])], 1).is_err());
+        let mut bad_hash = token("a", "", &["*"], &["sign"]);
+        bad_hash.token = None;
+        bad_hash.token_sha256 = Some("xyz".into());
+        assert!(TokenTable::new(&[bad_hash], 1)
+            .unwrap_err()
+            .contains("64 hex"));
+        let mut zero = token("a", "s", &["*"], &["sign"]);
+        zero.max_concurrent = Some(0);
+        assert!(TokenTable::new(&[zero], 1).is_err());
+    }
+}

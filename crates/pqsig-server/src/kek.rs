@@ -116,3 +116,55 @@ impl Kek {
             .map(Zeroizing::new)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kek(byte: u8) -> Kek {
+        Kek::load(&KekSource::Value(Zeroizing::new(hex::encode([byte; 32])))).unwrap()
+    }
+
+    #[test]
+    fn sealed_seeds_are_bound_to_key_id_algorithm_and_kek() {
+        let k = kek(1);
+        let sealed = k.seal("id1", "ML-DSA-65", b"seed bytes").unwrap();
+        assert_ne!(&sealed[12..22], b"seed bytes", "ciphertext, not plaintext");
+        assert_eq!(
+            k.open("id1", "ML-DSA-65", &sealed).unwrap().as_slice(),
+            b"seed bytes"
+        );
+        assert!(
+            k.open("id2", "ML-DSA-65", &sealed).is_none(),
+            "moved to another id"
+        );
+        assert!(
+            k.open("id1", "ML-DSA-87", &sealed).is_none(),
+            "relabelled algorithm"
+        );
+        assert!(
+            kek(2).open("id1", "ML-DSA-65", &sealed).is_none(),
+            "another KEK"
+        );
+        let mut flipped = sealed.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(k.open("id1", "ML-DSA-65", &flipped).is_none(), "tampered");
+        assert!(
+            k.open("id1", "ML-DSA-65", &sealed[..5]).is_none(),
+            "truncated"
+        );
+        // Fresh nonce per seal.
+        assert_ne!(sealed, k.seal("id1", "ML-DSA-65", b"seed bytes").unwrap());
+    }
+
+    #[test]
+    fn key_text_forms() {
+        assert!(parse_key_text(&"ab".repeat(32)).is_some());
+        assert!(parse_key_text(&format!("  {}\n", "AB".repeat(32))).is_some());
+        assert!(parse_key_text("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=").is_some());
+        assert!(parse_key_text("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8").is_some());
+        assert!(parse_key_text("short").is_none());
+        assert!(parse_key_text(&"zz".repeat(32)).is_none());
+        assert!(parse_key_text(&"ab".repeat(31)).is_none());
+    }
+}
