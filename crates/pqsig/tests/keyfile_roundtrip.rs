@@ -2,7 +2,7 @@
 //! ML-DSA private-key form), known answers for ML-DSA, and format detection.
 
 use pqsig::keyfile::{self, Encoding, KeyFileError, MlDsaForm};
-use pqsig::{mldsa, Algorithm};
+use pqsig::{falcon, mldsa, Algorithm};
 
 /// (secret key in the library's encoding or, for ML-DSA, the seed; public key).
 fn keygen(alg: Algorithm) -> (Vec<u8>, Vec<u8>) {
