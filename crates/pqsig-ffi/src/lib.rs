@@ -21,7 +21,6 @@
 // Every `extern "C" fn` taking raw pointers is `unsafe`; its contract is the C header's.
 #![allow(clippy::missing_safety_doc)]
 
-
 use core::ffi::{c_char, c_int, CStr};
 use std::cell::RefCell;
 use std::ffi::CString;
