@@ -32,6 +32,70 @@ pub fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, Failure> {
     })
 }
 
+/// How much of a streamed input is read at a time (on the heap).
+pub const CHUNK: usize = 1 << 20;
+
+/// A message file (or stdin for `-`) opened for streaming: read in [`CHUNK`]-byte pieces
+/// so that inputs of any size take constant memory.
+pub struct Input {
+    shown: String,
+    what: &'static str,
+    reader: Box<dyn Read>,
+}
+
+impl Input {
+    /// Opens `path` (errors name the file, like [`read_file`]'s).
+    pub fn open(path: &Path, what: &'static str) -> Result<Self, Failure> {
+        let reader: Box<dyn Read> = if is_stdio(path) {
+            Box::new(io::stdin().lock())
+        } else {
+            let file = fs::File::open(path).map_err(|e| {
+                Failure::error(format!(
+                    "{}: cannot read {what}: {}",
+                    shown(path),
+                    describe(&e)
+                ))
+            })?;
+            Box::new(file)
+        };
+        Ok(Input {
+            shown: shown(path),
+            what,
+            reader,
+        })
+    }
+
+    /// Feeds the whole input to `f`, [`CHUNK`] bytes at a time (the last piece shorter);
+    /// returns the number of bytes read.
+    pub fn stream(mut self, mut f: impl FnMut(&[u8])) -> Result<u64, Failure> {
+        let mut buf = vec![0u8; CHUNK];
+        let mut total = 0u64;
+        loop {
+            let mut filled = 0;
+            while filled < buf.len() {
+                match self.reader.read(&mut buf[filled..]) {
+                    Ok(0) => break,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        return Err(Failure::error(format!(
+                            "{}: cannot read {}: {}",
+                            self.shown,
+                            self.what,
+                            describe(&e)
+                        )))
+                    }
+                }
+            }
+            if filled == 0 {
+                return Ok(total);
+            }
+            f(&buf[..filled]);
+            total += filled as u64;
+        }
+    }
+}
+
 /// Reads a secret file into memory that is wiped when dropped.
 pub fn read_secret(path: &Path, what: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
     read_file(path, what).map(Zeroizing::new)

@@ -5,7 +5,7 @@
 use crate::cli::DemoArgs;
 use crate::exit::Failure;
 use crate::io::Out;
-use crate::scheme::{self, PublicKey, SecretKey, Signing};
+use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::kernels::select;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
@@ -180,15 +180,11 @@ fn exercise(
 ) -> Result<Fingerprint, Error> {
     let tag = |what: &str| format!("{alg} on {b}: {what}");
     // Round-3 Falcon has no context string.
-    let ctx: &[u8] = if scheme::supports_context(alg) {
-        CONTEXT
-    } else {
-        b""
-    };
+    let ctx: &[u8] = if alg.supports_context() { CONTEXT } else { b"" };
     // Reproducible randomness (the KAT DRBG with a fixed seed): every backend signs the
     // same inputs with the same random draws, and must produce the same bytes.
     let fixed_rng = || pqsig::rng::drbg::KatDrbg::new(&[0x5a; 48]);
-    let seed: Vec<u8> = (0..scheme::seed_len(alg)).map(|i| i as u8).collect();
+    let seed: Vec<u8> = (0..alg.seed_len()).map(|i| i as u8).collect();
 
     // Key generation (timed over distinct seeds).
     let keygen = median(iters, |i| {
@@ -196,10 +192,11 @@ fn exercise(
         s[0] ^= i as u8;
         s[1] ^= (i >> 8) as u8;
         let t = Instant::now();
-        let r = scheme::keygen(alg, Some(&s), Some(b));
+        let r = SigningKey::from_seed_on(alg, &s, b);
         (t.elapsed(), r.map(drop))
     })?;
-    let (pk, sk) = scheme::keygen(alg, Some(&seed), Some(b))?;
+    let sk = SigningKey::from_seed_on(alg, &seed, b)?;
+    let pk = sk.verifying_key().with_backend(b)?;
     row.pk_len = pk.to_bytes().len();
     row.sk_len = sk.to_bytes().len();
     checks.check(row.pk_len == alg.public_key_len(), || {
@@ -220,7 +217,7 @@ fn exercise(
         let r = sk.sign_with_rng(&mut rng, &m, ctx);
         (t.elapsed(), r.map(drop))
     })?;
-    let sig = sk.sign(MESSAGE, ctx, Signing::Hedged)?;
+    let sig = sk.sign(MESSAGE, ctx)?;
     row.sig_len = sig.len();
     checks.check(sig.len() <= alg.signature_len(), || {
         tag("signature longer than the maximum")
@@ -249,7 +246,7 @@ fn exercise(
     checks.check(r == Err(Error::VerificationFailed), || {
         tag(&format!("wrong message gave {r:?}"))
     });
-    if scheme::supports_context(alg) {
+    if alg.supports_context() {
         let r = pk.verify(MESSAGE, b"", &sig);
         checks.check(r == Err(Error::VerificationFailed), || {
             tag(&format!("wrong context gave {r:?}"))
@@ -262,8 +259,8 @@ fn exercise(
 
     // Encodings round-trip; the reloaded key signs identically.
     let det_sig = sk.sign_with_rng(&mut fixed_rng(), MESSAGE, ctx)?;
-    let sk2 = SecretKey::from_bytes(alg, &sk.to_bytes())?.with_backend(b)?;
-    let pk2 = PublicKey::from_bytes(alg, pk.to_bytes())?.with_backend(b)?;
+    let sk2 = SigningKey::from_bytes(alg, &sk.to_bytes())?.with_backend(b)?;
+    let pk2 = VerifyingKey::from_bytes(alg, pk.to_bytes())?.with_backend(b)?;
     checks.check(sk2.check_against(&pk2).is_ok(), || {
         tag("reloaded secret key does not match the public key")
     });
@@ -271,10 +268,9 @@ fn exercise(
         sk2.sign_with_rng(&mut fixed_rng(), MESSAGE, ctx)? == det_sig,
         || tag("reloaded secret key signs differently"),
     );
-    if scheme::supports_deterministic(alg) {
+    if alg.supports_deterministic() {
         checks.check(
-            sk2.sign(MESSAGE, ctx, Signing::Deterministic)?
-                == sk.sign(MESSAGE, ctx, Signing::Deterministic)?,
+            sk2.sign_deterministic(MESSAGE, ctx)? == sk.sign_deterministic(MESSAGE, ctx)?,
             || tag("deterministic signing is not reproducible"),
         );
     }

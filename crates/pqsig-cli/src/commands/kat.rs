@@ -28,7 +28,7 @@
 use crate::cli::KatArgs;
 use crate::exit::Failure;
 use crate::io::Out;
-use crate::scheme;
+use pqsig::any::kat;
 use pqsig::rng::drbg::KatDrbg;
 
 /// `--help` text of `pqsig kat`.
@@ -74,9 +74,9 @@ pub fn run(args: KatArgs) -> Result<(), Failure> {
         requests.fill(&mut msg);
 
         let mut drbg = KatDrbg::new(&seed);
-        let rec = scheme::kat_record(alg, &mut drbg, &msg)
+        let rec = kat::kat_record(alg, &mut drbg, &msg)
             .map_err(|e| Failure::error(format!("kat: count {count}: {alg} failed: {e}")))?;
-        match scheme::kat_open(alg, &rec.pk, &rec.sm) {
+        match kat::kat_open(alg, &rec.pk, &rec.sm) {
             Ok(opened) if opened == msg => {}
             Ok(_) => {
                 return Err(Failure::error(format!(

@@ -4,15 +4,15 @@ use super::{encode_public, encode_secret};
 use crate::cli::KeygenArgs;
 use crate::exit::Failure;
 use crate::io;
-use crate::scheme;
+use pqsig::any::SigningKey;
 use zeroize::Zeroizing;
 
 pub fn run(args: KeygenArgs) -> Result<(), Failure> {
     let alg = args.alg;
-    let seed = match &args.seed {
+    let sk = match &args.seed {
         Some(h) => {
             let s = Zeroizing::new(io::parse_hex("--seed", h)?);
-            let want = scheme::seed_len(alg);
+            let want = alg.seed_len();
             if s.len() != want {
                 return Err(Failure::error(format!(
                     "--seed: {alg} needs a {want}-byte seed ({} hex digits), got {} bytes",
@@ -20,14 +20,13 @@ pub fn run(args: KeygenArgs) -> Result<(), Failure> {
                     s.len()
                 )));
             }
-            Some(s)
+            SigningKey::from_seed(alg, &s)
         }
-        None => None,
-    };
-    let (pk, sk) = scheme::keygen(alg, seed.as_deref().map(|s| s.as_slice()), None)
-        .map_err(|e| Failure::error(format!("{alg} key generation failed: {e}")))?;
-    let sk_file = encode_secret(alg, &sk, args.format)?;
-    let pk_file = encode_public(alg, pk.to_bytes(), args.format)?;
+        None => SigningKey::generate(alg),
+    }
+    .map_err(|e| Failure::error(format!("{alg} key generation failed: {e}")))?;
+    let sk_file = encode_secret(&sk, args.format, Default::default())?;
+    let pk_file = encode_public(alg, sk.verifying_key().to_bytes(), args.format)?;
     io::write_secret(&args.sk, &sk_file, "secret key")?;
     io::write_file(&args.pk, &pk_file, "public key")
 }

@@ -6,6 +6,10 @@
 //! package and the server all dispatch through it, so adding a family means adding one
 //! arm to each `match` here.
 //!
+//! Submodules: `stream` ([`Signer`] / [`Verifier`]: signing and verifying messages fed in
+//! pieces, in constant memory) and, with the `kat` feature, [`kat`] (the NIST
+//! `PQCgenKAT_sign` records of every algorithm).
+//!
 //! Encodings are the schemes' standard ones (the KAT `pk`/`sk` fields): ML-DSA FIPS 204
 //! (the expanded secret key), Falcon round 3 (compact `0x5X ‖ f ‖ g ‖ F`), FN-DSA as in
 //! the `fn-dsa` 0.4.0 draft, SNOVA Round 3 (`s_pub ‖ s_priv ‖ SHAKE256(pk)[..48]`).
@@ -17,6 +21,12 @@ use crate::kernels::select::Backend;
 use crate::{mldsa, snova};
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
+
+#[cfg(feature = "kat")]
+pub mod kat;
+mod stream;
+
+pub use stream::{Signer, Verifier};
 
 impl Algorithm {
     /// Length of the key-generation seed ([`SigningKey::from_seed`]): ML-DSA 32 (ξ),
@@ -375,7 +385,7 @@ mod tests {
     use super::*;
 
     /// The fast sets of every family (the CLI, C and Python tests cover every name).
-    const FAST: [&str; 5] = [
+    pub(super) const FAST: [&str; 5] = [
         "ML-DSA-44",
         "Falcon-512",
         "Falcon-padded-512",
