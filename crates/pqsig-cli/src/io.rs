@@ -172,7 +172,7 @@ pub fn shown(path: &Path) -> String {
 }
 
 /// The I/O error without the `(os error N)` noise, lower-cased like the rest of the message.
-fn describe(e: &io::Error) -> String {
+pub fn describe(e: &io::Error) -> String {
     let s = e.to_string();
     let s = match s.find(" (os error") {
         Some(i) => s[..i].to_string(),
@@ -183,6 +183,13 @@ fn describe(e: &io::Error) -> String {
         Some(first) => first.to_lowercase().chain(c).collect(),
         None => s,
     }
+}
+
+/// Whether to print progress lines on stderr: asked for (`--progress`), or stderr is a
+/// terminal (so that redirected logs stay clean).
+pub fn progress_wanted(asked: bool) -> bool {
+    use std::io::IsTerminal;
+    asked || io::stderr().is_terminal()
 }
 
 /// Buffered standard output whose errors become [`Failure`]s: a closed pipe

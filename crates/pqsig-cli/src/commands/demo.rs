@@ -2,6 +2,7 @@
 //! sign, verify, check that tampering is caught and that backends agree, then print one
 //! table of sizes and median timings. Exit 0 only if every check passed (1 otherwise).
 
+use super::timing::{self, micros};
 use crate::cli::DemoArgs;
 use crate::exit::Failure;
 use crate::io::Out;
@@ -285,21 +286,9 @@ fn exercise(
     })
 }
 
-/// Runs `f` `iters` times (after one warm-up) and returns the median duration, or the
-/// first error.
-fn median<E>(
-    iters: u32,
-    mut f: impl FnMut(u32) -> (Duration, Result<(), E>),
-) -> Result<Duration, E> {
-    f(u32::MAX).1?;
-    let mut times = Vec::with_capacity(iters as usize);
-    for i in 0..iters {
-        let (t, r) = f(i);
-        r?;
-        times.push(t);
-    }
-    times.sort_unstable();
-    Ok(times[times.len() / 2])
+/// [`timing::median`] without a time budget.
+fn median<E>(iters: u32, f: impl FnMut(u32) -> (Duration, Result<(), E>)) -> Result<Duration, E> {
+    timing::median(iters, None, f).map(|s| s.median)
 }
 
 fn print_table(out: &mut Out, rows: &[Row], default: Backend) -> Result<(), Failure> {
@@ -341,8 +330,4 @@ fn print_table(out: &mut Out, rows: &[Row], default: Backend) -> Result<(), Fail
         )?;
     }
     Ok(())
-}
-
-fn micros(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1e6)
 }

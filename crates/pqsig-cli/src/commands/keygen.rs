@@ -1,10 +1,12 @@
-//! `pqsig keygen`: writes the public key and the secret key (mode 0600), PEM by default.
+//! `pqsig keygen`: writes the public key and the secret key (mode 0600), PEM by default;
+//! ML-DSA private keys in the RFC 9881 CHOICE of `--mldsa-key-form` (seed by default).
 
 use super::{encode_public, encode_secret};
-use crate::cli::KeygenArgs;
+use crate::cli::{KeygenArgs, MlDsaKeyForm};
 use crate::exit::Failure;
 use crate::io;
 use pqsig::any::SigningKey;
+use pqsig::keyfile::MlDsaForm;
 use zeroize::Zeroizing;
 
 pub fn run(args: KeygenArgs) -> Result<(), Failure> {
@@ -25,7 +27,12 @@ pub fn run(args: KeygenArgs) -> Result<(), Failure> {
         None => SigningKey::generate(alg),
     }
     .map_err(|e| Failure::error(format!("{alg} key generation failed: {e}")))?;
-    let sk_file = encode_secret(&sk, args.format, Default::default())?;
+    let form = match args.mldsa_key_form {
+        MlDsaKeyForm::Seed => MlDsaForm::Seed,
+        MlDsaKeyForm::Expanded => MlDsaForm::Expanded,
+        MlDsaKeyForm::Both => MlDsaForm::Both,
+    };
+    let sk_file = encode_secret(&sk, args.format, form)?;
     let pk_file = encode_public(alg, sk.verifying_key().to_bytes(), args.format)?;
     io::write_secret(&args.sk, &sk_file, "secret key")?;
     io::write_file(&args.pk, &pk_file, "public key")

@@ -1,5 +1,6 @@
 //! One module per subcommand, plus the loaders they share.
 
+pub mod bench;
 pub mod completions;
 pub mod demo;
 pub mod kat;
@@ -7,6 +8,7 @@ pub mod keygen;
 pub mod list;
 pub mod pubkey;
 pub mod sign;
+pub mod timing;
 pub mod verify;
 
 use crate::cli::{Cli, Command, KeyFormat};
@@ -31,6 +33,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Verify(a) => verify::run(a),
         Command::Kat(a) => kat::run(a),
         Command::Demo(a) => demo::run(a, cli.backend),
+        Command::Bench(a) => bench::run(a, cli.backend),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
     }

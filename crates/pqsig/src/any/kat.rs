@@ -11,6 +11,20 @@ use crate::{mldsa, snova};
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
+/// The name of the algorithm's official KAT file: round-3 Falcon's own
+/// `falcon512-KAT.rsp` / `falcon-padded-512-KAT.rsp` style, otherwise what
+/// `PQCgenKAT_sign.c` writes, `PQCsignKAT_<name>.rsp` (ML-DSA, SNOVA; FN-DSA has no
+/// official file yet and follows the same pattern).
+pub fn rsp_file_name(alg: Algorithm) -> alloc::string::String {
+    match alg {
+        Algorithm::Falcon(ps) if ps.padded() => {
+            alloc::format!("falcon-padded-{}-KAT.rsp", 1u32 << ps.logn())
+        }
+        Algorithm::Falcon(ps) => alloc::format!("falcon{}-KAT.rsp", 1u32 << ps.logn()),
+        _ => alloc::format!("PQCsignKAT_{}.rsp", alg.name()),
+    }
+}
+
 /// One KAT record's outputs: the encodings `crypto_sign_keypair` / `crypto_sign` produce.
 pub struct KatRecord {
     pub pk: Vec<u8>,
