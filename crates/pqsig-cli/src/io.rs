@@ -123,7 +123,7 @@ pub fn write_file(path: &Path, data: &[u8], what: &str) -> Result<(), Failure> {
 pub fn write_secret(path: &Path, data: &[u8], what: &str) -> Result<(), Failure> {
     if is_stdio(path) {
         return Err(Failure::error(format!(
-            "refusing to write the {what} to standard output"
+            "-: refusing to write the {what} to standard output (give a file name)"
         )));
     }
     let fail = |e: io::Error| {
@@ -162,7 +162,7 @@ pub fn parse_hex(option: &str, value: &str) -> Result<Vec<u8>, Failure> {
     hex::decode(v).map_err(|e| Failure::error(format!("{option}: invalid hex: {e}")))
 }
 
-/// A path for messages (`<stdin>`/`<stdout>` for `-`).
+/// A path for messages (`<stdio>` for `-`).
 pub fn shown(path: &Path) -> String {
     if is_stdio(path) {
         "<stdio>".to_string()

@@ -88,6 +88,12 @@ pub fn run(args: KatArgs) -> Result<(), Failure> {
 /// `--out-dir`: one `.rsp` file per algorithm (the official names), progress on stderr,
 /// a summary on stdout.
 fn to_dir(dir: &Path, algs: &[Algorithm], count: usize, progress: bool) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::error(format!(
+            "{}: cannot create the output directory: a file of that name exists",
+            io::shown(dir)
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(|e| {
         Failure::error(format!(
             "{}: cannot create the output directory: {}",
