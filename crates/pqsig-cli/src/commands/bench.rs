@@ -9,7 +9,6 @@ use super::timing::{self, micros, Sample};
 use crate::cli::BenchArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
-use pqsig::any::SigningKey;
 use pqsig::kernels::select;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
@@ -119,17 +118,7 @@ pub fn run(args: BenchArgs, forced: Option<Backend>) -> Result<(), Failure> {
 
 /// Times one algorithm on one backend.
 fn measure(alg: Algorithm, b: Backend, iters: u32, budget: Duration) -> Result<Row, Error> {
-    let seed: Vec<u8> = (0..alg.seed_len()).map(|i| i as u8).collect();
-    let keygen = timing::median(iters, Some(budget), |i| {
-        let mut s = seed.clone();
-        s[0] ^= i as u8;
-        s[1] ^= (i >> 8) as u8;
-        let t = Instant::now();
-        let r = SigningKey::from_seed_on(alg, &s, b);
-        (t.elapsed(), r.map(drop))
-    })?;
-    let sk = SigningKey::from_seed_on(alg, &seed, b)?;
-    let vk = sk.verifying_key().with_backend(b)?;
+    let (keygen, sk, vk) = timing::keygen(alg, b, iters, Some(budget))?;
     let sign = timing::median(iters, Some(budget), |_| {
         let t = Instant::now();
         let r = sk.sign(MESSAGE, b"");

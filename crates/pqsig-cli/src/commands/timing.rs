@@ -1,5 +1,7 @@
 //! Median timings for `demo` and `bench`.
 
+use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
 
 /// A timed operation: the median and how many timed runs it came from.
@@ -33,6 +35,29 @@ pub fn median<E>(
         median: times[times.len() / 2],
         runs: times.len() as u32,
     })
+}
+
+/// Times key generation of `alg` on backend `b` over distinct seeds (the fixed seed
+/// 00 01 02 … with its first two bytes varied per run), then returns the timing and the
+/// key pair of the fixed seed, both keys on `b`.
+pub fn keygen(
+    alg: Algorithm,
+    b: Backend,
+    iters: u32,
+    budget: Option<Duration>,
+) -> Result<(Sample, SigningKey, VerifyingKey), Error> {
+    let seed: Vec<u8> = (0..alg.seed_len()).map(|i| i as u8).collect();
+    let sample = median(iters, budget, |i| {
+        let mut s = seed.clone();
+        s[0] ^= i as u8;
+        s[1] ^= (i >> 8) as u8;
+        let t = Instant::now();
+        let r = SigningKey::from_seed_on(alg, &s, b);
+        (t.elapsed(), r.map(drop))
+    })?;
+    let sk = SigningKey::from_seed_on(alg, &seed, b)?;
+    let vk = sk.verifying_key().with_backend(b)?;
+    Ok((sample, sk, vk))
 }
 
 /// Microseconds with one decimal, for tables.
