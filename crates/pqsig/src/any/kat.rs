@@ -27,7 +27,9 @@ pub fn rsp_file_name(alg: Algorithm) -> alloc::string::String {
 
 /// One KAT record's outputs: the encodings `crypto_sign_keypair` / `crypto_sign` produce.
 pub struct KatRecord {
+    /// The public key (the `pk` line).
     pub pk: Vec<u8>,
+    /// The secret key in the scheme's standard encoding (the `sk` line; wiped on drop).
     pub sk: Zeroizing<Vec<u8>>,
     /// The signed message `sm` as `crypto_sign` writes it.
     pub sm: Vec<u8>,

@@ -70,18 +70,26 @@ impl Algorithm {
 
 /// A secret key of any algorithm.
 pub enum SigningKey {
+    /// ML-DSA-44/65/87 (FIPS 204).
     MlDsa(mldsa::SigningKey),
+    /// Round-3 Falcon (compressed or padded signatures).
     Falcon(falcon::SigningKey),
+    /// FN-DSA (draft FIPS 206, as in `fn-dsa` 0.4.0).
     FnDsa(fndsa::SigningKey),
+    /// SNOVA Round 3 (18 sets).
     Snova(snova::SigningKey),
 }
 
 /// A public key of any algorithm.
 #[derive(Clone)]
 pub enum VerifyingKey {
+    /// ML-DSA-44/65/87 (FIPS 204).
     MlDsa(mldsa::VerifyingKey),
+    /// Round-3 Falcon (compressed or padded signatures).
     Falcon(falcon::VerifyingKey),
+    /// FN-DSA (draft FIPS 206, as in `fn-dsa` 0.4.0).
     FnDsa(fndsa::VerifyingKey),
+    /// SNOVA Round 3 (18 sets).
     Snova(snova::VerifyingKey),
 }
 
@@ -167,6 +175,7 @@ impl SigningKey {
         })
     }
 
+    /// The algorithm (family and parameter set) of this key.
     pub fn algorithm(&self) -> Algorithm {
         match self {
             SigningKey::MlDsa(k) => Algorithm::MlDsa(k.param_set()),
@@ -306,6 +315,7 @@ impl VerifyingKey {
         })
     }
 
+    /// The algorithm (family and parameter set) of this key.
     pub fn algorithm(&self) -> Algorithm {
         match self {
             VerifyingKey::MlDsa(k) => Algorithm::MlDsa(k.param_set()),

@@ -404,6 +404,26 @@ mod tests {
     }
 
     #[test]
+    fn every_algorithm_streams_like_one_shot() {
+        let msg = message(1500);
+        for &alg in Algorithm::ALL {
+            let ctx = ctx_for(alg);
+            let sk = SigningKey::from_seed(alg, &vec![0x63; alg.seed_len()]).unwrap();
+            let want = sk
+                .sign_with_rng(&mut KatDrbg::new(&[9; 48]), &msg, ctx)
+                .unwrap();
+            let mut drbg = KatDrbg::new(&[9; 48]);
+            let mut s = sk.signer_with_rng(&mut drbg, ctx).unwrap();
+            Chunks(alg.seed_len() as u64 + 1).feed(&msg, |p| s.update(p));
+            assert_eq!(s.finalize().unwrap(), want, "{alg}");
+            let vk = sk.verifying_key();
+            let mut v = vk.verifier(ctx, &want).unwrap();
+            Chunks(5).feed(&msg, |p| v.update(p));
+            assert_eq!(v.finalize(), Ok(()), "{alg}");
+        }
+    }
+
+    #[test]
     fn streamed_and_one_shot_verification_agree_and_catch_tampering() {
         let msg = message(3001);
         for name in FAST {
