@@ -13,7 +13,8 @@
 
 use pqsig::any::SigningKey;
 use pqsig::Algorithm;
-use pqsig_proto::server::{serve_tcp, serve_unix, ServerConfig};
+use pqsig_proto::background::BackgroundServer;
+use pqsig_proto::server::ServerConfig;
 use pqsig_proto::KeyMapHandler;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -78,8 +79,7 @@ fn main() -> ExitCode {
     }
 }
 
-#[tokio::main]
-async fn run() -> Result<(), String> {
+fn run() -> Result<(), String> {
     let o = parse()?;
     if let Some(dir) = &o.pk_dir {
         for id in &o.ids {
@@ -90,38 +90,15 @@ async fn run() -> Result<(), String> {
         }
     }
     let handler = Arc::new(o.handler);
-    // Shutdown when standard input closes (the parent process is done with us).
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    tokio::task::spawn_blocking(move || {
-        let _ = std::io::stdin().read_to_end(&mut Vec::new());
-        let _ = stop_tx.send(true);
-    });
-    let stop = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = rx.wait_for(|s| *s).await;
-    };
     let config = ServerConfig::default();
-    let mut tasks = Vec::new();
+    let mut server = BackgroundServer::start(handler, config, o.tcp.as_deref(), o.unix.as_deref())
+        .map_err(|e| format!("cannot listen: {e}"))?;
     let mut out = std::io::stdout();
-    if let Some(addr) = &o.tcp {
-        let l = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|e| format!("{addr}: {e}"))?;
-        let local = l.local_addr().map_err(|e| e.to_string())?;
-        let _ = writeln!(out, "listening on tcp://{local}");
-        let (h, s) = (handler.clone(), stop(stop_rx.clone()));
-        tasks.push(tokio::spawn(serve_tcp(l, h, config, s)));
-    }
-    if let Some(path) = &o.unix {
-        let _ = std::fs::remove_file(path);
-        let l = tokio::net::UnixListener::bind(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let _ = writeln!(out, "listening on unix:{}", path.display());
-        let (h, s) = (handler.clone(), stop(stop_rx.clone()));
-        tasks.push(tokio::spawn(serve_unix(l, h, config, s)));
+    for ep in [server.tcp(), server.unix()].into_iter().flatten() {
+        let _ = writeln!(out, "listening on {ep}");
     }
     let _ = out.flush();
-    for t in tasks {
-        t.await.map_err(|e| e.to_string())?.map_err(|e| e.to_string())?;
-    }
-    Ok(())
+    // Serve until standard input closes (the parent process is done with us).
+    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    server.stop().map_err(|e| e.to_string())
 }

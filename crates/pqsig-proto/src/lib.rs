@@ -9,8 +9,12 @@
 //!   (tests and self-contained demos).
 //! - [`server`] (feature `server`): the tokio listener with per-connection pipelining and
 //!   graceful shutdown.
+//! - [`background`] (feature `server`): the listener on its own thread and runtime, for
+//!   synchronous programs and tests.
 //! - [`client`] and [`endpoint`]: a blocking std client and `tcp://` / `unix:` addresses.
 
+#[cfg(feature = "server")]
+pub mod background;
 pub mod client;
 pub mod codec;
 pub mod endpoint;

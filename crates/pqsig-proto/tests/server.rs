@@ -356,7 +356,7 @@ fn shutdown_finishes_requests_in_flight() {
     let mut c = srv.client();
     let id = c.send(&Request::Sign(sign("mldsa65", b"in flight"))).unwrap();
     started_rx.recv_timeout(Duration::from_secs(30)).unwrap();
-    srv.begin_stop();
+    srv.server.begin_stop();
     release_tx.send(()).unwrap();
     // The answer arrives; so may a 503 notice (id 0) for the unread rest, in either
     // order; then the connection ends.
@@ -371,6 +371,6 @@ fn shutdown_finishes_requests_in_flight() {
     }
     let sig = signature.expect("the request in flight was answered");
     assert_eq!(key("ML-DSA-65").verifying_key().verify(b"in flight", b"", &sig), Ok(()));
-    srv.stop();
+    srv.server.stop().unwrap();
     assert!(Client::connect(&srv.tcp, Some(Duration::from_secs(5))).and_then(|mut c| c.ping(b"")).is_err());
 }
