@@ -116,7 +116,9 @@ impl BackgroundServer {
     pub fn stop(&mut self) -> io::Result<()> {
         self.begin_stop();
         let result = match self.thread.take() {
-            Some(t) => t.join().map_err(|_| io::Error::other("the server thread panicked"))?,
+            Some(t) => t
+                .join()
+                .map_err(|_| io::Error::other("the server thread panicked"))?,
             None => Ok(()),
         };
         if let Some(p) = self.unix.take() {

@@ -7,8 +7,8 @@
 //! `decode` gives back the same bytes. Nothing here panics on any input.
 
 use crate::types::{
-    ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest,
-    VerifyRequest, MAX_CONTEXT_LEN, MAX_KEY_ID_LEN, MU_LEN,
+    ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest, VerifyRequest,
+    MAX_CONTEXT_LEN, MAX_KEY_ID_LEN, MU_LEN,
 };
 use std::fmt;
 use zeroize::Zeroizing;
@@ -117,10 +117,16 @@ impl fmt::Display for DecodeError {
         match self {
             DecodeError::BadMagic => f.write_str("not a pqsig protocol frame (bad magic)"),
             DecodeError::UnsupportedVersion(v) => {
-                write!(f, "protocol version {v} not supported (this server speaks {VERSION})")
+                write!(
+                    f,
+                    "protocol version {v} not supported (this server speaks {VERSION})"
+                )
             }
             DecodeError::TooLarge { length, max } => {
-                write!(f, "frame payload of {length} bytes is over the limit of {max} bytes")
+                write!(
+                    f,
+                    "frame payload of {length} bytes is over the limit of {max} bytes"
+                )
             }
             DecodeError::Truncated => f.write_str("truncated frame"),
             DecodeError::UnknownOpcode(o) => write!(f, "unknown opcode 0x{o:02x}"),
@@ -195,7 +201,9 @@ pub fn check_reserved(bytes: &[u8; HEADER_LEN]) -> Result<(), DecodeError> {
     if bytes[6] == 0 && bytes[7] == 0 {
         Ok(())
     } else {
-        Err(DecodeError::Malformed("reserved header bytes are not zero".into()))
+        Err(DecodeError::Malformed(
+            "reserved header bytes are not zero".into(),
+        ))
     }
 }
 
@@ -292,7 +300,12 @@ fn request_body(req: &Request, nested: bool) -> Result<(u8, Vec<u8>), EncodeErro
             check_context(&r.context, &r.input).map_err(EncodeError)?;
             let (flag, data) = input_flag_and_data(&r.input);
             w.bytes(r.key_id.as_bytes())?;
-            w.u8(flag | if r.deterministic { FLAG_DETERMINISTIC } else { 0 });
+            w.u8(flag
+                | if r.deterministic {
+                    FLAG_DETERMINISTIC
+                } else {
+                    0
+                });
             w.bytes(&r.context)?;
             w.bytes(data)?;
             op::SIGN
@@ -403,7 +416,9 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], DecodeError> {
         if self.buf.len() < n {
-            return Err(DecodeError::Malformed(format!("{what} runs past the end of the payload")));
+            return Err(DecodeError::Malformed(format!(
+                "{what} runs past the end of the payload"
+            )));
         }
         let (head, tail) = self.buf.split_at(n);
         self.buf = tail;

@@ -65,7 +65,14 @@ mod tests {
             let u: Endpoint = s.parse().unwrap();
             assert_eq!(u, Endpoint::Unix(PathBuf::from("/run/pq.sock")));
         }
-        for bad in ["tcp://host", "tcp://:80", "tcp://h:99999", "unix:", "http://h:1", "h:1"] {
+        for bad in [
+            "tcp://host",
+            "tcp://:80",
+            "tcp://h:99999",
+            "unix:",
+            "http://h:1",
+            "h:1",
+        ] {
             assert!(bad.parse::<Endpoint>().is_err(), "{bad}");
         }
     }

@@ -29,6 +29,5 @@ pub use endpoint::Endpoint;
 pub use handler::{error_response, Handler};
 pub use keymap::KeyMapHandler;
 pub use types::{
-    ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest,
-    VerifyRequest,
+    ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest, VerifyRequest,
 };

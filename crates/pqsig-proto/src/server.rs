@@ -222,7 +222,12 @@ impl<H: Handler> Connection<H> {
                         items.len(),
                         self.limits.max_batch
                     );
-                    send(&tx, id, &Response::error(ErrorCode::TOO_LARGE, e), Some(permit));
+                    send(
+                        &tx,
+                        id,
+                        &Response::error(ErrorCode::TOO_LARGE, e),
+                        Some(permit),
+                    );
                 }
                 req => {
                     let (h, auth, tx) = (self.handler.clone(), auth.clone(), tx.clone());
@@ -295,7 +300,10 @@ async fn execute<H: Handler>(
     }
     let mut out = Vec::with_capacity(tasks.len());
     for t in tasks {
-        out.push(t.await.unwrap_or_else(|_| Response::Error(internal("request failed (bug)"))));
+        out.push(
+            t.await
+                .unwrap_or_else(|_| Response::Error(internal("request failed (bug)"))),
+        );
     }
     Response::Batch(out)
 }
@@ -312,7 +320,9 @@ async fn run_one<H: Handler>(
     })
     .await;
     match resp {
-        Ok(r @ (Response::Signature(_) | Response::Valid | Response::Invalid | Response::Error(_))) => r,
+        Ok(
+            r @ (Response::Signature(_) | Response::Valid | Response::Invalid | Response::Error(_)),
+        ) => r,
         Ok(_) => Response::Error(internal("the handler gave an answer of the wrong kind")),
         Err(_) => Response::Error(internal("the handler failed (bug)")),
     }

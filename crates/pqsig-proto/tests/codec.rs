@@ -7,8 +7,7 @@ use pqsig_proto::codec::{
     encode_request, encode_response, op, DecodeError, Header, HEADER_LEN, MAX_PAYLOAD,
 };
 use pqsig_proto::{
-    ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest,
-    VerifyRequest,
+    ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest, VerifyRequest,
 };
 use zeroize::Zeroizing;
 
@@ -90,7 +89,13 @@ impl Rng {
             3 => self.verify(),
             _ => Request::Batch(
                 (0..self.below(5))
-                    .map(|_| if self.below(2) == 0 { self.sign() } else { self.verify() })
+                    .map(|_| {
+                        if self.below(2) == 0 {
+                            self.sign()
+                        } else {
+                            self.verify()
+                        }
+                    })
                     .collect(),
             ),
         }
@@ -145,7 +150,7 @@ fn a_sign_frame_has_the_documented_bytes() {
     let expected = hex::decode(concat!(
         "50515347", "01", "10", "0000", "00000007", "00000012", // header
         "00000002", "6b31", // key id "k1"
-        "02",       // flags: deterministic
+        "02",   // flags: deterministic
         "00000001", "ab", // context
         "00000002", "6869", // message "hi"
     ))
@@ -167,7 +172,10 @@ fn header_errors_are_fatal_with_the_right_codes() {
     let mut bad_magic = good.clone();
     bad_magic[0] = b'X';
     let e = decode_request_frame(&bad_magic, MAX_PAYLOAD).unwrap_err();
-    assert_eq!((e.clone(), e.code(), e.is_fatal()), (DecodeError::BadMagic, ErrorCode::BAD_VERSION, true));
+    assert_eq!(
+        (e.clone(), e.code(), e.is_fatal()),
+        (DecodeError::BadMagic, ErrorCode::BAD_VERSION, true)
+    );
 
     let mut v2 = good.clone();
     v2[4] = 2;
@@ -184,7 +192,10 @@ fn header_errors_are_fatal_with_the_right_codes() {
     huge[12..16].copy_from_slice(&(MAX_PAYLOAD + 1).to_be_bytes());
     assert!(matches!(
         decode_request_frame(&huge, u32::MAX),
-        Err(DecodeError::TooLarge { max: MAX_PAYLOAD, .. })
+        Err(DecodeError::TooLarge {
+            max: MAX_PAYLOAD,
+            ..
+        })
     ));
 
     // Truncation anywhere: header or payload.
@@ -211,7 +222,10 @@ fn unknown_opcodes_are_reported_and_skippable() {
         assert_eq!((e.code(), e.is_fatal()), (ErrorCode::UNKNOWN_OPCODE, false));
     }
     for o in [0x00, 0x01, 0x10, 0x83, 0xfe] {
-        assert_eq!(decode_response(o, &[]).unwrap_err(), DecodeError::UnknownOpcode(o));
+        assert_eq!(
+            decode_response(o, &[]).unwrap_err(),
+            DecodeError::UnknownOpcode(o)
+        );
     }
 }
 
@@ -232,7 +246,10 @@ fn every_truncated_or_padded_payload_is_malformed() {
         }
         let mut padded = payload.to_vec();
         padded.push(0);
-        assert!(matches!(decode_request(h.opcode, &padded), Err(DecodeError::Malformed(_))));
+        assert!(matches!(
+            decode_request(h.opcode, &padded),
+            Err(DecodeError::Malformed(_))
+        ));
     }
     for _ in 0..200 {
         let resp = rng.response();
@@ -240,7 +257,10 @@ fn every_truncated_or_padded_payload_is_malformed() {
         let (h, payload, _) = codec::split_frame(&f, MAX_PAYLOAD).unwrap();
         for cut in 0..payload.len() {
             assert!(
-                matches!(decode_response(h.opcode, &payload[..cut]), Err(DecodeError::Malformed(_))),
+                matches!(
+                    decode_response(h.opcode, &payload[..cut]),
+                    Err(DecodeError::Malformed(_))
+                ),
                 "{resp:?} cut at {cut}"
             );
         }
@@ -273,7 +293,11 @@ fn field_rules_are_enforced_when_decoding() {
     bad(sign(b"k", 0, &[0; 256], b"m"), op::SIGN, "context");
     bad(sign(b"k", 1, b"", &[0; 63]), op::SIGN, "mu must be 64");
     bad(sign(b"k", 1, b"", &[0; 65]), op::SIGN, "mu must be 64");
-    bad(sign(b"k", 1, b"c", &[0; 64]), op::SIGN, "context cannot be sent with mu");
+    bad(
+        sign(b"k", 1, b"c", &[0; 64]),
+        op::SIGN,
+        "context cannot be sent with mu",
+    );
     assert!(decode_request(op::SIGN, &sign(b"k", 3, b"", &[0; 64])).is_ok());
     // A length prefix larger than what follows.
     let mut p = sign(b"k", 0, b"", b"m");
@@ -310,10 +334,16 @@ fn field_rules_are_enforced_when_decoding() {
     let mut r = 1u32.to_be_bytes().to_vec();
     r.push(op::PONG);
     r.extend(field(&[0, 0, 0, 0]));
-    assert!(matches!(decode_response(op::BATCH_RESULT, &r), Err(DecodeError::Malformed(_))));
+    assert!(matches!(
+        decode_response(op::BATCH_RESULT, &r),
+        Err(DecodeError::Malformed(_))
+    ));
     let mut e = vec![0x01, 0x90];
     e.extend(field(&[0xc3]));
-    assert!(matches!(decode_response(op::ERROR, &e), Err(DecodeError::Malformed(_))));
+    assert!(matches!(
+        decode_response(op::ERROR, &e),
+        Err(DecodeError::Malformed(_))
+    ));
 }
 
 #[test]

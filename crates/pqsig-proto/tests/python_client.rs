@@ -11,13 +11,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn python() -> Option<&'static str> {
-    let ok = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
     if ok {
         return Some("python3");
     }
     let required = std::env::var_os("CI").is_some()
         || std::env::var("PQSIG_REQUIRE_PYTHON").is_ok_and(|v| v == "1");
-    assert!(!required, "python3 is required here (CI / PQSIG_REQUIRE_PYTHON=1) but not found");
+    assert!(
+        !required,
+        "python3 is required here (CI / PQSIG_REQUIRE_PYTHON=1) but not found"
+    );
     eprintln!("SKIPPED: Python protocol client test (python3 not found)");
     None
 }
@@ -34,7 +40,10 @@ fn run(py: &str, server: &str, token: Option<&Path>, args: &[&str]) -> (i32, Str
         cmd.arg("--token-file").arg(t);
     }
     let out = cmd.args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -58,36 +67,97 @@ fn python_client_signs_and_verifies() {
                 py,
                 &server,
                 Some(&token),
-                &["sign", "--key-id", id, "--in", &s(&p("msg")), "--out", &s(&sig)],
+                &[
+                    "sign",
+                    "--key-id",
+                    id,
+                    "--in",
+                    &s(&p("msg")),
+                    "--out",
+                    &s(&sig),
+                ],
             );
             assert_eq!(code, 0, "{alg} over {server}: {err}");
             let vk = key(alg).verifying_key();
             let sig_bytes = std::fs::read(&sig).unwrap();
-            assert_eq!(vk.verify(b"hello from python", b"", &sig_bytes), Ok(()), "{alg}");
+            assert_eq!(
+                vk.verify(b"hello from python", b"", &sig_bytes),
+                Ok(()),
+                "{alg}"
+            );
             let by_id = |msg: &str| {
-                run(py, &server, Some(&token), &["verify", "--key-id", id, "--in", msg, "--sig", &s(&sig)])
+                run(
+                    py,
+                    &server,
+                    Some(&token),
+                    &["verify", "--key-id", id, "--in", msg, "--sig", &s(&sig)],
+                )
             };
             assert_eq!(by_id(&s(&p("msg"))).0, 0, "{alg}");
             assert_eq!(by_id(&s(&p("other"))).0, 1, "{alg}");
             let pk = p(&format!("{id}.pk"));
             std::fs::write(&pk, vk.to_bytes()).unwrap();
-            let inline = ["verify", "--alg", alg, "--pk", &s(&pk), "--in", &s(&p("msg")), "--sig", &s(&sig)];
+            let inline = [
+                "verify",
+                "--alg",
+                alg,
+                "--pk",
+                &s(&pk),
+                "--in",
+                &s(&p("msg")),
+                "--sig",
+                &s(&sig),
+            ];
             assert_eq!(run(py, &server, Some(&token), &inline).0, 0, "{alg}");
         }
         // ML-DSA context and deterministic signing.
         let sig = s(&p("ctx.sig"));
-        let args = ["sign", "--key-id", "mldsa65", "--in", &s(&p("msg")), "--out", &sig, "--ctx", "0a0b", "--deterministic"];
+        let args = [
+            "sign",
+            "--key-id",
+            "mldsa65",
+            "--in",
+            &s(&p("msg")),
+            "--out",
+            &sig,
+            "--ctx",
+            "0a0b",
+            "--deterministic",
+        ];
         assert_eq!(run(py, &server, Some(&token), &args).0, 0);
         let vk = key("ML-DSA-65").verifying_key();
-        assert_eq!(vk.verify(b"hello from python", &[10, 11], &std::fs::read(&sig).unwrap()), Ok(()));
+        assert_eq!(
+            vk.verify(
+                b"hello from python",
+                &[10, 11],
+                &std::fs::read(&sig).unwrap()
+            ),
+            Ok(())
+        );
         // Errors: exit 2 with a one-line reason.
-        let sign = ["sign", "--key-id", "mldsa65", "--in", &s(&p("msg")), "--out", &sig];
+        let sign = [
+            "sign",
+            "--key-id",
+            "mldsa65",
+            "--in",
+            &s(&p("msg")),
+            "--out",
+            &sig,
+        ];
         let (code, err) = run(py, &server, Some(&p("wrong")), &sign);
         assert_eq!(code, 2);
         assert!(err.contains("401"), "{err}");
         let (code, err) = run(py, &server, None, &sign);
         assert!(code == 2 && err.contains("401"), "{err}");
-        let missing = ["sign", "--key-id", "nope", "--in", &s(&p("msg")), "--out", &sig];
+        let missing = [
+            "sign",
+            "--key-id",
+            "nope",
+            "--in",
+            &s(&p("msg")),
+            "--out",
+            &sig,
+        ];
         let (code, err) = run(py, &server, Some(&token), &missing);
         assert!(code == 2 && err.contains("404"), "{err}");
         assert_eq!(err.lines().count(), 1, "{err}");

@@ -53,18 +53,34 @@ fn sign_and_verify_round_trip_for_three_families() {
         let vk = key(alg).verifying_key();
         assert_eq!(vk.verify(&msg, b"", &sig), Ok(()), "{alg}");
         // By id and with the public key inline.
-        assert!(c.verify(verify(KeyRef::Id(id.into()), &msg, &sig)).unwrap(), "{alg}");
+        assert!(
+            c.verify(verify(KeyRef::Id(id.into()), &msg, &sig)).unwrap(),
+            "{alg}"
+        );
         let inline = KeyRef::Inline {
             algorithm: alg.into(),
             public_key: vk.to_bytes().to_vec(),
         };
-        assert!(c.verify(verify(inline.clone(), &msg, &sig)).unwrap(), "{alg}");
+        assert!(
+            c.verify(verify(inline.clone(), &msg, &sig)).unwrap(),
+            "{alg}"
+        );
         // Invalid: another message, a flipped bit, a truncated signature.
-        assert!(!c.verify(verify(KeyRef::Id(id.into()), b"other", &sig)).unwrap(), "{alg}");
+        assert!(
+            !c.verify(verify(KeyRef::Id(id.into()), b"other", &sig))
+                .unwrap(),
+            "{alg}"
+        );
         let mut flipped = sig.clone();
         flipped[sig.len() / 2] ^= 1;
-        assert!(!c.verify(verify(inline.clone(), &msg, &flipped)).unwrap(), "{alg}");
-        assert!(!c.verify(verify(inline, &msg, &sig[..10])).unwrap(), "{alg}");
+        assert!(
+            !c.verify(verify(inline.clone(), &msg, &flipped)).unwrap(),
+            "{alg}"
+        );
+        assert!(
+            !c.verify(verify(inline, &msg, &sig[..10])).unwrap(),
+            "{alg}"
+        );
     }
 }
 
@@ -121,7 +137,10 @@ fn authentication_and_lookup_errors() {
     let srv = TestServer::start(keymap(), ServerConfig::default());
     // No HELLO: every request is 401, the connection stays usable.
     let mut anon = Client::connect(&srv.tcp, Some(Duration::from_secs(10))).unwrap();
-    assert_eq!(server_code(anon.sign(sign("mldsa65", b"m"))), ErrorCode::UNAUTHORIZED);
+    assert_eq!(
+        server_code(anon.sign(sign("mldsa65", b"m"))),
+        ErrorCode::UNAUTHORIZED
+    );
     anon.ping(b"still open").unwrap();
     // A wrong token: 401, then the server closes the connection.
     let mut bad = Client::connect(&srv.tcp, Some(Duration::from_secs(10))).unwrap();
@@ -133,7 +152,10 @@ fn authentication_and_lookup_errors() {
     assert!(twice.ping(b"x").is_err());
     // Unknown key; unknown algorithm or a malformed inline key.
     let mut c = srv.client();
-    assert_eq!(server_code(c.sign(sign("nope", b"m"))), ErrorCode::NOT_FOUND);
+    assert_eq!(
+        server_code(c.sign(sign("nope", b"m"))),
+        ErrorCode::NOT_FOUND
+    );
     let v = verify(KeyRef::Id("nope".into()), b"m", b"s");
     assert_eq!(server_code(c.verify(v)), ErrorCode::NOT_FOUND);
     for (alg, pk) in [("RSA-2048", vec![1; 10]), ("ML-DSA-65", vec![1; 10])] {
@@ -141,10 +163,16 @@ fn authentication_and_lookup_errors() {
             algorithm: alg.into(),
             public_key: pk,
         };
-        assert_eq!(server_code(c.verify(verify(k, b"m", b"s"))), ErrorCode::UNSUPPORTED);
+        assert_eq!(
+            server_code(c.verify(verify(k, b"m", b"s"))),
+            ErrorCode::UNSUPPORTED
+        );
     }
     // The limits came with HELLO_OK.
-    assert_eq!(c.limits().unwrap().max_batch, ServerConfig::default().max_batch);
+    assert_eq!(
+        c.limits().unwrap().max_batch,
+        ServerConfig::default().max_batch
+    );
 }
 
 #[test]
@@ -163,7 +191,9 @@ fn messages_over_the_cap_are_refused_with_a_pointer_to_mu() {
 
 /// Writes raw bytes and reads every answer until the server closes.
 fn raw_exchange(srv: &TestServer, frames: &[u8]) -> Vec<(u32, Response)> {
-    let Endpoint::Tcp(addr) = &srv.tcp else { unreachable!() };
+    let Endpoint::Tcp(addr) = &srv.tcp else {
+        unreachable!()
+    };
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     s.write_all(frames).unwrap();
@@ -201,7 +231,11 @@ fn malformed_frames_get_errors_and_fatal_ones_close() {
         f
     };
     let raw = |opcode: u8, id: u32, payload: &[u8]| {
-        let h = Header { opcode, request_id: id, length: payload.len() as u32 };
+        let h = Header {
+            opcode,
+            request_id: id,
+            length: payload.len() as u32,
+        };
         [&h.encode()[..], payload].concat()
     };
     // Skippable: unknown opcode (501), reserved bits (400), bad payload (400); the ping
@@ -228,7 +262,10 @@ fn malformed_frames_get_errors_and_fatal_ones_close() {
     for (frames, expected) in [
         ([with(ping(1), 0, b'X'), ping(2)].concat(), vec![(0, 505)]),
         ([with(ping(1), 4, 9), ping(2)].concat(), vec![(0, 505)]),
-        ([ping(1), oversize, ping(2)].concat(), vec![(1, 0), (9, 413)]),
+        (
+            [ping(1), oversize, ping(2)].concat(),
+            vec![(1, 0), (9, 413)],
+        ),
         (ping(1)[..10].to_vec(), vec![(0, 400)]),
         (ping(7)[..HEADER_LEN].to_vec(), vec![(7, 400)]),
     ] {
@@ -253,26 +290,45 @@ fn malformed_frames_get_errors_and_fatal_ones_close() {
 
 #[test]
 fn pipelined_requests_are_all_answered_by_id() {
-    let srv = TestServer::start(keymap(), ServerConfig { max_in_flight: 4, ..Default::default() });
+    let srv = TestServer::start(
+        keymap(),
+        ServerConfig {
+            max_in_flight: 4,
+            ..Default::default()
+        },
+    );
     let mut c = srv.client();
     let mut sent = std::collections::HashMap::new();
     for i in 0..40u32 {
         let msg = i.to_be_bytes().to_vec();
-        let id = c.send(&Request::Sign(sign(KEYS[i as usize % 3].0, &msg))).unwrap();
+        let id = c
+            .send(&Request::Sign(sign(KEYS[i as usize % 3].0, &msg)))
+            .unwrap();
         sent.insert(id, (i as usize % 3, msg));
     }
     for _ in 0..40 {
         let (id, resp) = c.recv().unwrap();
         let (k, msg) = sent.remove(&id).expect("an answer to a request sent once");
-        let Response::Signature(sig) = resp else { panic!("{resp:?}") };
-        assert_eq!(key(KEYS[k].1).verifying_key().verify(&msg, b"", &sig), Ok(()));
+        let Response::Signature(sig) = resp else {
+            panic!("{resp:?}")
+        };
+        assert_eq!(
+            key(KEYS[k].1).verifying_key().verify(&msg, b"", &sig),
+            Ok(())
+        );
     }
     assert!(sent.is_empty());
 }
 
 #[test]
 fn batches_answer_each_item_in_order() {
-    let srv = TestServer::start(keymap(), ServerConfig { max_batch: 5, ..Default::default() });
+    let srv = TestServer::start(
+        keymap(),
+        ServerConfig {
+            max_batch: 5,
+            ..Default::default()
+        },
+    );
     let mut c = srv.client();
     let sig = c.sign(sign("falcon512", b"b")).unwrap();
     let items = vec![
@@ -322,7 +378,9 @@ fn unix_socket_round_trip() {
     let mut c = Client::connect(&srv.unix, None).unwrap();
     c.hello(TOKEN).unwrap();
     let sig = c.sign(sign("snova", b"over unix")).unwrap();
-    assert!(c.verify(verify(KeyRef::Id("snova".into()), b"over unix", &sig)).unwrap());
+    assert!(c
+        .verify(verify(KeyRef::Id("snova".into()), b"over unix", &sig))
+        .unwrap());
 }
 
 /// Holds every request until released, to observe shutdown with work in flight.
@@ -354,7 +412,9 @@ fn shutdown_finishes_requests_in_flight() {
     };
     let mut srv = TestServer::start(gate, ServerConfig::default());
     let mut c = srv.client();
-    let id = c.send(&Request::Sign(sign("mldsa65", b"in flight"))).unwrap();
+    let id = c
+        .send(&Request::Sign(sign("mldsa65", b"in flight")))
+        .unwrap();
     started_rx.recv_timeout(Duration::from_secs(30)).unwrap();
     srv.server.begin_stop();
     release_tx.send(()).unwrap();
@@ -370,7 +430,14 @@ fn shutdown_finishes_requests_in_flight() {
         }
     }
     let sig = signature.expect("the request in flight was answered");
-    assert_eq!(key("ML-DSA-65").verifying_key().verify(b"in flight", b"", &sig), Ok(()));
+    assert_eq!(
+        key("ML-DSA-65")
+            .verifying_key()
+            .verify(b"in flight", b"", &sig),
+        Ok(())
+    );
     srv.server.stop().unwrap();
-    assert!(Client::connect(&srv.tcp, Some(Duration::from_secs(5))).and_then(|mut c| c.ping(b"")).is_err());
+    assert!(Client::connect(&srv.tcp, Some(Duration::from_secs(5)))
+        .and_then(|mut c| c.ping(b""))
+        .is_err());
 }

@@ -11,7 +11,6 @@ use crate::io;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use clap::{Args, Subcommand};
-use pqsig::any::VerifyingKey;
 use pqsig::Algorithm;
 use pqsig_proto::{Client, ClientError, Endpoint, Input, KeyRef, SignRequest, VerifyRequest};
 use std::path::{Path, PathBuf};

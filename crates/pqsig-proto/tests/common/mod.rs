@@ -29,7 +29,9 @@ pub fn key(alg: &str) -> SigningKey {
 /// The key map of [`KEYS`], requiring [`TOKEN`].
 pub fn keymap() -> KeyMapHandler {
     KEYS.iter()
-        .fold(KeyMapHandler::new().with_token(TOKEN), |h, (id, alg)| h.with_key(*id, key(alg)))
+        .fold(KeyMapHandler::new().with_token(TOKEN), |h, (id, alg)| {
+            h.with_key(*id, key(alg))
+        })
 }
 
 /// A fresh socket path under the temporary directory.
