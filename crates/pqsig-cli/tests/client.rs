@@ -77,6 +77,11 @@ fn client(args: &[&str]) -> (i32, String) {
     (code, err)
 }
 
+/// `pqsig client ping --server SERVER OPTION FILE`.
+fn ping_with(server: &str, option: &str, file: &Path) -> (i32, String) {
+    client(&["ping", "--server", server, option, s(file)])
+}
+
 /// Files every scenario uses: token, wrong token, two messages, a large message, and
 /// each key's raw public key.
 struct Files {
@@ -328,13 +333,7 @@ fn bad_server_arguments_and_unreachable_servers() {
     let (code, err) = run(&format!("unix:{}", s(&f.p("no.sock"))));
     assert!(code == 2 && err.contains("cannot connect"), "{err}");
     std::fs::write(f.p("empty"), "\n").unwrap();
-    let (code, err) = client(&[
-        "ping",
-        "--server",
-        "tcp://127.0.0.1:1",
-        "--token-file",
-        s(&f.p("empty")),
-    ]);
+    let (code, err) = ping_with("tcp://127.0.0.1:1", "--token-file", &f.p("empty"));
     assert!(code == 2 && err.contains("empty"), "{err}");
 }
 
@@ -472,20 +471,8 @@ fn http_json_api() {
     // A trailing slash on the base URL is fine.
     assert_eq!(client(&["ping", "--server", &format!("{url}/")]).0, 0);
     // --ca-file is refused for the socket protocol, and must hold a certificate.
-    let (code, err) = client(&[
-        "ping",
-        "--server",
-        "tcp://127.0.0.1:1",
-        "--ca-file",
-        s(&f.p("msg")),
-    ]);
+    let (code, err) = ping_with("tcp://127.0.0.1:1", "--ca-file", &f.p("msg"));
     assert!(code == 2 && err.contains("--ca-file"), "{err}");
-    let (code, err) = client(&[
-        "ping",
-        "--server",
-        "https://127.0.0.1:1",
-        "--ca-file",
-        s(&f.p("msg")),
-    ]);
+    let (code, err) = ping_with("https://127.0.0.1:1", "--ca-file", &f.p("msg"));
     assert!(code == 2 && err.contains("no PEM certificate"), "{err}");
 }

@@ -58,7 +58,8 @@ type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 type Permit = Option<OwnedSemaphorePermit>;
 
 /// Serves the protocol on a TCP listener until `shutdown` completes, then drains (see
-/// the module documentation). Returns an error only if accepting fails fatally.
+/// the module documentation). A failed accept (a reset peer, no file descriptors left)
+/// is retried after a short pause rather than ending the service.
 pub async fn serve_tcp<H: Handler>(
     listener: TcpListener,
     handler: Arc<H>,
@@ -68,8 +69,7 @@ pub async fn serve_tcp<H: Handler>(
     let accept = || async {
         let (s, _) = listener.accept().await?;
         s.set_nodelay(true)?;
-        let (r, w) = s.into_split();
-        Ok((Box::new(r) as Reader, Box::new(w) as Writer))
+        Ok(boxed(s))
     };
     serve(accept, handler, config, shutdown).await
 }
@@ -81,12 +81,14 @@ pub async fn serve_unix<H: Handler>(
     config: ServerConfig,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let accept = || async {
-        let (s, _) = listener.accept().await?;
-        let (r, w) = s.into_split();
-        Ok((Box::new(r) as Reader, Box::new(w) as Writer))
-    };
+    let accept = || async { Ok(boxed(listener.accept().await?.0)) };
     serve(accept, handler, config, shutdown).await
+}
+
+/// A connection's two halves, whichever the transport.
+fn boxed<S: AsyncRead + AsyncWrite + Send + 'static>(s: S) -> (Reader, Writer) {
+    let (r, w) = tokio::io::split(s);
+    (Box::new(r), Box::new(w))
 }
 
 /// The accept loop shared by both transports.

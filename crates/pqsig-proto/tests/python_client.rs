@@ -111,39 +111,17 @@ fn python_client_signs_and_verifies() {
             assert_eq!(run(py, &server, Some(&token), &inline).0, 0, "{alg}");
         }
         // ML-DSA context and deterministic signing.
-        let sig = s(&p("ctx.sig"));
-        let args = [
-            "sign",
-            "--key-id",
-            "mldsa65",
-            "--in",
-            &s(&p("msg")),
-            "--out",
-            &sig,
-            "--ctx",
-            "0a0b",
-            "--deterministic",
-        ];
+        let (msg, sig) = (s(&p("msg")), s(&p("ctx.sig")));
+        let sign = ["sign", "--key-id", "mldsa65", "--in", &msg, "--out", &sig];
+        let args = [&sign[..], &["--ctx", "0a0b", "--deterministic"]].concat();
         assert_eq!(run(py, &server, Some(&token), &args).0, 0);
         let vk = key("ML-DSA-65").verifying_key();
+        let sig_bytes = std::fs::read(&sig).unwrap();
         assert_eq!(
-            vk.verify(
-                b"hello from python",
-                &[10, 11],
-                &std::fs::read(&sig).unwrap()
-            ),
+            vk.verify(b"hello from python", &[10, 11], &sig_bytes),
             Ok(())
         );
         // Errors: exit 2 with a one-line reason.
-        let sign = [
-            "sign",
-            "--key-id",
-            "mldsa65",
-            "--in",
-            &s(&p("msg")),
-            "--out",
-            &sig,
-        ];
         let (code, err) = run(py, &server, Some(&p("wrong")), &sign);
         assert_eq!(code, 2);
         assert!(err.contains("401"), "{err}");
