@@ -14,6 +14,7 @@ use crate::types::{ErrorCode, ErrorResponse, Limits, Request, Response};
 use std::future::Future;
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, UnixListener};
 use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
@@ -30,15 +31,20 @@ pub struct ServerConfig {
     pub max_in_flight: u32,
     /// Most items in one BATCH (more: ERROR 413).
     pub max_batch: u32,
+    /// A connection that sends no complete frame for this long is closed (requests in
+    /// flight are still answered): bounds what idle or stalled clients hold.
+    pub idle_timeout: Duration,
 }
 
 impl Default for ServerConfig {
-    /// 2 MiB frames (a 1 MiB message and its signature fit), 32 in flight, batches of 256.
+    /// 2 MiB frames (a 1 MiB message and its signature fit), 32 in flight, batches of
+    /// 256, connections idle for 5 minutes closed.
     fn default() -> Self {
         ServerConfig {
             max_payload: 2 << 20,
             max_in_flight: 32,
             max_batch: 256,
+            idle_timeout: Duration::from_secs(300),
         }
     }
 }
@@ -116,6 +122,7 @@ where
                     let conn = Connection {
                         handler: handler.clone(),
                         limits: config.limits(),
+                        idle: config.idle_timeout,
                         stop: stop_rx.clone(),
                     };
                     connections.spawn(conn.run(r, w));
@@ -135,6 +142,7 @@ where
 struct Connection<H> {
     handler: Arc<H>,
     limits: Limits,
+    idle: Duration,
     stop: watch::Receiver<bool>,
 }
 
@@ -249,7 +257,7 @@ impl<H: Handler> Connection<H> {
     async fn next_frame(&mut self, reader: &mut BufReader<Reader>) -> Next {
         let mut head = [0u8; HEADER_LEN];
         let got = tokio::select! {
-            r = read_full(reader, &mut head) => r,
+            r = timeout(self.idle, read_full(reader, &mut head)) => r,
             _ = stopped(&mut self.stop) => return Next::Stopping,
         };
         match got {
@@ -275,7 +283,7 @@ impl<H: Handler> Connection<H> {
         };
         let mut payload = vec![0u8; header.length as usize];
         let got = tokio::select! {
-            r = read_full(reader, &mut payload) => r,
+            r = timeout(self.idle, read_full(reader, &mut payload)) => r,
             _ = stopped(&mut self.stop) => return Next::Stopping,
         };
         match got {
@@ -377,6 +385,16 @@ async fn read_full(r: &mut BufReader<Reader>, buf: &mut [u8]) -> io::Result<usiz
         }
     }
     Ok(n)
+}
+
+/// `read_full` bounded in time; running out of time reads as an IO error (close).
+async fn timeout(
+    limit: Duration,
+    read: impl Future<Output = io::Result<usize>>,
+) -> io::Result<usize> {
+    tokio::time::timeout(limit, read)
+        .await
+        .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))
 }
 
 /// Completes once shutdown has begun (or the server is gone).

@@ -441,3 +441,30 @@ fn shutdown_finishes_requests_in_flight() {
         .and_then(|mut c| c.ping(b""))
         .is_err());
 }
+
+#[test]
+fn idle_and_stalled_connections_are_closed() {
+    let config = ServerConfig {
+        idle_timeout: Duration::from_secs(1),
+        ..Default::default()
+    };
+    let srv = TestServer::start(keymap(), config);
+    let Endpoint::Tcp(addr) = &srv.tcp else {
+        unreachable!()
+    };
+    // Silent, and stalled in the middle of a header: both end with end of stream.
+    for opening in [&b""[..], &b"PQSG\x01"[..]] {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        s.write_all(opening).unwrap();
+        let mut rest = Vec::new();
+        s.read_to_end(&mut rest).unwrap();
+        assert!(rest.is_empty(), "{rest:?}");
+    }
+    // A client that keeps talking is not cut off by the timeout.
+    let mut c = srv.client();
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(20));
+        c.ping(b"still here").unwrap();
+    }
+}
