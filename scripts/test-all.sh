@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README "Run the tests"; CI runs exactly this).
 #
-# `cargo test` covers the default members (library, CLI); the bench crate is left out
-# because it builds peer libraries (liboqs via cmake) that the tests do not need.
+# `cargo test` covers the default members (library, CLI, C library, socket protocol with
+# its Python example client); the bench crate is left out because it builds peer
+# libraries (liboqs via cmake) that the tests do not need.
 #
 # 1. The whole test suite with automatic backend selection. The vector suites (ACVP,
 #    Wycheproof) loop over every backend available on this CPU themselves.

@@ -78,6 +78,9 @@ pub enum Command {
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
+    /// Sign or verify with keys held by a pqsig server (socket protocol or HTTP API).
+    #[command(after_help = crate::commands::client::AFTER_HELP)]
+    Client(crate::commands::client::ClientArgs),
 }
 
 const LIST_EXAMPLES: &str = "\

@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the loaders they share.
 
 pub mod bench;
+pub mod client;
 pub mod completions;
 pub mod demo;
 pub mod kat;
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Bench(a) => bench::run(a, cli.backend),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
+        Command::Client(a) => client::run(a),
     }
 }
 
