@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command (README "Run the tests"; CI runs exactly this).
 #
-# `cargo test` covers the default members (library, CLI); the bench crate is left out
-# because it builds peer libraries (liboqs via cmake) that the tests do not need.
+# `cargo test` covers the default members (library, CLI, C library, socket protocol with
+# its Python example client); the bench crate is left out because it builds peer
+# libraries (liboqs via cmake) that the tests do not need.
 #
 # 1. The whole test suite with automatic backend selection. The vector suites (ACVP,
 #    Wycheproof) loop over every backend available on this CPU themselves.
@@ -33,7 +34,7 @@
 # 8. ML-DSA key files against pyca `cryptography` (pinned, in a venv): its PEM/DER keys load
 #    in pqsig and its signatures verify, and the reverse (tests/interop/pyca_mldsa.py).
 # 9. The Python package (crates/pqsig-py, PyO3 + maturin, abi3): a virtual environment
-#    under the target directory, `pip install ./crates/pqsig-py pytest` (maturin builds the
+#    under the target directory, `pip install ./crates/pqsig-py pytest cryptography` (maturin builds the
 #    release extension into the same target directory), then its pytest suite (every
 #    algorithm, Wycheproof ML-DSA seed vectors, CLI interop, pickling, a multiprocessing
 #    pool). SKIPPED when python3 -m venv / pip cannot be used (python3-venv missing, or
@@ -168,7 +169,7 @@ PY_VENV="$PY_TARGET/py-venv"
 if command -v python3 >/dev/null 2>&1 \
    && python3 -m venv --clear "$PY_VENV" >/dev/null 2>&1 \
    && "$PY_VENV/bin/python" -m pip --version >/dev/null 2>&1 \
-   && "$PY_VENV/bin/python" -m pip install -q pytest 'maturin>=1.9,<2'; then
+   && "$PY_VENV/bin/python" -m pip install -q pytest 'maturin>=1.9,<2' "cryptography==$PYCA_VERSION"; then
   # The build itself must succeed: from here on any failure fails the test command.
   CARGO_TARGET_DIR="$PY_TARGET" "$PY_VENV/bin/python" -m pip install -q ./crates/pqsig-py
   # The CLI was built by the stack-frame stage above: used for the keygen --seed interop.

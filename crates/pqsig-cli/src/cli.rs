@@ -19,6 +19,8 @@ Examples:
   pqsig kat    --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp
   pqsig demo
   PQSIG_BACKEND=portable pqsig demo
+  pqsig bench --alg ML-DSA-65 --alg Falcon-512
+  pqsig kat    --all --out-dir kats
   pqsig completions bash > /etc/bash_completion.d/pqsig
 
 Exit codes: 0 success / valid signature; 1 invalid signature (verify) or failed
@@ -70,9 +72,15 @@ pub enum Command {
     /// Self-test and benchmark every algorithm on every available backend.
     #[command(after_help = DEMO_EXAMPLES)]
     Demo(DemoArgs),
+    /// Time keygen / sign / verify of our own backends (medians; a table or JSON lines).
+    #[command(after_help = BENCH_EXAMPLES)]
+    Bench(BenchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
+    /// Sign or verify with keys held by a pqsig server (socket protocol or HTTP API).
+    #[command(after_help = crate::commands::client::AFTER_HELP)]
+    Client(crate::commands::client::ClientArgs),
     /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
     Serve(crate::commands::serve::ServeArgs),
 }
@@ -84,6 +92,7 @@ Examples:
 const KEYGEN_EXAMPLES: &str = "\
 Examples:
   pqsig keygen --alg ML-DSA-65 --pk alice.pub.pem --sk alice.pem
+  pqsig keygen --alg ML-DSA-65 --mldsa-key-form both --format der --pk a.pub.der --sk a.der
   pqsig keygen --alg Falcon-512 --format raw --seed $(head -c48 /dev/urandom | xxd -p -c96) --pk bob.pk --sk bob.sk";
 const PUBKEY_EXAMPLES: &str = "\
 Examples:
@@ -102,7 +111,14 @@ Exit codes: 0 valid; 1 invalid signature; 2 any other error.";
 const KAT_EXAMPLES: &str = "\
 Examples:
   pqsig kat --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
-  pqsig kat --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp";
+  pqsig kat --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp
+  pqsig kat --all --out-dir kats      # one file per algorithm, official names";
+const BENCH_EXAMPLES: &str = "\
+Examples:
+  pqsig bench
+  pqsig bench --alg ML-DSA-65 --alg Falcon-512 --iters 50
+  pqsig bench --all --time 0.5 --json > bench.jsonl
+  pqsig bench --backend portable --alg SNOVA_I_S";
 const DEMO_EXAMPLES: &str = "\
 Examples:
   pqsig demo
@@ -176,6 +192,21 @@ pub struct KeygenArgs {
     /// Encoding of both key files.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = KeyFormat::Pem)]
     pub format: KeyFormat,
+    /// ML-DSA private key in PEM/DER: the RFC 9881 CHOICE `seed` (32 bytes, recommended),
+    /// `expanded` (the FIPS 204 key) or `both`. Other algorithms and raw files ignore it.
+    #[arg(long, value_enum, value_name = "FORM", default_value_t = MlDsaKeyForm::Seed)]
+    pub mldsa_key_form: MlDsaKeyForm,
+}
+
+/// The ML-DSA private-key CHOICE written to PKCS#8 (RFC 9881).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MlDsaKeyForm {
+    /// `seed [0]`: only ξ.
+    Seed,
+    /// `expandedKey`: the FIPS 204 encoding.
+    Expanded,
+    /// `both`: seed and expanded key (checked for consistency when read).
+    Both,
 }
 
 #[derive(Debug, Args)]
@@ -228,11 +259,47 @@ pub struct VerifyArgs {
 #[derive(Debug, Args)]
 pub struct KatArgs {
     /// Algorithm name (see `pqsig list`; case-insensitive).
-    #[arg(long, value_name = "NAME", value_parser = parse_alg)]
-    pub alg: Algorithm,
+    #[arg(long, value_name = "NAME", value_parser = parse_alg,
+          required_unless_present = "all", conflicts_with = "all")]
+    pub alg: Option<Algorithm>,
     /// Number of records.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub count: usize,
+    /// Every algorithm, one file each in --out-dir (named like the official KAT files).
+    #[arg(long, requires = "out_dir")]
+    pub all: bool,
+    /// Write `<official name>.rsp` files into this directory (created if missing)
+    /// instead of standard output; progress on stderr, a summary on stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Progress lines on stderr even when it is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Only these algorithms (repeatable; default: ML-DSA-44/65/87, Falcon-512,
+    /// FN-DSA-512, SNOVA_I_S).
+    #[arg(long, value_name = "NAME", value_parser = parse_alg, conflicts_with = "all")]
+    pub alg: Vec<Algorithm>,
+    /// Every algorithm.
+    #[arg(long)]
+    pub all: bool,
+    /// Timed runs per operation at most (the median is reported).
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub iters: u32,
+    /// Time budget per operation in seconds: stop timing an operation once it is spent
+    /// (at least one run; the run count is reported).
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = parse_seconds)]
+    pub time: f64,
+    /// One JSON object per line (each row, then each summary line) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Progress lines on stderr even when it is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
 }
 
 #[derive(Debug, Args)]
@@ -251,6 +318,13 @@ fn parse_alg(s: &str) -> Result<Algorithm, String> {
         let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
         format!("unknown algorithm (known: {})", known.join(", "))
     })
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 3600.0 => Ok(t),
+        _ => Err("expected a number of seconds, more than 0 and at most 3600".to_string()),
+    }
 }
 
 fn parse_backend(s: &str) -> Result<Backend, String> {

@@ -32,6 +32,70 @@ pub fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, Failure> {
     })
 }
 
+/// How much of a streamed input is read at a time (on the heap).
+pub const CHUNK: usize = 1 << 20;
+
+/// A message file (or stdin for `-`) opened for streaming: read in [`CHUNK`]-byte pieces
+/// so that inputs of any size take constant memory.
+pub struct Input {
+    shown: String,
+    what: &'static str,
+    reader: Box<dyn Read>,
+}
+
+impl Input {
+    /// Opens `path` (errors name the file, like [`read_file`]'s).
+    pub fn open(path: &Path, what: &'static str) -> Result<Self, Failure> {
+        let reader: Box<dyn Read> = if is_stdio(path) {
+            Box::new(io::stdin().lock())
+        } else {
+            let file = fs::File::open(path).map_err(|e| {
+                Failure::error(format!(
+                    "{}: cannot read {what}: {}",
+                    shown(path),
+                    describe(&e)
+                ))
+            })?;
+            Box::new(file)
+        };
+        Ok(Input {
+            shown: shown(path),
+            what,
+            reader,
+        })
+    }
+
+    /// Feeds the whole input to `f`, [`CHUNK`] bytes at a time (the last piece shorter);
+    /// returns the number of bytes read.
+    pub fn stream(mut self, mut f: impl FnMut(&[u8])) -> Result<u64, Failure> {
+        let mut buf = vec![0u8; CHUNK];
+        let mut total = 0u64;
+        loop {
+            let mut filled = 0;
+            while filled < buf.len() {
+                match self.reader.read(&mut buf[filled..]) {
+                    Ok(0) => break,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        return Err(Failure::error(format!(
+                            "{}: cannot read {}: {}",
+                            self.shown,
+                            self.what,
+                            describe(&e)
+                        )))
+                    }
+                }
+            }
+            if filled == 0 {
+                return Ok(total);
+            }
+            f(&buf[..filled]);
+            total += filled as u64;
+        }
+    }
+}
+
 /// Reads a secret file into memory that is wiped when dropped.
 pub fn read_secret(path: &Path, what: &str) -> Result<Zeroizing<Vec<u8>>, Failure> {
     read_file(path, what).map(Zeroizing::new)
@@ -59,7 +123,7 @@ pub fn write_file(path: &Path, data: &[u8], what: &str) -> Result<(), Failure> {
 pub fn write_secret(path: &Path, data: &[u8], what: &str) -> Result<(), Failure> {
     if is_stdio(path) {
         return Err(Failure::error(format!(
-            "refusing to write the {what} to standard output"
+            "-: refusing to write the {what} to standard output (give a file name)"
         )));
     }
     let fail = |e: io::Error| {
@@ -98,7 +162,7 @@ pub fn parse_hex(option: &str, value: &str) -> Result<Vec<u8>, Failure> {
     hex::decode(v).map_err(|e| Failure::error(format!("{option}: invalid hex: {e}")))
 }
 
-/// A path for messages (`<stdin>`/`<stdout>` for `-`).
+/// A path for messages (`<stdio>` for `-`).
 pub fn shown(path: &Path) -> String {
     if is_stdio(path) {
         "<stdio>".to_string()
@@ -108,7 +172,7 @@ pub fn shown(path: &Path) -> String {
 }
 
 /// The I/O error without the `(os error N)` noise, lower-cased like the rest of the message.
-fn describe(e: &io::Error) -> String {
+pub fn describe(e: &io::Error) -> String {
     let s = e.to_string();
     let s = match s.find(" (os error") {
         Some(i) => s[..i].to_string(),
@@ -119,6 +183,13 @@ fn describe(e: &io::Error) -> String {
         Some(first) => first.to_lowercase().chain(c).collect(),
         None => s,
     }
+}
+
+/// Whether to print progress lines on stderr: asked for (`--progress`), or stderr is a
+/// terminal (so that redirected logs stay clean).
+pub fn progress_wanted(asked: bool) -> bool {
+    use std::io::IsTerminal;
+    asked || io::stderr().is_terminal()
 }
 
 /// Buffered standard output whose errors become [`Failure`]s: a closed pipe

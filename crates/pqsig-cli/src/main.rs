@@ -1,13 +1,13 @@
 //! `pqsig`: the command-line front end of the pqsig library.
 //!
-//! Layout: `cli` (argument syntax), `commands/*` (one module per subcommand), `scheme`
-//! (per-algorithm dispatch), `io` (files, hex, stdout), `exit` (exit codes).
+//! Layout: `cli` (argument syntax), `commands/*` (one module per subcommand), `io`
+//! (files, hex, stdout), `exit` (exit codes). Every per-algorithm decision is the
+//! library's (`pqsig::any`): nothing here matches on an algorithm family.
 
 mod cli;
 mod commands;
 mod exit;
 mod io;
-mod scheme;
 
 use clap::Parser;
 use std::process::ExitCode;

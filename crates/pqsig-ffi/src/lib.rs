@@ -21,15 +21,13 @@
 // Every `extern "C" fn` taking raw pointers is `unsafe`; its contract is the C header's.
 #![allow(clippy::missing_safety_doc)]
 
-mod scheme;
-
 use core::ffi::{c_char, c_int, CStr};
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
-use pqsig::{Algorithm, Error};
+use pqsig::{any, Algorithm, Error};
 use zeroize::Zeroize;
 
 /// Status codes returned by every fallible function. `PQSIG_OK` is 0; the others mirror
@@ -396,7 +394,7 @@ pub unsafe extern "C" fn pqsig_sig_length_signature(sig: *const pqsig_sig) -> us
 #[no_mangle]
 pub unsafe extern "C" fn pqsig_sig_length_seed(sig: *const pqsig_sig) -> usize {
     // SAFETY: handle contract.
-    unsafe { sig.as_ref() }.map_or(0, |s| scheme::seed_len(s.alg))
+    unsafe { sig.as_ref() }.map_or(0, |s| s.alg.seed_len())
 }
 
 /// Whether the algorithm accepts a non-empty context string (ML-DSA, FN-DSA); false for
@@ -404,11 +402,16 @@ pub unsafe extern "C" fn pqsig_sig_length_seed(sig: *const pqsig_sig) -> usize {
 #[no_mangle]
 pub unsafe extern "C" fn pqsig_sig_supports_context(sig: *const pqsig_sig) -> bool {
     // SAFETY: handle contract.
-    unsafe { sig.as_ref() }.is_some_and(|s| scheme::supports_context(s.alg))
+    unsafe { sig.as_ref() }.is_some_and(|s| s.alg.supports_context())
 }
 
 // ---------------------------------------------------------------------------------------
 // Operations
+
+/// A key pair's encodings: (public key, secret key), as the C API hands them out.
+fn encoded_pair(sk: any::SigningKey) -> (Vec<u8>, zeroize::Zeroizing<Vec<u8>>) {
+    (sk.verifying_key().to_bytes().to_vec(), sk.to_bytes())
+}
 
 /// Copies a fresh key pair out; wipes the secret key buffer when anything fails.
 unsafe fn write_pair(
@@ -478,7 +481,7 @@ pub unsafe extern "C" fn pqsig_sig_keypair(
             write_pair(
                 F,
                 alg,
-                || scheme::keypair(alg),
+                || any::SigningKey::generate(alg).map(encoded_pair),
                 public_key,
                 public_key_len,
                 secret_key,
@@ -509,14 +512,14 @@ pub unsafe extern "C" fn pqsig_sig_keypair_from_seed(
             return Err(Fail::null(F, "seed"));
         }
         let seed = unsafe { input(F, "seed", seed, seed_len) }?;
-        if seed.len() != scheme::seed_len(alg) {
+        if seed.len() != alg.seed_len() {
             return Err(Fail::new(
                 pqsig_status::PQSIG_ERR_INVALID_LENGTH,
                 format!(
                     "{F} ({}): seed has {} bytes, {} expected",
                     alg.name(),
                     seed.len(),
-                    scheme::seed_len(alg)
+                    alg.seed_len()
                 ),
             ));
         }
@@ -524,7 +527,7 @@ pub unsafe extern "C" fn pqsig_sig_keypair_from_seed(
             write_pair(
                 F,
                 alg,
-                || scheme::keypair_from_seed(alg, seed),
+                || any::SigningKey::from_seed(alg, seed).map(encoded_pair),
                 public_key,
                 public_key_len,
                 secret_key,
@@ -577,7 +580,9 @@ pub unsafe extern "C" fn pqsig_sig_sign_with_ctx(
                 ),
             ));
         }
-        let s = scheme::sign(alg, sk, msg, ctx).map_err(|e| Fail::lib(F, alg, e))?;
+        let s = any::SigningKey::from_bytes(alg, sk)
+            .and_then(|k| k.sign(msg, ctx))
+            .map_err(|e| Fail::lib(F, alg, e))?;
         if s.len() > out.len() {
             return Err(Fail::new(
                 pqsig_status::PQSIG_ERR_INTERNAL,
@@ -658,7 +663,9 @@ pub unsafe extern "C" fn pqsig_sig_verify_with_ctx(
                 ),
             ));
         }
-        scheme::verify(alg, pk, msg, ctx, s).map_err(|e| Fail::lib(F, alg, e))
+        any::VerifyingKey::from_bytes(alg, pk)
+            .and_then(|k| k.verify(msg, ctx, s))
+            .map_err(|e| Fail::lib(F, alg, e))
     })
 }
 

@@ -15,20 +15,16 @@
 use std::borrow::Cow;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{
-    PyException, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError,
-};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyTuple};
 use zeroize::Zeroizing;
 
-use pqsig::{Algorithm, Error};
-
-mod scheme;
+use pqsig::keyfile::{self, KeyFileError, MlDsaForm};
+use pqsig::{any, Algorithm, Error};
 
 /// What a key's `__reduce__` returns: (loader function, (algorithm name, bytes)).
 type Reduced<'py> = (Bound<'py, PyAny>, (&'static str, Bound<'py, PyBytes>));
-use scheme::{Public, Secret};
 
 create_exception!(
     pqsig,
@@ -83,17 +79,71 @@ fn context_bytes<'a>(ctx: Option<&'a Bound<'_, PyAny>>) -> PyResult<Cow<'a, [u8]
     }
 }
 
-/// Checks an `encoding` argument: only "raw" is available here.
-fn check_encoding(encoding: &str) -> PyResult<()> {
-    match encoding.to_ascii_lowercase().as_str() {
-        "raw" => Ok(()),
-        "pem" | "der" => Err(PyNotImplementedError::new_err(format!(
-            "encoding={encoding:?} is not implemented yet in the Python package; \
-             use encoding=\"raw\""
-        ))),
+/// A key encoding: the scheme's raw bytes, or SubjectPublicKeyInfo / PKCS#8 (RFC 9881
+/// for ML-DSA) in PEM or DER.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Enc {
+    Raw,
+    Pem,
+    Der,
+}
+
+/// Parses an `encoding` argument: "raw", "pem" or "der" in any case, or an enum member
+/// named like one (`str(member)` ending in `.PEM`, or a `.value` string), so pyca's
+/// `serialization.Encoding.PEM` works too.
+fn encoding_arg(encoding: Option<&Bound<'_, PyAny>>) -> PyResult<Enc> {
+    let Some(obj) = encoding else {
+        return Ok(Enc::Raw);
+    };
+    let bad = || PyTypeError::new_err("encoding must be \"raw\", \"pem\" or \"der\"");
+    let text: String = if let Ok(t) = obj.extract::<String>() {
+        t
+    } else if let Ok(v) = obj.getattr("value").and_then(|v| v.extract::<String>()) {
+        v
+    } else if obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(bad());
+    } else {
+        let shown = obj.str().map_err(|_| bad())?.to_string();
+        match shown.rsplit_once('.') {
+            Some((_, member)) => member.to_string(),
+            None => return Err(bad()),
+        }
+    };
+    match text.to_ascii_lowercase().as_str() {
+        "raw" => Ok(Enc::Raw),
+        "pem" => Ok(Enc::Pem),
+        "der" => Ok(Enc::Der),
         _ => Err(PyValueError::new_err(format!(
-            "unknown encoding {encoding:?} (expected \"raw\", \"pem\" or \"der\")"
+            "unknown encoding {text:?} (expected \"raw\", \"pem\" or \"der\")"
         ))),
+    }
+}
+
+/// Maps a key-file error to `ValueError` naming the algorithm (when known).
+fn key_file_err(what: &str, e: KeyFileError) -> PyErr {
+    PyValueError::new_err(format!("{what}: {e}"))
+}
+
+/// Checks that `data` is armoured as `enc` says (PEM text vs. a DER SEQUENCE).
+fn check_armour(enc: Enc, data: &[u8]) -> PyResult<()> {
+    let found = keyfile::detect(data);
+    let want = if enc == Enc::Pem {
+        keyfile::Encoding::Pem
+    } else {
+        keyfile::Encoding::Der
+    };
+    if found == want {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "data is not {} (looks like {})",
+            if enc == Enc::Pem { "PEM" } else { "DER" },
+            match found {
+                keyfile::Encoding::Pem => "PEM",
+                keyfile::Encoding::Der => "DER",
+                keyfile::Encoding::Raw => "raw bytes",
+            }
+        )))
     }
 }
 
@@ -136,66 +186,93 @@ impl PyAlgorithm {
     }
     #[getter]
     fn seed_size(&self) -> usize {
-        scheme::seed_len(self.alg)
+        self.alg.seed_len()
     }
     /// Whether a non-empty context string is accepted (ML-DSA and FN-DSA).
     #[getter]
     fn supports_context(&self) -> bool {
-        scheme::supports_context(self.alg)
+        self.alg.supports_context()
+    }
+    /// The key-file OID (dotted), and whether it is provisional (no final OID exists yet:
+    /// Falcon uses Open Quantum Safe's experimental arc, FN-DSA and SNOVA a private one).
+    #[getter]
+    fn oid(&self) -> String {
+        keyfile::oid_string(self.alg)
+    }
+    #[getter]
+    fn oid_is_provisional(&self) -> bool {
+        keyfile::oid_is_provisional(self.alg)
     }
 
     /// A new key pair from operating-system randomness.
     fn generate(&self, py: Python<'_>) -> PyResult<PyPrivateKey> {
         let alg = self.alg;
-        let seed = scheme::random_seed(alg).map_err(|e| py_err(alg, e))?;
+        let seed = any::random_seed(alg).map_err(|e| py_err(alg, e))?;
         PyPrivateKey::from_seed(py, alg, seed)
     }
 
     /// The key pair determined by `seed` (`seed_size` bytes), as `pqsig keygen --seed`.
     fn from_seed(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<PyPrivateKey> {
         let seed = Zeroizing::new(as_bytes(seed, "seed")?.into_owned());
-        if seed.len() != scheme::seed_len(self.alg) {
+        if seed.len() != self.alg.seed_len() {
             return Err(PyValueError::new_err(format!(
                 "{}: seed must be {} bytes, got {}",
                 self.alg.name(),
-                scheme::seed_len(self.alg),
+                self.alg.seed_len(),
                 seed.len()
             )));
         }
         PyPrivateKey::from_seed(py, self.alg, seed)
     }
 
-    /// Loads a private key: the standard encoding (`private_key_size` bytes, validated)
-    /// or a seed (`seed_size` bytes).
-    #[pyo3(signature = (data, encoding = "raw"))]
+    /// Loads a private key. Raw: the standard encoding (`private_key_size` bytes,
+    /// validated) or a seed (`seed_size` bytes). PEM/DER: PKCS#8 of this algorithm (for
+    /// ML-DSA any RFC 9881 form; `both` is checked against its seed).
+    #[pyo3(signature = (data, encoding = None))]
     fn from_private_bytes(
         &self,
         py: Python<'_>,
         data: &Bound<'_, PyAny>,
-        encoding: &str,
+        encoding: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyPrivateKey> {
-        check_encoding(encoding)?;
+        let enc = encoding_arg(encoding)?;
         let alg = self.alg;
         let data = Zeroizing::new(as_bytes(data, "data")?.into_owned());
-        let (key, was_seed) = py
-            .detach(|| Secret::from_bytes(alg, &data))
+        if enc != Enc::Raw {
+            check_armour(enc, &data)?;
+            let pk = py
+                .detach(|| keyfile::decode_private_as(alg, &data))
+                .map_err(|e| key_file_err(alg.name(), e))?;
+            return PyPrivateKey::from_key_file(py, &pk);
+        }
+        let was_seed = data.len() == alg.seed_len() && data.len() != alg.secret_key_len();
+        let key = py
+            .detach(|| any::SigningKey::from_bytes(alg, &data))
             .map_err(|e| py_err(alg, e))?;
-        let public = key.public();
-        Ok(PyPrivateKey {
-            alg,
+        Ok(PyPrivateKey::new(
             key,
-            public,
-            seed: if was_seed { Some(data) } else { None },
-        })
+            if was_seed { Some(data) } else { None },
+        ))
     }
 
-    /// Loads a public key from its standard encoding (`public_key_size` bytes).
-    #[pyo3(signature = (data, encoding = "raw"))]
-    fn from_public_bytes(&self, data: &Bound<'_, PyAny>, encoding: &str) -> PyResult<PyPublicKey> {
-        check_encoding(encoding)?;
-        let key = Public::from_bytes(self.alg, &as_bytes(data, "data")?)
-            .map_err(|e| py_err(self.alg, e))?;
-        Ok(PyPublicKey { alg: self.alg, key })
+    /// Loads a public key: the standard encoding (`public_key_size` bytes) or, with
+    /// encoding "pem"/"der", a SubjectPublicKeyInfo of this algorithm.
+    #[pyo3(signature = (data, encoding = None))]
+    fn from_public_bytes(
+        &self,
+        data: &Bound<'_, PyAny>,
+        encoding: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPublicKey> {
+        let enc = encoding_arg(encoding)?;
+        let data = as_bytes(data, "data")?;
+        let raw = if enc == Enc::Raw {
+            data.into_owned()
+        } else {
+            check_armour(enc, &data)?;
+            keyfile::decode_public_as(self.alg, &data)
+                .map_err(|e| key_file_err(self.alg.name(), e))?
+        };
+        PyPublicKey::from_raw(self.alg, &raw)
     }
 
     /// Batch verification: `items` is an iterable of `(public_key, signature, data)` or
@@ -222,24 +299,38 @@ impl PyAlgorithm {
 #[pyclass(name = "PrivateKey", module = "pqsig", frozen)]
 pub struct PyPrivateKey {
     alg: Algorithm,
-    key: Secret,
-    public: Public,
+    key: any::SigningKey,
+    public: any::VerifyingKey,
     /// The seed the key was generated from, when known (generate, from_seed, or a seed
     /// passed to from_private_bytes).
     seed: Option<Zeroizing<Vec<u8>>>,
 }
 
 impl PyPrivateKey {
-    fn from_seed(py: Python<'_>, alg: Algorithm, seed: Zeroizing<Vec<u8>>) -> PyResult<Self> {
-        let (key, public) = py
-            .detach(|| scheme::keygen_from_seed(alg, &seed))
-            .map_err(|e| py_err(alg, e))?;
-        Ok(PyPrivateKey {
-            alg,
+    fn new(key: any::SigningKey, seed: Option<Zeroizing<Vec<u8>>>) -> Self {
+        PyPrivateKey {
+            alg: key.algorithm(),
+            public: key.verifying_key(),
             key,
-            public,
-            seed: Some(seed),
-        })
+            seed,
+        }
+    }
+
+    fn from_seed(py: Python<'_>, alg: Algorithm, seed: Zeroizing<Vec<u8>>) -> PyResult<Self> {
+        let key = py
+            .detach(|| any::SigningKey::from_seed(alg, &seed))
+            .map_err(|e| py_err(alg, e))?;
+        Ok(Self::new(key, Some(seed)))
+    }
+
+    /// A decoded PKCS#8 key (ML-DSA keeps the seed when the file had it).
+    fn from_key_file(py: Python<'_>, pk: &keyfile::PrivateKey) -> PyResult<Self> {
+        let alg = pk.algorithm();
+        let key = py
+            .detach(|| pk.signing_key())
+            .map_err(|e| key_file_err(alg.name(), e))?;
+        let seed = pk.seed().map(|s| Zeroizing::new(s.to_vec()));
+        Ok(Self::new(key, seed))
     }
 }
 
@@ -284,36 +375,65 @@ impl PyPrivateKey {
         Ok(PyBytes::new(py, &sig))
     }
 
-    fn public_key(&self) -> PyResult<PyPublicKey> {
-        // Re-decoding the stored encoding keeps the public key an independent object.
-        let key = Public::from_bytes(self.alg, self.public.to_bytes())
-            .map_err(|e| py_err(self.alg, e))?;
-        Ok(PyPublicKey { alg: self.alg, key })
+    fn public_key(&self) -> PyPublicKey {
+        PyPublicKey {
+            alg: self.alg,
+            key: self.public.clone(),
+        }
     }
 
-    /// The standard private encoding (`format="expanded"`, the default: the same bytes
-    /// as the CLI's raw key files and the KAT `sk`), or the key-generation seed
-    /// (`format="seed"`; ValueError when the key was loaded without its seed).
-    #[pyo3(signature = (encoding = "raw", format = "expanded"))]
+    /// Raw (the default): the standard private encoding (`format="expanded"`, the
+    /// default: the same bytes as the CLI's raw key files and the KAT `sk`) or the
+    /// key-generation seed (`format="seed"`). PEM/DER: PKCS#8; for ML-DSA `format`
+    /// picks the RFC 9881 form, "seed" (the default when the seed is known, as RFC 9881
+    /// recommends), "expanded" or "both". ValueError for a seed form of a key loaded
+    /// without its seed.
+    #[pyo3(signature = (encoding = None, format = None))]
     fn private_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&str>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        check_encoding(encoding)?;
-        match format {
-            "expanded" => Ok(PyBytes::new(py, &self.key.to_bytes())),
-            "seed" => match &self.seed {
-                Some(s) => Ok(PyBytes::new(py, s)),
-                None => Err(PyValueError::new_err(
-                    "this private key was loaded from its expanded encoding: no seed is known",
-                )),
-            },
-            _ => Err(PyValueError::new_err(format!(
-                "unknown format {format:?} (expected \"expanded\" or \"seed\")"
-            ))),
+        let enc = encoding_arg(encoding)?;
+        let no_seed = || {
+            PyValueError::new_err(
+                "this private key was loaded from its expanded encoding: no seed is known",
+            )
+        };
+        if enc == Enc::Raw {
+            return match format.unwrap_or("expanded") {
+                "expanded" => Ok(PyBytes::new(py, &self.key.to_bytes())),
+                "seed" => self
+                    .seed
+                    .as_ref()
+                    .map(|s| PyBytes::new(py, s))
+                    .ok_or_else(no_seed),
+                f => Err(PyValueError::new_err(format!(
+                    "unknown format {f:?} (expected \"expanded\" or \"seed\")"
+                ))),
+            };
         }
+        let form = match format {
+            None if self.seed.is_none() => MlDsaForm::Expanded,
+            None | Some("seed") => MlDsaForm::Seed,
+            Some("expanded") => MlDsaForm::Expanded,
+            Some("both") => MlDsaForm::Both,
+            Some(f) => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {f:?} (expected \"seed\", \"expanded\" or \"both\")"
+                )))
+            }
+        };
+        let out: Zeroizing<Vec<u8>> = if enc == Enc::Pem {
+            let pem = keyfile::encode_signing_key_pem(&self.key, form)
+                .map_err(|e| key_file_err(self.alg.name(), e))?;
+            Zeroizing::new(pem.as_bytes().to_vec())
+        } else {
+            keyfile::encode_signing_key_der(&self.key, form)
+                .map_err(|e| key_file_err(self.alg.name(), e))?
+        };
+        Ok(PyBytes::new(py, &out))
     }
 
     /// The key-generation seed, or None when the key was loaded from its expanded form.
@@ -341,7 +461,14 @@ impl PyPrivateKey {
 #[pyclass(name = "PublicKey", module = "pqsig", frozen)]
 pub struct PyPublicKey {
     alg: Algorithm,
-    key: Public,
+    key: any::VerifyingKey,
+}
+
+impl PyPublicKey {
+    fn from_raw(alg: Algorithm, raw: &[u8]) -> PyResult<Self> {
+        let key = any::VerifyingKey::from_bytes(alg, raw).map_err(|e| py_err(alg, e))?;
+        Ok(PyPublicKey { alg, key })
+    }
 }
 
 #[pymethods]
@@ -367,10 +494,25 @@ impl PyPublicKey {
             .map_err(|e| py_err(self.alg, e))
     }
 
-    #[pyo3(signature = (encoding = "raw"))]
-    fn public_bytes<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyBytes>> {
-        check_encoding(encoding)?;
-        Ok(PyBytes::new(py, self.key.to_bytes()))
+    /// Raw (the default): the standard encoding; "pem"/"der": SubjectPublicKeyInfo.
+    #[pyo3(signature = (encoding = None))]
+    fn public_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let raw = self.key.to_bytes();
+        let err = |e| key_file_err(self.alg.name(), e);
+        Ok(match encoding_arg(encoding)? {
+            Enc::Raw => PyBytes::new(py, raw),
+            Enc::Pem => PyBytes::new(
+                py,
+                keyfile::encode_public_pem(self.alg, raw)
+                    .map_err(err)?
+                    .as_bytes(),
+            ),
+            Enc::Der => PyBytes::new(py, &keyfile::encode_public_der(self.alg, raw).map_err(err)?),
+        })
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -463,6 +605,46 @@ fn verify_many(py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> 
     verify_batch(py, items, None)
 }
 
+/// `pqsig.load_pem_private_key(data)` / `load_der_private_key`: a PKCS#8 private key of
+/// any algorithm (told by its OID).
+#[pyfunction]
+fn load_pem_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyPrivateKey> {
+    load_private(py, data, Enc::Pem)
+}
+
+#[pyfunction]
+fn load_der_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyPrivateKey> {
+    load_private(py, data, Enc::Der)
+}
+
+fn load_private(py: Python<'_>, data: &Bound<'_, PyAny>, enc: Enc) -> PyResult<PyPrivateKey> {
+    let data = Zeroizing::new(as_bytes(data, "data")?.into_owned());
+    check_armour(enc, &data)?;
+    let pk = py
+        .detach(|| keyfile::decode_private(&data))
+        .map_err(|e| key_file_err("private key", e))?;
+    PyPrivateKey::from_key_file(py, &pk)
+}
+
+/// `pqsig.load_pem_public_key(data)` / `load_der_public_key`: a SubjectPublicKeyInfo of
+/// any algorithm (told by its OID).
+#[pyfunction]
+fn load_pem_public_key(data: &Bound<'_, PyAny>) -> PyResult<PyPublicKey> {
+    load_public(data, Enc::Pem)
+}
+
+#[pyfunction]
+fn load_der_public_key(data: &Bound<'_, PyAny>) -> PyResult<PyPublicKey> {
+    load_public(data, Enc::Der)
+}
+
+fn load_public(data: &Bound<'_, PyAny>, enc: Enc) -> PyResult<PyPublicKey> {
+    let data = as_bytes(data, "data")?;
+    check_armour(enc, &data)?;
+    let (alg, raw) = keyfile::decode_public(&data).map_err(|e| key_file_err("public key", e))?;
+    PyPublicKey::from_raw(alg, &raw)
+}
+
 /// `pqsig.algorithm(name)`: case-insensitive, `-` and `_` interchangeable.
 #[pyfunction]
 fn algorithm(name: &str) -> PyResult<PyAlgorithm> {
@@ -495,5 +677,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithm, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;
+    m.add_function(wrap_pyfunction!(load_pem_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(load_der_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(load_pem_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(load_der_public_key, m)?)?;
     Ok(())
 }

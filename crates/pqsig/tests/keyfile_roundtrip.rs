@@ -2,28 +2,16 @@
 //! ML-DSA private-key form), known answers for ML-DSA, and format detection.
 
 use pqsig::keyfile::{self, Encoding, KeyFileError, MlDsaForm};
-use pqsig::{falcon, mldsa, snova, Algorithm};
+use pqsig::{falcon, mldsa, Algorithm};
 
 /// (secret key in the library's encoding or, for ML-DSA, the seed; public key).
 fn keygen(alg: Algorithm) -> (Vec<u8>, Vec<u8>) {
-    match alg {
-        Algorithm::MlDsa(ps) => {
-            let (sk, vk) = mldsa::keygen(ps).unwrap();
-            (sk.seed().unwrap().to_vec(), vk.to_bytes().to_vec())
-        }
-        Algorithm::Falcon(ps) => {
-            let (sk, vk) = falcon::keygen(ps).unwrap();
-            (sk.to_bytes().to_vec(), vk.to_bytes().to_vec())
-        }
-        Algorithm::FnDsa(ps) => {
-            let (sk, vk) = falcon::fndsa::keygen(ps.logn()).unwrap();
-            (sk.to_bytes().to_vec(), vk.to_bytes().to_vec())
-        }
-        Algorithm::Snova(ps) => {
-            let (sk, vk) = snova::keygen(ps).unwrap();
-            (sk.to_bytes().to_vec(), vk.to_bytes().to_vec())
-        }
-    }
+    let sk = pqsig::any::SigningKey::generate(alg).unwrap();
+    let secret = match &sk {
+        pqsig::any::SigningKey::MlDsa(k) => k.seed().unwrap().to_vec(),
+        _ => sk.to_bytes().to_vec(),
+    };
+    (secret, sk.verifying_key().to_bytes().to_vec())
 }
 
 #[test]
@@ -221,4 +209,43 @@ fn provisional_oids_are_marked() {
         keyfile::oid_string(Algorithm::Falcon(falcon::ParamSet::Falcon1024)),
         "1.3.9999.3.14"
     );
+}
+
+/// `encode_signing_key_*` and `PrivateKey::signing_key` round-trip a generic key of every
+/// family; ML-DSA keeps its seed through the file, and a seedless ML-DSA key can only be
+/// written in the expanded form.
+#[test]
+fn generic_signing_keys_round_trip_through_pkcs8() {
+    use pqsig::any;
+    for name in ["ML-DSA-44", "Falcon-512", "FN-DSA-512", "SNOVA_I_S"] {
+        let alg = Algorithm::from_name(name).unwrap();
+        let seed = vec![9u8; alg.seed_len()];
+        let sk = any::SigningKey::from_seed(alg, &seed).unwrap();
+        let pem = keyfile::encode_signing_key_pem(&sk, MlDsaForm::Seed).unwrap();
+        let der = keyfile::encode_signing_key_der(&sk, MlDsaForm::Seed).unwrap();
+        for back in [
+            keyfile::decode_private(pem.as_bytes()).unwrap(),
+            keyfile::decode_private(&der).unwrap(),
+        ] {
+            assert_eq!(back.algorithm(), alg, "{name}");
+            let k = back.signing_key().unwrap();
+            assert_eq!(&k.to_bytes()[..], &sk.to_bytes()[..], "{name}");
+            assert_eq!(k.verifying_key().to_bytes(), sk.verifying_key().to_bytes());
+        }
+        if let any::SigningKey::MlDsa(_) = sk {
+            let back = keyfile::decode_private(&der).unwrap();
+            assert_eq!(back.seed(), Some(&seed[..]));
+            let seedless = any::SigningKey::from_bytes(alg, &sk.to_bytes()).unwrap();
+            assert!(matches!(
+                keyfile::encode_signing_key_der(&seedless, MlDsaForm::Seed),
+                Err(keyfile::KeyFileError::SeedUnavailable)
+            ));
+            let exp = keyfile::encode_signing_key_der(&seedless, MlDsaForm::Expanded).unwrap();
+            let k = keyfile::decode_private(&exp)
+                .unwrap()
+                .signing_key()
+                .unwrap();
+            assert_eq!(&k.to_bytes()[..], &sk.to_bytes()[..]);
+        }
+    }
 }

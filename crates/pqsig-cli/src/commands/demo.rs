@@ -2,10 +2,11 @@
 //! sign, verify, check that tampering is caught and that backends agree, then print one
 //! table of sizes and median timings. Exit 0 only if every check passed (1 otherwise).
 
+use super::timing::{self, micros};
 use crate::cli::DemoArgs;
 use crate::exit::Failure;
 use crate::io::Out;
-use crate::scheme::{self, PublicKey, SecretKey, Signing};
+use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::kernels::select;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
@@ -180,26 +181,14 @@ fn exercise(
 ) -> Result<Fingerprint, Error> {
     let tag = |what: &str| format!("{alg} on {b}: {what}");
     // Round-3 Falcon has no context string.
-    let ctx: &[u8] = if scheme::supports_context(alg) {
-        CONTEXT
-    } else {
-        b""
-    };
+    let ctx: &[u8] = if alg.supports_context() { CONTEXT } else { b"" };
     // Reproducible randomness (the KAT DRBG with a fixed seed): every backend signs the
     // same inputs with the same random draws, and must produce the same bytes.
     let fixed_rng = || pqsig::rng::drbg::KatDrbg::new(&[0x5a; 48]);
-    let seed: Vec<u8> = (0..scheme::seed_len(alg)).map(|i| i as u8).collect();
 
-    // Key generation (timed over distinct seeds).
-    let keygen = median(iters, |i| {
-        let mut s = seed.clone();
-        s[0] ^= i as u8;
-        s[1] ^= (i >> 8) as u8;
-        let t = Instant::now();
-        let r = scheme::keygen(alg, Some(&s), Some(b));
-        (t.elapsed(), r.map(drop))
-    })?;
-    let (pk, sk) = scheme::keygen(alg, Some(&seed), Some(b))?;
+    // Key generation (timed over distinct seeds; the keys of the fixed seed kept).
+    let (keygen, sk, pk) = timing::keygen(alg, b, iters, None)?;
+    let keygen = keygen.median;
     row.pk_len = pk.to_bytes().len();
     row.sk_len = sk.to_bytes().len();
     checks.check(row.pk_len == alg.public_key_len(), || {
@@ -220,7 +209,7 @@ fn exercise(
         let r = sk.sign_with_rng(&mut rng, &m, ctx);
         (t.elapsed(), r.map(drop))
     })?;
-    let sig = sk.sign(MESSAGE, ctx, Signing::Hedged)?;
+    let sig = sk.sign(MESSAGE, ctx)?;
     row.sig_len = sig.len();
     checks.check(sig.len() <= alg.signature_len(), || {
         tag("signature longer than the maximum")
@@ -249,7 +238,7 @@ fn exercise(
     checks.check(r == Err(Error::VerificationFailed), || {
         tag(&format!("wrong message gave {r:?}"))
     });
-    if scheme::supports_context(alg) {
+    if alg.supports_context() {
         let r = pk.verify(MESSAGE, b"", &sig);
         checks.check(r == Err(Error::VerificationFailed), || {
             tag(&format!("wrong context gave {r:?}"))
@@ -262,8 +251,8 @@ fn exercise(
 
     // Encodings round-trip; the reloaded key signs identically.
     let det_sig = sk.sign_with_rng(&mut fixed_rng(), MESSAGE, ctx)?;
-    let sk2 = SecretKey::from_bytes(alg, &sk.to_bytes())?.with_backend(b)?;
-    let pk2 = PublicKey::from_bytes(alg, pk.to_bytes())?.with_backend(b)?;
+    let sk2 = SigningKey::from_bytes(alg, &sk.to_bytes())?.with_backend(b)?;
+    let pk2 = VerifyingKey::from_bytes(alg, pk.to_bytes())?.with_backend(b)?;
     checks.check(sk2.check_against(&pk2).is_ok(), || {
         tag("reloaded secret key does not match the public key")
     });
@@ -271,10 +260,9 @@ fn exercise(
         sk2.sign_with_rng(&mut fixed_rng(), MESSAGE, ctx)? == det_sig,
         || tag("reloaded secret key signs differently"),
     );
-    if scheme::supports_deterministic(alg) {
+    if alg.supports_deterministic() {
         checks.check(
-            sk2.sign(MESSAGE, ctx, Signing::Deterministic)?
-                == sk.sign(MESSAGE, ctx, Signing::Deterministic)?,
+            sk2.sign_deterministic(MESSAGE, ctx)? == sk.sign_deterministic(MESSAGE, ctx)?,
             || tag("deterministic signing is not reproducible"),
         );
     }
@@ -289,21 +277,9 @@ fn exercise(
     })
 }
 
-/// Runs `f` `iters` times (after one warm-up) and returns the median duration, or the
-/// first error.
-fn median<E>(
-    iters: u32,
-    mut f: impl FnMut(u32) -> (Duration, Result<(), E>),
-) -> Result<Duration, E> {
-    f(u32::MAX).1?;
-    let mut times = Vec::with_capacity(iters as usize);
-    for i in 0..iters {
-        let (t, r) = f(i);
-        r?;
-        times.push(t);
-    }
-    times.sort_unstable();
-    Ok(times[times.len() / 2])
+/// [`timing::median`] without a time budget.
+fn median<E>(iters: u32, f: impl FnMut(u32) -> (Duration, Result<(), E>)) -> Result<Duration, E> {
+    timing::median(iters, None, f).map(|s| s.median)
 }
 
 fn print_table(out: &mut Out, rows: &[Row], default: Backend) -> Result<(), Failure> {
@@ -345,8 +321,4 @@ fn print_table(out: &mut Out, rows: &[Row], default: Backend) -> Result<(), Fail
         )?;
     }
     Ok(())
-}
-
-fn micros(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1e6)
 }

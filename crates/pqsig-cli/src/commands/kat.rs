@@ -27,9 +27,14 @@
 
 use crate::cli::KatArgs;
 use crate::exit::Failure;
-use crate::io::Out;
-use crate::scheme;
+use crate::io::{self, Out};
+use pqsig::any::kat;
 use pqsig::rng::drbg::KatDrbg;
+use pqsig::Algorithm;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
 
 /// `--help` text of `pqsig kat`.
 pub const LONG_ABOUT: &str = "\
@@ -50,6 +55,9 @@ The DRBG flow is that of PQCgenKAT_sign.c with each scheme's reference code:
       seed 32), Sign draws the salt (16); sk = seeds || SHAKE256(pk)[..48] (96 bytes);
       sm = signature || msg (the signature ends with the salt).
 Every signed message is verified before it is written (exit 2 if one fails).
+With --out-dir (and --all for every algorithm) each algorithm goes to its own file,
+named like the official one (PQCsignKAT_<name>.rsp; falcon512-KAT.rsp for Falcon),
+with progress on stderr and a summary on stdout.
 Output: '# <algorithm name>', an empty line, then per record count/seed/mlen/msg/pk/sk/smlen/sm
 lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E...";
 
@@ -59,11 +67,98 @@ pub fn harness_entropy() -> [u8; 48] {
 }
 
 pub fn run(args: KatArgs) -> Result<(), Failure> {
-    let alg = args.alg;
+    match (&args.out_dir, args.alg) {
+        (None, Some(alg)) => {
+            let mut out = Out::new();
+            records(alg, args.count, |text| write!(out, "{text}"))?;
+            out.flush()
+        }
+        (Some(dir), alg) => {
+            let algs = match alg {
+                Some(a) => vec![a],
+                None => Algorithm::ALL.to_vec(),
+            };
+            to_dir(dir, &algs, args.count, io::progress_wanted(args.progress))
+        }
+        // clap requires --alg unless --all, and --all requires --out-dir.
+        (None, None) => Err(Failure::error("kat: --alg or --all --out-dir is required")),
+    }
+}
+
+/// `--out-dir`: one `.rsp` file per algorithm (the official names), progress on stderr,
+/// a summary on stdout.
+fn to_dir(dir: &Path, algs: &[Algorithm], count: usize, progress: bool) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Failure::error(format!(
+            "{}: cannot create the output directory: a file of that name exists",
+            io::shown(dir)
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Failure::error(format!(
+            "{}: cannot create the output directory: {}",
+            io::shown(dir),
+            io::describe(&e)
+        ))
+    })?;
+    let started = Instant::now();
+    let mut done = Vec::new();
+    for (i, &alg) in algs.iter().enumerate() {
+        let path = dir.join(kat::rsp_file_name(alg));
+        if progress {
+            eprintln!(
+                "kat: [{}/{}] {alg}: {count} records -> {}",
+                i + 1,
+                algs.len(),
+                path.display()
+            );
+        }
+        let t = Instant::now();
+        let fail = |e: std::io::Error| {
+            Failure::error(format!(
+                "{}: cannot write KAT file: {}",
+                path.display(),
+                io::describe(&e)
+            ))
+        };
+        let mut file = BufWriter::new(File::create(&path).map_err(fail)?);
+        records(alg, count, |text| {
+            file.write_all(text.as_bytes()).map_err(fail)
+        })?;
+        file.flush().map_err(fail)?;
+        done.push((path, t.elapsed()));
+    }
     let mut out = Out::new();
-    writeln!(out, "# {}\n", alg.name())?;
+    for (path, t) in &done {
+        writeln!(
+            out,
+            "{}  ({count} records, {:.2} s)",
+            path.display(),
+            t.as_secs_f64()
+        )?;
+    }
+    writeln!(
+        out,
+        "kat: {} algorithms, {} records, {:.1} s, {} files written to {}",
+        algs.len(),
+        algs.len() * count,
+        started.elapsed().as_secs_f64(),
+        done.len(),
+        dir.display()
+    )?;
+    out.flush()
+}
+
+/// Generates the `.rsp` text of `count` records of `alg` and hands it to `emit` piece by
+/// piece: the header, then one record at a time.
+fn records(
+    alg: Algorithm,
+    count: usize,
+    mut emit: impl FnMut(&str) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    emit(&format!("# {}\n\n", alg.name()))?;
     let mut requests = KatDrbg::new(&harness_entropy());
-    for count in 0..args.count {
+    for count in 0..count {
         let mut seed = [0u8; 48];
         requests.fill(&mut seed);
         let mlen = count
@@ -74,9 +169,9 @@ pub fn run(args: KatArgs) -> Result<(), Failure> {
         requests.fill(&mut msg);
 
         let mut drbg = KatDrbg::new(&seed);
-        let rec = scheme::kat_record(alg, &mut drbg, &msg)
+        let rec = kat::kat_record(alg, &mut drbg, &msg)
             .map_err(|e| Failure::error(format!("kat: count {count}: {alg} failed: {e}")))?;
-        match scheme::kat_open(alg, &rec.pk, &rec.sm) {
+        match kat::kat_open(alg, &rec.pk, &rec.sm) {
             Ok(opened) if opened == msg => {}
             Ok(_) => {
                 return Err(Failure::error(format!(
@@ -89,16 +184,18 @@ pub fn run(args: KatArgs) -> Result<(), Failure> {
                 )));
             }
         }
-        writeln!(out, "count = {count}")?;
-        writeln!(out, "seed = {}", bstr(&seed))?;
-        writeln!(out, "mlen = {mlen}")?;
-        writeln!(out, "msg = {}", bstr(&msg))?;
-        writeln!(out, "pk = {}", bstr(&rec.pk))?;
-        writeln!(out, "sk = {}", bstr(&rec.sk))?;
-        writeln!(out, "smlen = {}", rec.sm.len())?;
-        writeln!(out, "sm = {}\n", bstr(&rec.sm))?;
+        emit(&format!(
+            "count = {count}\nseed = {}\nmlen = {mlen}\nmsg = {}\npk = {}\nsk = {}\n\
+             smlen = {}\nsm = {}\n\n",
+            bstr(&seed),
+            bstr(&msg),
+            bstr(&rec.pk),
+            bstr(&rec.sk),
+            rec.sm.len(),
+            bstr(&rec.sm)
+        ))?;
     }
-    out.flush()
+    Ok(())
 }
 
 /// `fprintBstr`: upper-case hex, and `00` for an empty string.

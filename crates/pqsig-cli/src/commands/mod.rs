@@ -1,5 +1,7 @@
 //! One module per subcommand, plus the loaders they share.
 
+pub mod bench;
+pub mod client;
 pub mod completions;
 pub mod demo;
 pub mod kat;
@@ -8,16 +10,18 @@ pub mod list;
 pub mod pubkey;
 pub mod serve;
 pub mod sign;
+pub mod timing;
 pub mod verify;
 
 use crate::cli::{Cli, Command, KeyFormat};
 use crate::exit::Failure;
 use crate::io;
-use crate::scheme::{self, PublicKey, SecretKey};
+use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::kernels::select;
 use pqsig::keyfile::{self, Encoding, MlDsaForm};
 use pqsig::{Algorithm, Error};
 use std::path::Path;
+use zeroize::Zeroizing;
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
@@ -31,15 +35,17 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Verify(a) => verify::run(a),
         Command::Kat(a) => kat::run(a),
         Command::Demo(a) => demo::run(a, cli.backend),
+        Command::Bench(a) => bench::run(a, cli.backend),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
+        Command::Client(a) => client::run(a),
         Command::Serve(a) => serve::run(a),
     }
 }
 
 /// Reads and decodes a public key file: PEM or DER SubjectPublicKeyInfo, or the raw key
 /// (the format is detected; a raw key that happens to parse as DER still loads).
-pub fn load_public_key(alg: Algorithm, path: &Path) -> Result<PublicKey, Failure> {
+pub fn load_public_key(alg: Algorithm, path: &Path) -> Result<VerifyingKey, Failure> {
     let file = io::read_file(path, "public key")?;
     let bytes = match keyfile::detect(&file) {
         Encoding::Raw => file,
@@ -54,7 +60,7 @@ pub fn load_public_key(alg: Algorithm, path: &Path) -> Result<PublicKey, Failure
             }
         },
     };
-    PublicKey::from_bytes(alg, &bytes).map_err(|e| {
+    VerifyingKey::from_bytes(alg, &bytes).map_err(|e| {
         let expected = alg.public_key_len();
         if bytes.len() != expected {
             Failure::error(format!(
@@ -72,53 +78,42 @@ pub fn load_public_key(alg: Algorithm, path: &Path) -> Result<PublicKey, Failure
 }
 
 /// Reads and decodes (and validates) a secret key file: PEM or DER PKCS#8, or raw (the
-/// expanded key or, by length, the seed). The format is detected.
-pub fn load_secret_key(alg: Algorithm, path: &Path) -> Result<SecretKey, Failure> {
+/// standard encoding or, by length, the key-generation seed). The format is detected.
+pub fn load_secret_key(alg: Algorithm, path: &Path) -> Result<SigningKey, Failure> {
     let bytes = io::read_secret(path, "secret key")?;
     let enc = keyfile::detect(&bytes);
-    let raw_len = bytes.len() == alg.secret_key_len() || bytes.len() == scheme::seed_len(alg);
+    let raw_len = bytes.len() == alg.secret_key_len() || bytes.len() == alg.seed_len();
     if enc == Encoding::Pem || (enc == Encoding::Der && !raw_len) {
-        let bad = |e: &dyn std::fmt::Display| {
-            Failure::error(format!(
-                "{}: not a valid {alg} private key file ({e})",
-                io::shown(path)
-            ))
-        };
-        let key = keyfile::decode_private_as(alg, &bytes).map_err(|e| bad(&e))?;
-        return if let Algorithm::MlDsa(_) = alg {
-            Ok(SecretKey::MlDsa(
-                key.mldsa_signing_key().map_err(|e| bad(&e))?,
-            ))
-        } else {
-            let sk = key.secret_key_bytes().map_err(|e| bad(&e))?;
-            SecretKey::from_bytes(alg, &sk).map_err(|e| bad(&e))
-        };
+        return keyfile::decode_private_as(alg, &bytes)
+            .and_then(|key| key.signing_key())
+            .map_err(|e| {
+                Failure::error(format!(
+                    "{}: not a valid {alg} private key file ({e})",
+                    io::shown(path)
+                ))
+            });
     }
     if enc == Encoding::Der {
         // A raw length, but it parses as DER: try PKCS#8 first, then raw.
-        if let Ok(key) = keyfile::decode_private_as(alg, &bytes) {
-            if let Algorithm::MlDsa(_) = alg {
-                if let Ok(k) = key.mldsa_signing_key() {
-                    return Ok(SecretKey::MlDsa(k));
-                }
-            } else if let Ok(sk) = key.secret_key_bytes() {
-                if let Ok(k) = SecretKey::from_bytes(alg, &sk) {
-                    return Ok(k);
-                }
-            }
+        if let Ok(k) = keyfile::decode_private_as(alg, &bytes).and_then(|key| key.signing_key()) {
+            return Ok(k);
         }
     }
-    SecretKey::from_bytes(alg, &bytes).map_err(|e| match e {
-        Error::InvalidLength => Failure::error(format!(
-            "{}: wrong length for a secret key: {} bytes, {alg} needs {}",
+    if !raw_len {
+        return Err(Failure::error(format!(
+            "{}: wrong length for a secret key: {} bytes, {alg} needs {} bytes (the key) or {} \
+             bytes (the key-generation seed)",
             io::shown(path),
             bytes.len(),
-            scheme::secret_key_forms(alg)
-        )),
-        e => Failure::error(format!(
+            alg.secret_key_len(),
+            alg.seed_len()
+        )));
+    }
+    SigningKey::from_bytes(alg, &bytes).map_err(|e| {
+        Failure::error(format!(
             "{}: not a valid {alg} secret key ({e})",
             io::shown(path)
-        )),
+        ))
     })
 }
 
@@ -133,34 +128,25 @@ pub fn encode_public(alg: Algorithm, pk: &[u8], format: KeyFormat) -> Result<Vec
 }
 
 /// Encodes a secret key in `format`: raw = the scheme's encoding (ML-DSA: expanded);
-/// PEM/DER = PKCS#8, ML-DSA in the seed form when the key has its seed, else expanded.
+/// PEM/DER = PKCS#8, ML-DSA in the private-key CHOICE `form` (RFC 9881).
 pub fn encode_secret(
-    alg: Algorithm,
-    sk: &SecretKey,
+    sk: &SigningKey,
     format: KeyFormat,
-) -> Result<zeroize::Zeroizing<Vec<u8>>, Failure> {
+    form: MlDsaForm,
+) -> Result<Zeroizing<Vec<u8>>, Failure> {
     let fail = |e: keyfile::KeyFileError| {
-        Failure::error(format!("cannot encode the {alg} secret key: {e}"))
+        Failure::error(format!(
+            "cannot encode the {} secret key: {e}",
+            sk.algorithm()
+        ))
     };
-    let der = match (format, sk) {
-        (KeyFormat::Raw, _) => return Ok(sk.to_bytes()),
-        (_, SecretKey::MlDsa(k)) => {
-            let form = if k.seed().is_some() {
-                MlDsaForm::Seed
-            } else {
-                MlDsaForm::Expanded
-            };
-            keyfile::encode_mldsa_private_der(k, form).map_err(fail)?
-        }
-        (_, _) => {
-            keyfile::encode_private_der(alg, &sk.to_bytes(), MlDsaForm::default()).map_err(fail)?
-        }
-    };
-    if format == KeyFormat::Der {
-        return Ok(der);
+    match format {
+        KeyFormat::Raw => Ok(sk.to_bytes()),
+        KeyFormat::Der => keyfile::encode_signing_key_der(sk, form).map_err(fail),
+        KeyFormat::Pem => keyfile::encode_signing_key_pem(sk, form)
+            .map(|pem| Zeroizing::new(pem.as_bytes().to_vec()))
+            .map_err(fail),
     }
-    let pem = keyfile::pem::encode(keyfile::PEM_PRIVATE, &der);
-    Ok(zeroize::Zeroizing::new(pem.as_bytes().to_vec()))
 }
 
 /// Decodes `--ctx` (empty when absent) and enforces the 255-byte limit.
@@ -183,9 +169,9 @@ pub fn context(ctx: Option<&str>) -> Result<Vec<u8>, Failure> {
 pub fn unsupported_why(alg: Algorithm, e: Error, ctx: &[u8], deterministic: bool) -> String {
     if e != Error::Unsupported {
         String::new()
-    } else if !ctx.is_empty() && !scheme::supports_context(alg) {
+    } else if !ctx.is_empty() && !alg.supports_context() {
         format!(" (--ctx: {alg} takes no context string)")
-    } else if deterministic && !scheme::supports_deterministic(alg) {
+    } else if deterministic && !alg.supports_deterministic() {
         format!(" (--deterministic: {alg} has no deterministic signing mode)")
     } else {
         String::new()

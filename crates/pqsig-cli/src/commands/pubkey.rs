@@ -8,6 +8,6 @@ use crate::io;
 pub fn run(args: PubkeyArgs) -> Result<(), Failure> {
     let alg = args.alg;
     let sk = load_secret_key(alg, &args.sk)?;
-    let pk = encode_public(alg, &sk.public_key_bytes(), args.format)?;
+    let pk = encode_public(alg, sk.verifying_key().to_bytes(), args.format)?;
     io::write_file(&args.out, &pk, "public key")
 }

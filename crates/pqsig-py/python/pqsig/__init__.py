@@ -4,6 +4,8 @@
     key = pqsig.MLDSA65.generate()
     sig = key.sign(b"message", context=b"app-v1")
     key.public_key().verify(sig, b"message", context=b"app-v1")  # raises InvalidSignature
+    pem = key.private_bytes(encoding="pem")      # PKCS#8 (RFC 9881 seed form for ML-DSA)
+    same = pqsig.load_pem_private_key(pem)       # algorithm told by the OID
 
 Every algorithm is an :class:`Algorithm` object: the module-level names below
 (``MLDSA44`` ... ``SNOVA_V_S_AES``) or ``algorithm(name)`` for any spelling of a canonical
@@ -18,6 +20,10 @@ from ._native import (
     algorithm,
     algorithms,
     backend,
+    load_der_private_key,
+    load_der_public_key,
+    load_pem_private_key,
+    load_pem_public_key,
     verify_many,
 )
 
@@ -70,6 +76,10 @@ __all__ = [
     "algorithm",
     "algorithms",
     "backend",
+    "load_der_private_key",
+    "load_der_public_key",
+    "load_pem_private_key",
+    "load_pem_public_key",
     "verify_many",
     "MLDSA44",
     "MLDSA65",

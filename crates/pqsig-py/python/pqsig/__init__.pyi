@@ -3,7 +3,8 @@
 from typing import Iterable, List, Literal, Optional, Tuple, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
-_Encoding = Literal["raw", "pem", "der"]
+# A string in any case, or an enum member whose .value is one (pyca's Encoding.PEM works).
+_Encoding = Union[Literal["raw", "pem", "der", "RAW", "PEM", "DER", "Raw"], object]
 _Item = Union[
     Tuple["PublicKey", _Bytes, _Bytes],
     Tuple["PublicKey", _Bytes, _Bytes, Optional[_Bytes]],
@@ -29,11 +30,19 @@ class Algorithm:
     @property
     def supports_context(self) -> bool:
         """Whether a non-empty context string is accepted (ML-DSA, FN-DSA)."""
+    @property
+    def oid(self) -> str:
+        """The key-file OID, dotted."""
+    @property
+    def oid_is_provisional(self) -> bool:
+        """True where no final OID exists yet (Falcon, FN-DSA, SNOVA)."""
     def generate(self) -> PrivateKey: ...
     def from_seed(self, seed: _Bytes) -> PrivateKey: ...
     def from_private_bytes(self, data: _Bytes, encoding: _Encoding = "raw") -> PrivateKey:
-        """The standard private encoding (validated) or a seed, told apart by length."""
-    def from_public_bytes(self, data: _Bytes, encoding: _Encoding = "raw") -> PublicKey: ...
+        """Raw: the standard private encoding (validated) or a seed, told apart by length.
+        PEM/DER: PKCS#8 of this algorithm (ML-DSA: any RFC 9881 form)."""
+    def from_public_bytes(self, data: _Bytes, encoding: _Encoding = "raw") -> PublicKey:
+        """Raw: the standard encoding. PEM/DER: SubjectPublicKeyInfo of this algorithm."""
     def verify_many(self, items: Iterable[_Item]) -> List[bool]: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
@@ -51,8 +60,11 @@ class PrivateKey:
     def private_bytes(
         self,
         encoding: _Encoding = "raw",
-        format: Literal["expanded", "seed"] = "expanded",
-    ) -> bytes: ...
+        format: Optional[Literal["expanded", "seed", "both"]] = None,
+    ) -> bytes:
+        """Raw: the standard encoding ("expanded", the default) or the seed ("seed").
+        PEM/DER: PKCS#8; for ML-DSA the RFC 9881 form ("seed" by default when the seed
+        is known, else "expanded"; or "both")."""
 
 class PublicKey:
     @property
@@ -66,6 +78,12 @@ class PublicKey:
 def algorithm(name: str) -> Algorithm: ...
 def algorithms() -> List[Algorithm]: ...
 def backend() -> str: ...
+def load_pem_private_key(data: _Bytes) -> PrivateKey:
+    """A PKCS#8 PEM private key of any algorithm (told by its OID)."""
+def load_der_private_key(data: _Bytes) -> PrivateKey: ...
+def load_pem_public_key(data: _Bytes) -> PublicKey:
+    """A SubjectPublicKeyInfo PEM public key of any algorithm (told by its OID)."""
+def load_der_public_key(data: _Bytes) -> PublicKey: ...
 def verify_many(items: Iterable[_Item]) -> List[bool]: ...
 
 MLDSA44: Algorithm

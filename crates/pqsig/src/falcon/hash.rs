@@ -78,6 +78,35 @@ fn hash_to_point_msg_on(mut sponge: Shake256, nonce: &[u8; NONCE_LEN], msg: &[u8
     hash_to_point(&mut sponge, c);
 }
 
+/// Incremental c = HashToPoint(SHAKE256(nonce ‖ message)): the nonce first, then the
+/// message in pieces of any size, for signing and verifying data too large to hold in
+/// memory. The point equals [`hash_to_point_msg`] over the concatenated pieces.
+#[derive(Clone)]
+pub struct PointHasher {
+    sponge: Shake256,
+    backend: Backend,
+}
+
+impl PointHasher {
+    /// Starts SHAKE256(nonce ‖ …) with backend `b`'s Keccak permutation and, in
+    /// [`PointHasher::finalize`], its sampling kernel (every backend gives the same point).
+    pub fn new(b: Backend, nonce: &[u8; NONCE_LEN]) -> Self {
+        let mut sponge = Shake256::new().with_permutation(permute1_for(b));
+        sponge.absorb(nonce);
+        PointHasher { sponge, backend: b }
+    }
+
+    /// Absorbs the next piece of the message.
+    pub fn update(&mut self, data: &[u8]) {
+        self.sponge.absorb(data);
+    }
+
+    /// Fills `c` (n = `c.len()` ≤ 1024 coefficients) with the point.
+    pub fn finalize(mut self, c: &mut [u16]) {
+        hash_to_point_on(ntt::kernels(self.backend), &mut self.sponge, c)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +150,25 @@ mod tests {
             let mut c = vec![0u16; n];
             hash_to_point(&mut s, &mut c);
             assert_eq!(c, slow_from(&nonce, b"m", n, 6));
+        }
+    }
+
+    #[test]
+    fn point_hasher_matches_one_shot_for_any_split() {
+        let nonce = [9u8; NONCE_LEN];
+        let msg: Vec<u8> = (0..3000u32).map(|i| (i * 7 + 3) as u8).collect();
+        let mut want = [0u16; 512];
+        hash_to_point_msg(&nonce, &msg, &mut want);
+        for split in [0usize, 1, 135, 136, 137, 2999, 3000] {
+            for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
+                let mut h = PointHasher::new(b, &nonce);
+                h.update(&msg[..split]);
+                h.update(&[]);
+                h.update(&msg[split..]);
+                let mut got = [0u16; 512];
+                h.finalize(&mut got);
+                assert_eq!(got, want, "split {split} on {b}");
+            }
         }
     }
 

@@ -135,6 +135,7 @@ pub const NONCE_LEN: usize = params::NONCE_LEN;
 pub const SIGN_SEED_LEN: usize = round3::SEED_LEN;
 
 use super::codec;
+use super::hash::PointHasher;
 use super::keygen as kg;
 use super::sign::{round3, CompactKey, ExpandedKey};
 use super::verify::{self as vf, PreparedPublicKey};
@@ -216,6 +217,30 @@ impl VerifyingKey {
     pub fn verify_with_context(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
         no_context(ctx)?;
         self.verify(msg, sig)
+    }
+
+    /// A hasher of SHAKE256(`nonce` ‖ message) on this key's backend, for verifying a
+    /// message streamed in pieces: take the nonce from the signature
+    /// ([`codec::decode_signature_logn`]), feed the message, then [`Self::verify_point`].
+    pub fn point_hasher(&self, nonce: &[u8; NONCE_LEN]) -> PointHasher {
+        PointHasher::new(self.backend, nonce)
+    }
+
+    /// Verifies the decoded signature vector `s2` against the hashed point `c0` (both
+    /// 2^logn long, else `InvalidSignature`): `VerificationFailed` if the norm bound
+    /// fails. With `c0` from [`Self::point_hasher`] this is [`Self::verify`].
+    pub fn verify_point(&self, c0: &[u16], s2: &[i16]) -> Result<(), Error> {
+        let logn = self.ps.logn();
+        let n = 1usize << logn;
+        if c0.len() != n || s2.len() != n {
+            return Err(Error::InvalidSignature);
+        }
+        let k = ntt::kernels(self.backend);
+        if vf::verify_raw_with(k, c0, s2, &self.prepared.h_ntt, logn) {
+            Ok(())
+        } else {
+            Err(Error::VerificationFailed)
+        }
     }
 
     /// NIST `crypto_sign_open`: checks a signed message (`siglen ‖ nonce ‖ msg ‖
@@ -380,6 +405,26 @@ impl SigningKey {
         seed: &[u8; SIGN_SEED_LEN],
     ) -> Result<Vec<u8>, Error> {
         self.key.sign_round3(msg, nonce, seed, format_of(self.ps))
+    }
+
+    /// A hasher of SHAKE256(`nonce` ‖ message) on this key's backend, for signing a
+    /// message streamed in pieces: draw the nonce first, feed the message, then
+    /// [`Self::sign_point_with_nonce_and_seed`].
+    pub fn point_hasher(&self, nonce: &[u8; NONCE_LEN]) -> PointHasher {
+        PointHasher::new(self.key.backend(), nonce)
+    }
+
+    /// Signs the hashed point `hm` = HashToPoint(SHAKE256(nonce ‖ message)) (2^logn
+    /// coefficients, else `InvalidLength`): the same bytes as
+    /// [`Self::sign_with_nonce_and_seed`] over that message with the same nonce and seed.
+    pub fn sign_point_with_nonce_and_seed(
+        &self,
+        hm: &[u16],
+        nonce: &[u8; NONCE_LEN],
+        seed: &[u8; SIGN_SEED_LEN],
+    ) -> Result<Vec<u8>, Error> {
+        self.key
+            .sign_round3_point(hm, nonce, seed, format_of(self.ps))
     }
 }
 

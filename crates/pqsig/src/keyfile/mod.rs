@@ -48,7 +48,7 @@ pub use pem::PemError;
 
 use crate::algorithm::Algorithm;
 use crate::error::Error;
-use crate::{falcon, mldsa, snova};
+use crate::{any, mldsa};
 use alloc::string::String;
 use alloc::vec::Vec;
 use subtle::ConstantTimeEq;
@@ -294,6 +294,15 @@ impl PrivateKey {
         }
         Ok(self.mldsa_signing_key()?.to_expanded_bytes())
     }
+    /// The signing key, ready to use (ML-DSA: from the seed when the file had it, so the
+    /// key keeps its seed and can be written again in any form).
+    pub fn signing_key(&self) -> Result<any::SigningKey, KeyFileError> {
+        match (self.algorithm, &self.secret) {
+            (Algorithm::MlDsa(_), _) => Ok(any::SigningKey::MlDsa(self.mldsa_signing_key()?)),
+            (alg, Some(sk)) => Ok(any::SigningKey::from_bytes(alg, sk)?),
+            (_, None) => Err(KeyFileError::SeedUnavailable),
+        }
+    }
     /// The ML-DSA signing key (from the seed when present, so it keeps its seed).
     pub fn mldsa_signing_key(&self) -> Result<mldsa::SigningKey, KeyFileError> {
         let Algorithm::MlDsa(ps) = self.algorithm else {
@@ -315,24 +324,10 @@ fn public_of(alg: Algorithm, sk: &[u8]) -> Result<Vec<u8>, KeyFileError> {
             found: sk.len(),
         });
     }
-    Ok(match alg {
-        Algorithm::MlDsa(ps) => mldsa::SigningKey::from_expanded(ps, sk)?
-            .verifying_key()
-            .to_bytes()
-            .to_vec(),
-        Algorithm::Falcon(ps) => falcon::SigningKey::from_bytes(ps, sk)?
-            .verifying_key()
-            .to_bytes()
-            .to_vec(),
-        Algorithm::FnDsa(ps) => falcon::fndsa::SigningKey::from_bytes_logn(ps.logn(), sk)?
-            .verifying_key()
-            .to_bytes()
-            .to_vec(),
-        Algorithm::Snova(ps) => snova::SigningKey::from_bytes(ps, sk)?
-            .verifying_key()
-            .to_bytes()
-            .to_vec(),
-    })
+    Ok(any::SigningKey::from_bytes(alg, sk)?
+        .verifying_key()
+        .to_bytes()
+        .to_vec())
 }
 
 /// The private-key OCTET STRING content for `alg`.
@@ -406,6 +401,27 @@ pub fn encode_mldsa_private_der(
         (None, MlDsaForm::Expanded) => encode_private_der(alg, &sk.to_expanded_bytes(), form),
         (None, _) => Err(KeyFileError::SeedUnavailable),
     }
+}
+
+/// PKCS#8 DER for a signing key of any algorithm (`form` applies to ML-DSA only, whose
+/// seed forms need a key that has its seed; see [`encode_mldsa_private_der`]).
+pub fn encode_signing_key_der(
+    sk: &any::SigningKey,
+    form: MlDsaForm,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    match sk {
+        any::SigningKey::MlDsa(k) => encode_mldsa_private_der(k, form),
+        _ => encode_private_der(sk.algorithm(), &sk.to_bytes(), form),
+    }
+}
+
+/// PKCS#8 PEM (`PRIVATE KEY`) for a signing key of any algorithm.
+pub fn encode_signing_key_pem(
+    sk: &any::SigningKey,
+    form: MlDsaForm,
+) -> Result<Zeroizing<String>, KeyFileError> {
+    let der = encode_signing_key_der(sk, form)?;
+    Ok(pem::encode(PEM_PRIVATE, &der))
 }
 
 fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {

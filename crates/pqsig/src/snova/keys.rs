@@ -1,7 +1,7 @@
 //! The public API: key generation, key types, signing and verification.
 
 use super::keygen as kg;
-use super::params::{ParamSet, PK_HASH_LEN, SALT_LEN, SEED_LEN, SK_LEN};
+use super::params::{ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_LEN, SK_LEN};
 use super::sign;
 use super::verify;
 use crate::error::Error;
@@ -225,6 +225,18 @@ impl SigningKey {
         let ek = sign::expand_sk(self.ps, self.backend, &self.bytes, false);
         sign::sign(self.ps, self.backend, &ek, msg, salt)
     }
+
+    /// Signs the message digest `dg` = SHAKE256(msg, 64) with an explicit salt: the same
+    /// bytes as [`Self::sign_with_salt`] over `msg`. For messages hashed incrementally
+    /// (a [`crate::kernels::keccak::sponge::Shake256`] fed piece by piece).
+    pub fn sign_digest_with_salt(
+        &self,
+        dg: &[u8; DIGEST_LEN],
+        salt: &[u8; SALT_LEN],
+    ) -> Result<Vec<u8>, Error> {
+        let ek = sign::expand_sk(self.ps, self.backend, &self.bytes, false);
+        sign::sign_digest(self.ps, self.backend, &ek, dg, salt)
+    }
 }
 
 impl ExpandedSigningKey {
@@ -295,6 +307,15 @@ impl VerifyingKey {
             return Err(Error::InvalidSignature);
         }
         verify::verify_streamed(self.ps, self.backend, &self.bytes, &self.pk_hash, msg, sig)
+    }
+
+    /// [`Self::verify`] given the message digest `dg` = SHAKE256(msg, 64), computed
+    /// incrementally by the caller for a streamed message.
+    pub fn verify_digest(&self, dg: &[u8; DIGEST_LEN], sig: &[u8]) -> Result<(), Error> {
+        if sig.len() != self.ps.signature_len() {
+            return Err(Error::InvalidSignature);
+        }
+        verify::verify_streamed_digest(self.ps, self.backend, &self.bytes, &self.pk_hash, dg, sig)
     }
 
     /// Expands P once for many verifications.

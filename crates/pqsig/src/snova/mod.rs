@@ -88,4 +88,4 @@ pub use keys::{
     keygen_from_seed, keygen_from_seed_on, keygen_with_rng, signed_message, ExpandedSigningKey,
     PreparedVerifyingKey, SigningKey, VerifyingKey,
 };
-pub use params::{ParamSet, SALT_LEN, SEED_LEN};
+pub use params::{ParamSet, DIGEST_LEN, SALT_LEN, SEED_LEN};

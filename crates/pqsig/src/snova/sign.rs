@@ -122,6 +122,18 @@ pub(crate) fn sign(
     msg: &[u8],
     salt: &[u8; SALT_LEN],
 ) -> Result<Vec<u8>, Error> {
+    sign_digest(ps, b, ek, &digest(msg), salt)
+}
+
+/// Signs the message digest `dg` = SHAKE256(msg, 64) with `salt` (the message enters
+/// signing only through it, so a digest computed incrementally gives the same bytes).
+pub(crate) fn sign_digest(
+    ps: ParamSet,
+    b: Backend,
+    ek: &Expanded,
+    dg: &[u8; DIGEST_LEN],
+    salt: &[u8; SALT_LEN],
+) -> Result<Vec<u8>, Error> {
     let sh = ps.shape();
     let k = gf16::kernels(b);
     let abq = abq::get(sh);
@@ -132,8 +144,7 @@ pub(crate) fn sign(
     let rol = r * ol;
     let stride = olr + 1;
 
-    let dg: [u8; DIGEST_LEN] = digest(msg);
-    let t = target(ps, &ek.pk_hash, &dg, salt);
+    let t = target(ps, &ek.pk_hash, dg, salt);
 
     // Every secret temporary lives in one arena, wiped on drop.
     let sizes = [
@@ -166,7 +177,7 @@ pub(crate) fn sign(
         // 1. Vinegar and its whipping.
         let mut h = Shake256::new();
         h.absorb(&ek.s_priv[..]);
-        h.absorb(&dg);
+        h.absorb(dg);
         h.absorb(salt);
         h.absorb(&[ctr]);
         h.squeeze(vin_bytes);

@@ -86,7 +86,7 @@ pub(crate) fn verify(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), Error> {
-    verify_with(ps, b, Source::Expanded(ek), msg, sig)
+    verify_with(ps, b, Source::Expanded(ek), &digest(msg), sig)
 }
 
 /// Checks `sig` on `msg` against a public key, expanding P on the fly: P is decoded a few
@@ -100,8 +100,21 @@ pub(crate) fn verify_streamed(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), Error> {
+    verify_streamed_digest(ps, b, pk, pk_hash, &digest(msg), sig)
+}
+
+/// [`verify_streamed`] given the message digest `dg` = SHAKE256(msg, 64) (computed
+/// incrementally by the caller for a streamed message).
+pub(crate) fn verify_streamed_digest(
+    ps: ParamSet,
+    b: Backend,
+    pk: &[u8],
+    pk_hash: &[u8; PK_HASH_LEN],
+    dg: &[u8; DIGEST_LEN],
+    sig: &[u8],
+) -> Result<(), Error> {
     check_pk(ps, pk)?;
-    verify_with(ps, b, Source::Streamed(pk, pk_hash), msg, sig)
+    verify_with(ps, b, Source::Streamed(pk, pk_hash), dg, sig)
 }
 
 enum Source<'a> {
@@ -116,7 +129,7 @@ fn verify_with(
     ps: ParamSet,
     b: Backend,
     src: Source<'_>,
-    msg: &[u8],
+    dg: &[u8; DIGEST_LEN],
     sig: &[u8],
 ) -> Result<(), Error> {
     let sh = ps.shape();
@@ -176,7 +189,7 @@ fn verify_with(
             *pk_hash
         }
     };
-    let t = target(ps, &pk_hash, &digest(msg), salt);
+    let t = target(ps, &pk_hash, dg, salt);
     if t[..] == out[..] {
         Ok(())
     } else {

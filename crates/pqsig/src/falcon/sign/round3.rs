@@ -73,6 +73,25 @@ impl CompactKey {
             self.sign(hm, rng, s2)
         })
     }
+
+    /// Round-3 signature from the hashed point `hm` = HashToPoint(SHAKE256(nonce ‖
+    /// message)) (2^logn coefficients, else `InvalidLength`), for messages hashed
+    /// incrementally ([`crate::falcon::hash::PointHasher`]): steps 3–4 of the module
+    /// docs, so the bytes equal [`CompactKey::sign_round3`]'s for the same nonce and seed.
+    pub fn sign_round3_point(
+        &self,
+        hm: &[u16],
+        nonce: &[u8; NONCE_LEN],
+        seed: &[u8; SEED_LEN],
+        format: Format,
+    ) -> Result<Vec<u8>, Error> {
+        if hm.len() != 1usize << self.logn {
+            return Err(Error::InvalidLength);
+        }
+        sign_point(self.logn, hm, nonce, seed, format, |hm, rng, s2| {
+            self.sign(hm, rng, s2)
+        })
+    }
 }
 
 impl ExpandedKey {
@@ -134,11 +153,23 @@ fn sign_bytes(
     nonce: &[u8; NONCE_LEN],
     seed: &[u8; SEED_LEN],
     format: Format,
+    sign_once: impl FnMut(&[u16], &mut Shake256, &mut [i16]) -> Result<(), Error>,
+) -> Result<Vec<u8>, Error> {
+    let mut hm = vec![0u16; 1usize << logn];
+    hash::hash_to_point_msg(nonce, msg, &mut hm);
+    sign_point(logn, &hm, nonce, seed, format, sign_once)
+}
+
+/// Steps 3–4 of the module docs from the hashed point `hm` (2^logn coefficients).
+fn sign_point(
+    logn: u32,
+    hm: &[u16],
+    nonce: &[u8; NONCE_LEN],
+    seed: &[u8; SEED_LEN],
+    format: Format,
     mut sign_once: impl FnMut(&[u16], &mut Shake256, &mut [i16]) -> Result<(), Error>,
 ) -> Result<Vec<u8>, Error> {
     let n = 1usize << logn;
-    let mut hm = vec![0u16; n];
-    hash::hash_to_point_msg(nonce, msg, &mut hm);
     let mut rng = Shake256::new();
     rng.absorb(seed);
     let size = match format {
@@ -155,7 +186,7 @@ fn sign_bytes(
     // attempts; the cap only stops keys that are not Falcon keys.
     let mut len = None;
     for _ in 0..super::MAX_ATTEMPTS {
-        sign_once(&hm, &mut rng, &mut s2)?;
+        sign_once(hm, &mut rng, &mut s2)?;
         if let Some(k) = codec::comp_encode(&mut out[head..], &s2, logn) {
             len = Some(head + k);
             break;

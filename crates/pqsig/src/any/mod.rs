@@ -6,6 +6,10 @@
 //! package and the server all dispatch through it, so adding a family means adding one
 //! arm to each `match` here.
 //!
+//! Submodules: `stream` ([`Signer`] / [`Verifier`]: signing and verifying messages fed in
+//! pieces, in constant memory) and, with the `kat` feature, [`kat`] (the NIST
+//! `PQCgenKAT_sign` records of every algorithm).
+//!
 //! Encodings are the schemes' standard ones (the KAT `pk`/`sk` fields): ML-DSA FIPS 204
 //! (the expanded secret key), Falcon round 3 (compact `0x5X ‖ f ‖ g ‖ F`), FN-DSA as in
 //! the `fn-dsa` 0.4.0 draft, SNOVA Round 3 (`s_pub ‖ s_priv ‖ SHAKE256(pk)[..48]`).
@@ -17,6 +21,12 @@ use crate::kernels::select::Backend;
 use crate::{mldsa, snova};
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
+
+#[cfg(feature = "kat")]
+pub mod kat;
+mod stream;
+
+pub use stream::{Signer, Verifier};
 
 impl Algorithm {
     /// Length of the key-generation seed ([`SigningKey::from_seed`]): ML-DSA 32 (ξ),
@@ -60,18 +70,26 @@ impl Algorithm {
 
 /// A secret key of any algorithm.
 pub enum SigningKey {
+    /// ML-DSA-44/65/87 (FIPS 204).
     MlDsa(mldsa::SigningKey),
+    /// Round-3 Falcon (compressed or padded signatures).
     Falcon(falcon::SigningKey),
+    /// FN-DSA (draft FIPS 206, as in `fn-dsa` 0.4.0).
     FnDsa(fndsa::SigningKey),
+    /// SNOVA Round 3 (18 sets).
     Snova(snova::SigningKey),
 }
 
 /// A public key of any algorithm.
 #[derive(Clone)]
 pub enum VerifyingKey {
+    /// ML-DSA-44/65/87 (FIPS 204).
     MlDsa(mldsa::VerifyingKey),
+    /// Round-3 Falcon (compressed or padded signatures).
     Falcon(falcon::VerifyingKey),
+    /// FN-DSA (draft FIPS 206, as in `fn-dsa` 0.4.0).
     FnDsa(fndsa::VerifyingKey),
+    /// SNOVA Round 3 (18 sets).
     Snova(snova::VerifyingKey),
 }
 
@@ -157,6 +175,7 @@ impl SigningKey {
         })
     }
 
+    /// The algorithm (family and parameter set) of this key.
     pub fn algorithm(&self) -> Algorithm {
         match self {
             SigningKey::MlDsa(k) => Algorithm::MlDsa(k.param_set()),
@@ -296,6 +315,7 @@ impl VerifyingKey {
         })
     }
 
+    /// The algorithm (family and parameter set) of this key.
     pub fn algorithm(&self) -> Algorithm {
         match self {
             VerifyingKey::MlDsa(k) => Algorithm::MlDsa(k.param_set()),
@@ -375,7 +395,7 @@ mod tests {
     use super::*;
 
     /// The fast sets of every family (the CLI, C and Python tests cover every name).
-    const FAST: [&str; 5] = [
+    pub(super) const FAST: [&str; 5] = [
         "ML-DSA-44",
         "Falcon-512",
         "Falcon-padded-512",

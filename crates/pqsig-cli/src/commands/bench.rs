@@ -1,0 +1,249 @@
+//! `pqsig bench`: a quick benchmark of our own backends (no peer libraries; those are in
+//! `pqsig-bench`). For each algorithm and each backend available here (or the one given
+//! with `--backend`): median key generation (from distinct seeds), signing (hedged, as
+//! `pqsig sign` does it) and verification times, as a table or one JSON object per line,
+//! then a summary: the fastest backend per algorithm (smallest geometric mean of the
+//! three medians) and its speedup over portable.
+//! Progress lines go to stderr (when it is a terminal, or with `--progress`).
+
+use super::timing::{self, micros, Sample};
+use crate::cli::BenchArgs;
+use crate::exit::Failure;
+use crate::io::{self, Out};
+use pqsig::kernels::select;
+use pqsig::{Algorithm, Backend, Error};
+use std::time::{Duration, Instant};
+
+/// The default selection: each ML-DSA level and the level-1 set of the other families.
+const DEFAULT: [&str; 6] = [
+    "ML-DSA-44",
+    "ML-DSA-65",
+    "ML-DSA-87",
+    "Falcon-512",
+    "FN-DSA-512",
+    "SNOVA_I_S",
+];
+
+/// The message signed (its length hardly matters: every scheme hashes it first).
+const MESSAGE: &[u8] = b"pqsig bench: a 64-byte message, signed and verified many times..";
+
+/// One algorithm on one backend.
+struct Row {
+    alg: Algorithm,
+    backend: Backend,
+    keygen: Sample,
+    sign: Sample,
+    verify: Sample,
+    sig_len: usize,
+}
+
+impl Row {
+    /// What "fastest" ranks by: the geometric mean of the three medians (as a log sum),
+    /// so that each operation weighs the same whatever its scale (Falcon's key
+    /// generation takes milliseconds, its verification microseconds).
+    fn score(&self) -> f64 {
+        [self.keygen, self.sign, self.verify]
+            .iter()
+            .map(|s| s.median.as_secs_f64().max(1e-9).ln())
+            .sum()
+    }
+}
+
+pub fn run(args: BenchArgs, forced: Option<Backend>) -> Result<(), Failure> {
+    let algs: Vec<Algorithm> = if args.all {
+        Algorithm::ALL.to_vec()
+    } else if args.alg.is_empty() {
+        DEFAULT
+            .iter()
+            .map(|n| Algorithm::from_name(n).expect("a known name"))
+            .collect()
+    } else {
+        args.alg.clone()
+    };
+    let backends: Vec<Backend> = match forced {
+        Some(b) => vec![b],
+        None => Backend::available().collect(),
+    };
+    let budget = Duration::from_secs_f64(args.time);
+    let progress = io::progress_wanted(args.progress);
+    let default = select::active();
+    let started = Instant::now();
+    let mut out = Out::new();
+    let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();
+    if !args.json {
+        writeln!(
+            out,
+            "pqsig {} bench: backends {} (* = default); median of up to {} runs, at most \
+             {} s per operation; times in µs\n",
+            env!("CARGO_PKG_VERSION"),
+            names.join(", "),
+            args.iters,
+            args.time
+        )?;
+        writeln!(
+            out,
+            "{:<18} {:<9} {:>11} {:>11} {:>11} {:>7}  runs k/s/v",
+            "algorithm", "backend", "keygen µs", "sign µs", "verify µs", "sig B"
+        )?;
+        out.flush()?;
+    }
+    let mut rows = Vec::new();
+    for (i, &alg) in algs.iter().enumerate() {
+        if progress {
+            eprintln!(
+                "bench: [{}/{}] {alg} on {}",
+                i + 1,
+                algs.len(),
+                names.join(", ")
+            );
+        }
+        for &b in &backends {
+            let row = measure(alg, b, args.iters, budget)
+                .map_err(|e| Failure::error(format!("bench: {alg} on {b}: {e}")))?;
+            if args.json {
+                writeln!(out, "{}", row_json(&row, default))?;
+            } else {
+                writeln!(out, "{}", row_text(&row, default))?;
+            }
+            out.flush()?;
+            rows.push(row);
+        }
+    }
+    summary(&mut out, &algs, &rows, args.json)?;
+    if !args.json {
+        writeln!(
+            out,
+            "\n{} algorithms × {} backends in {:.1} s",
+            algs.len(),
+            backends.len(),
+            started.elapsed().as_secs_f64()
+        )?;
+    }
+    out.flush()
+}
+
+/// Times one algorithm on one backend.
+fn measure(alg: Algorithm, b: Backend, iters: u32, budget: Duration) -> Result<Row, Error> {
+    let (keygen, sk, vk) = timing::keygen(alg, b, iters, Some(budget))?;
+    let sign = timing::median(iters, Some(budget), |_| {
+        let t = Instant::now();
+        let r = sk.sign(MESSAGE, b"");
+        (t.elapsed(), r.map(drop))
+    })?;
+    let sig = sk.sign(MESSAGE, b"")?;
+    let verify = timing::median(iters, Some(budget), |_| {
+        let t = Instant::now();
+        let r = vk.verify(MESSAGE, b"", &sig);
+        (t.elapsed(), r)
+    })?;
+    Ok(Row {
+        alg,
+        backend: b,
+        keygen,
+        sign,
+        verify,
+        sig_len: sig.len(),
+    })
+}
+
+fn backend_label(b: Backend, default: Backend) -> String {
+    if b == default {
+        format!("{b}*")
+    } else {
+        b.to_string()
+    }
+}
+
+fn row_text(r: &Row, default: Backend) -> String {
+    format!(
+        "{:<18} {:<9} {:>11} {:>11} {:>11} {:>7}  {}/{}/{}",
+        r.alg.name(),
+        backend_label(r.backend, default),
+        micros(r.keygen.median),
+        micros(r.sign.median),
+        micros(r.verify.median),
+        r.sig_len,
+        r.keygen.runs,
+        r.sign.runs,
+        r.verify.runs
+    )
+}
+
+fn us(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e7).round() / 10.0
+}
+
+fn row_json(r: &Row, default: Backend) -> String {
+    format!(
+        "{{\"type\":\"result\",\"algorithm\":\"{}\",\"backend\":\"{}\",\"default_backend\":{},\
+         \"keygen_us\":{},\"sign_us\":{},\"verify_us\":{},\"keygen_runs\":{},\"sign_runs\":{},\
+         \"verify_runs\":{},\"pk_bytes\":{},\"sk_bytes\":{},\"sig_bytes\":{}}}",
+        r.alg.name(),
+        r.backend,
+        r.backend == default,
+        us(r.keygen.median),
+        us(r.sign.median),
+        us(r.verify.median),
+        r.keygen.runs,
+        r.sign.runs,
+        r.verify.runs,
+        r.alg.public_key_len(),
+        r.alg.secret_key_len(),
+        r.sig_len
+    )
+}
+
+/// Portable time / fastest time, per operation.
+fn speedups(portable: &Row, fastest: &Row) -> [f64; 3] {
+    let ratio = |p: Sample, f: Sample| {
+        (p.median.as_secs_f64() / f.median.as_secs_f64().max(1e-9) * 100.0).round() / 100.0
+    };
+    [
+        ratio(portable.keygen, fastest.keygen),
+        ratio(portable.sign, fastest.sign),
+        ratio(portable.verify, fastest.verify),
+    ]
+}
+
+/// The fastest backend of each algorithm and its speedup over portable.
+fn summary(out: &mut Out, algs: &[Algorithm], rows: &[Row], json: bool) -> Result<(), Failure> {
+    if !json {
+        writeln!(
+            out,
+            "\nsummary: fastest backend per algorithm (speedup over portable: keygen / sign / verify)"
+        )?;
+    }
+    for &alg in algs {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.alg == alg).collect();
+        let Some(fastest) = mine.iter().min_by(|a, b| a.score().total_cmp(&b.score())) else {
+            continue;
+        };
+        let portable = mine.iter().find(|r| r.backend == Backend::Portable);
+        let ups = portable.map(|p| speedups(p, fastest));
+        if json {
+            let speed = match ups {
+                Some([k, s, v]) => format!("{{\"keygen\":{k},\"sign\":{s},\"verify\":{v}}}"),
+                None => "null".to_string(),
+            };
+            writeln!(
+                out,
+                "{{\"type\":\"summary\",\"algorithm\":\"{}\",\"fastest\":\"{}\",\
+                 \"speedup_over_portable\":{speed}}}",
+                alg.name(),
+                fastest.backend
+            )?;
+        } else {
+            let speed = match ups {
+                Some([k, s, v]) => format!("{k:.2}x / {s:.2}x / {v:.2}x"),
+                None => "(portable not measured)".to_string(),
+            };
+            writeln!(
+                out,
+                "  {:<18} {:<9} {speed}",
+                alg.name(),
+                fastest.backend.name()
+            )?;
+        }
+    }
+    Ok(())
+}
