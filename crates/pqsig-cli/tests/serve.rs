@@ -1,5 +1,6 @@
 //! `pqsig serve`: configuration errors exit 2 with one line; a real start answers
-//! /healthz on loopback and SIGTERM stops it cleanly (exit 0).
+//! /healthz on loopback and SIGTERM stops it cleanly (exit 0); `pqsig client` over HTTP
+//! signs and verifies against the real service, and `pqsig verify` accepts its signatures.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
@@ -92,48 +93,233 @@ fn bad_configuration_exits_2_with_one_line() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A `pqsig serve` child on a free loopback port, in its own directory, with one
+/// all-powerful token (`tok` in that directory).
+struct Served {
+    child: std::process::Child,
+    port: u16,
+    dir: std::path::PathBuf,
+}
+
+const TOKEN: &str = "serve-test-token";
+
+impl Served {
+    fn start() -> Self {
+        let dir = tempfile_dir();
+        std::fs::write(dir.join("tok"), format!("{TOKEN}\n")).unwrap();
+        std::fs::write(
+            dir.join("server.toml"),
+            format!("[[token]]\nname = \"t\"\ntoken = \"{TOKEN}\"\nkeys = [\"*\"]\noperations = [\"sign\", \"verify\", \"admin\"]\n"),
+        )
+        .unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut child = pqsig()
+            .args([
+                "serve",
+                "--config",
+                "server.toml",
+                "--listen",
+                &format!("127.0.0.1:{port}"),
+                "--db",
+                "k.db",
+            ])
+            .env("PQSIG_KEK", "00".repeat(32))
+            .current_dir(&dir)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait for the "listening" line.
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        err.read_line(&mut line).unwrap();
+        assert!(line.contains("listening on http://127.0.0.1:"), "{line}");
+        // The pipe is closed from here on: the server's shutdown message must not stop it.
+        drop(err);
+        Served { child, port, dir }
+    }
+
+    /// One HTTP/1.1 request; the status code and the body.
+    fn http(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            s,
+            "{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut resp = String::new();
+        s.read_to_string(&mut resp).unwrap();
+        let status = resp[9..12].parse().unwrap();
+        let body = resp
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_string())
+            .unwrap_or_default();
+        (status, body)
+    }
+
+    fn stop(mut self) {
+        let st = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        assert_eq!(self.child.wait().unwrap().code(), Some(0));
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 #[test]
 fn serves_healthz_and_stops_on_sigterm() {
-    let dir = tempfile_dir();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut child = pqsig()
-        .args([
-            "serve",
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--db",
-            "k.db",
-        ])
-        .env("PQSIG_KEK", "00".repeat(32))
-        .current_dir(&dir)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Wait for the "listening" line.
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    err.read_line(&mut line).unwrap();
-    assert!(line.contains("listening on http://127.0.0.1:"), "{line}");
-    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut resp = String::new();
-    s.read_to_string(&mut resp).unwrap();
-    assert!(resp.starts_with("HTTP/1.1 200"), "{resp}");
-    assert!(resp.contains("\"status\":\"ok\""), "{resp}");
+    let srv = Served::start();
+    let (st, body) = srv.http("GET", "/healthz", "");
+    assert_eq!(st, 200, "{body}");
+    assert!(body.contains("\"status\":\"ok\""), "{body}");
     assert!(
-        dir.join("k.db").exists(),
+        srv.dir.join("k.db").exists(),
         "SQLite file created on first run"
     );
-    let st = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    assert_eq!(child.wait().unwrap().code(), Some(0));
-    let _ = std::fs::remove_dir_all(dir);
+    srv.stop();
+}
+
+/// `pqsig client` (HTTP) against the real service: sign, verify (by key id and by public
+/// key), external mu, ping; `pqsig verify` checks the service's signatures locally.
+#[test]
+fn client_over_http_against_the_real_service() {
+    let srv = Served::start();
+    let (st, body) = srv.http("POST", "/v1/keys", r#"{"alg":"ML-DSA-65"}"#);
+    assert_eq!(st, 201, "{body}");
+    let key: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = key["id"].as_str().unwrap();
+    let d = &srv.dir;
+    std::fs::write(d.join("pub.pem"), key["public_key_pem"].as_str().unwrap()).unwrap();
+    std::fs::write(d.join("msg"), b"signed by the service").unwrap();
+    std::fs::write(d.join("other"), b"not what was signed").unwrap();
+    let url = format!("http://127.0.0.1:{}", srv.port);
+    let run = |args: &[&str]| {
+        let out = pqsig().args(args).current_dir(d).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let run_v = |args: Vec<String>| {
+        let out = pqsig().args(&args).current_dir(d).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let server = ["--server", url.as_str(), "--token-file", "tok"];
+    let with = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        head.iter()
+            .chain(&server)
+            .chain(tail)
+            .map(|s| s.to_string())
+            .collect()
+    };
+
+    let r = run_v(with(
+        &["client", "sign"],
+        &[
+            "--key-id", id, "--in", "msg", "--out", "sig", "--ctx", "0a0b",
+        ],
+    ));
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    let r = run(&[
+        "verify",
+        "--alg",
+        "ML-DSA-65",
+        "--pk",
+        "pub.pem",
+        "--in",
+        "msg",
+        "--sig",
+        "sig",
+        "--ctx",
+        "0a0b",
+    ]);
+    assert_eq!(
+        r.0,
+        Some(0),
+        "the library accepts the service's signature: {}",
+        r.1
+    );
+    let r = run_v(with(
+        &["client", "verify"],
+        &[
+            "--key-id", id, "--in", "msg", "--sig", "sig", "--ctx", "0a0b",
+        ],
+    ));
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    let r = run_v(with(
+        &["client", "verify"],
+        &[
+            "--key-id", id, "--in", "other", "--sig", "sig", "--ctx", "0a0b",
+        ],
+    ));
+    assert_eq!(r.0, Some(1), "a wrong message is invalid: {}", r.1);
+    let r = run_v(with(
+        &["client", "verify"],
+        &[
+            "--alg",
+            "ML-DSA-65",
+            "--pk",
+            "pub.pem",
+            "--in",
+            "msg",
+            "--sig",
+            "sig",
+            "--ctx",
+            "0a0b",
+        ],
+    ));
+    assert_eq!(r.0, Some(0), "inline public key: {}", r.1);
+    // External mu computed by the client.
+    let r = run_v(with(
+        &["client", "sign"],
+        &[
+            "--key-id",
+            id,
+            "--in",
+            "msg",
+            "--out",
+            "musig",
+            "--alg",
+            "ML-DSA-65",
+            "--pk",
+            "pub.pem",
+            "--mu",
+        ],
+    ));
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    let r = run(&[
+        "verify",
+        "--alg",
+        "ML-DSA-65",
+        "--pk",
+        "pub.pem",
+        "--in",
+        "msg",
+        "--sig",
+        "musig",
+    ]);
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    // Errors come back as one line with the service's message.
+    let r = run_v(with(
+        &["client", "sign"],
+        &["--key-id", "nope", "--in", "msg", "--out", "x"],
+    ));
+    assert_eq!(r.0, Some(2), "{}", r.1);
+    assert!(
+        r.1.contains("404") && r.1.contains("no key with id"),
+        "{}",
+        r.1
+    );
+    let r = run(&["client", "ping", "--server", &url]);
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    srv.stop();
 }

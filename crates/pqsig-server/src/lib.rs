@@ -10,6 +10,16 @@
 //!
 //! See docs/SERVER.md for the API, configuration and operations.
 
+/// Writes one line to stderr, ignoring failures: a closed or full stderr (a supervisor
+/// that dropped the pipe) must never stop the service or a shutdown in progress.
+macro_rules! log {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "pqsig-server: {}", format_args!($($arg)*));
+    }};
+}
+pub(crate) use log;
+
 pub mod auth;
 pub mod config;
 pub mod error;

@@ -50,10 +50,12 @@ impl RunningServer {
 /// line for the operator.
 pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
     if matches!(cfg.kek, Some(KekSource::InsecureDev)) {
-        eprintln!("pqsig-server: WARNING: ******************************************************************");
-        eprintln!("pqsig-server: WARNING: --insecure-dev-key: private keys are encrypted under a PUBLICLY KNOWN");
-        eprintln!("pqsig-server: WARNING: key. Anyone with the database file can read them. Development only.");
-        eprintln!("pqsig-server: WARNING: ******************************************************************");
+        crate::log!("WARNING: ******************************************************************");
+        crate::log!(
+            "WARNING: --insecure-dev-key: private keys are encrypted under a PUBLICLY KNOWN"
+        );
+        crate::log!("WARNING: key. Anyone with the database file can read them. Development only.");
+        crate::log!("WARNING: ******************************************************************");
     }
     let cfg2 = cfg.clone();
     let service = tokio::task::spawn_blocking(move || Service::open(&cfg2))
@@ -69,7 +71,7 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
         .local_addr()
         .map_err(|e| format!("listener: {e}"))?;
     if !addr.ip().is_loopback() && cfg.tls.is_none() {
-        eprintln!("pqsig-server: WARNING: listening on {addr} without TLS: bearer tokens travel in clear text");
+        crate::log!("WARNING: listening on {addr} without TLS: bearer tokens travel in clear text");
     }
     let app = crate::http::router(service.clone()).into_make_service();
     let handle = Handle::new();
@@ -133,15 +135,12 @@ pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
     rt.block_on(async move {
         let scheme = if cfg.tls.is_some() { "https" } else { "http" };
         let server = start(cfg).await?;
-        eprintln!(
-            "pqsig-server: listening on {scheme}://{}",
-            server.local_addr()
-        );
+        crate::log!("listening on {scheme}://{}", server.local_addr());
         let handle = server.handle.clone();
         let grace = server.grace;
         tokio::spawn(async move {
             shutdown_signal().await;
-            eprintln!("pqsig-server: shutting down (draining in-flight requests)");
+            crate::log!("shutting down (draining in-flight requests)");
             handle.graceful_shutdown(Some(grace));
         });
         server.wait().await

@@ -118,7 +118,7 @@ const KEK_CHECK_NAME: &str = "kek_check";
 const KEK_CHECK_PLAIN: &[u8] = b"pqsig-server key-encryption key check";
 
 fn store_err(e: store::StoreError) -> ApiError {
-    eprintln!("pqsig-server: error: {e}");
+    crate::log!("error: {e}");
     ApiError::internal("the key store is unavailable")
 }
 
