@@ -199,127 +199,51 @@ fn client_over_http_against_the_real_service() {
     std::fs::write(d.join("msg"), b"signed by the service").unwrap();
     std::fs::write(d.join("other"), b"not what was signed").unwrap();
     let url = format!("http://127.0.0.1:{}", srv.port);
-    let run = |args: &[&str]| {
-        let out = pqsig().args(args).current_dir(d).output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+    // Runs pqsig with whitespace-separated arguments ($SERVER: the server options, $ID:
+    // the key id), asserts the exit code and returns stderr.
+    let server = format!("--server {url} --token-file tok");
+    let expect = |code: i32, args: &str| -> String {
+        let line = args.replace("$SERVER", &server).replace("$ID", id);
+        let out = pqsig()
+            .args(line.split_whitespace())
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(code), "pqsig {line}: {err}");
+        err
     };
-    let run_v = |args: Vec<String>| {
-        let out = pqsig().args(&args).current_dir(d).output().unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    let server = ["--server", url.as_str(), "--token-file", "tok"];
-    let with = |head: &[&str], tail: &[&str]| -> Vec<String> {
-        head.iter()
-            .chain(&server)
-            .chain(tail)
-            .map(|s| s.to_string())
-            .collect()
-    };
-
-    let r = run_v(with(
-        &["client", "sign"],
-        &[
-            "--key-id", id, "--in", "msg", "--out", "sig", "--ctx", "0a0b",
-        ],
-    ));
-    assert_eq!(r.0, Some(0), "{}", r.1);
-    let r = run(&[
-        "verify",
-        "--alg",
-        "ML-DSA-65",
-        "--pk",
-        "pub.pem",
-        "--in",
-        "msg",
-        "--sig",
-        "sig",
-        "--ctx",
-        "0a0b",
-    ]);
-    assert_eq!(
-        r.0,
-        Some(0),
-        "the library accepts the service's signature: {}",
-        r.1
+    let local = "--alg ML-DSA-65 --pk pub.pem";
+    expect(
+        0,
+        "client sign $SERVER --key-id $ID --in msg --out sig --ctx 0a0b",
     );
-    let r = run_v(with(
-        &["client", "verify"],
-        &[
-            "--key-id", id, "--in", "msg", "--sig", "sig", "--ctx", "0a0b",
-        ],
-    ));
-    assert_eq!(r.0, Some(0), "{}", r.1);
-    let r = run_v(with(
-        &["client", "verify"],
-        &[
-            "--key-id", id, "--in", "other", "--sig", "sig", "--ctx", "0a0b",
-        ],
-    ));
-    assert_eq!(r.0, Some(1), "a wrong message is invalid: {}", r.1);
-    let r = run_v(with(
-        &["client", "verify"],
-        &[
-            "--alg",
-            "ML-DSA-65",
-            "--pk",
-            "pub.pem",
-            "--in",
-            "msg",
-            "--sig",
-            "sig",
-            "--ctx",
-            "0a0b",
-        ],
-    ));
-    assert_eq!(r.0, Some(0), "inline public key: {}", r.1);
+    // The library accepts the service's signature.
+    expect(0, &format!("verify {local} --in msg --sig sig --ctx 0a0b"));
+    expect(
+        0,
+        "client verify $SERVER --key-id $ID --in msg --sig sig --ctx 0a0b",
+    );
+    expect(
+        1,
+        "client verify $SERVER --key-id $ID --in other --sig sig --ctx 0a0b",
+    );
+    expect(
+        0,
+        &format!("client verify $SERVER {local} --in msg --sig sig --ctx 0a0b"),
+    );
     // External mu computed by the client.
-    let r = run_v(with(
-        &["client", "sign"],
-        &[
-            "--key-id",
-            id,
-            "--in",
-            "msg",
-            "--out",
-            "musig",
-            "--alg",
-            "ML-DSA-65",
-            "--pk",
-            "pub.pem",
-            "--mu",
-        ],
-    ));
-    assert_eq!(r.0, Some(0), "{}", r.1);
-    let r = run(&[
-        "verify",
-        "--alg",
-        "ML-DSA-65",
-        "--pk",
-        "pub.pem",
-        "--in",
-        "msg",
-        "--sig",
-        "musig",
-    ]);
-    assert_eq!(r.0, Some(0), "{}", r.1);
-    // Errors come back as one line with the service's message.
-    let r = run_v(with(
-        &["client", "sign"],
-        &["--key-id", "nope", "--in", "msg", "--out", "x"],
-    ));
-    assert_eq!(r.0, Some(2), "{}", r.1);
-    assert!(
-        r.1.contains("404") && r.1.contains("no key with id"),
-        "{}",
-        r.1
+    expect(
+        0,
+        &format!("client sign $SERVER --key-id $ID --in msg --out musig {local} --mu"),
     );
-    let r = run(&["client", "ping", "--server", &url]);
-    assert_eq!(r.0, Some(0), "{}", r.1);
+    expect(0, &format!("verify {local} --in msg --sig musig"));
+    // Errors come back as one line with the service's message.
+    let err = expect(2, "client sign $SERVER --key-id nope --in msg --out x");
+    assert!(
+        err.contains("404") && err.contains("no key with id"),
+        "{err}"
+    );
+    expect(0, &format!("client ping --server {url}"));
     srv.stop();
 }
