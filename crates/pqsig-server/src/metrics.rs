@@ -40,9 +40,9 @@ struct Inner {
     /// (method, route) -> latency
     request_latency: BTreeMap<(String, String), Histogram>,
     /// (operation, algorithm, outcome) -> count
-    operations: BTreeMap<(&'static str, String, &'static str), u64>,
+    operations: BTreeMap<(&'static str, &'static str, &'static str), u64>,
     /// (operation, algorithm) -> latency
-    op_latency: BTreeMap<(&'static str, String), Histogram>,
+    op_latency: BTreeMap<(&'static str, &'static str), Histogram>,
     /// error code -> count
     errors: BTreeMap<&'static str, u64>,
 }
@@ -120,11 +120,9 @@ impl Metrics {
     pub fn operations(&self, op: &'static str, items: &[Observation]) {
         let mut g = self.lock();
         for &(alg, outcome, d) in items {
-            *g.operations
-                .entry((op, alg.to_string(), outcome.label()))
-                .or_default() += 1;
+            *g.operations.entry((op, alg, outcome.label())).or_default() += 1;
             g.op_latency
-                .entry((op, alg.to_string()))
+                .entry((op, alg))
                 .or_default()
                 .observe(d.as_secs_f64());
         }

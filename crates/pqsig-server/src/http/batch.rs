@@ -52,7 +52,7 @@ pub async fn sign_batch(
             .into_iter()
             .map(|r| BatchResult::from(r.map(|s| SignatureBody { signature: b64(&s) })))
             .collect();
-        json_ok(&serde_json::json!({ "results": results }))
+        json_ok(&Results { results })
     })
     .await
 }
@@ -79,9 +79,15 @@ pub async fn verify_batch(
             .into_iter()
             .map(|r| BatchResult::from(r.map(|valid| ValidBody { valid })))
             .collect();
-        json_ok(&serde_json::json!({ "results": results }))
+        json_ok(&Results { results })
     })
     .await
+}
+
+/// `{"results": [...]}`, serialized straight from the items (no intermediate `Value`).
+#[derive(serde::Serialize)]
+struct Results<T: serde::Serialize> {
+    results: Vec<T>,
 }
 
 /// Prefixes an item's decoding error with its index.
