@@ -7,6 +7,9 @@
 #
 # 1. The whole test suite with automatic backend selection. The vector suites (ACVP,
 #    Wycheproof) loop over every backend available on this CPU themselves.
+# 1b. The service (crates/pqsig-server, not a default member): its integration tests over
+#    HTTP, and the key-store tests against a PostgreSQL server they start themselves
+#    (`.ci/run` installs postgresql).
 # 2. The whole workspace again with the portable backend forced through PQSIG_BACKEND:
 #    selection by environment works and nothing depends on SIMD being present.
 # 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
@@ -41,6 +44,12 @@ cd "$(dirname "$0")/.."
 
 echo "== cargo test (auto-selected backend: every available backend in the vector suites)"
 cargo test
+
+echo "== pqsig-server (HTTP service end to end; key store on SQLite and on a real PostgreSQL)"
+# The integration tests start the server on loopback ports with temporary databases and
+# start their own PostgreSQL cluster (as the postgres user). A missing PostgreSQL fails
+# here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a local run.
+PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}" cargo test -p pqsig-server
 
 echo "== cargo test with PQSIG_BACKEND=portable (forced portable run)"
 PQSIG_BACKEND=portable cargo test

@@ -81,6 +81,8 @@ pub enum Command {
     /// Sign or verify with keys held by a pqsig server (socket protocol or HTTP API).
     #[command(after_help = crate::commands::client::AFTER_HELP)]
     Client(crate::commands::client::ClientArgs),
+    /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
+    Serve(crate::commands::serve::ServeArgs),
 }
 
 const LIST_EXAMPLES: &str = "\

@@ -8,6 +8,7 @@ pub mod kat;
 pub mod keygen;
 pub mod list;
 pub mod pubkey;
+pub mod serve;
 pub mod sign;
 pub mod timing;
 pub mod verify;
@@ -38,6 +39,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Client(a) => client::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

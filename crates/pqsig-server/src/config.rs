@@ -1,0 +1,184 @@
+//! Server configuration: the TOML file format, defaults and validation. Command-line
+//! flags (pqsig serve) override the file field by field.
+
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The address used when neither the file nor a flag names one (loopback only).
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8700";
+/// The SQLite file used when no database is named.
+pub const DEFAULT_DB: &str = "pqsig-server.db";
+
+/// Request limits. Every field has a default, so the TOML `[limits]` table is optional.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Largest accepted request body in bytes (413 `body_too_large` above it).
+    pub max_body_bytes: usize,
+    /// Largest message signed or verified in the request (413 `message_too_large`,
+    /// which tells the client to send the 64-byte external mu instead).
+    pub max_message_bytes: usize,
+    /// Most items in one sign-batch or verify-batch request (413 `batch_too_large`).
+    pub max_batch: usize,
+    /// Default for tokens that set no `max_concurrent` of their own (429 above it).
+    pub max_concurrent_per_token: usize,
+    /// Whole-request timeout in milliseconds (503 `timeout`).
+    pub request_timeout_ms: u64,
+    /// How long graceful shutdown waits for in-flight requests, in seconds.
+    pub shutdown_grace_secs: u64,
+    /// How long a cached key is trusted before the store is asked again whether it
+    /// was deleted (matters when several instances share one PostgreSQL store).
+    pub key_cache_ttl_secs: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 16 << 20,
+            max_message_bytes: 1 << 20,
+            max_batch: 1024,
+            max_concurrent_per_token: 64,
+            request_timeout_ms: 30_000,
+            shutdown_grace_secs: 30,
+            key_cache_ttl_secs: 5,
+        }
+    }
+}
+
+impl Limits {
+    /// The request timeout as a duration.
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_millis(self.request_timeout_ms)
+    }
+    /// The shutdown grace period as a duration.
+    pub fn shutdown_grace(&self) -> Duration {
+        Duration::from_secs(self.shutdown_grace_secs)
+    }
+}
+
+/// One bearer token and what it may do.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenConfig {
+    /// Name recorded in the audit trail (never the secret itself).
+    pub name: String,
+    /// The secret as clients send it (`Authorization: Bearer <token>`).
+    #[serde(default)]
+    pub token: Option<String>,
+    /// Alternatively the hex SHA-256 of the secret, so the file need not hold it.
+    #[serde(default)]
+    pub token_sha256: Option<String>,
+    /// Key ids this token may use, or `["*"]` for all.
+    pub keys: Vec<String>,
+    /// Operations: any of `sign`, `verify`, `admin`.
+    pub operations: Vec<String>,
+    /// Requests this token may have in flight at once (default: limits).
+    #[serde(default)]
+    pub max_concurrent: Option<usize>,
+}
+
+/// The TOML file, every section optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FileConfig {
+    /// Listen address (`127.0.0.1:8700` by default).
+    pub listen: Option<String>,
+    /// SQLite path or `postgres://` URL.
+    pub db: Option<String>,
+    /// File holding the key-encryption key.
+    pub kek_file: Option<PathBuf>,
+    /// PEM certificate chain; TLS is on when this and `tls_key` are set.
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key for TLS.
+    pub tls_key: Option<PathBuf>,
+    /// Whether `/v1/verify` and `/v1/verify-batch` need no token.
+    pub public_verify: bool,
+    /// Request limits.
+    pub limits: Limits,
+    /// Bearer tokens (`[[token]]` tables).
+    #[serde(rename = "token")]
+    pub tokens: Vec<TokenConfig>,
+}
+
+impl FileConfig {
+    /// Reads and parses a config file; the error is one line naming the file.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
+        Self::parse(&text).map_err(|e| format!("config {}: {e}", path.display()))
+    }
+
+    /// Parses config text.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        toml::from_str(text).map_err(|e| e.message().to_string())
+    }
+}
+
+/// Where the key-encryption key comes from.
+#[derive(Clone, Debug)]
+pub enum KekSource {
+    /// A file holding 32 bytes raw, as 64 hex digits or as base64.
+    File(PathBuf),
+    /// The value itself (hex or base64), e.g. from `PQSIG_KEK`.
+    Value(zeroize::Zeroizing<String>),
+    /// A fixed, publicly known key: development only, logged loudly.
+    InsecureDev,
+}
+
+/// Everything the server needs to start.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Socket address to bind (port 0 picks a free port).
+    pub listen: SocketAddr,
+    /// SQLite path or `postgres://` / `postgresql://` URL.
+    pub db: String,
+    /// Key-encryption key source; `None` refuses to start.
+    pub kek: Option<KekSource>,
+    /// TLS certificate chain and key (PEM files).
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// Whether verify needs no token.
+    pub public_verify: bool,
+    /// Request limits.
+    pub limits: Limits,
+    /// Bearer tokens.
+    pub tokens: Vec<TokenConfig>,
+}
+
+impl ServerConfig {
+    /// A config from the file's values with the defaults for whatever it leaves out.
+    pub fn from_file(file: FileConfig) -> Result<Self, String> {
+        let listen = file.listen.as_deref().unwrap_or(DEFAULT_LISTEN);
+        let listen = listen
+            .parse()
+            .map_err(|_| format!("invalid listen address {listen:?} (want IP:PORT)"))?;
+        let tls = match (file.tls_cert, file.tls_key) {
+            (Some(c), Some(k)) => Some((c, k)),
+            (None, None) => None,
+            _ => return Err("tls_cert and tls_key must be given together".into()),
+        };
+        let cfg = ServerConfig {
+            listen,
+            db: file.db.unwrap_or_else(|| DEFAULT_DB.into()),
+            kek: file.kek_file.map(KekSource::File),
+            tls,
+            public_verify: file.public_verify,
+            limits: file.limits,
+            tokens: file.tokens,
+        };
+        Ok(cfg)
+    }
+
+    /// Checks the values that parsing alone cannot (called by the server at start).
+    pub fn validate(&self) -> Result<(), String> {
+        let l = &self.limits;
+        if l.max_body_bytes == 0 || l.max_message_bytes == 0 || l.max_batch == 0 {
+            return Err("limits must be positive".into());
+        }
+        if l.max_concurrent_per_token == 0 || l.request_timeout_ms == 0 {
+            return Err("max_concurrent_per_token and request_timeout_ms must be positive".into());
+        }
+        crate::auth::TokenTable::new(&self.tokens, l.max_concurrent_per_token).map(|_| ())
+    }
+}

@@ -1,0 +1,697 @@
+//! The transport-independent core: authentication, key management, sign and verify
+//! (single and batch). Every method blocks and may run cryptography, so transports call
+//! it from a blocking pool (the HTTP layer uses `tokio::task::spawn_blocking`); batch
+//! methods fan out over the rayon pool. No HTTP types appear here, so the binary
+//! protocol listener can call exactly the same methods.
+
+use crate::auth::{InflightGuard, Op, Principal, TokenTable};
+use crate::config::{Limits, ServerConfig};
+use crate::error::ApiError;
+use crate::kek::Kek;
+use crate::keycache::{KeyCache, Lookup};
+use crate::metrics::{Metrics, Observation, Outcome};
+use crate::store::{self, AuditEvent, DeleteOutcome, KeyRecord, KeyStore};
+use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::{keyfile, Algorithm};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What is signed or verified: the message itself, or ML-DSA's 64-byte external mu
+/// (FIPS 204 §6.2 "external mu"), which lets clients sign arbitrarily large messages.
+#[derive(Clone, Debug)]
+pub enum Payload {
+    /// The message bytes (capped by `limits.max_message_bytes`).
+    Message(Vec<u8>),
+    /// The precomputed mu (ML-DSA only).
+    Mu(Vec<u8>),
+}
+
+/// One signing request.
+#[derive(Clone, Debug)]
+pub struct SignInput {
+    /// Message or mu.
+    pub payload: Payload,
+    /// Context string (empty unless the algorithm supports one; ignored with mu, which
+    /// already binds it).
+    pub context: Vec<u8>,
+    /// Deterministic (hedge-free) signing where the algorithm offers it.
+    pub deterministic: bool,
+}
+
+/// Which public key a verification uses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum KeyRef {
+    /// A stored key.
+    Id(String),
+    /// A public key supplied by the caller: PEM text, DER, or raw bytes (raw needs `alg`).
+    PublicKey(Vec<u8>),
+}
+
+/// One verification request.
+#[derive(Clone, Debug)]
+pub struct VerifyInput {
+    /// Stored key or inline public key.
+    pub key: KeyRef,
+    /// Algorithm name; optional for stored keys and PEM/DER keys (checked when given).
+    pub alg: Option<String>,
+    /// Message or mu.
+    pub payload: Payload,
+    /// Context string.
+    pub context: Vec<u8>,
+    /// The signature bytes.
+    pub signature: Vec<u8>,
+}
+
+/// Public facts about a stored key.
+#[derive(Clone, Debug)]
+pub struct KeyInfo {
+    /// Key id.
+    pub id: String,
+    /// Algorithm.
+    pub alg: Algorithm,
+    /// Standard public-key encoding.
+    pub public_key: Vec<u8>,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Token name that created it.
+    pub created_by: String,
+    /// Unix seconds of the soft delete.
+    pub deleted_at: Option<i64>,
+}
+
+impl KeyInfo {
+    /// The public key as a SubjectPublicKeyInfo PEM (RFC 9881 for ML-DSA).
+    pub fn public_key_pem(&self) -> Result<String, ApiError> {
+        keyfile::encode_public_pem(self.alg, &self.public_key)
+            .map_err(|e| ApiError::internal(format!("cannot encode public key: {e}")))
+    }
+}
+
+/// Health report for `/healthz`.
+#[derive(Clone, Debug)]
+pub struct Health {
+    /// Whether the store answered.
+    pub store_ok: bool,
+    /// `sqlite` or `postgres`.
+    pub backend: &'static str,
+    /// Schema version (0 when the store did not answer).
+    pub schema_version: i64,
+    /// Whether the public development key-encryption key is in use.
+    pub insecure_kek: bool,
+}
+
+/// The service. Cheap to share (`Arc<Service>`); all methods take `&self`.
+pub struct Service {
+    store: Box<dyn KeyStore>,
+    kek: Kek,
+    tokens: TokenTable,
+    public_verify: bool,
+    limits: Limits,
+    metrics: Metrics,
+    signers: KeyCache<(Algorithm, SigningKey)>,
+    verifiers: KeyCache<(Algorithm, VerifyingKey)>,
+}
+
+const KEK_CHECK_NAME: &str = "kek_check";
+const KEK_CHECK_PLAIN: &[u8] = b"pqsig-server key-encryption key check";
+
+fn store_err(e: store::StoreError) -> ApiError {
+    crate::log!("error: {e}");
+    ApiError::internal("the key store is unavailable")
+}
+
+fn parse_alg(name: &str) -> Result<Algorithm, ApiError> {
+    Algorithm::from_name(name).map_err(|_| {
+        ApiError::bad_request(
+            "unknown_algorithm",
+            format!("unknown algorithm {name:?} (see `pqsig list`)"),
+        )
+    })
+}
+
+impl Service {
+    /// Opens the store, checks the key-encryption key against it and loads the tokens.
+    /// The error is one line for the operator.
+    pub fn open(cfg: &ServerConfig) -> Result<Self, String> {
+        cfg.validate()?;
+        let source = cfg.kek.as_ref().ok_or(
+            "no key-encryption key: give --kek-file or PQSIG_KEK (or --insecure-dev-key for development only)",
+        )?;
+        let kek = Kek::load(source)?;
+        let store = store::open(&cfg.db).map_err(|e| e.to_string())?;
+        let check = kek.seal("", "kek-check", KEK_CHECK_PLAIN)?;
+        let stored = store
+            .meta_get_or_put(KEK_CHECK_NAME, &check)
+            .map_err(|e| e.to_string())?;
+        if kek
+            .open("", "kek-check", &stored)
+            .as_deref()
+            .map(|v| v.as_slice())
+            != Some(KEK_CHECK_PLAIN)
+        {
+            return Err(
+                "the key-encryption key does not match the one this key store was created with"
+                    .into(),
+            );
+        }
+        let tokens = TokenTable::new(&cfg.tokens, cfg.limits.max_concurrent_per_token)?;
+        let ttl = Duration::from_secs(cfg.limits.key_cache_ttl_secs);
+        Ok(Service {
+            store,
+            kek,
+            tokens,
+            public_verify: cfg.public_verify,
+            limits: cfg.limits.clone(),
+            metrics: Metrics::default(),
+            signers: KeyCache::new(ttl),
+            verifiers: KeyCache::new(ttl),
+        })
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The metrics registry (transports add their request counters to it).
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Whether the insecure development key-encryption key is in use.
+    pub fn insecure_kek(&self) -> bool {
+        self.kek.insecure
+    }
+
+    /// Authentication only: the token's principal; no token gives the anonymous
+    /// verify-only principal when verify is public, 401 otherwise. An unknown token is
+    /// always 401 (never silently downgraded to anonymous).
+    pub fn authenticate(&self, token: Option<&str>) -> Result<Principal, ApiError> {
+        match token {
+            Some(t) => self
+                .tokens
+                .lookup(t)
+                .cloned()
+                .ok_or_else(|| ApiError::unauthorized("unknown bearer token")),
+            None if self.public_verify => Ok(Principal::anonymous()),
+            None => Err(ApiError::unauthorized(
+                "missing bearer token (Authorization: Bearer <token>)",
+            )),
+        }
+    }
+
+    /// Authentication plus the operation/key-scope check (403 when out of scope).
+    pub fn authorize(
+        &self,
+        token: Option<&str>,
+        op: Op,
+        key_id: Option<&str>,
+    ) -> Result<Principal, ApiError> {
+        let p = self.authenticate(token)?;
+        p.check(op, key_id)?;
+        Ok(p)
+    }
+
+    /// Authentication plus one in-flight slot of the token's concurrency limit.
+    pub fn admit(&self, token: Option<&str>) -> Result<(Principal, InflightGuard), ApiError> {
+        let p = self.authenticate(token)?;
+        let g = p.begin()?;
+        Ok((p, g))
+    }
+
+    /// Store and KEK status.
+    pub fn health(&self) -> Health {
+        let v = self.store.schema_version();
+        Health {
+            store_ok: v.is_ok(),
+            backend: self.store.backend(),
+            schema_version: v.unwrap_or(0),
+            insecure_kek: self.kek.insecure,
+        }
+    }
+
+    // ----- key management -------------------------------------------------------------
+
+    /// Creates a key from a fresh OS-random seed; stores the sealed seed (admin).
+    pub fn create_key(&self, p: &Principal, alg: &str) -> Result<KeyInfo, ApiError> {
+        p.check(Op::Admin, None)?;
+        let alg = parse_alg(alg)?;
+        let mut raw_id = [0u8; 16];
+        getrandom::getrandom(&mut raw_id)
+            .map_err(|e| ApiError::internal(format!("OS randomness failed: {e}")))?;
+        let id = hex::encode(raw_id);
+        if !p.may_use_key(&id) {
+            // Only a `*` token can create: a scoped token could never use the new key.
+            return Err(ApiError::forbidden(
+                "creating keys needs an admin token scoped to all keys (\"*\")",
+            ));
+        }
+        let t0 = Instant::now();
+        let seed = pqsig::any::random_seed(alg).map_err(|e| ApiError::from_pqsig(e, "keygen"))?;
+        let sk =
+            SigningKey::from_seed(alg, &seed).map_err(|e| ApiError::from_pqsig(e, "keygen"))?;
+        let vk = sk.verifying_key();
+        let rec = KeyRecord {
+            id: id.clone(),
+            alg: alg.name().to_string(),
+            public_key: vk.to_bytes().to_vec(),
+            sealed_seed: self
+                .kek
+                .seal(&id, alg.name(), &seed)
+                .map_err(ApiError::internal)?,
+            created_at: store::now_unix(),
+            created_by: p.name.clone(),
+            deleted_at: None,
+            deleted_by: None,
+        };
+        self.store.insert_key(&rec).map_err(store_err)?;
+        self.metrics
+            .operations("keygen", &[(alg.name(), Outcome::Ok, t0.elapsed())]);
+        self.signers.put(&id, Arc::new((alg, sk)));
+        self.verifiers.put(&id, Arc::new((alg, vk)));
+        Ok(KeyInfo {
+            id,
+            alg,
+            public_key: rec.public_key,
+            created_at: rec.created_at,
+            created_by: rec.created_by,
+            deleted_at: None,
+        })
+    }
+
+    /// The algorithm of a stored row (a name this build does not know is a 500: the
+    /// database was written by another build).
+    fn stored_alg(rec: &KeyRecord) -> Result<Algorithm, ApiError> {
+        Algorithm::from_name(&rec.alg).map_err(|_| {
+            ApiError::internal(format!(
+                "stored key {} has unknown algorithm {}",
+                rec.id, rec.alg
+            ))
+        })
+    }
+
+    fn info(rec: KeyRecord) -> Result<KeyInfo, ApiError> {
+        let alg = Self::stored_alg(&rec)?;
+        Ok(KeyInfo {
+            id: rec.id,
+            alg,
+            public_key: rec.public_key,
+            created_at: rec.created_at,
+            created_by: rec.created_by,
+            deleted_at: rec.deleted_at,
+        })
+    }
+
+    /// Lists the keys the caller is scoped for (admin); deleted ones on request.
+    pub fn list_keys(
+        &self,
+        p: &Principal,
+        include_deleted: bool,
+    ) -> Result<Vec<KeyInfo>, ApiError> {
+        p.check(Op::Admin, None)?;
+        let recs = self.store.list_keys(include_deleted).map_err(store_err)?;
+        recs.into_iter()
+            .filter(|r| p.may_use_key(&r.id))
+            .map(Self::info)
+            .collect()
+    }
+
+    /// One key's public facts: any operation scoped to that key may read it (public keys
+    /// are not secret). Deleted keys are 410.
+    pub fn get_key(&self, p: &Principal, id: &str) -> Result<KeyInfo, ApiError> {
+        if !p.may_use_key(id) {
+            return Err(ApiError::forbidden(format!(
+                "token {:?} is not scoped for key {id:?}",
+                p.name
+            )));
+        }
+        let rec = self
+            .store
+            .get_key(id)
+            .map_err(store_err)?
+            .ok_or_else(|| ApiError::key_not_found(id))?;
+        if rec.deleted_at.is_some() {
+            return Err(ApiError::key_deleted(id));
+        }
+        Self::info(rec)
+    }
+
+    /// Soft-deletes a key (admin): the row and its audit trail stay; sign and verify by
+    /// id stop at once here (and within the cache TTL on other instances).
+    pub fn delete_key(&self, p: &Principal, id: &str) -> Result<(), ApiError> {
+        p.check(Op::Admin, Some(id))?;
+        let outcome = self
+            .store
+            .delete_key(id, &p.name, store::now_unix())
+            .map_err(store_err)?;
+        self.signers.evict(id);
+        self.verifiers.evict(id);
+        match outcome {
+            DeleteOutcome::Deleted => Ok(()),
+            DeleteOutcome::AlreadyDeleted => Err(ApiError::key_deleted(id)),
+            DeleteOutcome::NotFound => Err(ApiError::key_not_found(id)),
+        }
+    }
+
+    /// A key's audit trail (admin), deleted keys included.
+    pub fn audit(&self, p: &Principal, id: &str) -> Result<Vec<AuditEvent>, ApiError> {
+        p.check(Op::Admin, Some(id))?;
+        if self.store.get_key(id).map_err(store_err)?.is_none() {
+            return Err(ApiError::key_not_found(id));
+        }
+        self.store.audit_log(id).map_err(store_err)
+    }
+
+    /// The live record of a key id: 404 / 410 otherwise; evicts caches when deleted.
+    fn live_record(&self, id: &str) -> Result<KeyRecord, ApiError> {
+        let rec = self
+            .store
+            .get_key(id)
+            .map_err(store_err)?
+            .ok_or_else(|| ApiError::key_not_found(id))?;
+        if rec.deleted_at.is_some() {
+            self.signers.evict(id);
+            self.verifiers.evict(id);
+            return Err(ApiError::key_deleted(id));
+        }
+        Ok(rec)
+    }
+
+    /// A cached decoded key, or the live record decoded by `build` and cached; a stale
+    /// entry is re-validated (deleted?) against the store but not decoded again.
+    fn cached<T>(
+        &self,
+        cache: &KeyCache<(Algorithm, T)>,
+        id: &str,
+        build: impl FnOnce(Algorithm, &KeyRecord) -> Result<T, ApiError>,
+    ) -> Result<Arc<(Algorithm, T)>, ApiError> {
+        let stale = match cache.get(id) {
+            Lookup::Fresh(k) => return Ok(k),
+            Lookup::Stale(k) => Some(k),
+            Lookup::Missing => None,
+        };
+        let rec = self.live_record(id)?;
+        let key = match stale {
+            Some(k) => k,
+            None => {
+                let alg = Self::stored_alg(&rec)?;
+                Arc::new((alg, build(alg, &rec)?))
+            }
+        };
+        cache.put(id, key.clone());
+        Ok(key)
+    }
+
+    fn signer(&self, id: &str) -> Result<Arc<(Algorithm, SigningKey)>, ApiError> {
+        self.cached(&self.signers, id, |alg, rec| {
+            let seed = self
+                .kek
+                .open(&rec.id, &rec.alg, &rec.sealed_seed)
+                .ok_or_else(|| {
+                    ApiError::internal(format!(
+                        "stored key {id} does not decrypt under the key-encryption key"
+                    ))
+                })?;
+            SigningKey::from_seed(alg, &seed)
+                .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))
+        })
+    }
+
+    fn verifier(&self, id: &str) -> Result<Arc<(Algorithm, VerifyingKey)>, ApiError> {
+        self.cached(&self.verifiers, id, |alg, rec| {
+            VerifyingKey::from_bytes(alg, &rec.public_key)
+                .map_err(|e| ApiError::internal(format!("stored key {id}: {e}")))
+        })
+    }
+
+    // ----- sign ------------------------------------------------------------------------
+
+    /// Refuses inputs the algorithm cannot take, with specific codes (before any work).
+    fn check_payload(
+        &self,
+        alg: Algorithm,
+        payload: &Payload,
+        context: &[u8],
+    ) -> Result<(), ApiError> {
+        match payload {
+            Payload::Message(m) if m.len() > self.limits.max_message_bytes => {
+                Err(ApiError::too_large(
+                    "message_too_large",
+                    if alg.supports_external_mu() {
+                        format!(
+                        "message is {} bytes, over the {}-byte cap: compute the 64-byte external mu \
+                         (FIPS 204: mu = SHAKE256(SHAKE256(public_key, 64) || 0x00 || len(context) || context || message, 64)) \
+                         and send it base64-encoded as \"mu\" instead of \"message\"",
+                        m.len(),
+                        self.limits.max_message_bytes
+                    )
+                    } else {
+                        format!(
+                        "message is {} bytes, over the {}-byte cap ({} has no external mu: hash the message first)",
+                        m.len(),
+                        self.limits.max_message_bytes,
+                        alg.name()
+                    )
+                    },
+                ))
+            }
+            Payload::Mu(_) if !alg.supports_external_mu() => Err(ApiError::bad_request(
+                "mu_not_supported",
+                format!("{} has no external mu: send \"message\"", alg.name()),
+            )),
+            Payload::Mu(mu) if mu.len() != 64 => Err(ApiError::bad_request(
+                "invalid_mu",
+                format!("mu must be 64 bytes, got {}", mu.len()),
+            )),
+            Payload::Message(_) if !context.is_empty() && !alg.supports_context() => {
+                Err(ApiError::bad_request(
+                    "context_not_supported",
+                    format!("{} takes no context string", alg.name()),
+                ))
+            }
+            _ if context.len() > 255 => Err(ApiError::bad_request(
+                "context_too_long",
+                "context is longer than 255 bytes",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn sign_one(
+        &self,
+        alg: Algorithm,
+        sk: &SigningKey,
+        input: &SignInput,
+    ) -> Result<Vec<u8>, ApiError> {
+        self.check_payload(alg, &input.payload, &input.context)?;
+        if input.deterministic && !alg.supports_deterministic() {
+            return Err(ApiError::bad_request(
+                "deterministic_not_supported",
+                format!("{} has no deterministic signing mode", alg.name()),
+            ));
+        }
+        let r = match &input.payload {
+            Payload::Message(m) if input.deterministic => sk.sign_deterministic(m, &input.context),
+            Payload::Message(m) => sk.sign(m, &input.context),
+            Payload::Mu(mu) => sk.sign_mu(mu, input.deterministic),
+        };
+        r.map_err(|e| ApiError::from_pqsig(e, "sign"))
+    }
+
+    /// Signs with a stored key (sign scope on that key).
+    pub fn sign(&self, p: &Principal, key_id: &str, input: SignInput) -> Result<Vec<u8>, ApiError> {
+        p.check(Op::Sign, Some(key_id))?;
+        let key = self.signer(key_id)?;
+        let t0 = Instant::now();
+        let r = self.sign_one(key.0, &key.1, &input);
+        let outcome = if r.is_ok() {
+            Outcome::Ok
+        } else {
+            Outcome::Error
+        };
+        self.metrics
+            .operations("sign", &[(key.0.name(), outcome, t0.elapsed())]);
+        r
+    }
+
+    /// Signs up to `limits.max_batch` inputs with one stored key, in parallel across
+    /// cores; one result per input, in order.
+    pub fn sign_batch(
+        &self,
+        p: &Principal,
+        key_id: &str,
+        inputs: &[SignInput],
+    ) -> Result<Vec<Result<Vec<u8>, ApiError>>, ApiError> {
+        p.check(Op::Sign, Some(key_id))?;
+        self.check_batch(inputs.len())?;
+        let key = self.signer(key_id)?;
+        let (alg, sk) = (&key.0, &key.1);
+        let results: Vec<(Result<Vec<u8>, ApiError>, Duration)> = inputs
+            .par_iter()
+            .map(|input| {
+                let t0 = Instant::now();
+                (self.sign_one(*alg, sk, input), t0.elapsed())
+            })
+            .collect();
+        let obs: Vec<_> = results
+            .iter()
+            .map(|(r, d)| {
+                (
+                    alg.name(),
+                    if r.is_ok() {
+                        Outcome::Ok
+                    } else {
+                        Outcome::Error
+                    },
+                    *d,
+                )
+            })
+            .collect();
+        self.metrics.operations("sign", &obs);
+        Ok(results.into_iter().map(|(r, _)| r).collect())
+    }
+
+    fn check_batch(&self, n: usize) -> Result<(), ApiError> {
+        if n > self.limits.max_batch {
+            return Err(ApiError::too_large(
+                "batch_too_large",
+                format!(
+                    "batch has {n} items, the limit is {}",
+                    self.limits.max_batch
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    // ----- verify ----------------------------------------------------------------------
+
+    /// Resolves the key of a verification (scope checked for stored keys).
+    fn resolve(
+        &self,
+        p: &Principal,
+        key: &KeyRef,
+        alg: Option<&str>,
+    ) -> Result<Arc<(Algorithm, VerifyingKey)>, ApiError> {
+        let want = alg.map(parse_alg).transpose()?;
+        match key {
+            KeyRef::Id(id) => {
+                p.check(Op::Verify, Some(id))?;
+                let k = self.verifier(id)?;
+                if let Some(w) = want.filter(|w| *w != k.0) {
+                    return Err(ApiError::bad_request(
+                        "wrong_key_type",
+                        format!("key {id:?} is {}, not {}", k.0.name(), w.name()),
+                    ));
+                }
+                Ok(k)
+            }
+            KeyRef::PublicKey(bytes) => {
+                p.check(Op::Verify, None)?;
+                let (alg, pk) = match want {
+                    Some(a) => (
+                        a,
+                        keyfile::decode_public_as(a, bytes).map_err(public_key_err)?,
+                    ),
+                    None => keyfile::decode_public(bytes).map_err(|e| match e {
+                        keyfile::KeyFileError::UnrecognisedFormat => ApiError::bad_request(
+                            "invalid_request",
+                            "a raw public key needs \"alg\" (or send it as PEM / DER)",
+                        ),
+                        e => public_key_err(e),
+                    })?,
+                };
+                let vk = VerifyingKey::from_bytes(alg, &pk)
+                    .map_err(|e| ApiError::from_pqsig(e, "public_key"))?;
+                Ok(Arc::new((alg, vk)))
+            }
+        }
+    }
+
+    fn verify_one(
+        &self,
+        alg: Algorithm,
+        vk: &VerifyingKey,
+        input: &VerifyInput,
+    ) -> Result<bool, ApiError> {
+        self.check_payload(alg, &input.payload, &input.context)?;
+        let r = match &input.payload {
+            Payload::Message(m) => vk.verify(m, &input.context, &input.signature),
+            Payload::Mu(mu) => vk.verify_mu(mu, &input.signature),
+        };
+        match r {
+            Ok(()) => Ok(true),
+            // Malformed and non-verifying signatures alike are simply not valid.
+            Err(pqsig::Error::VerificationFailed | pqsig::Error::InvalidSignature) => Ok(false),
+            Err(e) => Err(ApiError::from_pqsig(e, "verify")),
+        }
+    }
+
+    fn observe_verify(alg: Algorithm, r: &Result<bool, ApiError>, d: Duration) -> Observation {
+        let o = match r {
+            Ok(true) => Outcome::Ok,
+            Ok(false) => Outcome::Invalid,
+            Err(_) => Outcome::Error,
+        };
+        (alg.name(), o, d)
+    }
+
+    /// Verifies one signature (verify scope; anonymous when verify is public).
+    pub fn verify(&self, p: &Principal, input: VerifyInput) -> Result<bool, ApiError> {
+        let key = self.resolve(p, &input.key, input.alg.as_deref())?;
+        let t0 = Instant::now();
+        let r = self.verify_one(key.0, &key.1, &input);
+        self.metrics
+            .operations("verify", &[Self::observe_verify(key.0, &r, t0.elapsed())]);
+        r
+    }
+
+    /// Verifies up to `limits.max_batch` signatures in parallel across cores. Each
+    /// distinct key is resolved (and parsed) once per batch; per-item failures (bad key,
+    /// out of scope, bad input) are per-item errors, not a failure of the batch.
+    pub fn verify_batch(
+        &self,
+        p: &Principal,
+        inputs: &[VerifyInput],
+    ) -> Result<Vec<Result<bool, ApiError>>, ApiError> {
+        p.check(Op::Verify, None)?;
+        self.check_batch(inputs.len())?;
+        type Resolved = Result<Arc<(Algorithm, VerifyingKey)>, ApiError>;
+        let mut memo: HashMap<(&KeyRef, Option<&str>), Resolved> = HashMap::new();
+        let keys: Vec<Resolved> = inputs
+            .iter()
+            .map(|i| {
+                memo.entry((&i.key, i.alg.as_deref()))
+                    .or_insert_with(|| self.resolve(p, &i.key, i.alg.as_deref()))
+                    .clone()
+            })
+            .collect();
+        let results: Vec<(Result<bool, ApiError>, Option<Observation>)> = inputs
+            .par_iter()
+            .zip(keys.par_iter())
+            .map(|(input, key)| match key {
+                Err(e) => (Err(e.clone()), None),
+                Ok(k) => {
+                    let t0 = Instant::now();
+                    let r = self.verify_one(k.0, &k.1, input);
+                    let o = Self::observe_verify(k.0, &r, t0.elapsed());
+                    (r, Some(o))
+                }
+            })
+            .collect();
+        let obs: Vec<_> = results.iter().filter_map(|(_, o)| *o).collect();
+        self.metrics.operations("verify", &obs);
+        Ok(results.into_iter().map(|(r, _)| r).collect())
+    }
+}
+
+fn public_key_err(e: keyfile::KeyFileError) -> ApiError {
+    match e {
+        keyfile::KeyFileError::AlgorithmMismatch { .. } => {
+            ApiError::bad_request("wrong_key_type", format!("public_key: {e}"))
+        }
+        e => ApiError::bad_request("invalid_public_key", format!("public_key: {e}")),
+    }
+}
