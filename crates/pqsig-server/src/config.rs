@@ -95,6 +95,10 @@ pub struct FileConfig {
     pub tls_key: Option<PathBuf>,
     /// Whether `/v1/verify` and `/v1/verify-batch` need no token.
     pub public_verify: bool,
+    /// Also serve the binary socket protocol (docs/PROTOCOL.md) on this TCP address.
+    pub proto_listen: Option<String>,
+    /// Also serve the binary socket protocol on this Unix socket path.
+    pub proto_unix: Option<PathBuf>,
     /// Request limits.
     pub limits: Limits,
     /// Bearer tokens (`[[token]]` tables).
@@ -140,6 +144,10 @@ pub struct ServerConfig {
     pub tls: Option<(PathBuf, PathBuf)>,
     /// Whether verify needs no token.
     pub public_verify: bool,
+    /// TCP address of the binary socket protocol listener (none by default).
+    pub proto_listen: Option<SocketAddr>,
+    /// Unix socket path of the binary socket protocol listener (none by default).
+    pub proto_unix: Option<PathBuf>,
     /// Request limits.
     pub limits: Limits,
     /// Bearer tokens.
@@ -158,8 +166,17 @@ impl ServerConfig {
             (None, None) => None,
             _ => return Err("tls_cert and tls_key must be given together".into()),
         };
+        let proto_listen = match file.proto_listen.as_deref() {
+            Some(a) => Some(
+                a.parse()
+                    .map_err(|_| format!("invalid proto_listen address {a:?} (want IP:PORT)"))?,
+            ),
+            None => None,
+        };
         let cfg = ServerConfig {
             listen,
+            proto_listen,
+            proto_unix: file.proto_unix,
             db: file.db.unwrap_or_else(|| DEFAULT_DB.into()),
             kek: file.kek_file.map(KekSource::File),
             tls,

@@ -4,6 +4,7 @@
 //! - [`service::Service`]: transport-independent core (auth, key store, sign, verify,
 //!   batches, metrics). Blocking methods; transports call them from a blocking pool.
 //! - [`http`]: the HTTP+JSON API under `/v1` (axum), described by [`OPENAPI_JSON`].
+//! - [`proto`]: the binary socket protocol (docs/PROTOCOL.md) over the same service.
 //! - [`store`]: the key store trait with SQLite and PostgreSQL backends.
 //! - [`server`]: binding, TLS, graceful shutdown; [`server::run_blocking`] is what
 //!   `pqsig serve` runs.
@@ -27,6 +28,7 @@ pub mod http;
 pub mod kek;
 pub mod keycache;
 pub mod metrics;
+pub mod proto;
 pub mod server;
 pub mod service;
 pub mod store;

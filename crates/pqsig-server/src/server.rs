@@ -1,20 +1,28 @@
-//! Starting and stopping the HTTP server: binding (loopback by default), optional TLS
-//! (rustls, ring provider), graceful shutdown that drains in-flight requests, and the
-//! blocking entry point `pqsig serve` uses (signals: SIGINT, SIGTERM).
+//! Starting and stopping the server: the HTTP listener (loopback by default, optional TLS
+//! via rustls with the ring provider), the optional binary-protocol listeners (TCP and a
+//! Unix socket) over the same service, graceful shutdown that drains in-flight requests
+//! on every listener, and the blocking entry point `pqsig serve` uses (SIGINT, SIGTERM).
 
 use crate::config::{KekSource, ServerConfig};
 use crate::service::Service;
 use axum_server::tls_rustls::RustlsConfig;
 use axum_server::Handle;
 use std::net::SocketAddr;
+use std::os::unix::fs::FileTypeExt;
 use std::sync::Arc;
 use std::time::Duration;
+
+type Task = tokio::task::JoinHandle<std::io::Result<()>>;
 
 /// A started server.
 pub struct RunningServer {
     addr: SocketAddr,
+    proto_addr: Option<SocketAddr>,
     handle: Handle,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    task: Task,
+    /// Binary-protocol listeners; they stop when `proto_stop` turns true.
+    proto_tasks: Vec<Task>,
+    proto_stop: Arc<tokio::sync::watch::Sender<bool>>,
     grace: Duration,
     service: Arc<Service>,
 }
@@ -25,6 +33,11 @@ impl RunningServer {
         self.addr
     }
 
+    /// The bound address of the binary-protocol TCP listener, when one was configured.
+    pub fn proto_addr(&self) -> Option<SocketAddr> {
+        self.proto_addr
+    }
+
     /// The service behind the server (for other transports sharing it).
     pub fn service(&self) -> Arc<Service> {
         self.service.clone()
@@ -33,17 +46,93 @@ impl RunningServer {
     /// Stops accepting connections and waits for in-flight requests (at most the
     /// configured grace period).
     pub async fn shutdown(self) -> Result<(), String> {
-        self.handle.graceful_shutdown(Some(self.grace));
+        self.stopper()();
         self.wait().await
     }
 
-    /// Waits until the server stops by itself (an I/O error) or is shut down.
-    pub async fn wait(self) -> Result<(), String> {
-        match self.task.await {
-            Ok(r) => r.map_err(|e| format!("server: {e}")),
-            Err(e) => Err(format!("server task: {e}")),
+    /// A function that starts the graceful shutdown of every listener (for a signal
+    /// handler running beside [`RunningServer::wait`]).
+    fn stopper(&self) -> impl FnOnce() + Send + 'static {
+        let (handle, grace, stop) = (self.handle.clone(), self.grace, self.proto_stop.clone());
+        move || {
+            handle.graceful_shutdown(Some(grace));
+            let _ = stop.send(true);
         }
     }
+
+    /// Waits until every listener has stopped (an I/O error or a shutdown).
+    pub async fn wait(self) -> Result<(), String> {
+        let mut result = join(self.task, "server").await;
+        for t in self.proto_tasks {
+            let r = join(t, "protocol listener").await;
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    }
+}
+
+async fn join(task: Task, what: &str) -> Result<(), String> {
+    match task.await {
+        Ok(r) => r.map_err(|e| format!("{what}: {e}")),
+        Err(e) => Err(format!("{what} task: {e}")),
+    }
+}
+
+/// Starts the binary-protocol listeners configured in `cfg` over `service`.
+fn start_proto(
+    cfg: &ServerConfig,
+    service: &Arc<Service>,
+    stop: &tokio::sync::watch::Sender<bool>,
+) -> Result<(Option<SocketAddr>, Vec<Task>), String> {
+    let handler = Arc::new(crate::proto::ProtoHandler(service.clone()));
+    let limits = pqsig_proto::server::ServerConfig {
+        max_payload: cfg
+            .limits
+            .max_body_bytes
+            .min(pqsig_proto::codec::MAX_PAYLOAD as usize) as u32,
+        max_batch: cfg.limits.max_batch.min(u32::MAX as usize) as u32,
+        ..Default::default()
+    };
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|s| *s).await;
+    };
+    let mut tasks = Vec::new();
+    let mut addr = None;
+    if let Some(a) = cfg.proto_listen {
+        let l = std::net::TcpListener::bind(a)
+            .map_err(|e| format!("cannot listen (protocol) on {a}: {e}"))?;
+        l.set_nonblocking(true)
+            .map_err(|e| format!("protocol listener: {e}"))?;
+        addr = Some(
+            l.local_addr()
+                .map_err(|e| format!("protocol listener: {e}"))?,
+        );
+        let l =
+            tokio::net::TcpListener::from_std(l).map_err(|e| format!("protocol listener: {e}"))?;
+        tasks.push(tokio::spawn(pqsig_proto::server::serve_tcp(
+            l,
+            handler.clone(),
+            limits,
+            stopped(stop.subscribe()),
+        )));
+    }
+    if let Some(path) = &cfg.proto_unix {
+        // A stale socket file from an earlier run would make bind fail.
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket()) {
+            let _ = std::fs::remove_file(path);
+        }
+        let l = tokio::net::UnixListener::bind(path)
+            .map_err(|e| format!("cannot listen (protocol) on {}: {e}", path.display()))?;
+        tasks.push(tokio::spawn(pqsig_proto::server::serve_unix(
+            l,
+            handler,
+            limits,
+            stopped(stop.subscribe()),
+        )));
+    }
+    Ok((addr, tasks))
 }
 
 /// Opens the service (store, KEK, tokens), binds and starts serving. Errors are one
@@ -95,10 +184,21 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
                 .serve(app),
         ),
     };
+    let (stop, _) = tokio::sync::watch::channel(false);
+    let (proto_addr, proto_tasks) = match start_proto(&cfg, &service, &stop) {
+        Ok(p) => p,
+        Err(e) => {
+            handle.shutdown();
+            return Err(e);
+        }
+    };
     Ok(RunningServer {
         addr,
+        proto_addr,
         handle,
         task,
+        proto_tasks,
+        proto_stop: Arc::new(stop),
         grace: cfg.limits.shutdown_grace(),
         service,
     })
@@ -134,14 +234,20 @@ pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
         let scheme = if cfg.tls.is_some() { "https" } else { "http" };
+        let unix = cfg.proto_unix.clone();
         let server = start(cfg).await?;
         crate::log!("listening on {scheme}://{}", server.local_addr());
-        let handle = server.handle.clone();
-        let grace = server.grace;
+        if let Some(a) = server.proto_addr() {
+            crate::log!("binary protocol on tcp://{a}");
+        }
+        if let Some(p) = &unix {
+            crate::log!("binary protocol on unix:{}", p.display());
+        }
+        let stop = server.stopper();
         tokio::spawn(async move {
             shutdown_signal().await;
             crate::log!("shutting down (draining in-flight requests)");
-            handle.graceful_shutdown(Some(grace));
+            stop();
         });
         server.wait().await
     })

@@ -13,6 +13,7 @@ Examples:
   pqsig serve --config server.toml --kek-file kek.bin
   PQSIG_KEK=$(head -c32 /dev/urandom | xxd -p -c64) pqsig serve --config server.toml --db postgres://pqsig@db/pqsig
   pqsig serve --config server.toml --insecure-dev-key --listen 127.0.0.1:8700
+  pqsig serve --config server.toml --kek-file kek.bin --proto-listen 127.0.0.1:8701 --proto-unix /run/pqsig.sock
   pqsig serve --config server.toml --kek-file kek.bin --tls-cert cert.pem --tls-key key.pem --listen 0.0.0.0:8443
 
 See docs/SERVER.md for the API and the config file (tokens, limits).";
@@ -42,6 +43,12 @@ pub struct ServeArgs {
     /// TLS private key (PEM); needs --tls-cert.
     #[arg(long, value_name = "FILE", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
+    /// Also serve the binary socket protocol (docs/PROTOCOL.md) on this TCP address.
+    #[arg(long, value_name = "IP:PORT")]
+    pub proto_listen: Option<String>,
+    /// Also serve the binary socket protocol on this Unix socket path.
+    #[arg(long, value_name = "PATH")]
+    pub proto_unix: Option<PathBuf>,
     /// Let /v1/verify and /v1/verify-batch be called without a token.
     #[arg(long)]
     pub public_verify: bool,
@@ -73,6 +80,15 @@ fn config(args: ServeArgs) -> Result<ServerConfig, String> {
         cfg.listen = l
             .parse()
             .map_err(|_| format!("--listen: invalid address {l:?} (want IP:PORT)"))?;
+    }
+    if let Some(l) = &args.proto_listen {
+        cfg.proto_listen = Some(
+            l.parse()
+                .map_err(|_| format!("--proto-listen: invalid address {l:?} (want IP:PORT)"))?,
+        );
+    }
+    if let Some(p) = args.proto_unix {
+        cfg.proto_unix = Some(p);
     }
     if let Some(db) = args.db {
         cfg.db = db;

@@ -1,0 +1,205 @@
+//! The binary socket protocol in front of the real service: keys created over HTTP sign
+//! and verify over TCP and a Unix socket; tokens, scopes, unknown keys, the message cap,
+//! inline public keys, external mu and batches answer with the HTTP status codes.
+
+mod common;
+
+use common::*;
+use pqsig_proto::{
+    Client, ClientError, Endpoint, ErrorCode, Input, KeyRef, Request, Response, SignRequest,
+    VerifyRequest,
+};
+
+/// A server with the base config plus protocol listeners on TCP and a Unix socket.
+fn start() -> (TestServer, Endpoint, Endpoint, tempfile::TempDir) {
+    let sock_dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(
+        &base_toml(),
+        path_in(&dir, "keys.db").to_string_lossy().into(),
+    );
+    cfg.proto_listen = Some("127.0.0.1:0".parse().unwrap());
+    let sock = sock_dir.path().join("pqsig.sock");
+    cfg.proto_unix = Some(sock.clone());
+    let mut s = TestServer::start_cfg(cfg);
+    s.dir = Some(dir);
+    let tcp = Endpoint::Tcp(s.server.as_ref().unwrap().proto_addr().unwrap().to_string());
+    (s, tcp, Endpoint::Unix(sock), sock_dir)
+}
+
+fn connect(ep: &Endpoint, token: Option<&str>) -> Client {
+    let mut c = Client::connect(ep, Some(std::time::Duration::from_secs(30))).expect("connect");
+    if let Some(t) = token {
+        c.hello(t.as_bytes()).expect("hello");
+    }
+    c
+}
+
+fn sign_req(key_id: &str, msg: &[u8]) -> SignRequest {
+    SignRequest {
+        key_id: key_id.into(),
+        input: Input::Message(msg.to_vec()),
+        context: Vec::new(),
+        deterministic: false,
+    }
+}
+
+fn verify_req(key_id: &str, msg: &[u8], sig: &[u8]) -> VerifyRequest {
+    VerifyRequest {
+        key: KeyRef::Id(key_id.into()),
+        input: Input::Message(msg.to_vec()),
+        context: Vec::new(),
+        signature: sig.to_vec(),
+    }
+}
+
+fn server_code(r: Result<impl std::fmt::Debug, ClientError>) -> u16 {
+    match r {
+        Err(ClientError::Server(e)) => e.code.0,
+        other => panic!("expected a server ERROR, got {other:?}"),
+    }
+}
+
+#[test]
+fn keys_made_over_http_sign_and_verify_over_the_socket_protocol() {
+    let (s, tcp, unix, _sock) = start();
+    for alg in ["ML-DSA-65", "Falcon-512", "SNOVA_I_S"] {
+        let key = s.create_key(alg);
+        let id = key["id"].as_str().unwrap();
+        let vk = library_vk(&key);
+        for ep in [&tcp, &unix] {
+            let mut c = connect(ep, Some(ADMIN));
+            let msg = format!("over the socket with {alg}").into_bytes();
+            let sig = c.sign(sign_req(id, &msg)).expect("sign");
+            vk.verify(&msg, b"", &sig)
+                .expect("library verifies the service's signature");
+            assert!(c.verify(verify_req(id, &msg, &sig)).unwrap(), "{alg}");
+            assert!(!c.verify(verify_req(id, b"other", &sig)).unwrap(), "{alg}");
+            // The same key given inline (algorithm name + raw public key).
+            let inline = VerifyRequest {
+                key: KeyRef::Inline {
+                    algorithm: alg.into(),
+                    public_key: vk.to_bytes().to_vec(),
+                },
+                ..verify_req(id, &msg, &sig)
+            };
+            assert!(c.verify(inline).unwrap(), "{alg}");
+        }
+    }
+}
+
+#[test]
+fn tokens_scopes_and_errors_keep_their_http_codes() {
+    let (s, tcp, _unix, _sock) = start();
+    let key = s.create_key("ML-DSA-65");
+    let id = key["id"].as_str().unwrap().to_string();
+    // A wrong token is refused at HELLO.
+    let mut c = Client::connect(&tcp, None).unwrap();
+    assert_eq!(server_code(c.hello(b"not-a-token")), 401);
+    // No HELLO: anonymous, and verify is not public in the base config.
+    let mut anon = connect(&tcp, None);
+    assert_eq!(
+        server_code(anon.verify(verify_req(&id, b"m", &[0u8; 8]))),
+        401
+    );
+    // Sign-only and verify-only tokens; a token scoped to another key.
+    let mut signer = connect(&tcp, Some(SIGNER));
+    let sig = signer.sign(sign_req(&id, b"m")).unwrap();
+    assert_eq!(server_code(signer.verify(verify_req(&id, b"m", &sig))), 403);
+    let mut verifier = connect(&tcp, Some(VERIFIER));
+    assert!(verifier.verify(verify_req(&id, b"m", &sig)).unwrap());
+    assert_eq!(server_code(verifier.sign(sign_req(&id, b"m"))), 403);
+    let mut scoped = connect(&tcp, Some(SCOPED));
+    assert_eq!(server_code(scoped.sign(sign_req(&id, b"m"))), 403);
+    // Unknown key; a message over the cap (4096 in the base config) points to mu.
+    let mut admin = connect(&tcp, Some(ADMIN));
+    assert_eq!(server_code(admin.sign(sign_req("0123", b"m"))), 404);
+    match admin.sign(sign_req(&id, &vec![7u8; 5000])) {
+        Err(ClientError::Server(e)) => {
+            assert_eq!(e.code, ErrorCode::TOO_LARGE);
+            assert!(e.message.contains("mu"), "{}", e.message);
+        }
+        other => panic!("expected 413, got {other:?}"),
+    }
+    // External mu: computed locally, signed by the service, verified both ways.
+    let vk = library_vk(&key);
+    let big = vec![9u8; 100_000];
+    let mu = vk.compute_mu(&big, b"").unwrap();
+    let sig = admin
+        .sign(SignRequest {
+            input: Input::Mu(mu),
+            ..sign_req(&id, b"")
+        })
+        .unwrap();
+    vk.verify(&big, b"", &sig)
+        .expect("mu signature verifies over the message");
+    assert!(admin
+        .verify(VerifyRequest {
+            input: Input::Mu(mu),
+            ..verify_req(&id, b"", &sig)
+        })
+        .unwrap());
+    // Context on an algorithm without one: 422 as over HTTP.
+    let falcon = s.create_key("Falcon-512");
+    let fid = falcon["id"].as_str().unwrap();
+    let r = admin.sign(SignRequest {
+        context: b"ctx".to_vec(),
+        ..sign_req(fid, b"m")
+    });
+    let code = server_code(r);
+    assert!(code == 400 || code == 422, "{code}");
+}
+
+#[test]
+fn batches_run_item_by_item_with_per_item_errors() {
+    let (s, tcp, _unix, _sock) = start();
+    let key = s.create_key("ML-DSA-44");
+    let id = key["id"].as_str().unwrap();
+    let mut c = connect(&tcp, Some(ADMIN));
+    let msgs: Vec<Vec<u8>> = (0..10).map(|i| vec![i as u8; 40]).collect();
+    let signed = c
+        .batch(
+            msgs.iter()
+                .map(|m| Request::Sign(sign_req(id, m)))
+                .collect(),
+        )
+        .unwrap();
+    let sigs: Vec<Vec<u8>> = signed
+        .into_iter()
+        .map(|r| match r {
+            Response::Signature(s) => s,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let mut items: Vec<Request> = msgs
+        .iter()
+        .zip(&sigs)
+        .map(|(m, s)| Request::Verify(verify_req(id, m, s)))
+        .collect();
+    items.push(Request::Verify(verify_req(id, b"tampered", &sigs[0])));
+    items.push(Request::Verify(verify_req("nope", b"m", &sigs[0])));
+    let got = c.batch(items).unwrap();
+    assert!(got[..10].iter().all(|r| *r == Response::Valid), "{got:?}");
+    assert_eq!(got[10], Response::Invalid);
+    assert!(
+        matches!(&got[11], Response::Error(e) if e.code.0 == 404),
+        "{:?}",
+        got[11]
+    );
+}
+
+#[test]
+fn shutdown_stops_the_protocol_listeners_too() {
+    let (mut s, tcp, unix, _sock) = start();
+    let key = s.create_key("ML-DSA-44");
+    let id = key["id"].as_str().unwrap().to_string();
+    connect(&tcp, Some(ADMIN))
+        .sign(sign_req(&id, b"m"))
+        .unwrap();
+    s.stop();
+    for ep in [&tcp, &unix] {
+        let refused = Client::connect(ep, Some(std::time::Duration::from_secs(2)))
+            .and_then(|mut c| c.ping(b"x"));
+        assert!(refused.is_err(), "{ep:?} still answers after shutdown");
+    }
+}
