@@ -292,12 +292,17 @@ pub unsafe fn stage_one<L: Lanes<E = i32>>(a: &mut [i32], m: usize, layers: u32,
     }
 }
 
-/// Runs `f` on every polynomial of `a`. Safety: `f` needs only the features `check`
-/// asserts.
-pub fn each(a: &mut [Poly], check: fn(), f: unsafe fn(&mut [i32; N])) {
+/// Runs `f` on every polynomial of `a`, after `check` (which panics unless the ISA's
+/// features are available).
+///
+/// # Safety
+/// `f` must be safe to call on any polynomial once `check` has returned (an entry point
+/// that needs only the features `check` asserts).
+pub unsafe fn each(a: &mut [Poly], check: fn(), f: unsafe fn(&mut [i32; N])) {
     check();
     for p in a.iter_mut() {
-        // SAFETY: the ISA's features are available (`check` asserted them).
+        // SAFETY: the ISA's features are available (`check` asserted them); the caller
+        // guarantees `f` needs nothing more.
         unsafe { f(&mut p.coeffs) }
     }
 }
@@ -372,33 +377,39 @@ macro_rules! mldsa_simd_kernels {
 
         /// Forward NTT, radix-4 (two layers per pass). Bounds of `mldsa::Kernels::ntt`.
         pub fn mldsa_ntt_radix4(a: &mut [Poly]) {
-            body::each(a, check, one::ntt_radix4)
+            // SAFETY: the entry point needs only the features `check` asserts.
+            unsafe { body::each(a, check, one::ntt_radix4) }
         }
 
         /// Inverse NTT times 2^32, radix-4. Bounds of `mldsa::Kernels::invntt_tomont`.
         pub fn mldsa_invntt_radix4(a: &mut [Poly]) {
-            body::each(a, check, one::invntt_radix4)
+            // SAFETY: the entry point needs only the features `check` asserts.
+            unsafe { body::each(a, check, one::invntt_radix4) }
         }
 
         /// Forward NTT, Winograd radix-8 units (radix-4 lead stage, then two radix-8
         /// stages).
         pub fn mldsa_ntt_winograd8(a: &mut [Poly]) {
-            body::each(a, check, one::ntt_winograd8)
+            // SAFETY: the entry point needs only the features `check` asserts.
+            unsafe { body::each(a, check, one::ntt_winograd8) }
         }
 
         /// Inverse NTT times 2^32, Winograd radix-8 units.
         pub fn mldsa_invntt_winograd8(a: &mut [Poly]) {
-            body::each(a, check, one::invntt_winograd8)
+            // SAFETY: the entry point needs only the features `check` asserts.
+            unsafe { body::each(a, check, one::invntt_winograd8) }
         }
 
         /// Forward NTT, Winograd radix-16 units (two stages).
         pub fn mldsa_ntt_winograd16(a: &mut [Poly]) {
-            body::each(a, check, one::ntt_winograd16)
+            // SAFETY: the entry point needs only the features `check` asserts.
+            unsafe { body::each(a, check, one::ntt_winograd16) }
         }
 
         /// Inverse NTT times 2^32, Winograd radix-16 units.
         pub fn mldsa_invntt_winograd16(a: &mut [Poly]) {
-            body::each(a, check, one::invntt_winograd16)
+            // SAFETY: the entry point needs only the features `check` asserts.
+            unsafe { body::each(a, check, one::invntt_winograd16) }
         }
     };
 }

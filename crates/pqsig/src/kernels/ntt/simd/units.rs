@@ -309,7 +309,6 @@ unsafe fn unit<L: Lanes, const P: usize, R: RowSrc<L::E>>(
 /// `a` (`n` coefficients), constants from `rows` (the table of this unit and direction)
 /// and `dft`, the inverse's scaling as `scale` says.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub unsafe fn stage<L: Lanes, const P: usize, R: RowSrc<L::E>>(
     a: &mut [L::E],
     n: usize,
