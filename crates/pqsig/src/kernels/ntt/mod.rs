@@ -18,6 +18,10 @@
 //!   forward and inverse) and the short cyclic DFTs of the Winograd units;
 //! * `transform.rs` — whole forward and inverse transforms following a plan;
 //! * `portable.rs` — the portable variant kernels in the seam's signatures;
+//! * `simd/` — the SIMD variant kernels' one generic body (units, stages, plans and
+//!   constant tables of both moduli) over the `simd::Lanes` vector-ops trait;
+//! * `avx2/`, `avx512/` — per ISA only the `Lanes` primitives of each modulus and the
+//!   `#[target_feature]` entry points that instantiate the body;
 //! * `dispatch.rs` — the kernel tables of every (backend, variant) pair and the slot
 //!   where SIMD variant kernels plug in;
 //! * `select.rs` — which variant runs (API pin, `PQSIG_NTT`, per-pair defaults);
@@ -55,12 +59,15 @@ pub mod variant;
 #[cfg(feature = "std")]
 pub mod count;
 
-// SIMD variant kernels: their functions slot into `dispatch::mldsa_fns` /
-// `dispatch::falcon_fns`, one line each.
+// SIMD variant kernels: one generic body (`simd`) over per-ISA primitives (`avx2`,
+// `avx512`); their functions slot into `dispatch::mldsa_fns` / `dispatch::falcon_fns`,
+// one line each.
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod simd;
 
 pub use dispatch::{falcon_kernels, mldsa_kernels};
 pub use field::Field;

@@ -1,249 +1,30 @@
-//! AVX2 NTT variants for Falcon (q = 12289, n = 2^logn): radix-4, Winograd radix-8 and
-//! Winograd radix-16, forward and inverse, sixteen u16 lanes per vector.
+//! AVX2 primitives of the Falcon NTT variants (q = 12289): sixteen u16 lanes per ymm
+//! register, canonical arithmetic (the algorithm, plans and constants are the shared
+//! body's, `super::super::simd::{units, falcon}`).
 //!
-//! # Arithmetic
-//! Canonical throughout, as the AVX2 radix-2 kernel (`falcon::ntt::avx2`): every sum and
-//! difference is corrected to `[0, q)` (unsigned minimum), every product is a Montgomery
-//! product by a constant in Montgomery form with its companion `w·(1/q) mod 2^16`
-//! (three multiplications), corrected to `[0, q)`. Every value is the canonical residue
-//! of the exact result, so the outputs are bit-identical to the portable kernels.
-//!
-//! # Plans (as `NttVariant::plan`): the leftover `logn mod k` layers first, as one unit
-//! (radix-2, radix-4 or Winograd radix-8), then full units of k layers (radix-4: k = 2,
-//! Winograd-8: 3, Winograd-16: 4). The units are those of `super::mldsa` (the module
-//! docs there give the DFT8 / DFT16 algorithms): twist by r^t (r = ζ(2^(L−1)(m+i)),
-//! ζ(k) = 7^brv10(k)), cyclic DFT with ω_P = 7^(2048/P), bit-reversed placement; the
-//! inverse gathers, runs the inverse DFT and untwists. The inverse's top stage (m = 1)
-//! folds the division by n into its constants.
-//!
-//! # Vectorisation
-//! A stage with stride `s ≥ 16` runs sixteen consecutive offsets of one group per
-//! vector (broadcast constants). With `s < 16` a block of `16/s` consecutive groups
-//! (`16·P` contiguous coefficients, P vectors) is transposed in registers so that vector
-//! `t` holds point `t` of every unit (lane `l`: group `l / s`, offset `l mod s`): log2(P)
-//! "unzip" passes on chunks of s lanes (pack / 64-bit unpack / 128-bit permutes, then a
-//! qword permute), undone by as many "zip" passes. Per-lane constants come from tables
-//! by group, expanded to s lanes each by one broadcast and one byte shuffle. Degrees
-//! where a level has fewer than sixteen lanes of work (n < 16·P for the largest unit)
-//! run the AVX2 radix-2 kernel, which gives the same output.
+//! Data movement for strides `s < 16`: log2(P) "unzip" passes on chunks of s lanes
+//! (pack / 64-bit unpack / 128-bit permutes, then a qword permute), undone by as many
+//! "zip" passes; per-lane constants are table entries by group expanded to s lanes each
+//! by one broadcast and one byte shuffle.
 
-#![allow(unused_unsafe)]
-
-use crate::kernels::falcon::ntt::portable::{inv_n_monty, mq_montymul};
-use crate::kernels::falcon::ntt::tables::{GM, IGM};
-use crate::kernels::falcon::ntt::{avx2 as radix2, Q, QINV, R};
+use super::chunks;
+use crate::kernels::falcon::ntt::{avx2 as radix2, Q};
+use crate::kernels::ntt::simd::falcon::falcon_simd_kernels;
+use crate::kernels::ntt::simd::{Cst, Lanes};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
-// ---------------------------------------------------------------------------------------
-// Constants (compile time).
-
-const fn pow_mod(b: u32, mut e: u32) -> u32 {
-    let (mut r, mut b) = (1u64, (b % Q) as u64);
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % Q as u64;
-        }
-        b = b * b % Q as u64;
-        e >>= 1;
-    }
-    r as u32
-}
-
-const fn brv10(x: usize) -> usize {
-    let mut r = 0;
-    let mut i = 0;
-    while i < 10 {
-        r |= ((x >> i) & 1) << (9 - i);
-        i += 1;
-    }
-    r
-}
-
-/// 7^e (e mod 2048), times R (Montgomery form).
-const fn g7(e: i64) -> u32 {
-    pow_mod(7, e.rem_euclid(2048) as u32) * R % Q
-}
-
-const fn qinv(w: u32) -> u16 {
-    (w as u16).wrapping_mul(QINV)
-}
-
-/// A Montgomery-form constant and its companion.
-#[derive(Clone, Copy)]
-struct Cst {
-    w: u16,
-    wq: u16,
-}
-
-const fn cst(w: u32) -> Cst {
-    Cst {
-        w: w as u16,
-        wq: qinv(w),
-    }
-}
-
-/// Short-DFT constants (Montgomery form) of one direction.
-#[derive(Clone, Copy)]
-struct Dft {
-    iota: Cst,
-    a8: Cst,
-    b8: Cst,
-    w16: [Cst; 4],
-}
-
-const fn dft_consts(inv: bool) -> Dft {
-    let sg: i64 = if inv { -1 } else { 1 };
-    let w8 = g7(sg * 256);
-    let w8_3 = g7(sg * 768);
-    let half = Q.div_ceil(2);
-    Dft {
-        iota: cst(g7(sg * 512)),
-        a8: cst(((w8 + w8_3) % Q) * half % Q),
-        b8: cst(((w8 + Q - w8_3) % Q) * half % Q),
-        w16: [
-            cst(g7(sg * 128)),
-            cst(g7(sg * 5 * 128)),
-            cst(g7(sg * 3 * 128)),
-            cst(g7(sg * 7 * 128)),
-        ],
-    }
-}
-
-const DFT_F: Dft = dft_consts(false);
-const DFT_I: Dft = dft_consts(true);
-
-/// Per-group constant rows: `w[k][g]`, `q[k][g]` (value and companion of constant `k` of
-/// the unit of group key g = m + i), `K` constants, `G` group keys.
-struct Rows<const K: usize, const G: usize> {
-    w: [[u16; G]; K],
-    q: [[u16; G]; K],
-}
-
-/// Radix-4 unit constants by group key g < 512: ζ(g), ζ(2g), ζ(2g + 1).
-const fn r4_rows(src: &[u16; 1024]) -> Rows<3, 512> {
-    let mut t = Rows {
-        w: [[0; 512]; 3],
-        q: [[0; 512]; 3],
-    };
-    let mut g = 1;
-    while g < 512 {
-        let v = [src[g] as u32, src[2 * g] as u32, src[2 * g + 1] as u32];
-        let mut k = 0;
-        while k < 3 {
-            t.w[k][g] = v[k] as u16;
-            t.q[k][g] = qinv(v[k]);
-            k += 1;
-        }
-        g += 1;
-    }
-    t
-}
-
-/// Radix-2 unit constants by group key g < 1024: ζ(g).
-const fn r2_rows(src: &[u16; 1024]) -> Rows<1, 1024> {
-    let mut t = Rows {
-        w: [[0; 1024]; 1],
-        q: [[0; 1024]; 1],
-    };
-    let mut g = 1;
-    while g < 1024 {
-        t.w[0][g] = src[g];
-        t.q[0][g] = qinv(src[g] as u32);
-        g += 1;
-    }
-    t
-}
-
-/// Twist powers r^k (or r^−k), k < P, of the Winograd unit of 2^L points by group key
-/// g < G: r = ζ(2^(L−1)·g) = 7^brv10(2^(L−1)·g).
-const fn twist_rows<const P: usize, const G: usize>(l: u32, inv: bool) -> Rows<P, G> {
-    let mut t = Rows {
-        w: [[0; G]; P],
-        q: [[0; G]; P],
-    };
-    let mut g = 1;
-    while g < G {
-        let e = brv10(g << (l - 1)) as i64;
-        let mut k = 0;
-        while k < P {
-            let v = g7(if inv { -e * k as i64 } else { e * k as i64 });
-            t.w[k][g] = v as u16;
-            t.q[k][g] = qinv(v);
-            k += 1;
-        }
-        g += 1;
-    }
-    t
-}
-
-static R2F: Rows<1, 1024> = r2_rows(&GM);
-static R2I: Rows<1, 1024> = r2_rows(&IGM);
-static R4F: Rows<3, 512> = r4_rows(&GM);
-static R4I: Rows<3, 512> = r4_rows(&IGM);
-// Winograd-8 levels have m ≤ 128 (g < 256); Winograd-16 levels m ≤ 64 (g < 128).
-static W8F: Rows<8, 256> = twist_rows(3, false);
-static W8I: Rows<8, 256> = twist_rows(3, true);
-static W16F: Rows<16, 128> = twist_rows(4, false);
-static W16I: Rows<16, 128> = twist_rows(4, true);
-
-// ---------------------------------------------------------------------------------------
-// Lane arithmetic (canonical). Every `unsafe fn` requires AVX2.
-
-type Tw = (__m256i, __m256i);
+/// Falcon on AVX2 (value, companion registers as the constant).
+pub(crate) struct Avx2Falcon;
 
 #[inline(always)]
 unsafe fn qv() -> __m256i {
     unsafe { _mm256_set1_epi16(Q as i16) }
 }
 
+/// Entries `g..` of row `t`, `s` lanes each (s ≥ 16: all lanes entry g).
 #[inline(always)]
-unsafe fn addm(a: __m256i, b: __m256i) -> __m256i {
-    unsafe {
-        let s = _mm256_add_epi16(a, b);
-        _mm256_min_epu16(s, _mm256_sub_epi16(s, qv()))
-    }
-}
-
-#[inline(always)]
-unsafe fn subm(a: __m256i, b: __m256i) -> __m256i {
-    unsafe {
-        let d = _mm256_sub_epi16(a, b);
-        _mm256_min_epu16(d, _mm256_add_epi16(d, qv()))
-    }
-}
-
-/// `x·w/2^16 mod q` in `[0, q)`, x and w canonical (`wq` the companion).
-#[inline(always)]
-unsafe fn mulm(x: __m256i, w: &Tw) -> __m256i {
-    unsafe {
-        let m = _mm256_mullo_epi16(x, w.1);
-        let hi = _mm256_mulhi_epi16(x, w.0);
-        let t = _mm256_mulhi_epu16(m, qv());
-        let r = _mm256_sub_epi16(hi, t);
-        _mm256_min_epu16(r, _mm256_add_epi16(r, qv()))
-    }
-}
-
-#[inline(always)]
-unsafe fn bc(c: Cst) -> Tw {
-    unsafe {
-        (
-            _mm256_set1_epi16(c.w as i16),
-            _mm256_set1_epi16(c.wq as i16),
-        )
-    }
-}
-
-/// Lane constants of row `(w, q)` for the groups from key `g` with `s` lanes each
-/// (s ≥ 16: all lanes group g).
-#[inline(always)]
-unsafe fn lanes(w: &[u16], q: &[u16], g: usize, s: usize) -> Tw {
-    unsafe { (lanes1(w, g, s), lanes1(q, g, s)) }
-}
-
-#[inline(always)]
-unsafe fn lanes1(t: &[u16], g: usize, s: usize) -> __m256i {
+unsafe fn spread(t: &[u16], g: usize, s: usize) -> __m256i {
     unsafe {
         match s {
             1 => _mm256_loadu_si256(t[g..g + 16].as_ptr() as *const __m256i),
@@ -278,564 +59,92 @@ unsafe fn lanes1(t: &[u16], g: usize, s: usize) -> __m256i {
     }
 }
 
-#[inline(always)]
-unsafe fn ld(a: &[u16], o: usize) -> __m256i {
-    // SAFETY: 16 readable u16 (slice-checked).
-    unsafe { _mm256_loadu_si256(a[o..o + 16].as_ptr() as *const __m256i) }
-}
+impl Lanes for Avx2Falcon {
+    type E = u16;
+    type V = __m256i;
+    type C = (__m256i, __m256i);
+    const N: usize = 16;
 
-#[inline(always)]
-unsafe fn st(a: &mut [u16], o: usize, v: __m256i) {
-    // SAFETY: 16 writable u16 (slice-checked).
-    unsafe { _mm256_storeu_si256(a[o..o + 16].as_mut_ptr() as *mut __m256i, v) }
-}
-
-/// Even and odd chunks (of `s` lanes) of the sequence (a, b).
-#[inline(always)]
-unsafe fn unzip(a: __m256i, b: __m256i, s: usize) -> (__m256i, __m256i) {
-    unsafe {
-        match s {
-            1 => {
-                let m = _mm256_set1_epi32(0xFFFF);
-                let e = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
-                let o = _mm256_packus_epi32(_mm256_srli_epi32::<16>(a), _mm256_srli_epi32::<16>(b));
-                (
-                    _mm256_permute4x64_epi64::<0xD8>(e),
-                    _mm256_permute4x64_epi64::<0xD8>(o),
-                )
-            }
-            2 => {
-                let (fa, fb) = (_mm256_castsi256_ps(a), _mm256_castsi256_ps(b));
-                let e = _mm256_castps_si256(_mm256_shuffle_ps::<0x88>(fa, fb));
-                let o = _mm256_castps_si256(_mm256_shuffle_ps::<0xDD>(fa, fb));
-                (
-                    _mm256_permute4x64_epi64::<0xD8>(e),
-                    _mm256_permute4x64_epi64::<0xD8>(o),
-                )
-            }
-            4 => (
-                _mm256_permute4x64_epi64::<0xD8>(_mm256_unpacklo_epi64(a, b)),
-                _mm256_permute4x64_epi64::<0xD8>(_mm256_unpackhi_epi64(a, b)),
-            ),
-            _ => (
-                _mm256_permute2x128_si256::<0x20>(a, b),
-                _mm256_permute2x128_si256::<0x31>(a, b),
-            ),
+    #[inline(always)]
+    unsafe fn add(a: __m256i, b: __m256i) -> __m256i {
+        unsafe {
+            let s = _mm256_add_epi16(a, b);
+            _mm256_min_epu16(s, _mm256_sub_epi16(s, qv()))
         }
     }
-}
 
-/// Inverse of [`unzip`].
-#[inline(always)]
-unsafe fn zip(e: __m256i, o: __m256i, s: usize) -> (__m256i, __m256i) {
-    unsafe {
-        if s == 8 {
-            return (
-                _mm256_permute2x128_si256::<0x20>(e, o),
-                _mm256_permute2x128_si256::<0x31>(e, o),
-            );
-        }
-        let e = _mm256_permute4x64_epi64::<0xD8>(e);
-        let o = _mm256_permute4x64_epi64::<0xD8>(o);
-        match s {
-            1 => (_mm256_unpacklo_epi16(e, o), _mm256_unpackhi_epi16(e, o)),
-            2 => (_mm256_unpacklo_epi32(e, o), _mm256_unpackhi_epi32(e, o)),
-            _ => (_mm256_unpacklo_epi64(e, o), _mm256_unpackhi_epi64(e, o)),
+    #[inline(always)]
+    unsafe fn sub(a: __m256i, b: __m256i) -> __m256i {
+        unsafe {
+            let d = _mm256_sub_epi16(a, b);
+            _mm256_min_epu16(d, _mm256_add_epi16(d, qv()))
         }
     }
-}
 
-/// P contiguous vectors (a G×P matrix of s-lane chunks, row = unit) to point-major:
-/// vector t holds chunk t of every unit.
-#[inline(always)]
-unsafe fn to_points<const P: usize>(x: &mut [__m256i; P], s: usize) {
-    let mut k = 1;
-    while k < P {
-        let mut y = *x;
-        for i in 0..P / 2 {
-            let (e, o) = unsafe { unzip(x[2 * i], x[2 * i + 1], s) };
-            y[i] = e;
-            y[P / 2 + i] = o;
-        }
-        *x = y;
-        k *= 2;
-    }
-}
-
-#[inline(always)]
-unsafe fn from_points<const P: usize>(x: &mut [__m256i; P], s: usize) {
-    let mut k = 1;
-    while k < P {
-        let mut y = *x;
-        for i in 0..P / 2 {
-            let (a, b) = unsafe { zip(x[i], x[P / 2 + i], s) };
-            y[2 * i] = a;
-            y[2 * i + 1] = b;
-        }
-        *x = y;
-        k *= 2;
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Units.
-
-/// What a stage runs: the unit kind and direction, the top-stage factors of the inverse.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    R2,
-    R4,
-    W8,
-    W16,
-}
-
-/// The inverse top stage's scaling: n⁻¹ (Montgomery, `inv_n_monty`) as a constant.
-#[derive(Clone, Copy)]
-struct Top {
-    ni: u32,
-}
-
-struct DftV {
-    iota: Tw,
-    a8: Tw,
-    b8: Tw,
-    w16: [Tw; 4],
-}
-
-#[inline(always)]
-unsafe fn dftv(d: &Dft) -> DftV {
-    unsafe {
-        DftV {
-            iota: bc(d.iota),
-            a8: bc(d.a8),
-            b8: bc(d.b8),
-            w16: [bc(d.w16[0]), bc(d.w16[1]), bc(d.w16[2]), bc(d.w16[3])],
+    /// `x·w/2^16 mod q` in `[0, q)`, x and w canonical (`w.1` the companion).
+    #[inline(always)]
+    unsafe fn mul(x: __m256i, w: &Self::C) -> __m256i {
+        unsafe {
+            let m = _mm256_mullo_epi16(x, w.1);
+            let hi = _mm256_mulhi_epi16(x, w.0);
+            let t = _mm256_mulhi_epu16(m, qv());
+            let r = _mm256_sub_epi16(hi, t);
+            _mm256_min_epu16(r, _mm256_add_epi16(r, qv()))
         }
     }
-}
 
-#[inline(always)]
-unsafe fn dft8(x: &[__m256i], c: &DftV) -> [__m256i; 8] {
-    unsafe {
-        let u = [
-            addm(x[0], x[4]),
-            addm(x[1], x[5]),
-            addm(x[2], x[6]),
-            addm(x[3], x[7]),
-        ];
-        let v = [
-            subm(x[0], x[4]),
-            subm(x[1], x[5]),
-            subm(x[2], x[6]),
-            subm(x[3], x[7]),
-        ];
-        let s02 = addm(u[0], u[2]);
-        let d02 = subm(u[0], u[2]);
-        let s13 = addm(u[1], u[3]);
-        let j = mulm(subm(u[1], u[3]), &c.iota);
-        let iv = mulm(v[2], &c.iota);
-        let e = addm(v[0], iv);
-        let f = subm(v[0], iv);
-        let s = mulm(addm(v[1], v[3]), &c.a8);
-        let p = mulm(subm(v[1], v[3]), &c.b8);
-        let (g1, g3) = (addm(s, p), subm(s, p));
-        [
-            addm(s02, s13),
-            addm(e, g1),
-            addm(d02, j),
-            addm(f, g3),
-            subm(s02, s13),
-            subm(e, g1),
-            subm(d02, j),
-            subm(f, g3),
-        ]
+    #[inline(always)]
+    unsafe fn reduce(x: __m256i) -> __m256i {
+        x
     }
-}
 
-#[inline(always)]
-unsafe fn dft16(x: &[__m256i], c: &DftV) -> [__m256i; 16] {
-    unsafe {
-        let mut u = [x[0]; 8];
-        let mut v = [x[0]; 8];
-        for t in 0..8 {
-            u[t] = addm(x[t], x[t + 8]);
-            v[t] = subm(x[t], x[t + 8]);
-        }
-        let ev = dft8(&u, c);
-        let iv4 = mulm(v[4], &c.iota);
-        let iv5 = mulm(v[5], &c.iota);
-        let (c0, d0) = (addm(v[0], iv4), subm(v[0], iv4));
-        let (c1, d1) = (addm(v[1], iv5), subm(v[1], iv5));
-        let a2 = mulm(addm(v[2], v[6]), &c.a8);
-        let b2 = mulm(subm(v[2], v[6]), &c.b8);
-        let a3 = mulm(addm(v[3], v[7]), &c.a8);
-        let b3 = mulm(subm(v[3], v[7]), &c.b8);
-        let (wc2, iwd2) = (addm(a2, b2), subm(a2, b2));
-        let (wc3, iwd3) = (addm(a3, b3), subm(a3, b3));
-        let p1 = (addm(c0, wc2), mulm(addm(c1, wc3), &c.w16[0]));
-        let p5 = (subm(c0, wc2), mulm(subm(c1, wc3), &c.w16[1]));
-        let p3 = (addm(d0, iwd2), mulm(addm(d1, iwd3), &c.w16[2]));
-        let p7 = (subm(d0, iwd2), mulm(subm(d1, iwd3), &c.w16[3]));
-        [
-            ev[0],
-            addm(p1.0, p1.1),
-            ev[1],
-            addm(p3.0, p3.1),
-            ev[2],
-            addm(p5.0, p5.1),
-            ev[3],
-            addm(p7.0, p7.1),
-            ev[4],
-            subm(p1.0, p1.1),
-            ev[5],
-            subm(p3.0, p3.1),
-            ev[6],
-            subm(p5.0, p5.1),
-            ev[7],
-            subm(p7.0, p7.1),
-        ]
+    #[inline(always)]
+    unsafe fn splat(c: Cst<u16>) -> Self::C {
+        unsafe { (_mm256_set1_epi16(c.v as i16), _mm256_set1_epi16(c.c as i16)) }
     }
-}
 
-const fn brv(k: usize, l: u32) -> usize {
-    let mut r = 0;
-    let mut i = 0;
-    while i < l {
-        r |= ((k >> i) & 1) << (l - 1 - i);
-        i += 1;
+    #[inline(always)]
+    unsafe fn lanes(v: &[u16], c: &[u16], g: usize, s: usize) -> Self::C {
+        unsafe { (spread(v, g, s), spread(c, g, s)) }
     }
-    r
-}
 
-/// Scales a Montgomery-form constant by n⁻¹ (for the inverse's top stage).
-#[inline(always)]
-unsafe fn scaled(w: u16, top: Top) -> Tw {
-    unsafe { bc(cst(mq_montymul(w as u32, top.ni))) }
-}
-
-/// Twist constant `k` of the Winograd unit of P points (see [`unit`]).
-#[inline(always)]
-unsafe fn wrow<const P: usize>(k: usize, inv: bool, top: Option<Top>, g: usize, s: usize) -> Tw {
-    unsafe {
-        if let Some(tp) = top {
-            let w = if P == 8 { W8I.w[k][1] } else { W16I.w[k][1] };
-            scaled(w, tp)
-        } else if P == 8 {
-            let t = if inv { &W8I } else { &W8F };
-            lanes(&t.w[k], &t.q[k], g, s)
-        } else {
-            let t = if inv { &W16I } else { &W16F };
-            lanes(&t.w[k], &t.q[k], g, s)
-        }
+    #[inline(always)]
+    unsafe fn load(a: &[u16], o: usize) -> __m256i {
+        // SAFETY: 16 readable u16 (slice-checked).
+        unsafe { _mm256_loadu_si256(a[o..o + 16].as_ptr() as *const __m256i) }
     }
-}
 
-/// One unit on registers `x` (P points, natural order in; stored order out), constants
-/// for the groups from key `g` with `s` lanes each; `top`: the inverse's top stage.
-#[inline(always)]
-unsafe fn unit<const P: usize>(
-    x: &mut [__m256i; P],
-    kind: Kind,
-    inv: bool,
-    g: usize,
-    s: usize,
-    c: &DftV,
-    top: Option<Top>,
-) {
-    unsafe {
-        match kind {
-            Kind::R2 => {
-                let t = if inv { &R2I } else { &R2F };
-                let (u, v) = (x[0], x[1]);
-                if let Some(tp) = top {
-                    let ni = bc(cst(tp.ni));
-                    let wni = scaled(t.w[0][1], tp);
-                    x[0] = mulm(addm(u, v), &ni);
-                    x[1] = mulm(subm(u, v), &wni);
-                } else {
-                    let w = lanes(&t.w[0], &t.q[0], g, s);
-                    if inv {
-                        x[0] = addm(u, v);
-                        x[1] = mulm(subm(u, v), &w);
-                    } else {
-                        let p = mulm(v, &w);
-                        x[0] = addm(u, p);
-                        x[1] = subm(u, p);
-                    }
+    #[inline(always)]
+    unsafe fn store(a: &mut [u16], o: usize, v: __m256i) {
+        // SAFETY: 16 writable u16 (slice-checked).
+        unsafe { _mm256_storeu_si256(a[o..o + 16].as_mut_ptr() as *mut __m256i, v) }
+    }
+
+    /// Even and odd chunks (of `s` lanes) of the sequence (a, b).
+    #[inline(always)]
+    unsafe fn unzip(a: __m256i, b: __m256i, s: usize) -> (__m256i, __m256i) {
+        unsafe {
+            match s {
+                1 => {
+                    let m = _mm256_set1_epi32(0xFFFF);
+                    let e = _mm256_packus_epi32(_mm256_and_si256(a, m), _mm256_and_si256(b, m));
+                    let o =
+                        _mm256_packus_epi32(_mm256_srli_epi32::<16>(a), _mm256_srli_epi32::<16>(b));
+                    (
+                        _mm256_permute4x64_epi64::<0xD8>(e),
+                        _mm256_permute4x64_epi64::<0xD8>(o),
+                    )
                 }
-            }
-            Kind::R4 => {
-                let t = if inv { &R4I } else { &R4F };
-                if inv {
-                    let zb0 = lanes(&t.w[1], &t.q[1], g, s);
-                    let zb1 = lanes(&t.w[2], &t.q[2], g, s);
-                    let y0 = addm(x[0], x[1]);
-                    let y1 = mulm(subm(x[0], x[1]), &zb0);
-                    let y2 = addm(x[2], x[3]);
-                    let y3 = mulm(subm(x[2], x[3]), &zb1);
-                    let (one, za) = match top {
-                        Some(tp) => (Some(bc(cst(tp.ni))), scaled(t.w[0][1], tp)),
-                        None => (None, lanes(&t.w[0], &t.q[0], g, s)),
-                    };
-                    let (s02, s13) = (addm(y0, y2), addm(y1, y3));
-                    x[0] = match &one {
-                        Some(ni) => mulm(s02, ni),
-                        None => s02,
-                    };
-                    x[1] = match &one {
-                        Some(ni) => mulm(s13, ni),
-                        None => s13,
-                    };
-                    x[2] = mulm(subm(y0, y2), &za);
-                    x[3] = mulm(subm(y1, y3), &za);
-                } else {
-                    let za = lanes(&t.w[0], &t.q[0], g, s);
-                    let zb0 = lanes(&t.w[1], &t.q[1], g, s);
-                    let zb1 = lanes(&t.w[2], &t.q[2], g, s);
-                    let t2 = mulm(x[2], &za);
-                    let t3 = mulm(x[3], &za);
-                    let (y0, y2) = (addm(x[0], t2), subm(x[0], t2));
-                    let (y1, y3) = (addm(x[1], t3), subm(x[1], t3));
-                    let t1 = mulm(y1, &zb0);
-                    let t3 = mulm(y3, &zb1);
-                    x[0] = addm(y0, t1);
-                    x[1] = subm(y0, t1);
-                    x[2] = addm(y2, t3);
-                    x[3] = subm(y2, t3);
-                }
-            }
-            Kind::W8 | Kind::W16 => {
-                let l = if P == 8 { 3 } else { 4 };
-                if inv {
-                    let mut y = *x;
-                    for (k, yk) in y.iter_mut().enumerate() {
-                        *yk = x[brv(k, l)];
-                    }
-                    let d: [__m256i; P] = dft_any::<P>(&y, c);
-                    x[0] = if top.is_some() {
-                        mulm(d[0], &wrow::<P>(0, inv, top, g, s))
-                    } else {
-                        d[0]
-                    };
-                    for t in 1..P {
-                        x[t] = mulm(d[t], &wrow::<P>(t, inv, top, g, s));
-                    }
-                } else {
-                    let mut y = *x;
-                    for (t, yt) in y.iter_mut().enumerate().skip(1) {
-                        *yt = mulm(*yt, &wrow::<P>(t, inv, top, g, s));
-                    }
-                    let d: [__m256i; P] = dft_any::<P>(&y, c);
-                    for (k, dk) in d.iter().enumerate() {
-                        x[brv(k, l)] = *dk;
-                    }
-                }
+                _ => chunks::unzip(a, b, 2 * s),
             }
         }
     }
-}
 
-#[inline(always)]
-unsafe fn dft_any<const P: usize>(y: &[__m256i; P], c: &DftV) -> [__m256i; P] {
-    let mut out = *y;
-    unsafe {
-        if P == 8 {
-            out.copy_from_slice(&dft8(y, c));
-        } else {
-            out.copy_from_slice(&dft16(y, c));
-        }
-    }
-    out
-}
-
-/// One stage: the units of P = 2^L points at the level with `m` groups over `a` (n
-/// coefficients), as laid out in the module docs.
-#[inline(always)]
-unsafe fn stage<const P: usize>(
-    a: &mut [u16],
-    n: usize,
-    m: usize,
-    kind: Kind,
-    inv: bool,
-    top: Option<Top>,
-) {
-    let s = n / (m * P);
-    let c = unsafe { dftv(if inv { &DFT_I } else { &DFT_F }) };
-    unsafe {
-        if s >= 16 {
-            for i in 0..m {
-                for j in (0..s).step_by(16) {
-                    let o = i * P * s + j;
-                    let mut x = [ld(a, o); P];
-                    for (t, xt) in x.iter_mut().enumerate() {
-                        *xt = ld(a, o + t * s);
-                    }
-                    unit::<P>(&mut x, kind, inv, m + i, 16, &c, top);
-                    for (t, xt) in x.iter().enumerate() {
-                        st(a, o + t * s, *xt);
-                    }
-                }
-            }
-        } else {
-            let g = 16 / s;
-            for i in (0..m).step_by(g) {
-                let o = i * P * s;
-                let mut x = [ld(a, o); P];
-                for (k, xk) in x.iter_mut().enumerate() {
-                    *xk = ld(a, o + 16 * k);
-                }
-                to_points::<P>(&mut x, s);
-                unit::<P>(&mut x, kind, inv, m + i, s, &c, top);
-                from_points::<P>(&mut x, s);
-                for (k, xk) in x.iter().enumerate() {
-                    st(a, o + 16 * k, *xk);
-                }
-            }
-        }
+    /// Inverse of [`Lanes::unzip`].
+    #[inline(always)]
+    unsafe fn zip(e: __m256i, o: __m256i, s: usize) -> (__m256i, __m256i) {
+        unsafe { chunks::zip(e, o, 2 * s) }
     }
 }
 
-#[inline(always)]
-unsafe fn run_stage(a: &mut [u16], n: usize, m: usize, layers: u32, inv: bool, top: Option<Top>) {
-    unsafe {
-        match layers {
-            1 => stage::<2>(a, n, m, Kind::R2, inv, top),
-            2 => stage::<4>(a, n, m, Kind::R4, inv, top),
-            3 => stage::<8>(a, n, m, Kind::W8, inv, top),
-            _ => stage::<16>(a, n, m, Kind::W16, inv, top),
-        }
-    }
-}
-
-/// The plan of a variant with units of `k` layers: the leftover first, then full units.
-fn plan(logn: u32, k: u32) -> ([u32; 12], usize) {
-    let mut p = [0u32; 12];
-    let mut len = 0;
-    if !logn.is_multiple_of(k) {
-        p[0] = logn % k;
-        len = 1;
-    }
-    let mut done = logn % k;
-    while done < logn {
-        p[len] = k;
-        len += 1;
-        done += k;
-    }
-    (p, len)
-}
-
-#[target_feature(enable = "avx2")]
-unsafe fn ntt_one(a: &mut [u16], logn: u32, k: u32) {
-    let n = 1usize << logn;
-    let (p, len) = plan(logn, k);
-    let mut m = 1;
-    for &l in &p[..len] {
-        unsafe { run_stage(a, n, m, l, false, None) };
-        m <<= l;
-    }
-}
-
-#[target_feature(enable = "avx2")]
-unsafe fn intt_one(a: &mut [u16], logn: u32, k: u32) {
-    let n = 1usize << logn;
-    let (p, len) = plan(logn, k);
-    let mut m = n;
-    for (idx, &l) in p[..len].iter().enumerate().rev() {
-        m >>= l;
-        let top = if idx == 0 {
-            Some(Top {
-                ni: inv_n_monty(logn),
-            })
-        } else {
-            None
-        };
-        unsafe { run_stage(a, n, m, l, true, top) };
-    }
-}
-
-/// Smallest logn each variant vectorises (every level has at least 16 lanes of work).
-const fn min_logn(k: u32) -> u32 {
-    match k {
-        2 => 6,
-        3 => 7,
-        _ => 8,
-    }
-}
-
-fn fwd(a: &mut [u16], logn: u32, k: u32) {
-    assert!(Backend::Avx2.is_available(), "AVX2 kernel without AVX2");
-    if logn < min_logn(k) {
-        return (radix2::KERNELS.ntt)(a, logn);
-    }
-    let n = 1usize << logn;
-    debug_assert!(a.len().is_multiple_of(n));
-    for p in a.chunks_exact_mut(n) {
-        // SAFETY: AVX2 is available (checked above).
-        unsafe { ntt_one(p, logn, k) }
-    }
-}
-
-fn inv(a: &mut [u16], logn: u32, k: u32) {
-    assert!(Backend::Avx2.is_available(), "AVX2 kernel without AVX2");
-    if logn < min_logn(k) {
-        return (radix2::KERNELS.intt)(a, logn);
-    }
-    let n = 1usize << logn;
-    debug_assert!(a.len().is_multiple_of(n));
-    for p in a.chunks_exact_mut(n) {
-        // SAFETY: AVX2 is available (checked above).
-        unsafe { intt_one(p, logn, k) }
-    }
-}
-
-#[target_feature(enable = "avx2")]
-unsafe fn stage_one(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
-    unsafe { run_stage(a, 1 << logn, m, layers, inverse, None) }
-}
-
-/// One stage of units alone, on every polynomial of `a` (a study and benchmark hook, not
-/// a transform): `layers` = 1 (radix-2), 2 (radix-4), 3 (Winograd radix-8) or 4
-/// (Winograd radix-16) units at the level with `m` groups, forward or inverse (the
-/// inverse without the top stage's 1/n). Canonical in, canonical out. Requires
-/// `m · 2^layers ≤ n` and at least 16 lanes of work per point (`n ≥ 16·2^layers`).
-#[doc(hidden)]
-pub fn falcon_stage(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
-    assert!(Backend::Avx2.is_available(), "AVX2 kernel without AVX2");
-    let n = 1usize << logn;
-    assert!((1..=4).contains(&layers) && m.is_power_of_two());
-    assert!(m << layers <= n && n >> layers >= 16, "stage shape");
-    for p in a.chunks_exact_mut(n) {
-        // SAFETY: AVX2 is available (checked above); the shape was checked.
-        unsafe { stage_one(p, logn, m, layers, inverse) }
-    }
-}
-
-/// Forward NTT, radix-4 units (semantics of `NttKernels::ntt`).
-pub fn falcon_ntt_radix4(a: &mut [u16], logn: u32) {
-    fwd(a, logn, 2)
-}
-
-/// Inverse NTT (with 1/n), radix-4 units (semantics of `NttKernels::intt`).
-pub fn falcon_intt_radix4(a: &mut [u16], logn: u32) {
-    inv(a, logn, 2)
-}
-
-/// Forward NTT, Winograd radix-8 units.
-pub fn falcon_ntt_winograd8(a: &mut [u16], logn: u32) {
-    fwd(a, logn, 3)
-}
-
-/// Inverse NTT (with 1/n), Winograd radix-8 units.
-pub fn falcon_intt_winograd8(a: &mut [u16], logn: u32) {
-    inv(a, logn, 3)
-}
-
-/// Forward NTT, Winograd radix-16 units.
-pub fn falcon_ntt_winograd16(a: &mut [u16], logn: u32) {
-    fwd(a, logn, 4)
-}
-
-/// Inverse NTT (with 1/n), Winograd radix-16 units.
-pub fn falcon_intt_winograd16(a: &mut [u16], logn: u32) {
-    inv(a, logn, 4)
-}
+falcon_simd_kernels!(Avx2Falcon, "avx2", Backend::Avx2, radix2::KERNELS);

@@ -1,12 +1,14 @@
-//! AVX-512 kernels of the NTT variants (radix-4 / merged layers, Winograd radix-8 and
-//! radix-16), in the seam's signatures (see `super::avx2` for the conventions; these are
-//! the same algorithms on 512-bit vectors).
+//! AVX-512 primitives of the NTT variant kernels (radix-4 / merged layers, Winograd
+//! radix-8 and radix-16) and their entry points, in the seam's signatures (see
+//! `super::avx2` for the conventions; the shared body in `super::simd` on 512-bit
+//! vectors).
 //!
 //! Every `pub fn` here requires the AVX-512 backend (F, BW, DQ, VL and AVX2) at run time:
 //! it checks (cached) and panics otherwise; the dispatch only names them for that backend.
 
 pub mod falcon;
 pub mod mldsa;
+mod permute;
 
 pub use falcon::{
     falcon_intt_radix4, falcon_intt_winograd16, falcon_intt_winograd8, falcon_ntt_radix4,
