@@ -50,6 +50,7 @@ struct Opts {
     target_only: bool,
     target_batch: usize,
     target_rounds: usize,
+    target_clients: usize,
 }
 
 fn parse_opts() -> Opts {
@@ -66,6 +67,7 @@ fn parse_opts() -> Opts {
         target_only: false,
         target_batch: 1024,
         target_rounds: 5,
+        target_clients: 2,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -89,6 +91,9 @@ fn parse_opts() -> Opts {
             "--batch" => o.batch = num(value(&mut i), "--batch") as usize,
             "--target-batch" => o.target_batch = num(value(&mut i), "--target-batch") as usize,
             "--target-rounds" => o.target_rounds = num(value(&mut i), "--target-rounds") as usize,
+            "--target-clients" => {
+                o.target_clients = num(value(&mut i), "--target-clients") as usize
+            }
             "--algs" => {
                 o.algs = value(&mut i)
                     .split(',')
@@ -120,6 +125,7 @@ fn parse_opts() -> Opts {
     o.batch = o.batch.max(1);
     o.target_batch = o.target_batch.max(1);
     o.target_rounds = o.target_rounds.max(1);
+    o.target_clients = o.target_clients.max(1);
     o
 }
 
@@ -269,6 +275,17 @@ fn run_cell(
         res.elapsed = start.elapsed().as_secs_f64();
         res
     })
+}
+
+/// CPU seconds this process has used (user + system, all threads), from /proc/self/stat
+/// (clock ticks of 10 ms; `None` off Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn percentile(sorted: &[u64], q: f64) -> f64 {
@@ -503,6 +520,9 @@ fn main() {
             items: o.target_batch,
         }];
         let mut ratios = Vec::new();
+        // CPU use of the whole process (server and client) during the HTTP rounds, in
+        // cores: shows whether the service left cores idle or spent them.
+        let mut util = Vec::new();
         let (mut lib_sum, mut http_sum) = (0.0, 0.0);
         for _ in 0..o.target_rounds {
             let lib = lib_rate(1.0, idx.len(), || {
@@ -512,9 +532,20 @@ fn main() {
                     .count();
                 assert_eq!(ok, idx.len());
             });
-            // Two clients: one uploads while the other's batch is being verified.
-            let r = run_cell(&client_rt, addr, &req, 2, 1.0, o.max_requests);
+            // Two clients (the default): one uploads while the other's batch is verified.
+            let cpu0 = cpu_seconds();
+            let r = run_cell(
+                &client_rt,
+                addr,
+                &req,
+                o.target_clients,
+                1.0,
+                o.max_requests,
+            );
             let http = r.items as f64 / r.elapsed;
+            if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
+                util.push((b - a) / r.elapsed);
+            }
             ratios.push(http / lib);
             lib_sum += lib;
             http_sum += http;
@@ -530,11 +561,19 @@ fn main() {
                     "library_multicore_items_per_s": lib_sum / n,
                     "http_batch_items_per_s": http_sum / n,
                     "ratio_median": median, "ratios": ratios, "cores": threads,
+                    "http_cpu_cores_used": util,
                     "backend": backend, "met": median >= 0.70 })
             );
         } else {
             println!(
-                "\nTarget: ML-DSA-65 verify-batch ({} items) over HTTP {:.0}/s vs library on {threads} cores {:.0}/s: median ratio {:.0}% over {} interleaved rounds (rounds: {}) — target 70%: {}",
+                "\nCPU in use during the HTTP rounds (cores, server + client): {}",
+                util.iter()
+                    .map(|u| format!("{u:.2}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            println!(
+                "Target: ML-DSA-65 verify-batch ({} items) over HTTP {:.0}/s vs library on {threads} cores {:.0}/s: median ratio {:.0}% over {} interleaved rounds (rounds: {}) — target 70%: {}",
                 o.target_batch,
                 http_sum / n,
                 lib_sum / n,
