@@ -125,6 +125,10 @@ fn start_proto(
         }
         let l = tokio::net::UnixListener::bind(path)
             .map_err(|e| format!("cannot listen (protocol) on {}: {e}", path.display()))?;
+        // Owner and group only (not the umask's choice): the socket is a way in to the
+        // signing keys, even if every request still needs a token.
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o660))
+            .map_err(|e| format!("protocol socket {}: {e}", path.display()))?;
         tasks.push(tokio::spawn(pqsig_proto::server::serve_unix(
             l,
             handler,

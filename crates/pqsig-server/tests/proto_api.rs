@@ -63,6 +63,11 @@ fn server_code(r: Result<impl std::fmt::Debug, ClientError>) -> u16 {
 #[test]
 fn keys_made_over_http_sign_and_verify_over_the_socket_protocol() {
     let (s, tcp, unix, _sock) = start();
+    if let Endpoint::Unix(path) = &unix {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o660, "socket mode {mode:o}");
+    }
     for alg in ["ML-DSA-65", "Falcon-512", "SNOVA_I_S"] {
         let key = s.create_key(alg);
         let id = key["id"].as_str().unwrap();
