@@ -104,25 +104,6 @@ static IGMC: [i16; 1024] = centred(&IGM);
 static GMCQ: [i16; 1024] = companion(&GMC);
 static IGMCQ: [i16; 1024] = companion(&IGMC);
 
-/// The lane permutation `sh_g` on a model pair of lane contents.
-const fn sh_model(x: &[u8; 32], y: &[u8; 32], g: usize) -> ([u8; 32], [u8; 32]) {
-    let mut nx = [0u8; 32];
-    let mut ny = [0u8; 32];
-    let mut base = 0;
-    while base < 32 {
-        let mut k = 0;
-        while k < g {
-            nx[base + k] = x[base + k];
-            nx[base + g + k] = y[base + k];
-            ny[base + k] = x[base + g + k];
-            ny[base + g + k] = y[base + g + k];
-            k += 1;
-        }
-        base += 2 * g;
-    }
-    (nx, ny)
-}
-
 /// Chunk offset of the coefficient in lane `i` of X while the layer with half-distance
 /// `ht` (32, 16, …, 1) runs: the natural layout permuted by `sh16`, … down to `sh_ht`.
 const fn lane_map(ht: usize) -> [u8; 32] {
@@ -136,7 +117,7 @@ const fn lane_map(ht: usize) -> [u8; 32] {
     }
     let mut g = 16;
     while g >= ht {
-        let (nx, ny) = sh_model(&x, &y, g);
+        let (nx, ny) = super::tables::shuffle_model(&x, &y, g);
         x = nx;
         y = ny;
         g /= 2;

@@ -98,12 +98,17 @@ pub const fn lane_map(ht: usize) -> [u8; 16] {
 
 /// The lane permutation of the AVX2 shuffle of granularity `g` lanes on a pair (X, Y):
 /// within each group of `2g` lanes, X' takes the first `g` lanes of X then the first `g`
-/// lanes of Y, Y' the second `g` lanes of each (for g = 8 the group is the whole vector).
-const fn shuffle_model(x: &[u8; 16], y: &[u8; 16], g: usize) -> ([u8; 16], [u8; 16]) {
-    let mut nx = [0u8; 16];
-    let mut ny = [0u8; 16];
+/// lanes of Y, Y' the second `g` lanes of each (when 2g = N the group is the whole vector).
+/// N = 16 models AVX2 registers, N = 32 AVX-512 ones.
+pub(super) const fn shuffle_model<const N: usize>(
+    x: &[u8; N],
+    y: &[u8; N],
+    g: usize,
+) -> ([u8; N], [u8; N]) {
+    let mut nx = [0u8; N];
+    let mut ny = [0u8; N];
     let mut base = 0;
-    while base < 16 {
+    while base < N {
         let mut k = 0;
         while k < g {
             nx[base + k] = x[base + k];
