@@ -243,9 +243,9 @@ impl PreparedPublicKey {
         #[cfg(not(target_arch = "x86_64"))]
         let fused = false;
         if fused {
-            let (nonce, body) = codec::signature_parts(sig, self.logn, padded)?;
             #[cfg(target_arch = "x86_64")]
             {
+                let (nonce, body) = codec::signature_parts(sig, self.logn, padded)?;
                 // SAFETY: `fused_avx512_ok` checked the CPU features.
                 let used = unsafe { hash_and_decode_avx512(k, &nonce, msg, body, s2, c0) }
                     .ok_or(Error::InvalidSignature)?;

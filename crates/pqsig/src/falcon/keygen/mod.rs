@@ -75,6 +75,7 @@ use crate::kernels::keccak::sponge::Shake256;
 /// Whether the solver's vectorised loops run their AVX2 build (active backend AVX2 or
 /// AVX-512).
 #[inline]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // only x86 has the AVX2 build
 pub(crate) fn use_avx2() -> bool {
     use crate::kernels::select::{self, Backend};
     matches!(select::active(), Backend::Avx2 | Backend::Avx512)
