@@ -348,6 +348,12 @@ fn request_body(req: &Request, nested: bool) -> Result<(u8, Vec<u8>), EncodeErro
     Ok((opcode, w.0))
 }
 
+/// Encodes a request's payload alone (no header) with its opcode: what the HTTP batch
+/// endpoints take as an `application/vnd.pqsig.batch` body when `req` is a BATCH.
+pub fn encode_request_payload(req: &Request) -> Result<(u8, Vec<u8>), EncodeError> {
+    request_body(req, false)
+}
+
 /// Encodes a request frame (header included) with this request id.
 pub fn encode_request(request_id: u32, req: &Request) -> Result<Vec<u8>, EncodeError> {
     let (opcode, payload) = request_body(req, false)?;

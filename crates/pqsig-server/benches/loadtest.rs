@@ -31,7 +31,7 @@ use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
 use pqsig::any;
 use pqsig::Algorithm;
-use pqsig_server::{FileConfig, KekSource, ServerConfig};
+use pqsig_server::{FileConfig, KekSource, ServerConfig, BATCH_MEDIA_TYPE};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -145,6 +145,8 @@ struct Prepared {
     path: String,
     body: Bytes,
     items: usize,
+    /// `application/json`, or the binary batch type.
+    content_type: &'static str,
 }
 
 /// Requests and latencies measured for one cell.
@@ -180,7 +182,7 @@ impl Conn {
         let req = hyper::Request::post(&p.path)
             .header(hyper::header::HOST, addr.to_string())
             .header(hyper::header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .header(hyper::header::CONTENT_TYPE, p.content_type)
             .body(Full::new(p.body.clone()))
             .expect("request");
         let resp = self.sender.send_request(req).await.expect("response");
@@ -322,6 +324,7 @@ fn post_json(rt: &tokio::runtime::Runtime, addr: SocketAddr, path: &str, v: &Val
         path: path.to_string(),
         body: Bytes::from(serde_json::to_vec(v).unwrap()),
         items: 0,
+        content_type: "application/json",
     };
     let body = rt.block_on(async {
         let mut c = Conn::open(addr).await;
@@ -372,6 +375,7 @@ fn prepared(fx: &Fixture, batch: usize) -> [(&'static str, &'static str, Vec<Pre
             path: format!("/v1/keys/{}/sign", fx.key_id),
             body: Bytes::from(json!({ "message": b64(&fx.msgs[i]) }).to_string()),
             items: 1,
+            content_type: "application/json",
         })
         .collect();
     let verify_single = (0..n.min(64))
@@ -383,6 +387,7 @@ fn prepared(fx: &Fixture, batch: usize) -> [(&'static str, &'static str, Vec<Pre
                 .to_string(),
             ),
             items: 1,
+            content_type: "application/json",
         })
         .collect();
     let chunk = |off: usize| -> Vec<usize> { (0..batch).map(|j| (off + j) % n).collect() };
@@ -395,6 +400,7 @@ fn prepared(fx: &Fixture, batch: usize) -> [(&'static str, &'static str, Vec<Pre
                 .to_string(),
             ),
             items: batch,
+            content_type: "application/json",
         })
         .collect();
     let verify_batch = (0..4)
@@ -402,6 +408,7 @@ fn prepared(fx: &Fixture, batch: usize) -> [(&'static str, &'static str, Vec<Pre
             path: "/v1/verify-batch".into(),
             body: Bytes::from(verify_batch_body(fx, &chunk(r * batch))),
             items: batch,
+            content_type: "application/json",
         })
         .collect();
     [
@@ -417,6 +424,25 @@ fn verify_batch_body(fx: &Fixture, idx: &[usize]) -> String {
         .map(|&i| json!({ "message": b64(&fx.msgs[i]), "signature": b64(&fx.sigs[i]) }))
         .collect::<Vec<_>>() })
     .to_string()
+}
+
+/// The same batch as a binary body: the payload of a protocol BATCH frame of VERIFY items.
+fn verify_batch_binary(fx: &Fixture, idx: &[usize]) -> Vec<u8> {
+    use pqsig_proto::{Input, KeyRef, Request, VerifyRequest};
+    let items = idx
+        .iter()
+        .map(|&i| {
+            Request::Verify(VerifyRequest {
+                key: KeyRef::Id(fx.key_id.clone()),
+                input: Input::Message(fx.msgs[i].clone()),
+                context: Vec::new(),
+                signature: fx.sigs[i].clone(),
+            })
+        })
+        .collect();
+    pqsig_proto::codec::encode_request_payload(&Request::Batch(items))
+        .expect("encode batch")
+        .1
 }
 
 fn main() {
@@ -508,22 +534,30 @@ fn main() {
         }
     }
 
-    // The target: HTTP batch verify of ML-DSA-65 vs the library on every core.
+    // The target: HTTP batch verify of ML-DSA-65 vs the library on every core, with the
+    // JSON body and with the binary batch body; library and HTTP rounds interleaved.
     if let Some(fx) = fixtures
         .iter()
         .find(|f| f.alg == Algorithm::from_name("ML-DSA-65").unwrap())
     {
         let idx: Vec<usize> = (0..o.target_batch).map(|i| i % fx.msgs.len()).collect();
-        let req = [Prepared {
-            path: "/v1/verify-batch".into(),
-            body: Bytes::from(verify_batch_body(fx, &idx)),
-            items: o.target_batch,
-        }];
-        let mut ratios = Vec::new();
-        // CPU use of the whole process (server and client) during the HTTP rounds, in
-        // cores: shows whether the service left cores idle or spent them.
-        let mut util = Vec::new();
-        let (mut lib_sum, mut http_sum) = (0.0, 0.0);
+        let bodies = [
+            (
+                "json",
+                "application/json",
+                Bytes::from(verify_batch_body(fx, &idx)),
+            ),
+            (
+                "binary",
+                BATCH_MEDIA_TYPE,
+                Bytes::from(verify_batch_binary(fx, &idx)),
+            ),
+        ];
+        let mut lib_rates = Vec::new();
+        // Per body: ratios to the round's library rate, HTTP rates, and the CPU use of
+        // the whole process (server and client) in cores, which shows whether the
+        // service left cores idle or spent them.
+        let mut per_body: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> = vec![Default::default(); 2];
         for _ in 0..o.target_rounds {
             let lib = lib_rate(1.0, idx.len(), || {
                 let ok = idx
@@ -532,60 +566,81 @@ fn main() {
                     .count();
                 assert_eq!(ok, idx.len());
             });
-            // Two clients (the default): one uploads while the other's batch is verified.
-            let cpu0 = cpu_seconds();
-            let r = run_cell(
-                &client_rt,
-                addr,
-                &req,
-                o.target_clients,
-                1.0,
-                o.max_requests,
-            );
-            let http = r.items as f64 / r.elapsed;
-            if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
-                util.push((b - a) / r.elapsed);
+            lib_rates.push(lib);
+            for ((_, ctype, body), acc) in bodies.iter().zip(per_body.iter_mut()) {
+                let req = [Prepared {
+                    path: "/v1/verify-batch".into(),
+                    body: body.clone(),
+                    items: o.target_batch,
+                    content_type: ctype,
+                }];
+                let cpu0 = cpu_seconds();
+                let r = run_cell(
+                    &client_rt,
+                    addr,
+                    &req,
+                    o.target_clients,
+                    1.0,
+                    o.max_requests,
+                );
+                let http = r.items as f64 / r.elapsed;
+                if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
+                    acc.2.push((b - a) / r.elapsed);
+                }
+                acc.0.push(http / lib);
+                acc.1.push(http);
             }
-            ratios.push(http / lib);
-            lib_sum += lib;
-            http_sum += http;
         }
-        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let median = ratios[ratios.len() / 2];
-        let n = o.target_rounds as f64;
-        if o.json {
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let median = |v: &[f64]| {
+            let mut v = v.to_vec();
+            v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            v[v.len() / 2]
+        };
+        if !o.json {
             println!(
-                "{}",
-                json!({ "target": "ML-DSA-65 verify-batch over HTTP vs library multi-core verify",
-                    "batch": o.target_batch, "rounds": o.target_rounds,
-                    "library_multicore_items_per_s": lib_sum / n,
-                    "http_batch_items_per_s": http_sum / n,
-                    "ratio_median": median, "ratios": ratios, "cores": threads,
-                    "http_cpu_cores_used": util,
-                    "backend": backend, "met": median >= 0.70 })
+                "\nTarget: ML-DSA-65 verify-batch, {} items a request, {} clients, {} interleaved rounds; library on {threads} cores {:.0}/s",
+                o.target_batch, o.target_clients, o.target_rounds, mean(&lib_rates)
             );
-        } else {
-            println!(
-                "\nCPU in use during the HTTP rounds (cores, server + client): {}",
-                util.iter()
-                    .map(|u| format!("{u:.2}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            );
-            println!(
-                "Target: ML-DSA-65 verify-batch ({} items) over HTTP {:.0}/s vs library on {threads} cores {:.0}/s: median ratio {:.0}% over {} interleaved rounds (rounds: {}) — target 70%: {}",
-                o.target_batch,
-                http_sum / n,
-                lib_sum / n,
-                100.0 * median,
-                o.target_rounds,
-                ratios
-                    .iter()
-                    .map(|r| format!("{:.0}%", 100.0 * r))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                if median >= 0.70 { "met" } else { "NOT met" }
-            );
+        }
+        for ((name, _, body), (ratios, rates, util)) in bodies.iter().zip(&per_body) {
+            let med = median(ratios);
+            if o.json {
+                println!(
+                    "{}",
+                    json!({ "target": "ML-DSA-65 verify-batch over HTTP vs library multi-core verify",
+                        "body": name, "body_bytes": body.len(),
+                        "batch": o.target_batch, "clients": o.target_clients,
+                        "rounds": o.target_rounds,
+                        "library_multicore_items_per_s": mean(&lib_rates),
+                        "http_batch_items_per_s": mean(rates),
+                        "ratio_median": med, "ratios": ratios, "cores": threads,
+                        "http_cpu_cores_used": util,
+                        "backend": backend, "met": med >= 0.70 })
+                );
+            } else {
+                let list = |v: &[f64], pct: bool| {
+                    v.iter()
+                        .map(|x| {
+                            if pct {
+                                format!("{:.0}%", 100.0 * x)
+                            } else {
+                                format!("{x:.2}")
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                println!(
+                    "  {name:6} body ({} KiB): HTTP {:.0}/s, median ratio {:.0}% (rounds: {}), CPU cores in use {} — target 70%: {}",
+                    body.len() / 1024,
+                    mean(rates),
+                    100.0 * med,
+                    list(ratios, true),
+                    list(util, false),
+                    if med >= 0.70 { "met" } else { "NOT met" }
+                );
+            }
         }
     }
 

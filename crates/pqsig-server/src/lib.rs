@@ -35,6 +35,7 @@ pub mod store;
 
 pub use config::{FileConfig, KekSource, Limits, ServerConfig, TokenConfig};
 pub use error::ApiError;
+pub use http::batch::BATCH_MEDIA_TYPE;
 pub use server::{run_blocking, start, RunningServer};
 pub use service::Service;
 

@@ -30,6 +30,34 @@ fn payload(input: Input) -> Payload {
     }
 }
 
+/// A protocol SIGN as the service's input, with the key id it names.
+pub(crate) fn sign_input(s: pqsig_proto::SignRequest) -> (String, SignInput) {
+    let input = SignInput {
+        payload: payload(s.input),
+        context: s.context,
+        deterministic: s.deterministic,
+    };
+    (s.key_id, input)
+}
+
+/// A protocol VERIFY as the service's input.
+pub(crate) fn verify_input(v: pqsig_proto::VerifyRequest) -> VerifyInput {
+    let (key, alg) = match v.key {
+        pqsig_proto::KeyRef::Id(id) => (KeyRef::Id(id), None),
+        pqsig_proto::KeyRef::Inline {
+            algorithm,
+            public_key,
+        } => (KeyRef::PublicKey(public_key), Some(algorithm)),
+    };
+    VerifyInput {
+        key,
+        alg,
+        payload: payload(v.input),
+        context: v.context,
+        signature: v.signature,
+    }
+}
+
 impl ProtoHandler {
     fn answer(&self, auth: Option<&[u8]>, req: Request) -> Result<Response, ErrorResponse> {
         let token = auth.map(token_str).transpose()?;
@@ -38,33 +66,15 @@ impl ProtoHandler {
         let (principal, _slot) = self.0.admit(token).map_err(to_proto)?;
         match req {
             Request::Sign(s) => {
-                let input = SignInput {
-                    payload: payload(s.input),
-                    context: s.context,
-                    deterministic: s.deterministic,
-                };
-                let sig = self
-                    .0
-                    .sign(&principal, &s.key_id, input)
-                    .map_err(to_proto)?;
+                let (key_id, input) = sign_input(s);
+                let sig = self.0.sign(&principal, &key_id, input).map_err(to_proto)?;
                 Ok(Response::Signature(sig))
             }
             Request::Verify(v) => {
-                let (key, alg) = match v.key {
-                    pqsig_proto::KeyRef::Id(id) => (KeyRef::Id(id), None),
-                    pqsig_proto::KeyRef::Inline {
-                        algorithm,
-                        public_key,
-                    } => (KeyRef::PublicKey(public_key), Some(algorithm)),
-                };
-                let input = VerifyInput {
-                    key,
-                    alg,
-                    payload: payload(v.input),
-                    context: v.context,
-                    signature: v.signature,
-                };
-                let valid = self.0.verify(&principal, input).map_err(to_proto)?;
+                let valid = self
+                    .0
+                    .verify(&principal, verify_input(v))
+                    .map_err(to_proto)?;
                 Ok(if valid {
                     Response::Valid
                 } else {

@@ -208,3 +208,121 @@ fn shutdown_stops_the_protocol_listeners_too() {
         assert!(refused.is_err(), "{ep:?} still answers after shutdown");
     }
 }
+
+/// A BATCH payload (no frame header), as the HTTP batch endpoints take it.
+fn batch_body(items: Vec<Request>) -> Vec<u8> {
+    pqsig_proto::codec::encode_request_payload(&Request::Batch(items))
+        .unwrap()
+        .1
+}
+
+#[test]
+fn http_batch_endpoints_take_the_binary_batch_body() {
+    let (s, _tcp, _unix, _sock) = start();
+    let key = s.create_key("ML-DSA-65");
+    let id = key["id"].as_str().unwrap();
+    let vk = library_vk(&key);
+    let other = s.create_key("Falcon-512");
+    let pk = unb64(&other["public_key"]);
+
+    // sign-batch: three messages, each signature checked by the library.
+    let msgs: Vec<Vec<u8>> = (0..3).map(|i| format!("binary {i}").into_bytes()).collect();
+    let items = msgs
+        .iter()
+        .map(|m| Request::Sign(sign_req(id, m)))
+        .collect();
+    let path = format!("/v1/keys/{id}/sign-batch");
+    let (st, v) = s.call_binary(&path, Some(SIGNER), batch_body(items));
+    assert_eq!(st, 200, "{v}");
+    let sigs: Vec<Vec<u8>> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| unb64(&r["signature"]))
+        .collect();
+    assert_eq!(sigs.len(), 3);
+    for (m, sig) in msgs.iter().zip(&sigs) {
+        vk.verify(m, b"", sig).expect("library verifies");
+    }
+
+    // verify-batch: valid, tampered, an inline key of another algorithm, an unknown key.
+    let mut bad = sigs[1].clone();
+    bad[7] ^= 1;
+    let falcon_msg = b"inline falcon".to_vec();
+    let (st, fs) = s.call(
+        "POST",
+        &format!("/v1/keys/{}/sign", other["id"].as_str().unwrap()),
+        Some(SIGNER),
+        Some(&serde_json::json!({ "message": b64(&falcon_msg) })),
+    );
+    assert_eq!(st, 200);
+    let items = vec![
+        Request::Verify(verify_req(id, &msgs[0], &sigs[0])),
+        Request::Verify(verify_req(id, &msgs[1], &bad)),
+        Request::Verify(VerifyRequest {
+            key: KeyRef::Inline {
+                algorithm: "Falcon-512".into(),
+                public_key: pk,
+            },
+            input: Input::Message(falcon_msg),
+            context: Vec::new(),
+            signature: unb64(&fs["signature"]),
+        }),
+        Request::Verify(verify_req("no-such-key", &msgs[2], &sigs[2])),
+    ];
+    let (st, v) = s.call_binary("/v1/verify-batch", Some(VERIFIER), batch_body(items));
+    assert_eq!(st, 200, "{v}");
+    let r = v["results"].as_array().unwrap();
+    assert_eq!(r[0]["valid"], true);
+    assert_eq!(r[1]["valid"], false);
+    assert_eq!(r[2]["valid"], true);
+    assert_eq!(r[3]["error"]["code"], "key_not_found", "{}", r[3]);
+
+    // Errors: wrong item kind, a key id other than the path's, a truncated body, garbage,
+    // too many items, no token.
+    let verify_item = || Request::Verify(verify_req(id, &msgs[0], &sigs[0]));
+    let sign_item = |k: &str| Request::Sign(sign_req(k, b"m"));
+    assert_error(
+        s.call_binary(
+            "/v1/verify-batch",
+            Some(ADMIN),
+            batch_body(vec![sign_item(id)]),
+        ),
+        400,
+        "invalid_batch",
+    );
+    assert_error(
+        s.call_binary(&path, Some(ADMIN), batch_body(vec![verify_item()])),
+        400,
+        "invalid_batch",
+    );
+    assert_error(
+        s.call_binary(
+            &path,
+            Some(ADMIN),
+            batch_body(vec![sign_item("another-key")]),
+        ),
+        400,
+        "invalid_batch",
+    );
+    let mut cut = batch_body(vec![verify_item()]);
+    cut.truncate(cut.len() - 5);
+    assert_error(
+        s.call_binary("/v1/verify-batch", Some(ADMIN), cut),
+        400,
+        "invalid_batch",
+    );
+    assert_error(
+        s.call_binary("/v1/verify-batch", Some(ADMIN), b"{\"items\":[]}".to_vec()),
+        400,
+        "invalid_batch",
+    );
+    let many = (0..65).map(|_| verify_item()).collect();
+    assert_error(
+        s.call_binary("/v1/verify-batch", Some(ADMIN), batch_body(many)),
+        413,
+        "batch_too_large",
+    );
+    let (st, _) = s.call_binary(&path, None, batch_body(vec![sign_item(id)]));
+    assert_eq!(st, 401);
+}

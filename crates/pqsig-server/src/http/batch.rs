@@ -3,6 +3,13 @@
 //! or verifies in parallel across cores; keys are resolved once per batch. Decoding in
 //! parallel matters: on two cores a serial decode of 1024 ML-DSA-65 items idles one core
 //! for a fifth of the batch.
+//!
+//! Either endpoint also takes a binary body, `Content-Type: application/vnd.pqsig.batch`:
+//! the payload of the socket protocol's BATCH frame (docs/PROTOCOL.md), items SIGN or
+//! VERIFY as the endpoint expects. Fields carry their lengths, so there is nothing to scan
+//! or base64-decode, and the body is a quarter smaller; the answer is the same JSON.
+//! It is for high-volume clients: JSON parsing and base64 were about a sixth of the CPU
+//! of a JSON batch verify of ML-DSA-65 (docs/PERFORMANCE.md).
 
 use super::errors::{json_ok, parse_json, RawBody};
 use super::routes::admitted;
@@ -12,8 +19,10 @@ use super::wire::{
 use super::AppState;
 use crate::auth::Op;
 use crate::error::ApiError;
+use crate::proto::{sign_input, verify_input};
+use crate::service::{SignInput, VerifyInput};
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
+use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use rayon::prelude::*;
 
@@ -27,6 +36,71 @@ fn check_count(n: usize, max: usize) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Media type of a binary batch body (a BATCH frame's payload).
+pub const BATCH_MEDIA_TYPE: &str = "application/vnd.pqsig.batch";
+
+/// Whether the body is a binary batch (by its Content-Type; parameters ignored).
+fn is_binary(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|t| t.trim().eq_ignore_ascii_case(BATCH_MEDIA_TYPE))
+}
+
+/// The items of a binary batch body.
+fn binary_items(body: &[u8]) -> Result<Vec<pqsig_proto::Request>, ApiError> {
+    use pqsig_proto::codec::{decode_request, op};
+    match decode_request(op::BATCH, body) {
+        Ok(pqsig_proto::Request::Batch(items)) => Ok(items),
+        Ok(_) => Err(ApiError::internal("BATCH decoded as another request")),
+        Err(e) => Err(ApiError::bad_request(
+            "invalid_batch",
+            format!("binary batch body: {e}"),
+        )),
+    }
+}
+
+fn wrong_item(i: usize, want: &str) -> ApiError {
+    ApiError::bad_request(
+        "invalid_batch",
+        format!("items[{i}]: this endpoint takes {want} items"),
+    )
+}
+
+/// Sign inputs from a binary body; every item must name the key of the path.
+fn binary_sign_inputs(body: &[u8], id: &str) -> Result<Vec<SignInput>, ApiError> {
+    binary_items(body)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, it)| match it {
+            pqsig_proto::Request::Sign(s) => {
+                let (key_id, input) = sign_input(s);
+                if key_id != id {
+                    return Err(ApiError::bad_request(
+                        "invalid_batch",
+                        format!("items[{i}]: key_id {key_id:?} is not the key of the path"),
+                    ));
+                }
+                Ok(input)
+            }
+            _ => Err(wrong_item(i, "SIGN")),
+        })
+        .collect()
+}
+
+/// Verify inputs from a binary body.
+fn binary_verify_inputs(body: &[u8]) -> Result<Vec<VerifyInput>, ApiError> {
+    binary_items(body)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, it)| match it {
+            pqsig_proto::Request::Verify(v) => Ok(verify_input(v)),
+            _ => Err(wrong_item(i, "VERIFY")),
+        })
+        .collect()
+}
+
 /// `POST /v1/keys/{id}/sign-batch`.
 pub async fn sign_batch(
     State(st): State<AppState>,
@@ -34,19 +108,25 @@ pub async fn sign_batch(
     Path(id): Path<String>,
     RawBody(body): RawBody,
 ) -> Response {
+    let binary = is_binary(&headers);
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Sign, Some(&id))?;
-        let req: SignBatchRequest<'_> = parse_json(&body)?;
-        check_count(req.items.len(), svc.limits().max_batch)?;
-        let ctx = req.default_context()?;
-        let det = req.deterministic;
-        // A malformed item fails the request (it is a client bug, not a per-item outcome).
-        let inputs = req
-            .items
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, it)| it.into_input(&ctx, det).map_err(|e| at_item(i, e)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let inputs = if binary {
+            let inputs = binary_sign_inputs(&body, &id)?;
+            check_count(inputs.len(), svc.limits().max_batch)?;
+            inputs
+        } else {
+            let req: SignBatchRequest<'_> = parse_json(&body)?;
+            check_count(req.items.len(), svc.limits().max_batch)?;
+            let ctx = req.default_context()?;
+            let det = req.deterministic;
+            // A malformed item fails the request (a client bug, not a per-item outcome).
+            req.items
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, it)| it.into_input(&ctx, det).map_err(|e| at_item(i, e)))
+                .collect::<Result<Vec<_>, _>>()?
+        };
         let results: Vec<_> = svc
             .sign_batch(p, &id, &inputs)?
             .into_iter()
@@ -63,17 +143,23 @@ pub async fn verify_batch(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Response {
+    let binary = is_binary(&headers);
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Verify, None)?;
-        let req: VerifyBatchRequest<'_> = parse_json(&body)?;
-        check_count(req.items.len(), svc.limits().max_batch)?;
-        let defaults = req.defaults()?;
-        let inputs = req
-            .items
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, it)| it.into_input(Some(&defaults)).map_err(|e| at_item(i, e)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let inputs = if binary {
+            let inputs = binary_verify_inputs(&body)?;
+            check_count(inputs.len(), svc.limits().max_batch)?;
+            inputs
+        } else {
+            let req: VerifyBatchRequest<'_> = parse_json(&body)?;
+            check_count(req.items.len(), svc.limits().max_batch)?;
+            let defaults = req.defaults()?;
+            req.items
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, it)| it.into_input(Some(&defaults)).map_err(|e| at_item(i, e)))
+                .collect::<Result<Vec<_>, _>>()?
+        };
         let results: Vec<_> = svc
             .verify_batch(p, &inputs)?
             .into_iter()

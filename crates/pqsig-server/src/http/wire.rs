@@ -15,9 +15,55 @@ pub fn b64(bytes: &[u8]) -> String {
 
 /// Decodes a base64 field (standard alphabet; padding optional, ASCII whitespace
 /// ignored: the WHATWG "forgiving" rules), naming the field in the 400.
+///
+/// Canonical base64 (no whitespace; padded, or unpadded) takes the strict decoder; only
+/// if that refuses does the forgiving one run. The forgiving decoder first scans the
+/// whole string for whitespace, which cost as much as the decode itself in the batch
+/// verify profile. Whatever the strict decoder accepts, the forgiving one decodes to the
+/// same bytes, so the fast path changes no outcome.
 pub fn unb64(field: &str, s: &str) -> Result<Vec<u8>, ApiError> {
-    base64_simd::forgiving_decode_to_vec(s.as_bytes())
+    let b = s.as_bytes();
+    let strict = if b.len().is_multiple_of(4) {
+        base64_simd::STANDARD.decode_to_vec(b)
+    } else {
+        base64_simd::STANDARD_NO_PAD.decode_to_vec(b)
+    };
+    strict
+        .or_else(|_| base64_simd::forgiving_decode_to_vec(b))
         .map_err(|_| ApiError::bad_request("invalid_base64", format!("{field}: invalid base64")))
+}
+
+/// Deserializes an optional string field, borrowing it from the body when it has no JSON
+/// escapes. serde's own `Cow<str>` impl always copies: its borrowing special case covers
+/// only a bare `Cow<str>` field, not `Option<Cow<str>>`. In batch verify that copy (and
+/// its malloc/free) was a visible share of the profile: ~4.4 KB per ML-DSA-65 signature.
+fn opt_cow<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Option<Cow<'de, str>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Borrowed(v)))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Owned(v.to_owned())))
+        }
+        fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Owned(v)))
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+    d.deserialize_option(V)
 }
 
 fn opt_unb64(field: &str, s: &Option<Cow<'_, str>>) -> Result<Option<Vec<u8>>, ApiError> {
@@ -82,11 +128,11 @@ impl KeyResponse {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SignRequest<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     message: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     mu: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     context: Option<Cow<'a, str>>,
     #[serde(default)]
     deterministic: Option<bool>,
@@ -108,7 +154,7 @@ impl SignRequest<'_> {
 #[serde(deny_unknown_fields)]
 pub struct SignBatchRequest<'a> {
     /// Default context for items that give none.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub context: Option<Cow<'a, str>>,
     /// Default for items that do not say.
     #[serde(default)]
@@ -131,17 +177,17 @@ impl SignBatchRequest<'_> {
 pub struct VerifyRequest<'a> {
     #[serde(default)]
     key_id: Option<String>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     public_key: Option<Cow<'a, str>>,
     #[serde(default)]
     alg: Option<String>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     message: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     mu: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     signature: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     context: Option<Cow<'a, str>>,
 }
 
@@ -217,11 +263,11 @@ impl<'a> VerifyRequest<'a> {
 pub struct VerifyBatchRequest<'a> {
     #[serde(default)]
     key_id: Option<String>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     public_key: Option<Cow<'a, str>>,
     #[serde(default)]
     alg: Option<String>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
     context: Option<Cow<'a, str>>,
     /// The signatures to check.
     #[serde(borrow)]
@@ -288,4 +334,64 @@ pub struct SignatureBody {
 pub struct ValidBody {
     /// Whether the signature verifies.
     pub valid: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_strings_are_borrowed_escaped_ones_copied() {
+        let body = br#"{"items":[{"message":"AAEC","signature":"A\/8="}]}"#;
+        let req: VerifyBatchRequest<'_> = serde_json::from_slice(body).unwrap();
+        let it = &req.items[0];
+        assert!(matches!(it.message, Some(Cow::Borrowed("AAEC"))));
+        assert!(matches!(&it.signature, Some(Cow::Owned(s)) if s == "A/8="));
+        // null is an absent field.
+        let req: VerifyRequest<'_> =
+            serde_json::from_slice(br#"{"message":"AA==","mu":null}"#).unwrap();
+        assert!(req.mu.is_none() && req.message.is_some());
+        assert!(serde_json::from_slice::<VerifyRequest<'_>>(br#"{"message":5}"#).is_err());
+    }
+
+    #[test]
+    fn base64_fast_path_agrees_with_the_forgiving_rules() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..200usize {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            let padded = b64(&bytes);
+            let unpadded = padded.trim_end_matches('=').to_string();
+            let spaced: String = padded
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| if i % 7 == 3 { vec![' ', c] } else { vec![c] })
+                .collect();
+            for s in [&padded, &unpadded, &spaced] {
+                assert_eq!(unb64("f", s).unwrap(), bytes, "{s:?}");
+            }
+        }
+        // Refused alike by both decoders: a stray character, a lone trailing symbol, URL alphabet.
+        for bad in ["AA*A", "AAAAA", "AB-_", "A===", "="] {
+            assert!(unb64("f", bad).is_err(), "{bad:?}");
+            assert!(
+                base64_simd::forgiving_decode_to_vec(bad.as_bytes()).is_err(),
+                "{bad:?}"
+            );
+        }
+        // Non-canonical trailing bits: whatever forgiving says, the fast path says too.
+        for s in ["AB==", "AR==", "AAB=", "AAC="] {
+            assert_eq!(
+                unb64("f", s).ok(),
+                base64_simd::forgiving_decode_to_vec(s.as_bytes()).ok(),
+                "{s:?}"
+            );
+        }
+    }
 }

@@ -191,6 +191,24 @@ impl TestServer {
         )
     }
 
+    /// Sends a binary batch body (`application/vnd.pqsig.batch`).
+    pub fn call_binary(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> (u16, Value) {
+        let mut req = self
+            .client
+            .post(format!("{}{}", self.base, path))
+            .header("content-type", pqsig_server::BATCH_MEDIA_TYPE)
+            .body(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let resp = req.send().expect("request sent");
+        let status = resp.status().as_u16();
+        (
+            status,
+            serde_json::from_str(&resp.text().unwrap_or_default()).unwrap_or(Value::Null),
+        )
+    }
+
     /// Creates a key with the admin token; returns the response body.
     pub fn create_key(&self, alg: &str) -> Value {
         let (st, v) = self.call(
