@@ -254,13 +254,17 @@ fn frame(opcode: u8, request_id: u32, payload: &[u8]) -> Result<Vec<u8>, EncodeE
 }
 
 fn check_context(context: &[u8], input: &Input) -> Result<(), String> {
+    check_context_mu(context, matches!(input, Input::Mu(_)))
+}
+
+fn check_context_mu(context: &[u8], mu: bool) -> Result<(), String> {
     if context.len() > MAX_CONTEXT_LEN {
         return Err(format!(
             "context is {} bytes, at most {MAX_CONTEXT_LEN} allowed",
             context.len()
         ));
     }
-    if matches!(input, Input::Mu(_)) && !context.is_empty() {
+    if mu && !context.is_empty() {
         return Err("a context cannot be sent with mu (mu already binds it)".into());
     }
     Ok(())
@@ -507,16 +511,50 @@ fn decode_sign(r: &mut Reader<'_>) -> Result<SignRequest, DecodeError> {
     })
 }
 
-fn decode_verify(r: &mut Reader<'_>) -> Result<VerifyRequest, DecodeError> {
+/// A VERIFY body's fields borrowed from the payload, checked as the owned decoder checks
+/// them: for servers that keep the payload and slice fields out of it without copying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VerifyView<'a> {
+    /// The public key to verify with.
+    pub key: KeyRefView<'a>,
+    /// `data` is a 64-byte μ (the MU flag), not the message.
+    pub mu: bool,
+    /// Context string (at most 255 bytes; empty with μ).
+    pub context: &'a [u8],
+    /// The message, or μ.
+    pub data: &'a [u8],
+    /// The signature bytes.
+    pub signature: &'a [u8],
+}
+
+/// [`KeyRef`], borrowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyRefView<'a> {
+    /// A key held by the server.
+    Id(&'a str),
+    /// A key sent along: algorithm name and raw public key.
+    Inline {
+        /// Algorithm name.
+        algorithm: &'a str,
+        /// The raw public key.
+        public_key: &'a [u8],
+    },
+}
+
+fn utf8<'a>(b: &'a [u8], what: &str) -> Result<&'a str, DecodeError> {
+    std::str::from_utf8(b).map_err(|_| malformed(format!("{what} is not UTF-8")))
+}
+
+fn verify_view<'a>(r: &mut Reader<'a>) -> Result<VerifyView<'a>, DecodeError> {
     let key = match r.u8("key reference")? {
         KEY_BY_ID => {
-            let id = r.string("key id")?;
-            check_key_id(&id).map_err(malformed)?;
-            KeyRef::Id(id)
+            let id = utf8(r.bytes("key id")?, "key id")?;
+            check_key_id(id).map_err(malformed)?;
+            KeyRefView::Id(id)
         }
-        KEY_INLINE => KeyRef::Inline {
-            algorithm: r.string("algorithm")?,
-            public_key: r.bytes("public key")?.to_vec(),
+        KEY_INLINE => KeyRefView::Inline {
+            algorithm: utf8(r.bytes("algorithm")?, "algorithm")?,
+            public_key: r.bytes("public key")?,
         },
         t => return Err(malformed(format!("unknown key reference tag {t}"))),
     };
@@ -524,16 +562,69 @@ fn decode_verify(r: &mut Reader<'_>) -> Result<VerifyRequest, DecodeError> {
     if flags & !FLAG_MU != 0 {
         return Err(malformed(format!("unknown VERIFY flags 0x{flags:02x}")));
     }
-    let context = r.bytes("context")?.to_vec();
-    let input = input(flags, r.bytes("data")?)?;
-    check_context(&context, &input).map_err(malformed)?;
-    let signature = r.bytes("signature")?.to_vec();
+    let mu = flags & FLAG_MU != 0;
+    let context = r.bytes("context")?;
+    let data = r.bytes("data")?;
+    if mu && data.len() != MU_LEN {
+        return Err(malformed(format!(
+            "mu must be {MU_LEN} bytes, got {}",
+            data.len()
+        )));
+    }
+    check_context_mu(context, mu).map_err(malformed)?;
+    let signature = r.bytes("signature")?;
+    Ok(VerifyView {
+        key,
+        mu,
+        context,
+        data,
+        signature,
+    })
+}
+
+/// Decodes a VERIFY body (a VERIFY frame's payload, or a BATCH item) without copying.
+pub fn decode_verify_view(body: &[u8]) -> Result<VerifyView<'_>, DecodeError> {
+    let mut r = Reader { buf: body };
+    let v = verify_view(&mut r)?;
+    r.finish()?;
+    Ok(v)
+}
+
+fn decode_verify(r: &mut Reader<'_>) -> Result<VerifyRequest, DecodeError> {
+    let v = verify_view(r)?;
+    let key = match v.key {
+        KeyRefView::Id(id) => KeyRef::Id(id.to_owned()),
+        KeyRefView::Inline {
+            algorithm,
+            public_key,
+        } => KeyRef::Inline {
+            algorithm: algorithm.to_owned(),
+            public_key: public_key.to_vec(),
+        },
+    };
+    let input = match <[u8; MU_LEN]>::try_from(v.data) {
+        Ok(mu) if v.mu => Input::Mu(mu),
+        _ => Input::Message(v.data.to_vec()),
+    };
     Ok(VerifyRequest {
         key,
         input,
-        context,
-        signature,
+        context: v.context.to_vec(),
+        signature: v.signature.to_vec(),
     })
+}
+
+/// Splits a BATCH payload into its items' opcodes and bodies (borrowed, not decoded).
+pub fn batch_items(payload: &[u8]) -> Result<Vec<(u8, &[u8])>, DecodeError> {
+    let mut r = Reader { buf: payload };
+    let n = r.count()?;
+    let mut items = Vec::with_capacity(n);
+    for _ in 0..n {
+        let o = r.u8("batch item opcode")?;
+        items.push((o, r.bytes("batch item")?));
+    }
+    r.finish()?;
+    Ok(items)
 }
 
 fn request_payload(opcode: u8, payload: &[u8], nested: bool) -> Result<Request, DecodeError> {
@@ -549,12 +640,11 @@ fn request_payload(opcode: u8, payload: &[u8], nested: bool) -> Result<Request, 
             token: Zeroizing::new(r.bytes("token")?.to_vec()),
         },
         op::BATCH => {
-            let n = r.count()?;
-            let mut items = Vec::with_capacity(n);
-            for _ in 0..n {
-                let o = r.u8("batch item opcode")?;
-                items.push(request_payload(o, r.bytes("batch item")?, true)?);
-            }
+            let items = batch_items(r.buf)?
+                .into_iter()
+                .map(|(o, body)| request_payload(o, body, true))
+                .collect::<Result<_, _>>()?;
+            r.buf = &[];
             Request::Batch(items)
         }
         o if nested => return Err(malformed(format!("unknown batch item opcode 0x{o:02x}"))),

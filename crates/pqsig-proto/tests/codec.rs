@@ -437,3 +437,74 @@ fn errors_format_on_one_line() {
     };
     assert!(!format!("{hello:?}").contains("s3cret"));
 }
+
+/// The borrowed VERIFY view and the BATCH splitter agree with the owned decoder: on every
+/// random request (fields equal, or both refuse), and on mutated bodies.
+#[test]
+fn verify_view_and_batch_split_agree_with_the_owned_decoder() {
+    use pqsig_proto::codec::{batch_items, decode_verify_view, encode_request_payload, KeyRefView};
+    let mut rng = Rng(0x5eed_0f_f1e1d5);
+    let mut verifies = 0;
+    for _ in 0..3000 {
+        let req = rng.request();
+        let (op, payload) = encode_request_payload(&req).unwrap();
+        let items: Vec<(u8, Vec<u8>)> = match &req {
+            Request::Batch(_) => batch_items(&payload)
+                .unwrap()
+                .into_iter()
+                .map(|(o, b)| (o, b.to_vec()))
+                .collect(),
+            _ => vec![(op, payload.clone())],
+        };
+        if let Request::Batch(reqs) = &req {
+            assert_eq!(items.len(), reqs.len());
+        }
+        for (o, mut body) in items {
+            if o != op::VERIFY {
+                continue;
+            }
+            verifies += 1;
+            // Every other body is mutated in one byte, so that refusals are compared too.
+            if verifies % 2 == 0 && !body.is_empty() {
+                let at = rng.next() as usize % body.len();
+                body[at] ^= 1 << (rng.next() % 8);
+            }
+            let owned = decode_request(op::VERIFY, &body);
+            let view = decode_verify_view(&body);
+            match (owned, view) {
+                (Ok(Request::Verify(v)), Ok(w)) => {
+                    let (data, mu) = match &v.input {
+                        Input::Message(m) => (m.as_slice(), false),
+                        Input::Mu(mu) => (mu.as_slice(), true),
+                    };
+                    assert_eq!((w.data, w.mu), (data, mu));
+                    assert_eq!(w.context, v.context.as_slice());
+                    assert_eq!(w.signature, v.signature.as_slice());
+                    match (&v.key, w.key) {
+                        (KeyRef::Id(a), KeyRefView::Id(b)) => assert_eq!(a, b),
+                        (
+                            KeyRef::Inline {
+                                algorithm,
+                                public_key,
+                            },
+                            KeyRefView::Inline {
+                                algorithm: a,
+                                public_key: p,
+                            },
+                        ) => assert_eq!((algorithm.as_str(), public_key.as_slice()), (a, p)),
+                        (a, b) => panic!("key {a:?} viewed as {b:?}"),
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => panic!("owned {a:?} but view {b:?}"),
+            }
+        }
+    }
+    assert!(verifies > 500, "only {verifies} VERIFY bodies drawn");
+    // The splitter refuses what the owned decoder refuses.
+    let (_, good) = encode_request_payload(&Request::Batch(vec![sign_req()])).unwrap();
+    for cut in 0..good.len() {
+        assert!(batch_items(&good[..cut]).is_err());
+        assert!(decode_request(op::BATCH, &good[..cut]).is_err());
+    }
+}

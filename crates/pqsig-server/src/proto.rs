@@ -4,6 +4,7 @@
 
 use crate::error::ApiError;
 use crate::service::{KeyRef, Payload, Service, SignInput, VerifyInput};
+use bytes::Bytes;
 use pqsig_proto::{ErrorCode, ErrorResponse, Handler, Input, Request, Response};
 use std::sync::Arc;
 
@@ -25,8 +26,8 @@ fn token_str(token: &[u8]) -> Result<&str, ErrorResponse> {
 
 fn payload(input: Input) -> Payload {
     match input {
-        Input::Message(m) => Payload::Message(m),
-        Input::Mu(mu) => Payload::Mu(mu.to_vec()),
+        Input::Message(m) => Payload::Message(m.into()),
+        Input::Mu(mu) => Payload::Mu(Bytes::copy_from_slice(&mu)),
     }
 }
 
@@ -34,7 +35,7 @@ fn payload(input: Input) -> Payload {
 pub(crate) fn sign_input(s: pqsig_proto::SignRequest) -> (String, SignInput) {
     let input = SignInput {
         payload: payload(s.input),
-        context: s.context,
+        context: s.context.into(),
         deterministic: s.deterministic,
     };
     (s.key_id, input)
@@ -53,8 +54,8 @@ pub(crate) fn verify_input(v: pqsig_proto::VerifyRequest) -> VerifyInput {
         key,
         alg,
         payload: payload(v.input),
-        context: v.context,
-        signature: v.signature,
+        context: v.context.into(),
+        signature: v.signature.into(),
     }
 }
 

@@ -11,6 +11,7 @@ use crate::kek::Kek;
 use crate::keycache::{KeyCache, Lookup};
 use crate::metrics::{Metrics, Observation, Outcome};
 use crate::store::{self, AuditEvent, DeleteOutcome, KeyRecord, KeyStore};
+use bytes::Bytes;
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::{keyfile, Algorithm};
 use rayon::prelude::*;
@@ -20,12 +21,16 @@ use std::time::{Duration, Instant};
 
 /// What is signed or verified: the message itself, or ML-DSA's 64-byte external mu
 /// (FIPS 204 §6.2 "external mu"), which lets clients sign arbitrarily large messages.
+///
+/// Byte fields of the inputs are [`Bytes`]: a binary batch body hands out slices of
+/// itself rather than copies (one copy and two allocations per item fewer), and decoded
+/// base64 converts from `Vec` without a copy.
 #[derive(Clone, Debug)]
 pub enum Payload {
     /// The message bytes (capped by `limits.max_message_bytes`).
-    Message(Vec<u8>),
+    Message(Bytes),
     /// The precomputed mu (ML-DSA only).
-    Mu(Vec<u8>),
+    Mu(Bytes),
 }
 
 /// One signing request.
@@ -35,7 +40,7 @@ pub struct SignInput {
     pub payload: Payload,
     /// Context string (empty unless the algorithm supports one; ignored with mu, which
     /// already binds it).
-    pub context: Vec<u8>,
+    pub context: Bytes,
     /// Deterministic (hedge-free) signing where the algorithm offers it.
     pub deterministic: bool,
 }
@@ -59,9 +64,9 @@ pub struct VerifyInput {
     /// Message or mu.
     pub payload: Payload,
     /// Context string.
-    pub context: Vec<u8>,
+    pub context: Bytes,
     /// The signature bytes.
-    pub signature: Vec<u8>,
+    pub signature: Bytes,
 }
 
 /// Public facts about a stored key.

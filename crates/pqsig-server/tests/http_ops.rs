@@ -84,8 +84,8 @@ fn key_encryption_key_is_required_and_checked() {
             &signer,
             &info.id,
             pqsig_server::service::SignInput {
-                payload: pqsig_server::service::Payload::Message(b"m".to_vec()),
-                context: Vec::new(),
+                payload: pqsig_server::service::Payload::Message(bytes::Bytes::from_static(b"m")),
+                context: bytes::Bytes::new(),
                 deterministic: false,
             },
         )

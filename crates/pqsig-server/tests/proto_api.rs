@@ -269,6 +269,19 @@ fn http_batch_endpoints_take_the_binary_batch_body() {
             signature: unb64(&fs["signature"]),
         }),
         Request::Verify(verify_req("no-such-key", &msgs[2], &sigs[2])),
+        // External mu (a slice of the body as well).
+        Request::Verify(VerifyRequest {
+            key: KeyRef::Id(id.into()),
+            input: Input::Mu(vk.compute_mu(&msgs[2], b"").unwrap()),
+            context: Vec::new(),
+            signature: sigs[2].clone(),
+        }),
+        Request::Verify(VerifyRequest {
+            key: KeyRef::Id(id.into()),
+            input: Input::Mu(vk.compute_mu(&msgs[1], b"").unwrap()),
+            context: Vec::new(),
+            signature: sigs[2].clone(),
+        }),
     ];
     let (st, v) = s.call_binary("/v1/verify-batch", Some(VERIFIER), batch_body(items));
     assert_eq!(st, 200, "{v}");
@@ -277,6 +290,8 @@ fn http_batch_endpoints_take_the_binary_batch_body() {
     assert_eq!(r[1]["valid"], false);
     assert_eq!(r[2]["valid"], true);
     assert_eq!(r[3]["error"]["code"], "key_not_found", "{}", r[3]);
+    assert_eq!(r[4]["valid"], true);
+    assert_eq!(r[5]["valid"], false);
 
     // Errors: wrong item kind, a key id other than the path's, a truncated body, garbage,
     // too many items, no token.

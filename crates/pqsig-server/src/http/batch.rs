@@ -19,11 +19,13 @@ use super::wire::{
 use super::AppState;
 use crate::auth::Op;
 use crate::error::ApiError;
-use crate::proto::{sign_input, verify_input};
-use crate::service::{SignInput, VerifyInput};
+use crate::proto::sign_input;
+use crate::service::{KeyRef, Payload, SignInput, VerifyInput};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
+use bytes::Bytes;
+use pqsig_proto::codec;
 use rayon::prelude::*;
 
 fn check_count(n: usize, max: usize) -> Result<(), ApiError> {
@@ -48,17 +50,8 @@ fn is_binary(headers: &HeaderMap) -> bool {
         .is_some_and(|t| t.trim().eq_ignore_ascii_case(BATCH_MEDIA_TYPE))
 }
 
-/// The items of a binary batch body.
-fn binary_items(body: &[u8]) -> Result<Vec<pqsig_proto::Request>, ApiError> {
-    use pqsig_proto::codec::{decode_request, op};
-    match decode_request(op::BATCH, body) {
-        Ok(pqsig_proto::Request::Batch(items)) => Ok(items),
-        Ok(_) => Err(ApiError::internal("BATCH decoded as another request")),
-        Err(e) => Err(ApiError::bad_request(
-            "invalid_batch",
-            format!("binary batch body: {e}"),
-        )),
-    }
+fn invalid_batch(e: pqsig_proto::codec::DecodeError) -> ApiError {
+    ApiError::bad_request("invalid_batch", format!("binary batch body: {e}"))
 }
 
 fn wrong_item(i: usize, want: &str) -> ApiError {
@@ -70,33 +63,65 @@ fn wrong_item(i: usize, want: &str) -> ApiError {
 
 /// Sign inputs from a binary body; every item must name the key of the path.
 fn binary_sign_inputs(body: &[u8], id: &str) -> Result<Vec<SignInput>, ApiError> {
-    binary_items(body)?
+    let items = codec::batch_items(body).map_err(invalid_batch)?;
+    items
         .into_iter()
         .enumerate()
-        .map(|(i, it)| match it {
-            pqsig_proto::Request::Sign(s) => {
-                let (key_id, input) = sign_input(s);
-                if key_id != id {
-                    return Err(ApiError::bad_request(
-                        "invalid_batch",
-                        format!("items[{i}]: key_id {key_id:?} is not the key of the path"),
-                    ));
-                }
-                Ok(input)
+        .map(|(i, (o, item))| {
+            if o != codec::op::SIGN {
+                return Err(wrong_item(i, "SIGN"));
             }
-            _ => Err(wrong_item(i, "SIGN")),
+            let pqsig_proto::Request::Sign(s) =
+                codec::decode_request(o, item).map_err(|e| at_item(i, invalid_batch(e)))?
+            else {
+                return Err(ApiError::internal("SIGN decoded as another request"));
+            };
+            let (key_id, input) = sign_input(s);
+            if key_id != id {
+                return Err(ApiError::bad_request(
+                    "invalid_batch",
+                    format!("items[{i}]: key_id {key_id:?} is not the key of the path"),
+                ));
+            }
+            Ok(input)
         })
         .collect()
 }
 
-/// Verify inputs from a binary body.
-fn binary_verify_inputs(body: &[u8]) -> Result<Vec<VerifyInput>, ApiError> {
-    binary_items(body)?
+/// Verify inputs from a binary body. The message, context and signature of each item
+/// are slices of the body (no copy; the body lives until the last input is dropped).
+fn binary_verify_inputs(body: &Bytes) -> Result<Vec<VerifyInput>, ApiError> {
+    let items = codec::batch_items(body).map_err(invalid_batch)?;
+    items
         .into_iter()
         .enumerate()
-        .map(|(i, it)| match it {
-            pqsig_proto::Request::Verify(v) => Ok(verify_input(v)),
-            _ => Err(wrong_item(i, "VERIFY")),
+        .map(|(i, (o, item))| {
+            if o != codec::op::VERIFY {
+                return Err(wrong_item(i, "VERIFY"));
+            }
+            let v = codec::decode_verify_view(item).map_err(|e| at_item(i, invalid_batch(e)))?;
+            let (key, alg) = match v.key {
+                codec::KeyRefView::Id(id) => (KeyRef::Id(id.to_owned()), None),
+                codec::KeyRefView::Inline {
+                    algorithm,
+                    public_key,
+                } => (
+                    KeyRef::PublicKey(public_key.to_vec()),
+                    Some(algorithm.to_owned()),
+                ),
+            };
+            let data = body.slice_ref(v.data);
+            Ok(VerifyInput {
+                key,
+                alg,
+                payload: if v.mu {
+                    Payload::Mu(data)
+                } else {
+                    Payload::Message(data)
+                },
+                context: body.slice_ref(v.context),
+                signature: body.slice_ref(v.signature),
+            })
         })
         .collect()
 }

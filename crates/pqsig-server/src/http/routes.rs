@@ -141,7 +141,7 @@ pub async fn sign(
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Sign, Some(&id))?;
         let req: SignRequest<'_> = parse_json(&body)?;
-        let sig = svc.sign(p, &id, req.into_input(&[], false)?)?;
+        let sig = svc.sign(p, &id, req.into_input(&bytes::Bytes::new(), false)?)?;
         json_ok(&SignatureBody {
             signature: b64(&sig),
         })

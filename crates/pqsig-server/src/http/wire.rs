@@ -5,6 +5,7 @@
 
 use crate::error::ApiError;
 use crate::service::{KeyInfo, KeyRef, Payload, SignInput, VerifyInput};
+use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -72,8 +73,8 @@ fn opt_unb64(field: &str, s: &Option<Cow<'_, str>>) -> Result<Option<Vec<u8>>, A
 
 fn payload(message: &Option<Cow<'_, str>>, mu: &Option<Cow<'_, str>>) -> Result<Payload, ApiError> {
     match (opt_unb64("message", message)?, opt_unb64("mu", mu)?) {
-        (Some(m), None) => Ok(Payload::Message(m)),
-        (None, Some(mu)) => Ok(Payload::Mu(mu)),
+        (Some(m), None) => Ok(Payload::Message(m.into())),
+        (None, Some(mu)) => Ok(Payload::Mu(mu.into())),
         _ => Err(ApiError::bad_request(
             "invalid_request",
             "give exactly one of \"message\" and \"mu\"",
@@ -140,10 +141,13 @@ pub struct SignRequest<'a> {
 
 impl SignRequest<'_> {
     /// Decodes into a service input; batch-level defaults fill unset fields.
-    pub fn into_input(self, ctx_default: &[u8], det_default: bool) -> Result<SignInput, ApiError> {
+    pub fn into_input(self, ctx_default: &Bytes, det_default: bool) -> Result<SignInput, ApiError> {
         Ok(SignInput {
             payload: payload(&self.message, &self.mu)?,
-            context: opt_unb64("context", &self.context)?.unwrap_or_else(|| ctx_default.to_vec()),
+            context: match opt_unb64("context", &self.context)? {
+                Some(c) => c.into(),
+                None => ctx_default.clone(),
+            },
             deterministic: self.deterministic.unwrap_or(det_default),
         })
     }
@@ -166,8 +170,10 @@ pub struct SignBatchRequest<'a> {
 
 impl SignBatchRequest<'_> {
     /// The default context, decoded.
-    pub fn default_context(&self) -> Result<Vec<u8>, ApiError> {
-        Ok(opt_unb64("context", &self.context)?.unwrap_or_default())
+    pub fn default_context(&self) -> Result<Bytes, ApiError> {
+        Ok(opt_unb64("context", &self.context)?
+            .unwrap_or_default()
+            .into())
     }
 }
 
@@ -220,7 +226,7 @@ fn key_ref(
 pub struct KeyDefaults {
     key: Option<KeyRef>,
     alg: Option<String>,
-    context: Vec<u8>,
+    context: Bytes,
 }
 
 impl<'a> VerifyRequest<'a> {
@@ -249,10 +255,10 @@ impl<'a> VerifyRequest<'a> {
             alg: self.alg.clone().or_else(|| d.and_then(|d| d.alg.clone())),
             payload: payload(&self.message, &self.mu)?,
             context: match opt_unb64("context", &self.context)? {
-                Some(c) => c,
+                Some(c) => c.into(),
                 None => d.map(|d| d.context.clone()).unwrap_or_default(),
             },
-            signature: unb64("signature", signature)?,
+            signature: unb64("signature", signature)?.into(),
         })
     }
 }
@@ -280,7 +286,9 @@ impl VerifyBatchRequest<'_> {
         Ok(KeyDefaults {
             key: key_ref(&self.key_id, &self.public_key)?,
             alg: self.alg.clone(),
-            context: opt_unb64("context", &self.context)?.unwrap_or_default(),
+            context: opt_unb64("context", &self.context)?
+                .unwrap_or_default()
+                .into(),
         })
     }
 }
