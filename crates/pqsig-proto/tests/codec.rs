@@ -443,7 +443,7 @@ fn errors_format_on_one_line() {
 #[test]
 fn verify_view_and_batch_split_agree_with_the_owned_decoder() {
     use pqsig_proto::codec::{batch_items, decode_verify_view, encode_request_payload, KeyRefView};
-    let mut rng = Rng(0x5eed_0f_f1e1d5);
+    let mut rng = Rng(0x5eed_0ff1_e1d5);
     let mut verifies = 0;
     for _ in 0..3000 {
         let req = rng.request();
