@@ -41,7 +41,9 @@ def main(paths):
     for t in targets:
         ratios = " ".join(f"{100 * r:.0f}%" for r in t["ratios"])
         cores = " ".join(f"{u:.2f}" for u in t.get("http_cpu_cores_used", []))
-        print(f"Target — {t['target']}, batches of {t['batch']}: HTTP "
+        body = t.get("body", "json")
+        clients = f", {t['clients']} clients" if "clients" in t else ""
+        print(f"Target — {t['target']}, {body} body, batches of {t['batch']}{clients}: HTTP "
               f"{t['http_batch_items_per_s']:,.0f}/s vs library on {t['cores']} cores "
               f"{t['library_multicore_items_per_s']:,.0f}/s; median ratio "
               f"**{100 * t['ratio_median']:.0f}%** over {t['rounds']} interleaved rounds "

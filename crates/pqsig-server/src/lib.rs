@@ -24,6 +24,7 @@ pub(crate) use log;
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod fairgate;
 pub mod http;
 pub mod kek;
 pub mod keycache;

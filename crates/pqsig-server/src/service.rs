@@ -7,6 +7,7 @@
 use crate::auth::{InflightGuard, Op, Principal, TokenTable};
 use crate::config::{Limits, ServerConfig};
 use crate::error::ApiError;
+use crate::fairgate::FairGate;
 use crate::kek::Kek;
 use crate::keycache::{KeyCache, Lookup};
 use crate::metrics::{Metrics, Observation, Outcome};
@@ -117,6 +118,8 @@ pub struct Service {
     metrics: Metrics,
     signers: KeyCache<(Algorithm, SigningKey)>,
     verifiers: KeyCache<(Algorithm, VerifyingKey)>,
+    /// Batches enter the rayon pool in arrival order, two per pool thread at once.
+    batch_gate: FairGate,
 }
 
 const KEK_CHECK_NAME: &str = "kek_check";
@@ -172,7 +175,13 @@ impl Service {
             metrics: Metrics::default(),
             signers: KeyCache::new(ttl),
             verifiers: KeyCache::new(ttl),
+            batch_gate: FairGate::new(2 * rayon::current_num_threads()),
         })
+    }
+
+    /// The gate batch requests pass before their parallel part (see `fairgate.rs`).
+    pub fn batch_gate(&self) -> &FairGate {
+        &self.batch_gate
     }
 
     /// The limits in force.

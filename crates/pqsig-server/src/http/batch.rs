@@ -136,24 +136,29 @@ pub async fn sign_batch(
     let binary = is_binary(&headers);
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Sign, Some(&id))?;
-        let inputs = if binary {
+        let (pass, inputs) = if binary {
             let inputs = binary_sign_inputs(&body, &id)?;
             check_count(inputs.len(), svc.limits().max_batch)?;
-            inputs
+            (svc.batch_gate().enter(), inputs)
         } else {
             let req: SignBatchRequest<'_> = parse_json(&body)?;
             check_count(req.items.len(), svc.limits().max_batch)?;
             let ctx = req.default_context()?;
             let det = req.deterministic;
+            // Parsed outside the gate; the parallel part runs in turn (see fairgate.rs).
+            let pass = svc.batch_gate().enter();
             // A malformed item fails the request (a client bug, not a per-item outcome).
-            req.items
+            let inputs = req
+                .items
                 .into_par_iter()
                 .enumerate()
                 .map(|(i, it)| it.into_input(&ctx, det).map_err(|e| at_item(i, e)))
-                .collect::<Result<Vec<_>, _>>()?
+                .collect::<Result<Vec<_>, _>>()?;
+            (pass, inputs)
         };
-        let results: Vec<_> = svc
-            .sign_batch(p, &id, &inputs)?
+        let done = svc.sign_batch(p, &id, &inputs)?;
+        drop(pass);
+        let results: Vec<_> = done
             .into_iter()
             .map(|r| BatchResult::from(r.map(|s| SignatureBody { signature: b64(&s) })))
             .collect();
@@ -171,22 +176,27 @@ pub async fn verify_batch(
     let binary = is_binary(&headers);
     admitted(&st, &headers, move |svc, p| {
         p.check(Op::Verify, None)?;
-        let inputs = if binary {
+        let (pass, inputs) = if binary {
             let inputs = binary_verify_inputs(&body)?;
             check_count(inputs.len(), svc.limits().max_batch)?;
-            inputs
+            (svc.batch_gate().enter(), inputs)
         } else {
             let req: VerifyBatchRequest<'_> = parse_json(&body)?;
             check_count(req.items.len(), svc.limits().max_batch)?;
             let defaults = req.defaults()?;
-            req.items
+            // Parsed outside the gate; the parallel part runs in turn (see fairgate.rs).
+            let pass = svc.batch_gate().enter();
+            let inputs = req
+                .items
                 .into_par_iter()
                 .enumerate()
                 .map(|(i, it)| it.into_input(Some(&defaults)).map_err(|e| at_item(i, e)))
-                .collect::<Result<Vec<_>, _>>()?
+                .collect::<Result<Vec<_>, _>>()?;
+            (pass, inputs)
         };
-        let results: Vec<_> = svc
-            .verify_batch(p, &inputs)?
+        let done = svc.verify_batch(p, &inputs)?;
+        drop(pass);
+        let results: Vec<_> = done
             .into_iter()
             .map(|r| BatchResult::from(r.map(|valid| ValidBody { valid })))
             .collect();
