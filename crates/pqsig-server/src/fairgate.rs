@@ -6,10 +6,10 @@
 //! clients sending ML-DSA-65 batches of 64 saw a p99 of ~1.7 s against a p50 of ~3 ms.
 //! Letting at most `permits` batches into the pool at once, in arrival order, bounds a
 //! batch's wait by the work queued before it (that run: p99 1.7 s → 49 ms, p50 3 → 38 ms:
-//! the wait is shared out instead of starving a few). The service uses twice as many permits as rayon has
-//! threads: with exactly one per thread a core idled while a batch finished its last items
-//! (−13% throughput in that cell); with two per thread the cost was −6%. JSON is parsed
-//! before the gate, so waiting requests are parsed meanwhile.
+//! the wait is shared out instead of starving a few). The service uses twice as many
+//! permits as rayon has threads: with exactly one per thread a core idled while a batch
+//! finished its last items (−13% throughput in that cell); with two per thread the cost
+//! was −6%. JSON is parsed before the gate, so waiting requests are parsed meanwhile.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
