@@ -61,18 +61,33 @@ fn wrong_item(i: usize, want: &str) -> ApiError {
     )
 }
 
-/// Sign inputs from a binary body; every item must name the key of the path.
-fn binary_sign_inputs(body: &[u8], id: &str) -> Result<Vec<SignInput>, ApiError> {
-    let items = codec::batch_items(body).map_err(invalid_batch)?;
-    items
+/// The items of a binary body with their indices, all of kind `opcode` (named `want`).
+fn binary_items<'a>(
+    body: &'a [u8],
+    opcode: u8,
+    want: &str,
+) -> Result<Vec<(usize, &'a [u8])>, ApiError> {
+    codec::batch_items(body)
+        .map_err(invalid_batch)?
         .into_iter()
         .enumerate()
         .map(|(i, (o, item))| {
-            if o != codec::op::SIGN {
-                return Err(wrong_item(i, "SIGN"));
+            if o == opcode {
+                Ok((i, item))
+            } else {
+                Err(wrong_item(i, want))
             }
-            let pqsig_proto::Request::Sign(s) =
-                codec::decode_request(o, item).map_err(|e| at_item(i, invalid_batch(e)))?
+        })
+        .collect()
+}
+
+/// Sign inputs from a binary body; every item must name the key of the path.
+fn binary_sign_inputs(body: &[u8], id: &str) -> Result<Vec<SignInput>, ApiError> {
+    binary_items(body, codec::op::SIGN, "SIGN")?
+        .into_iter()
+        .map(|(i, item)| {
+            let pqsig_proto::Request::Sign(s) = codec::decode_request(codec::op::SIGN, item)
+                .map_err(|e| at_item(i, invalid_batch(e)))?
             else {
                 return Err(ApiError::internal("SIGN decoded as another request"));
             };
@@ -91,14 +106,9 @@ fn binary_sign_inputs(body: &[u8], id: &str) -> Result<Vec<SignInput>, ApiError>
 /// Verify inputs from a binary body. The message, context and signature of each item
 /// are slices of the body (no copy; the body lives until the last input is dropped).
 fn binary_verify_inputs(body: &Bytes) -> Result<Vec<VerifyInput>, ApiError> {
-    let items = codec::batch_items(body).map_err(invalid_batch)?;
-    items
+    binary_items(body, codec::op::VERIFY, "VERIFY")?
         .into_iter()
-        .enumerate()
-        .map(|(i, (o, item))| {
-            if o != codec::op::VERIFY {
-                return Err(wrong_item(i, "VERIFY"));
-            }
+        .map(|(i, item)| {
             let v = codec::decode_verify_view(item).map_err(|e| at_item(i, invalid_batch(e)))?;
             let (key, alg) = match v.key {
                 codec::KeyRefView::Id(id) => (KeyRef::Id(id.to_owned()), None),

@@ -364,16 +364,9 @@ mod tests {
 
     #[test]
     fn base64_fast_path_agrees_with_the_forgiving_rules() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for len in 0..200usize {
-            let bytes: Vec<u8> = (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    x as u8
-                })
-                .collect();
+            // Every byte value occurs (37 is odd), so every base64 symbol is exercised.
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + len) as u8).collect();
             let padded = b64(&bytes);
             let unpadded = padded.trim_end_matches('=').to_string();
             let spaced: String = padded

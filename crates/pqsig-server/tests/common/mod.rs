@@ -8,6 +8,19 @@ use pqsig_server::{FileConfig, KekSource, RunningServer, ServerConfig};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
+/// Sends a prepared request with an optional bearer token: status and JSON (Null if none).
+fn send(mut req: reqwest::blocking::RequestBuilder, token: Option<&str>) -> (u16, Value) {
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    let resp = req.send().expect("request sent");
+    let status = resp.status().as_u16();
+    (
+        status,
+        serde_json::from_str(&resp.text().unwrap_or_default()).unwrap_or(Value::Null),
+    )
+}
+
 /// Secret of the all-powerful test token.
 pub const ADMIN: &str = "admin-secret-token";
 /// Secret of a sign-only token (all keys).
@@ -176,37 +189,17 @@ impl TestServer {
         body: Vec<u8>,
     ) -> (u16, Value) {
         let m = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut req = self
-            .client
-            .request(m, format!("{}{}", self.base, path))
-            .body(body);
-        if let Some(t) = token {
-            req = req.bearer_auth(t);
-        }
-        let resp = req.send().expect("request sent");
-        let status = resp.status().as_u16();
-        (
-            status,
-            serde_json::from_str(&resp.text().unwrap_or_default()).unwrap_or(Value::Null),
-        )
+        let req = self.client.request(m, format!("{}{}", self.base, path));
+        send(req.body(body), token)
     }
 
     /// Sends a binary batch body (`application/vnd.pqsig.batch`).
     pub fn call_binary(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> (u16, Value) {
-        let mut req = self
+        let req = self
             .client
             .post(format!("{}{}", self.base, path))
-            .header("content-type", pqsig_server::BATCH_MEDIA_TYPE)
-            .body(body);
-        if let Some(t) = token {
-            req = req.bearer_auth(t);
-        }
-        let resp = req.send().expect("request sent");
-        let status = resp.status().as_u16();
-        (
-            status,
-            serde_json::from_str(&resp.text().unwrap_or_default()).unwrap_or(Value::Null),
-        )
+            .header("content-type", pqsig_server::BATCH_MEDIA_TYPE);
+        send(req.body(body), token)
     }
 
     /// Creates a key with the admin token; returns the response body.
