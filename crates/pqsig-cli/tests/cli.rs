@@ -5,114 +5,28 @@ use pqsig::mldsa::{self, ParamSet, SigningKey, VerifyingKey};
 use pqsig::snova;
 use pqsig::Algorithm;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod common;
+
+use common::*;
 
 // ---------------------------------------------------------------- helpers
 
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "pqsig-cli-{tag}-{}-{}-{nanos}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn write(&self, name: &str, data: &[u8]) -> PathBuf {
-        let p = self.path(name);
-        std::fs::write(&p, data).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// The binary, inheriting the environment (so the suite also runs under
-/// `PQSIG_BACKEND=portable` when the test command sets it).
-fn pqsig() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pqsig"))
-}
-
-/// Runs `pqsig args...` and checks the invariants every run must keep: an exit code in
-/// {0, 1, 2} and no panic.
-fn run_with(mut cmd: Command, args: &[&str]) -> Output {
-    cmd.args(args);
-    let out = cmd.stdin(Stdio::null()).output().expect("spawn pqsig");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "pqsig {args:?} panicked: {err}");
-    assert!(
-        !err.contains("internal error"),
-        "pqsig {args:?} hit an internal error: {err}"
-    );
-    let code = out.status.code().expect("terminated by a signal");
-    assert!(
-        (0..=2).contains(&code),
-        "pqsig {args:?} exited {code}: {err}"
-    );
-    out
-}
-
-fn run(args: &[&str]) -> Output {
-    run_with(pqsig(), args)
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Asserts exit code 2 with a one-line `pqsig: ...` message containing `needle`.
 fn assert_error(out: &Output, needle: &str) {
-    assert_eq!(code(out), 2, "stderr: {}", stderr(out));
-    let err = stderr(out);
-    assert_eq!(err.lines().count(), 1, "expected one line, got: {err}");
-    assert!(err.starts_with("pqsig: "), "{err}");
-    assert!(err.contains(needle), "{err:?} does not mention {needle:?}");
+    assert_one_line(out, 2, &[needle]);
     assert!(out.stdout.is_empty());
 }
 
 /// A key-generation seed of the algorithm's length (ML-DSA/FN-DSA 32, Falcon/SNOVA 48 bytes).
 fn seed_hex_for(alg: &str, byte: u8) -> String {
-    hex::encode(vec![byte; seed_len(Algorithm::from_name(alg).unwrap())])
+    hex::encode(vec![byte; Algorithm::from_name(alg).unwrap().seed_len()])
 }
 
 fn seed_hex(byte: u8) -> String {
     seed_hex_for("ML-DSA-44", byte)
-}
-
-fn seed_len(alg: Algorithm) -> usize {
-    match alg {
-        Algorithm::Falcon(_) | Algorithm::Snova(_) => 48,
-        _ => 32,
-    }
 }
 
 /// Whether every signature of `alg` has exactly `signature_len()` bytes.
@@ -132,28 +46,6 @@ fn mldsa(alg: Algorithm) -> Option<ParamSet> {
         Algorithm::MlDsa(ps) => Some(ps),
         _ => None,
     }
-}
-
-/// keygen --seed into `dir`, returns (pk path, sk path).
-fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
-    let pk = dir.path(&format!("{alg}-{seed}.pk"));
-    let sk = dir.path(&format!("{alg}-{seed}.sk"));
-    let out = run(&[
-        "keygen",
-        "--format",
-        "raw",
-        "--alg",
-        alg,
-        "--seed",
-        &seed_hex_for(alg, seed),
-        "--pk",
-        s(&pk),
-        "--sk",
-        s(&sk),
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(out.stdout.is_empty());
-    (pk, sk)
 }
 
 // ---------------------------------------------------------------- list / help
@@ -1086,7 +978,7 @@ fn demo_passes_and_prints_every_algorithm() {
 fn pqsig_backend_env_is_honoured() {
     let mut cmd = pqsig();
     cmd.env("PQSIG_BACKEND", "portable");
-    let out = run_with(cmd, &["demo", "--iters", "2"]);
+    let out = run_cmd(cmd, &["demo", "--iters", "2"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
         stdout(&out).contains("default backend: portable (set by PQSIG_BACKEND)"),
@@ -1100,7 +992,7 @@ fn pqsig_backend_env_is_honoured() {
     let (pk, sk) = (dir.path("p.pk"), dir.path("p.sk"));
     let mut cmd = pqsig();
     cmd.env("PQSIG_BACKEND", "portable");
-    let out = run_with(
+    let out = run_cmd(
         cmd,
         &[
             "keygen",
@@ -1158,7 +1050,7 @@ fn pqsig_backend_env_is_honoured() {
     // An unknown value falls back to detection, visibly.
     let mut cmd = pqsig();
     cmd.env("PQSIG_BACKEND", "bogus");
-    let out = run_with(cmd, &["demo", "--iters", "1", "--alg", "ML-DSA-44"]);
+    let out = run_cmd(cmd, &["demo", "--iters", "1", "--alg", "ML-DSA-44"]);
     assert_eq!(code(&out), 0);
     assert!(stdout(&out).contains("ignored"));
 }

@@ -1,5 +1,4 @@
-//! Helpers shared by the CLI test files added after `cli.rs` (streaming, bench, kat
-//! --all, key forms, error messages): temp dirs, running the binary, exit-code checks.
+//! Helpers shared by the CLI test files: temp dirs, running the binary, exit-code checks.
 
 #![allow(dead_code)]
 
@@ -132,5 +131,6 @@ pub fn keygen(dir: &TempDir, alg: &str, seed: u8) -> (PathBuf, PathBuf) {
         s(&sk),
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
     (pk, sk)
 }
