@@ -37,10 +37,13 @@ fn every_algorithm_round_trips_in_der_and_pem() {
         );
         assert_eq!(keyfile::decode_public_as(alg, &pk).unwrap(), pk);
         assert_eq!(keyfile::decode_public_as(alg, &der).unwrap(), pk);
-        assert_eq!(
-            keyfile::decode_public(&pk),
-            Err(KeyFileError::UnrecognisedFormat)
-        );
+        // Raw bytes carry no algorithm, so decode_public refuses them: as unrecognised, or
+        // with the DER error when they start like a DER SEQUENCE (0x30), which a random
+        // key does one time in 256 (this assertion once flaked on exactly that).
+        match keyfile::decode_public(&pk) {
+            Err(KeyFileError::Der(_)) if pk[0] == 0x30 => {}
+            r => assert_eq!(r, Err(KeyFileError::UnrecognisedFormat), "{alg}"),
+        }
 
         let forms: &[MlDsaForm] = match alg {
             Algorithm::MlDsa(_) => &[MlDsaForm::Seed, MlDsaForm::Expanded, MlDsaForm::Both],
