@@ -44,6 +44,9 @@ typedef enum pqsig_status {
   PQSIG_ERR_BUFFER_TOO_SMALL = 12,
   // An internal error (a caught panic); please report it.
   PQSIG_ERR_INTERNAL = 13,
+  // An offload device failed, timed out, was busy or declined (only when a device was
+  // required; the batch engine otherwise falls back to the CPU).
+  PQSIG_ERR_DEVICE = 14,
 } pqsig_status;
 
 // An algorithm instance (opaque). Create with `pqsig_sig_new`, release with

@@ -64,6 +64,9 @@ pub enum pqsig_status {
     PQSIG_ERR_BUFFER_TOO_SMALL = 12,
     /// An internal error (a caught panic); please report it.
     PQSIG_ERR_INTERNAL = 13,
+    /// An offload device failed, timed out, was busy or declined (only when a device was
+    /// required; the batch engine otherwise falls back to the CPU).
+    PQSIG_ERR_DEVICE = 14,
 }
 
 impl From<Error> for pqsig_status {
@@ -79,6 +82,8 @@ impl From<Error> for pqsig_status {
             Error::RandomnessFailure => pqsig_status::PQSIG_ERR_RANDOMNESS_FAILURE,
             Error::UnsupportedHash => pqsig_status::PQSIG_ERR_UNSUPPORTED_HASH,
             Error::Unsupported => pqsig_status::PQSIG_ERR_UNSUPPORTED,
+            Error::Device(_) => pqsig_status::PQSIG_ERR_DEVICE,
+            _ => pqsig_status::PQSIG_ERR_INTERNAL,
         }
     }
 }

@@ -36,7 +36,9 @@ pub fn error_response(e: pqsig::Error) -> ErrorResponse {
         E::InvalidKey | E::UnknownAlgorithm | E::UnsupportedHash | E::Unsupported => {
             ErrorCode::UNSUPPORTED
         }
-        E::RandomnessFailure | E::BackendUnavailable => ErrorCode::INTERNAL,
+        // Device failures, and kinds added later (`Error` is non-exhaustive), are the
+        // server's problem, not the request's.
+        _ => ErrorCode::INTERNAL,
     };
     ErrorResponse::new(code, e.to_string())
 }

@@ -5,7 +5,11 @@
 use core::fmt;
 
 /// Every failure the library reports. No function reachable from the public API panics.
+///
+/// Non-exhaustive: new failure kinds (new devices, new schemes) may be added in a minor
+/// release, so matches need a wildcard arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// A key has the wrong length or an invalid encoding (coefficient out of range,
     /// `tr` not equal to H(pk), ...).
@@ -31,6 +35,51 @@ pub enum Error {
     /// The algorithm does not offer this operation (e.g. a context string or
     /// deterministic signing with round-3 Falcon, which defines neither).
     Unsupported,
+    /// An offload device (see `pqsig::batch`) did not complete a request. The batch
+    /// engine falls back to the CPU on these; they reach a caller only when the caller
+    /// asked for the device and nothing else.
+    Device(DeviceError),
+}
+
+/// Why a device did not complete a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DeviceError {
+    /// No device of that name is registered.
+    NotFound,
+    /// The device is at its in-flight limit; try again later (or on the CPU).
+    Busy,
+    /// The device does not take this request (algorithm, operation or size).
+    Declined,
+    /// The device reported a failure, or its reply was malformed.
+    Failed,
+    /// The device did not answer within its deadline.
+    TimedOut,
+}
+
+impl DeviceError {
+    /// A short lower-case description.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeviceError::NotFound => "no such device",
+            DeviceError::Busy => "device busy",
+            DeviceError::Declined => "device declined the request",
+            DeviceError::Failed => "device failed",
+            DeviceError::TimedOut => "device timed out",
+        }
+    }
+}
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<DeviceError> for Error {
+    fn from(e: DeviceError) -> Self {
+        Error::Device(e)
+    }
 }
 
 impl fmt::Display for Error {
@@ -48,9 +97,13 @@ impl fmt::Display for Error {
             }
             Error::UnsupportedHash => "unsupported pre-hash function",
             Error::Unsupported => "operation not supported by this algorithm",
+            Error::Device(d) => d.as_str(),
         })
     }
 }
 
 #[cfg(feature = "std")]
 impl std::error::Error for Error {}
+
+#[cfg(feature = "std")]
+impl std::error::Error for DeviceError {}

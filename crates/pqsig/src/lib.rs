@@ -42,5 +42,5 @@ pub mod snova;
 mod wipe;
 
 pub use algorithm::Algorithm;
-pub use error::Error;
+pub use error::{DeviceError, Error};
 pub use kernels::select::Backend;
