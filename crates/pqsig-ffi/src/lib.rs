@@ -267,6 +267,7 @@ pub extern "C" fn pqsig_status_string(status: c_int) -> *const c_char {
         PQSIG_ERR_NULL_POINTER,
         PQSIG_ERR_BUFFER_TOO_SMALL,
         PQSIG_ERR_INTERNAL,
+        PQSIG_ERR_DEVICE,
     ];
     let Some(&status) = known.iter().find(|&&k| k as c_int == status) else {
         return c"unknown status".as_ptr();
@@ -286,6 +287,7 @@ pub extern "C" fn pqsig_status_string(status: c_int) -> *const c_char {
         PQSIG_ERR_NULL_POINTER => c"NULL pointer argument",
         PQSIG_ERR_BUFFER_TOO_SMALL => c"output buffer too small",
         PQSIG_ERR_INTERNAL => c"internal error",
+        PQSIG_ERR_DEVICE => c"offload device failed, timed out, was busy or declined",
     };
     s.as_ptr()
 }
