@@ -32,6 +32,8 @@ extern crate alloc;
 
 pub mod algorithm;
 pub mod any;
+#[cfg(feature = "std")]
+pub mod batch;
 pub mod error;
 pub mod falcon;
 pub mod kernels;

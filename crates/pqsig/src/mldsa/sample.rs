@@ -88,7 +88,7 @@ const BUF: usize = 5 * SHAKE128_RATE;
 /// Runs a rejection sampler over the group's streams (1 to 8 seeds of equal length, one
 /// output polynomial each) until every polynomial is full: `FIRST` blocks are squeezed
 /// up front, then one block at a time while some polynomial still needs samples.
-fn rejection<const RATE: usize, const FIRST: usize>(
+pub(crate) fn rejection<const RATE: usize, const FIRST: usize>(
     kern: &Kernels,
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
@@ -257,9 +257,74 @@ pub fn sample_in_ball(p: &Params, ctilde: &[u8], c: &mut Poly) {
     }
 }
 
+/// SampleInBall from the first SHAKE256 block of c̃ (squeezed elsewhere, e.g. by
+/// [`h256_many`] across signatures). `None` in the rare case that one block does not hold
+/// enough accepted positions; the caller then runs [`sample_in_ball`] (same result).
+pub(crate) fn sample_in_ball_from_block(
+    p: &Params,
+    block: &[u8; SHAKE256_RATE],
+    c: &mut Poly,
+) -> Option<()> {
+    let signs = u64::from_le_bytes(block[..8].try_into().unwrap_or([0; 8]));
+    let mut pos = 8;
+    *c = Poly::default();
+    for (k, i) in (N - p.tau..N).enumerate() {
+        let j = loop {
+            let b = *block.get(pos)? as usize;
+            pos += 1;
+            if b <= i {
+                break b;
+            }
+        };
+        c.coeffs[i] = c.coeffs[j];
+        c.coeffs[j] = 1 - 2 * ((signs >> k) & 1) as i32;
+    }
+    Some(())
+}
+
 /// Sampling seeds are one-shot SHAKE256 digests of concatenated inputs (H in FIPS 204).
 pub fn h256(inputs: &[&[u8]], out: &mut [u8]) {
     crate::kernels::keccak::sponge::shake256(inputs, out)
+}
+
+/// One SHAKE256 block of each of many equal-length inputs: `outs[i]` = the first
+/// 136 bytes of H(`inputs[i]`). Runs eight-way, then four-way, then one-way, like the
+/// samplers' groups: the batch engine hashes the single-stream values of many
+/// signatures (tr, μ, c̃, SampleInBall) this way. Public data only (no wiping).
+pub(crate) fn h256_many(kern: &Kernels, inputs: &[&[u8]], outs: &mut [[u8; SHAKE256_RATE]]) {
+    debug_assert_eq!(inputs.len(), outs.len());
+    let mut start = 0;
+    while start < inputs.len() {
+        let cnt = group_len(kern, inputs.len() - start);
+        let group = &inputs[start..start + cnt];
+        let out = &mut outs[start..start + cnt];
+        match cnt {
+            1 => {
+                let mut h = Shake256::new();
+                h.absorb(group[0]);
+                h.squeeze_blocks(&mut out[0]);
+            }
+            2..=4 => {
+                let mut st = ShakeX4::<SHAKE256_RATE>::absorb_once(kern.permute4, lanes(group));
+                let mut spare = [[0u8; SHAKE256_RATE]; 4];
+                let mut refs = spare.each_mut().map(|b| &mut b[..]);
+                for (r, o) in refs.iter_mut().zip(out.iter_mut()) {
+                    *r = &mut o[..];
+                }
+                st.squeeze_blocks(refs, 1);
+            }
+            _ => {
+                let mut st = ShakeX8::<SHAKE256_RATE>::absorb_once(kern.permute8, lanes(group));
+                let mut spare = [[0u8; SHAKE256_RATE]; 8];
+                let mut refs = spare.each_mut().map(|b| &mut b[..]);
+                for (r, o) in refs.iter_mut().zip(out.iter_mut()) {
+                    *r = &mut o[..];
+                }
+                st.squeeze_blocks(refs, 1);
+            }
+        }
+        start += cnt;
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,286 @@
+//! The engine: device jobs first (with CPU fallback), then the CPU engine — grouping by
+//! parameter set and backend, lockstep ML-DSA verification, work units over threads.
+
+use super::device::{Device, Job, JobOutput, Operation, OwnedSignItem, OwnedVerifyItem, Ticket};
+use super::kernel_device::DeviceTransforms;
+use super::{sign_one, verify_one, Message, Options, SignItem, VerifyItem, VerifyKey};
+use crate::algorithm::Algorithm;
+use crate::any;
+use crate::error::{DeviceError, Error};
+use crate::kernels::mldsa::{self as km, Kernels};
+use crate::kernels::select;
+use crate::mldsa::batch as mb;
+use alloc::sync::Arc;
+use alloc::vec;
+use alloc::vec::Vec;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Items of one ML-DSA lockstep unit on the CPU. Eight fills the eight-way Keccak and
+/// keeps a unit's polynomials in L2; with a kernel device attached a unit is the whole
+/// group (up to [`DEVICE_GROUP`]) so the device sees one large request per stage.
+const LOCKSTEP: usize = 8;
+const DEVICE_GROUP: usize = 256;
+
+/// Verifies `items` as the options say.
+pub(crate) fn verify(items: &[VerifyItem<'_>], opts: &Options) -> Vec<Result<(), Error>> {
+    let mut out: Vec<Option<Result<(), Error>>> = vec![None; items.len()];
+    if let Some(dev) = &opts.device {
+        let jobs = on_device(dev.as_ref(), Operation::Verify, items, |it| it.algorithm());
+        run_jobs(dev.as_ref(), jobs, items, &mut out, |idx| {
+            Job::Verify(idx.iter().map(|&i| OwnedVerifyItem::from_item(&items[i])).collect())
+        }, |o| match o {
+            JobOutput::Verify(v) => Some(v),
+            _ => None,
+        });
+    }
+    let rest: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
+    for (i, r) in cpu_verify(items, &rest, opts) {
+        out[i] = Some(r);
+    }
+    out.into_iter().map(|r| r.unwrap_or(Err(Error::Device(DeviceError::Failed)))).collect()
+}
+
+/// Signs `items` as the options say.
+pub(crate) fn sign(items: &[SignItem<'_>], opts: &Options) -> Vec<Result<Vec<u8>, Error>> {
+    let mut out: Vec<Option<Result<Vec<u8>, Error>>> = vec![None; items.len()];
+    if let Some(dev) = &opts.device {
+        let jobs = on_device(dev.as_ref(), Operation::Sign, items, |it| it.algorithm());
+        run_jobs(dev.as_ref(), jobs, items, &mut out, |idx| {
+            Job::Sign(idx.iter().map(|&i| OwnedSignItem::from_item(&items[i])).collect())
+        }, |o| match o {
+            JobOutput::Sign(v) => Some(v),
+            _ => None,
+        });
+    }
+    let rest: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
+    let units: Vec<Vec<usize>> = rest.iter().map(|&i| vec![i]).collect();
+    for (i, r) in run_units(opts.threads, &units, |u| {
+        u.iter().map(|&i| (i, sign_one(&items[i]))).collect()
+    }) {
+        out[i] = Some(r);
+    }
+    out.into_iter().map(|r| r.unwrap_or(Err(Error::Device(DeviceError::Failed)))).collect()
+}
+
+/// The device's share of a batch: the indices of the items it supports, cut into jobs of
+/// its preferred size (at most its maximum).
+fn on_device<T>(
+    dev: &dyn Device,
+    op: Operation,
+    items: &[T],
+    alg: impl Fn(&T) -> Algorithm,
+) -> Vec<Vec<usize>> {
+    let caps = dev.capabilities();
+    let size = caps.preferred_batch.clamp(1, caps.max_batch.max(1));
+    let idx: Vec<usize> = (0..items.len()).filter(|&i| caps.supports(alg(&items[i]), op)).collect();
+    idx.chunks(size).map(<[usize]>::to_vec).collect()
+}
+
+/// Submits the jobs (at most `max_in_flight` outstanding), collects the outputs in
+/// whatever order they complete, and leaves `out[i] = None` for every item whose job was
+/// refused, failed, timed out or answered malformed (the CPU runs those).
+fn run_jobs<T, R>(
+    dev: &dyn Device,
+    jobs: Vec<Vec<usize>>,
+    _items: &[T],
+    out: &mut [Option<Result<R, Error>>],
+    make: impl Fn(&[usize]) -> Job,
+    take: impl Fn(JobOutput) -> Option<Vec<Result<R, Error>>>,
+) {
+    let caps = dev.capabilities();
+    let limit = caps.max_in_flight.max(1);
+    let mut waiting: Vec<(Ticket, Vec<usize>, Instant)> = Vec::new();
+    let mut accept = |idx: &[usize], r: Result<JobOutput, DeviceError>| {
+        if let Ok(o) = r {
+            if let Some(v) = take(o).filter(|v| v.len() == idx.len()) {
+                for (&i, r) in idx.iter().zip(v) {
+                    out[i] = Some(r);
+                }
+            }
+        }
+    };
+    let mut queue = jobs.into_iter();
+    loop {
+        // Fill the device up to its in-flight limit; a refused job stays with the CPU.
+        while waiting.len() < limit {
+            let Some(idx) = queue.next() else { break };
+            match dev.submit(make(&idx)) {
+                Ok(t) => waiting.push((t, idx, Instant::now())),
+                Err(DeviceError::Busy) if !waiting.is_empty() => {
+                    // Try this job again once something completes.
+                    queue = core::iter::once(idx).chain(queue).collect::<Vec<_>>().into_iter();
+                    break;
+                }
+                Err(_) => {}
+            }
+        }
+        if waiting.is_empty() {
+            if queue.len() == 0 {
+                return;
+            }
+            continue;
+        }
+        // Completions in any order; jobs past their deadline go to the CPU.
+        let mut progressed = false;
+        let mut k = 0;
+        while k < waiting.len() {
+            let (t, _, start) = waiting[k];
+            let r = match dev.poll(t) {
+                Some(r) => Some(r),
+                None if start.elapsed() >= caps.timeout => Some(Err(DeviceError::TimedOut)),
+                None => None,
+            };
+            if let Some(r) = r {
+                let (_, idx, _) = waiting.swap_remove(k);
+                accept(&idx, r);
+                progressed = true;
+            } else {
+                k += 1;
+            }
+        }
+        if !progressed {
+            std::thread::sleep(Duration::from_micros(100));
+        }
+    }
+}
+
+/// A lockstep unit's key: parameter set and the kernel table its keys run on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct GroupKey {
+    ps: crate::mldsa::ParamSet,
+    kern: usize,
+}
+
+/// The CPU engine over `idx`: ML-DSA items in lockstep units per (parameter set,
+/// backend), every other item a unit of its own.
+fn cpu_verify(
+    items: &[VerifyItem<'_>],
+    idx: &[usize],
+    opts: &Options,
+) -> Vec<(usize, Result<(), Error>)> {
+    let encoded_kern = km::kernels(opts.backend.unwrap_or_else(select::active));
+    let mut groups: HashMap<GroupKey, (&'static Kernels, Vec<usize>)> = HashMap::new();
+    let mut order: Vec<GroupKey> = Vec::new();
+    let mut singles: Vec<usize> = Vec::new();
+    for &i in idx {
+        let it = &items[i];
+        let mu_with_ctx = matches!(it.message, Message::Mu(_)) && !it.context.is_empty();
+        let (ps, kern) = match it.key {
+            // `Unsupported` in the single call: left to it.
+            _ if mu_with_ctx => {
+                singles.push(i);
+                continue;
+            }
+            VerifyKey::Object(any::VerifyingKey::MlDsa(vk)) => (vk.param_set(), vk.kern),
+            VerifyKey::Encoded { alg: Algorithm::MlDsa(ps), .. } => (ps, encoded_kern),
+            _ => {
+                singles.push(i);
+                continue;
+            }
+        };
+        let key = GroupKey {
+            ps,
+            kern: kern as *const Kernels as usize,
+        };
+        groups
+            .entry(key)
+            .or_insert_with(|| {
+                order.push(key);
+                (kern, Vec::new())
+            })
+            .1
+            .push(i);
+    }
+    let unit = if opts.kernel_device.is_some() { DEVICE_GROUP } else { LOCKSTEP };
+    let mut units: Vec<Unit> = Vec::new();
+    for key in order {
+        let (kern, members) = &groups[&key];
+        for chunk in members.chunks(unit) {
+            units.push(Unit::MlDsa(key.ps, kern, chunk.to_vec()));
+        }
+    }
+    units.extend(singles.into_iter().map(Unit::Single));
+    let kdev = opts.kernel_device.as_deref();
+    run_units(opts.threads, &units, |u| match u {
+        Unit::Single(i) => vec![(*i, verify_one(&items[*i]))],
+        Unit::MlDsa(ps, kern, members) => {
+            let group: Vec<mb::Item<'_>> = members.iter().map(|&i| mldsa_item(&items[i])).collect();
+            let mut res = vec![Ok(()); members.len()];
+            match kdev {
+                Some(dev) => {
+                    let tf = DeviceTransforms { kern, dev };
+                    mb::verify_group(*ps, kern, &tf, &group, &mut res)
+                }
+                None => mb::verify_group(*ps, kern, &mb::TableTransforms(kern), &group, &mut res),
+            }
+            members.iter().copied().zip(res).collect()
+        }
+    })
+}
+
+/// A piece of CPU work: one item, or an ML-DSA lockstep group.
+enum Unit {
+    Single(usize),
+    MlDsa(crate::mldsa::ParamSet, &'static Kernels, Vec<usize>),
+}
+
+/// An ML-DSA batch item in the lockstep path's terms (a μ with a context never gets
+/// here: `cpu_verify` leaves it to the single call).
+fn mldsa_item<'a>(it: &VerifyItem<'a>) -> mb::Item<'a> {
+    mb::Item {
+        key: match it.key {
+            VerifyKey::Object(any::VerifyingKey::MlDsa(vk)) => mb::KeyIn::Object(vk),
+            VerifyKey::Object(k) => mb::KeyIn::Encoded(k.to_bytes()),
+            VerifyKey::Encoded { pk, .. } => mb::KeyIn::Encoded(pk),
+        },
+        msg: match it.message {
+            Message::Raw(msg) => mb::MsgIn::Raw {
+                msg,
+                ctx: it.context,
+            },
+            Message::Mu(m) => mb::MsgIn::Mu(m),
+        },
+        sig: it.signature,
+    }
+}
+
+/// Runs `f` over every unit on the requested threads and gathers the results.
+fn run_units<U: Sync, R: Send>(
+    threads: Option<usize>,
+    units: &[U],
+    f: impl Fn(&U) -> Vec<(usize, R)> + Sync,
+) -> Vec<(usize, R)> {
+    use rayon::prelude::*;
+    match threads {
+        Some(1) => units.iter().flat_map(&f).collect(),
+        _ if units.len() <= 1 => units.iter().flat_map(&f).collect(),
+        None => units.par_iter().flat_map_iter(&f).collect(),
+        Some(n) => match pool(n) {
+            Some(p) => p.install(|| units.par_iter().flat_map_iter(&f).collect()),
+            None => units.iter().flat_map(&f).collect(),
+        },
+    }
+}
+
+/// A rayon pool of `n` threads, built once per size and kept.
+fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.get(&n) {
+        return Some(Arc::clone(p));
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| alloc::format!("pqsig-batch-{i}"))
+            .build()
+            .ok()?,
+    );
+    pools.insert(n, Arc::clone(&p));
+    Some(p)
+}

@@ -1,0 +1,431 @@
+//! Verification of many ML-DSA signatures of one parameter set in lockstep (the batch
+//! engine's ML-DSA path, `crate::batch`).
+//!
+//! Each stage of Algorithm 8 runs over the whole group before the next one starts, so
+//! that the kernels see whole groups:
+//! * the single-stream hashes of every signature — tr = H(pk) for keys given as
+//!   encodings, μ, SampleInBall's first block and c̃' = H(μ ‖ w1) — run eight- or
+//!   four-way across signatures ([`sample::h256_many`]); inputs of equal length are
+//!   what the multi-way sponge takes, and within a parameter set pk, c̃ and μ ‖ w1 always
+//!   have one length (μ's input is grouped by length);
+//! * ExpandA of keys given as encodings fills all eight lanes with polynomials of
+//!   different keys;
+//! * the NTTs and inverse NTTs of the group are one kernel call each (the call a device
+//!   attached to the kernel table receives as one request: [`Transforms`]).
+//!
+//! Each item's verdict is exactly the single call's: the same checks in the same order
+//! (key length, μ length, context length, signature length, hint encoding, ‖z‖∞, c̃).
+
+use super::encode;
+use super::keys::VerifyingKey;
+use super::params::{ParamSet, Params};
+use super::sample;
+use crate::error::Error;
+use crate::kernels::keccak::sponge::SHAKE256_RATE;
+use crate::kernels::mldsa::{Kernels, Poly};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// A key as the batch caller holds it.
+pub(crate) enum KeyIn<'a> {
+    Object(&'a VerifyingKey),
+    Encoded(&'a [u8]),
+}
+
+/// The message as the batch caller holds it.
+pub(crate) enum MsgIn<'a> {
+    /// Pure ML-DSA: message and context.
+    Raw { msg: &'a [u8], ctx: &'a [u8] },
+    /// External μ (must be 64 bytes).
+    Mu(&'a [u8]),
+}
+
+/// One signature to check.
+pub(crate) struct Item<'a> {
+    pub key: KeyIn<'a>,
+    pub msg: MsgIn<'a>,
+    pub sig: &'a [u8],
+}
+
+/// The NTT and inverse NTT of a group: the kernel table's, or a device's with the
+/// table as fallback (see `crate::batch::kernel_device`).
+pub(crate) trait Transforms {
+    fn ntt(&self, polys: &mut [Poly]);
+    fn invntt_tomont(&self, polys: &mut [Poly]);
+}
+
+/// The kernel table's own transforms.
+pub(crate) struct TableTransforms<'k>(pub &'k Kernels);
+
+impl Transforms for TableTransforms<'_> {
+    fn ntt(&self, polys: &mut [Poly]) {
+        (self.0.ntt)(polys)
+    }
+    fn invntt_tomont(&self, polys: &mut [Poly]) {
+        (self.0.invntt_tomont)(polys)
+    }
+}
+
+/// Messages longer than this are hashed one by one, straight from the caller's buffer,
+/// instead of being copied next to tr for the multi-way sponge.
+const MU_COPY_LIMIT: usize = 8192;
+
+/// Verifies `items` (all of parameter set `ps`; keys given as objects must run on
+/// `kern`) into `out[i]`.
+pub(crate) fn verify_group(
+    ps: ParamSet,
+    kern: &'static Kernels,
+    tf: &dyn Transforms,
+    items: &[Item<'_>],
+    out: &mut [Result<(), Error>],
+) {
+    let p = ps.params();
+    let m = items.len();
+    debug_assert_eq!(out.len(), m);
+    let (k, l) = (p.k, p.l);
+    out.iter_mut().for_each(|r| *r = Ok(()));
+
+    // Keys: objects are used as they are; encodings are decoded here, in lockstep.
+    let decoded = decode_keys(p, kern, tf, items, out);
+    let views: Vec<Option<KeyView<'_>>> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| match (&it.key, &decoded[i]) {
+            (KeyIn::Object(vk), _) => Some(KeyView {
+                tr: &vk.tr,
+                a_hat: &vk.a_hat,
+                t1_hat: &vk.t1_hat,
+            }),
+            (KeyIn::Encoded(_), Some(d)) => Some(KeyView {
+                tr: &d.tr,
+                a_hat: &d.a_hat,
+                t1_hat: &d.t1_hat,
+            }),
+            (KeyIn::Encoded(_), None) => None,
+        })
+        .collect();
+
+    // μ of every item whose key decoded.
+    let mut mu = vec![[0u8; 64]; m];
+    compute_mus(kern, items, &views, &mut mu, out);
+
+    // Signatures: length, z, hint, ‖z‖∞ (in the single call's order).
+    let mut z = vec![Poly::default(); m * l];
+    let mut h = vec![Poly::default(); m * k];
+    let zb = p.z_bytes();
+    for (i, it) in items.iter().enumerate() {
+        if out[i].is_err() {
+            continue;
+        }
+        let sig = it.sig;
+        if sig.len() != p.sig_len() {
+            out[i] = Err(Error::InvalidSignature);
+            continue;
+        }
+        let mut off = p.ctilde_len;
+        for zi in z[i * l..(i + 1) * l].iter_mut() {
+            encode::unpack_z(&sig[off..off + zb], p.gamma1, p.z_bits(), zi);
+            off += zb;
+        }
+        if !encode::unpack_hint(&sig[off..], p.omega, &mut h[i * k..(i + 1) * k]) {
+            out[i] = Err(Error::InvalidSignature);
+            continue;
+        }
+        if (kern.chknorm)(&z[i * l..(i + 1) * l], p.gamma1 - p.beta) {
+            out[i] = Err(Error::VerificationFailed);
+        }
+    }
+    let live: Vec<usize> = (0..m).filter(|&i| out[i].is_ok()).collect();
+    if live.is_empty() {
+        return;
+    }
+
+    // c = SampleInBall(c̃), one SHAKE256 block per signature, multi-way.
+    let ctildes: Vec<&[u8]> = live.iter().map(|&i| &items[i].sig[..p.ctilde_len]).collect();
+    let mut blocks = vec![[0u8; SHAKE256_RATE]; live.len()];
+    sample::h256_many(kern, &ctildes, &mut blocks);
+    let mut c = vec![Poly::default(); live.len()];
+    for (j, cj) in c.iter_mut().enumerate() {
+        if sample::sample_in_ball_from_block(p, &blocks[j], cj).is_none() {
+            sample::sample_in_ball(p, ctildes[j], cj);
+        }
+    }
+
+    // Live z vectors side by side, then one NTT call for all z and all c.
+    let n = live.len();
+    let mut zl = vec![Poly::default(); n * l];
+    for (j, &i) in live.iter().enumerate() {
+        zl[j * l..(j + 1) * l].copy_from_slice(&z[i * l..(i + 1) * l]);
+    }
+    drop(z);
+    tf.ntt(&mut zl);
+    tf.ntt(&mut c);
+
+    // w'_approx = A·z − c·t1·2^d per item, then one inverse NTT for the group.
+    let mut w1 = vec![Poly::default(); n * k];
+    let mut ct1 = vec![Poly::default(); k];
+    let mut hl = vec![Poly::default(); n * k];
+    for (j, &i) in live.iter().enumerate() {
+        let Some(v) = &views[i] else { continue };
+        let w = &mut w1[j * k..(j + 1) * k];
+        (kern.matvec_montgomery)(w, v.a_hat, &zl[j * l..(j + 1) * l]);
+        (kern.pointwise_montgomery)(&mut ct1, &c[j], v.t1_hat);
+        (kern.sub)(w, &ct1);
+        hl[j * k..(j + 1) * k].copy_from_slice(&h[i * k..(i + 1) * k]);
+    }
+    (kern.reduce32)(&mut w1);
+    tf.invntt_tomont(&mut w1);
+    (kern.caddq)(&mut w1);
+    (kern.use_hint)(p.gamma2, &mut w1, &hl);
+
+    // c̃' = H(μ ‖ w1Encode(w1)), multi-way: every input has 64 + k·w1_bytes bytes.
+    let w1b = p.w1_bytes();
+    let rec = 64 + k * w1b;
+    let mut inputs = vec![0u8; n * rec];
+    for (j, &i) in live.iter().enumerate() {
+        let r = &mut inputs[j * rec..(j + 1) * rec];
+        r[..64].copy_from_slice(&mu[i]);
+        for (t, w) in w1[j * k..(j + 1) * k].iter().enumerate() {
+            encode::pack_w1(w, p.w1_bits(), &mut r[64 + t * w1b..64 + (t + 1) * w1b]);
+        }
+    }
+    let refs: Vec<&[u8]> = inputs.chunks_exact(rec).collect();
+    sample::h256_many(kern, &refs, &mut blocks);
+    for (j, &i) in live.iter().enumerate() {
+        if blocks[j][..p.ctilde_len] != items[i].sig[..p.ctilde_len] {
+            out[i] = Err(Error::VerificationFailed);
+        }
+    }
+}
+
+/// What verification needs of a key.
+struct KeyView<'a> {
+    tr: &'a [u8; 64],
+    a_hat: &'a [Poly],
+    t1_hat: &'a [Poly],
+}
+
+/// A key decoded by the batch path.
+struct Decoded {
+    tr: [u8; 64],
+    a_hat: Vec<Poly>,
+    t1_hat: Vec<Poly>,
+}
+
+/// Decodes the keys given as encodings: tr of all of them multi-way, ExpandA with
+/// the lanes filled across keys, t1·2^d and its NTT in one call. A key of the wrong
+/// length fails its item with `InvalidKey`.
+fn decode_keys(
+    p: &Params,
+    kern: &'static Kernels,
+    tf: &dyn Transforms,
+    items: &[Item<'_>],
+    out: &mut [Result<(), Error>],
+) -> Vec<Option<Decoded>> {
+    let mut res: Vec<Option<Decoded>> = items.iter().map(|_| None).collect();
+    let idx: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| match it.key {
+            KeyIn::Encoded(pk) if pk.len() == p.pk_len() => Some(i),
+            KeyIn::Encoded(_) => {
+                out[i] = Err(Error::InvalidKey);
+                None
+            }
+            KeyIn::Object(_) => None,
+        })
+        .collect();
+    if idx.is_empty() {
+        return res;
+    }
+    let pks: Vec<&[u8]> = idx
+        .iter()
+        .map(|&i| match items[i].key {
+            KeyIn::Encoded(pk) => pk,
+            KeyIn::Object(vk) => vk.to_bytes(),
+        })
+        .collect();
+    let (k, l) = (p.k, p.l);
+    let n = idx.len();
+
+    let mut blocks = vec![[0u8; SHAKE256_RATE]; n];
+    sample::h256_many(kern, &pks, &mut blocks);
+
+    // ExpandA of every key: seeds ρ ‖ j ‖ i, eight lanes at a time across keys.
+    let kl = k * l;
+    let mut a_hat = vec![Poly::default(); n * kl];
+    let seeds: Vec<[u8; 34]> = (0..n * kl)
+        .map(|t| {
+            let (key, idx) = (t / kl, t % kl);
+            let mut s = [0u8; 34];
+            s[..32].copy_from_slice(&pks[key][..32]);
+            s[32] = (idx % l) as u8;
+            s[33] = (idx / l) as u8;
+            s
+        })
+        .collect();
+    for (seed_group, a_group) in seeds.chunks(8).zip(a_hat.chunks_mut(8)) {
+        let refs: Vec<&[u8]> = seed_group.iter().map(|s| &s[..]).collect();
+        let mut outs: Vec<&mut Poly> = a_group.iter_mut().collect();
+        let f = |o: &mut [i32], b: &[u8]| (kern.rej_uniform)(o, b);
+        sample::rejection::<{ crate::kernels::keccak::sponge::SHAKE128_RATE }, 5>(
+            kern, &refs, &mut outs, &f,
+        );
+    }
+
+    let mut t1 = vec![Poly::default(); n * k];
+    for (key, pk) in pks.iter().enumerate() {
+        for (t, poly) in t1[key * k..(key + 1) * k].iter_mut().enumerate() {
+            encode::unpack_t1(&pk[32 + 320 * t..32 + 320 * (t + 1)], poly);
+        }
+    }
+    (kern.shiftl)(&mut t1);
+    tf.ntt(&mut t1);
+
+    let mut a_iter = a_hat.chunks_exact(kl);
+    let mut t_iter = t1.chunks_exact(k);
+    for (j, &i) in idx.iter().enumerate() {
+        let mut tr = [0u8; 64];
+        tr.copy_from_slice(&blocks[j][..64]);
+        res[i] = Some(Decoded {
+            tr,
+            a_hat: a_iter.next().map(<[Poly]>::to_vec).unwrap_or_default(),
+            t1_hat: t_iter.next().map(<[Poly]>::to_vec).unwrap_or_default(),
+        });
+    }
+    res
+}
+
+/// μ of each item with a usable key: external μ checked for length; pure messages
+/// checked for context length, then hashed multi-way in groups of equal input length.
+fn compute_mus(
+    kern: &Kernels,
+    items: &[Item<'_>],
+    views: &[Option<KeyView<'_>>],
+    mu: &mut [[u8; 64]],
+    out: &mut [Result<(), Error>],
+) {
+    // (item, tr ‖ 0 ‖ |ctx| ‖ ctx ‖ msg) for the messages hashed multi-way.
+    let mut bufs: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        if out[i].is_err() {
+            continue;
+        }
+        let Some(v) = &views[i] else { continue };
+        match it.msg {
+            MsgIn::Mu(m) => match <&[u8; 64]>::try_from(m) {
+                Ok(m) => mu[i] = *m,
+                Err(_) => out[i] = Err(Error::InvalidLength),
+            },
+            MsgIn::Raw { msg, ctx } => {
+                if ctx.len() > 255 {
+                    out[i] = Err(Error::ContextTooLong);
+                } else if msg.len() > MU_COPY_LIMIT {
+                    match super::compute_mu(v.tr, ctx, msg) {
+                        Ok(m) => mu[i] = m,
+                        Err(e) => out[i] = Err(e),
+                    }
+                } else {
+                    let mut b = Vec::with_capacity(66 + ctx.len() + msg.len());
+                    b.extend_from_slice(v.tr);
+                    b.extend_from_slice(&[0, ctx.len() as u8]);
+                    b.extend_from_slice(ctx);
+                    b.extend_from_slice(msg);
+                    bufs.push((i, b));
+                }
+            }
+        }
+    }
+    bufs.sort_by_key(|(_, b)| b.len());
+    let mut start = 0;
+    while start < bufs.len() {
+        let len = bufs[start].1.len();
+        let end = start + bufs[start..].iter().take_while(|(_, b)| b.len() == len).count();
+        let refs: Vec<&[u8]> = bufs[start..end].iter().map(|(_, b)| &b[..]).collect();
+        let mut blocks = vec![[0u8; SHAKE256_RATE]; end - start];
+        sample::h256_many(kern, &refs, &mut blocks);
+        for ((i, _), blk) in bufs[start..end].iter().zip(blocks.iter()) {
+            mu[*i].copy_from_slice(&blk[..64]);
+        }
+        start = end;
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use crate::kernels::mldsa::kernels;
+    use crate::kernels::select::Backend;
+
+    /// Every verdict of the lockstep path equals the single call's, on every backend,
+    /// for valid, tampered, malformed and wrong-key items, keys as objects and bytes.
+    #[test]
+    fn lockstep_matches_single_calls() {
+        for b in Backend::available() {
+            let kern = kernels(b);
+            for ps in ParamSet::ALL {
+                let keys: Vec<_> = (0..5u8)
+                    .map(|s| super::super::keygen_internal_on(ps, &[s; 32], b).unwrap())
+                    .collect();
+                let msgs: Vec<Vec<u8>> = (0..13).map(|i| vec![i as u8; i * 7 % 20]).collect();
+                let mut sigs = Vec::new();
+                for (i, m) in msgs.iter().enumerate() {
+                    let (sk, _) = &keys[i % keys.len()];
+                    let mut s = sk.sign_deterministic(m, b"ctx").unwrap();
+                    match i % 6 {
+                        1 => s[5] ^= 1,            // c̃ tampered
+                        2 => s.truncate(s.len() - 1), // malformed
+                        3 => {
+                            let n = s.len();
+                            s[n - 1] = 0xFF; // bad hint encoding
+                        }
+                        _ => {}
+                    }
+                    sigs.push(s);
+                }
+                let mu: Vec<[u8; 64]> = msgs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| keys[i % keys.len()].1.compute_mu(m, b"ctx").unwrap())
+                    .collect();
+                let short_pk = &keys[0].1.to_bytes()[1..];
+                let items: Vec<Item<'_>> = (0..msgs.len())
+                    .map(|i| {
+                        let vk = &keys[(i + (i == 4) as usize) % keys.len()].1;
+                        Item {
+                            key: match i % 3 {
+                                0 => KeyIn::Object(vk),
+                                1 if i == 7 => KeyIn::Encoded(short_pk),
+                                _ => KeyIn::Encoded(vk.to_bytes()),
+                            },
+                            msg: match i % 4 {
+                                3 => MsgIn::Mu(&mu[i]),
+                                _ if i == 10 => MsgIn::Raw { msg: &msgs[i], ctx: &[0u8; 256] },
+                                _ => MsgIn::Raw { msg: &msgs[i], ctx: b"ctx" },
+                            },
+                            sig: &sigs[i],
+                        }
+                    })
+                    .collect();
+                let mut got = vec![Ok(()); items.len()];
+                verify_group(ps, kern, &TableTransforms(kern), &items, &mut got);
+                let mut valid = 0;
+                for (i, it) in items.iter().enumerate() {
+                    let want = (|| {
+                        let vk = match it.key {
+                            KeyIn::Object(vk) => vk.clone(),
+                            KeyIn::Encoded(pk) => VerifyingKey::from_bytes(ps, pk)?,
+                        };
+                        match it.msg {
+                            MsgIn::Raw { msg, ctx } => vk.verify(msg, ctx, it.sig),
+                            MsgIn::Mu(m) => vk.verify_mu(m, it.sig),
+                        }
+                    })();
+                    assert_eq!(got[i], want, "{b:?} {} item {i}", ps.name());
+                    valid += want.is_ok() as usize;
+                }
+                assert!(valid >= 3, "the test must include valid items");
+            }
+        }
+    }
+}
