@@ -11,6 +11,7 @@
 //! ```
 //! See `--help` and README.md.
 
+mod batch;
 mod kernels;
 mod measure;
 mod peers;
@@ -40,6 +41,10 @@ OPTIONS:
   --msg-len L          message length in bytes (default 32)
   --padded             also Falcon-padded-512 / Falcon-padded-1024
   --no-kernels         skip the kernel rows
+  --batch N            items per batch call in the batch rows (default 64; N distinct keys)
+  --no-batch           skip the batch rows (pqsig's batch engine against a loop of single
+                       calls: verify_batch / sign_batch at 1 and 2 threads, bytes and
+                       object keys; ML-DSA-44/65/87, Falcon-512, FN-DSA-512, SNOVA_I_S)
   --no-schemes         only the kernel rows
   -h, --help           this text
 
@@ -64,6 +69,7 @@ struct Args {
     padded: bool,
     kernels: bool,
     schemes: bool,
+    batch: usize,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -78,6 +84,7 @@ fn parse_args() -> Result<Args, String> {
         padded: false,
         kernels: true,
         schemes: true,
+        batch: 64,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -120,6 +127,15 @@ fn parse_args() -> Result<Args, String> {
             }
             "--padded" => a.padded = true,
             "--no-kernels" => a.kernels = false,
+            "--no-batch" => a.batch = 0,
+            "--batch" => {
+                a.batch = value("--batch")?
+                    .parse()
+                    .map_err(|e| format!("--batch: {e}"))?;
+                if a.batch == 0 {
+                    return Err("--batch must be at least 1 (or use --no-batch)".into());
+                }
+            }
             "--no-schemes" => a.schemes = false,
             "-h" | "--help" => {
                 print!("{HELP}");
@@ -192,6 +208,8 @@ fn budget(alg: Alg, emulated: bool) -> Budget {
     }
 }
 const KERNEL_ROUNDS: f64 = 320.0;
+/// Batch calls per batch-row unit at scale 1 (each call is `--batch` items).
+const BATCH_ROUNDS: f64 = 40.0;
 const KERNEL_SAMPLES_PER_ROUND: usize = 64;
 /// Safety cap per measurement group (one alg × op, all implementations), at scale 1.
 const GROUP_CAP_SECS: f64 = 60.0;
@@ -262,6 +280,24 @@ fn main() {
                 .filter(|i| matches(&args.imp, i.name()))
                 .collect();
             bench_alg(alg, &impls, &args, cap, &mut totals, &mut rows);
+        }
+    }
+
+    // Batch rows (schemes only; the emulated-float build has no batch rows).
+    if args.schemes && args.batch > 0 && !emulated && matches(&args.imp, "pqsig") {
+        for name in batch::ALGS {
+            if !matches(&args.filter, name) {
+                continue;
+            }
+            let t = Instant::now();
+            let rounds = rounds(BATCH_ROUNDS, args.scale);
+            let got = batch::bench(name, args.batch, rounds, cap, &mut totals);
+            eprintln!(
+                "[{name}] batch rows ({} items): {:.1} s",
+                args.batch,
+                t.elapsed().as_secs_f64()
+            );
+            rows.extend(got);
         }
     }
 
@@ -402,6 +438,8 @@ fn bench_alg(
                 median_ticks: s.median_ticks,
                 iters: s.iters,
                 warning: None,
+                batch: None,
+                threads: None,
             });
             if fails > 0 {
                 rows.push(impl_warning(
@@ -550,6 +588,8 @@ fn bench_kernels(
                 median_ticks: s.median_ticks,
                 iters: s.iters,
                 warning: None,
+                batch: None,
+                threads: None,
             });
         }
         start = end;

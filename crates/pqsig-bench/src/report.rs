@@ -21,6 +21,10 @@ pub struct Row {
     pub median_ticks: f64,
     pub iters: usize,
     pub warning: Option<String>,
+    /// Batch rows: items per batch call (`median_ns` is per item).
+    pub batch: Option<usize>,
+    /// Batch rows: threads of the batch engine.
+    pub threads: Option<usize>,
 }
 
 impl Row {
@@ -45,6 +49,8 @@ impl Row {
             median_ticks: f64::NAN,
             iters: 0,
             warning: Some(msg),
+            batch: None,
+            threads: None,
         }
     }
 
@@ -102,6 +108,14 @@ pub fn table(rows: &[Row]) -> String {
             Some(b) if b > 0.0 => format!("{:.2}x", r.median_ns / b),
             _ => "-".into(),
         };
+        let note = match (r.batch, r.threads) {
+            (Some(n), Some(t)) => format!(
+                "batch {n}, {t} thread(s){}{}",
+                if r.note.is_some() { "; " } else { "" },
+                r.note.as_deref().unwrap_or("")
+            ),
+            _ => r.note.clone().unwrap_or_default(),
+        };
         let _ = writeln!(
             out,
             "{:<18} {:<ow$} {:<15} {:<9} {:<8} {:>11.2} {:>12.0} {:>9}  {}",
@@ -113,7 +127,7 @@ pub fn table(rows: &[Row]) -> String {
             r.median_ns / 1000.0,
             r.median_ticks,
             ratio,
-            r.note.as_deref().unwrap_or("")
+            note
         );
     }
     out
@@ -138,6 +152,12 @@ pub fn json_line(r: &Row) -> String {
     }
     if let Some(v) = &r.variant {
         let _ = write!(s, ",\"variant\":{}", q(v));
+    }
+    if let Some(n) = r.batch {
+        let _ = write!(s, ",\"batch\":{n}");
+    }
+    if let Some(t) = r.threads {
+        let _ = write!(s, ",\"threads\":{t}");
     }
     if let Some(w) = &r.warning {
         let _ = write!(s, ",\"warning\":{}", q(w));
