@@ -25,6 +25,7 @@ use crate::kernels::keccak::sponge::SHAKE256_RATE;
 use crate::kernels::mldsa::{Kernels, Poly};
 use alloc::vec;
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 /// A key as the batch caller holds it.
 pub(crate) enum KeyIn<'a> {
@@ -79,6 +80,60 @@ pub(crate) fn verify_group(
     items: &[Item<'_>],
     out: &mut [Result<(), Error>],
 ) {
+    let mut sc = SCRATCH.with(Cell::take);
+    verify_group_in(ps, kern, tf, items, out, &mut sc);
+    SCRATCH.with(|c| c.set(sc));
+}
+
+/// A group's working polynomials, kept per thread between calls. Allocated per call,
+/// these hundreds of kilobytes went to fresh `mmap`s each time once glibc's threshold
+/// put them there (page faults cost more than the rest of a unit). Buffers only grow;
+/// each is written in full before it is read, so stale contents are never seen. All of it
+/// is public data (verification).
+#[derive(Default)]
+struct Scratch {
+    a_hat: Vec<Poly>,
+    t1: Vec<Poly>,
+    z: Vec<Poly>,
+    h: Vec<Poly>,
+    zl: Vec<Poly>,
+    w1: Vec<Poly>,
+    hl: Vec<Poly>,
+    c: Vec<Poly>,
+    ct1: Vec<Poly>,
+}
+
+std::thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+}
+
+/// The first `n` polynomials of `v`, growing it if needed (contents unspecified).
+fn grow(v: &mut Vec<Poly>, n: usize) -> &mut [Poly] {
+    if v.len() < n {
+        v.resize(n, Poly::default());
+    }
+    &mut v[..n]
+}
+
+fn verify_group_in(
+    ps: ParamSet,
+    kern: &'static Kernels,
+    tf: &dyn Transforms,
+    items: &[Item<'_>],
+    out: &mut [Result<(), Error>],
+    sc: &mut Scratch,
+) {
+    let Scratch {
+        a_hat,
+        t1,
+        z,
+        h,
+        zl,
+        w1,
+        hl,
+        c,
+        ct1,
+    } = sc;
     let p = ps.params();
     let m = items.len();
     debug_assert_eq!(out.len(), m);
@@ -86,22 +141,17 @@ pub(crate) fn verify_group(
     out.iter_mut().for_each(|r| *r = Ok(()));
 
     // Keys: objects are used as they are; encodings are decoded here, in lockstep.
-    let decoded = decode_keys(p, kern, tf, items, out);
+    let decoded = decode_keys(p, kern, tf, items, out, a_hat, t1);
     let views: Vec<Option<KeyView<'_>>> = items
         .iter()
         .enumerate()
-        .map(|(i, it)| match (&it.key, &decoded[i]) {
-            (KeyIn::Object(vk), _) => Some(KeyView {
+        .map(|(i, it)| match it.key {
+            KeyIn::Object(vk) => Some(KeyView {
                 tr: &vk.tr,
                 a_hat: &vk.a_hat,
                 t1_hat: &vk.t1_hat,
             }),
-            (KeyIn::Encoded(_), Some(d)) => Some(KeyView {
-                tr: &d.tr,
-                a_hat: &d.a_hat,
-                t1_hat: &d.t1_hat,
-            }),
-            (KeyIn::Encoded(_), None) => None,
+            KeyIn::Encoded(_) => decoded.view(i, k, l),
         })
         .collect();
 
@@ -110,8 +160,8 @@ pub(crate) fn verify_group(
     compute_mus(kern, items, &views, &mut mu, out);
 
     // Signatures: length, z, hint, ‖z‖∞ (in the single call's order).
-    let mut z = vec![Poly::default(); m * l];
-    let mut h = vec![Poly::default(); m * k];
+    let z = grow(z, m * l);
+    let h = grow(h, m * k);
     let zb = p.z_bytes();
     for (i, it) in items.iter().enumerate() {
         if out[i].is_err() {
@@ -144,7 +194,7 @@ pub(crate) fn verify_group(
     let ctildes: Vec<&[u8]> = live.iter().map(|&i| &items[i].sig[..p.ctilde_len]).collect();
     let mut blocks = vec![[0u8; SHAKE256_RATE]; live.len()];
     sample::h256_many(kern, &ctildes, &mut blocks);
-    let mut c = vec![Poly::default(); live.len()];
+    let c = grow(c, live.len());
     for (j, cj) in c.iter_mut().enumerate() {
         if sample::sample_in_ball_from_block(p, &blocks[j], cj).is_none() {
             sample::sample_in_ball(p, ctildes[j], cj);
@@ -153,30 +203,29 @@ pub(crate) fn verify_group(
 
     // Live z vectors side by side, then one NTT call for all z and all c.
     let n = live.len();
-    let mut zl = vec![Poly::default(); n * l];
+    let zl = grow(zl, n * l);
     for (j, &i) in live.iter().enumerate() {
         zl[j * l..(j + 1) * l].copy_from_slice(&z[i * l..(i + 1) * l]);
     }
-    drop(z);
-    tf.ntt(&mut zl);
-    tf.ntt(&mut c);
+    tf.ntt(zl);
+    tf.ntt(c);
 
     // w'_approx = A·z − c·t1·2^d per item, then one inverse NTT for the group.
-    let mut w1 = vec![Poly::default(); n * k];
-    let mut ct1 = vec![Poly::default(); k];
-    let mut hl = vec![Poly::default(); n * k];
+    let w1 = grow(w1, n * k);
+    let ct1 = grow(ct1, k);
+    let hl = grow(hl, n * k);
     for (j, &i) in live.iter().enumerate() {
         let Some(v) = &views[i] else { continue };
         let w = &mut w1[j * k..(j + 1) * k];
         (kern.matvec_montgomery)(w, v.a_hat, &zl[j * l..(j + 1) * l]);
-        (kern.pointwise_montgomery)(&mut ct1, &c[j], v.t1_hat);
-        (kern.sub)(w, &ct1);
+        (kern.pointwise_montgomery)(ct1, &c[j], v.t1_hat);
+        (kern.sub)(w, ct1);
         hl[j * k..(j + 1) * k].copy_from_slice(&h[i * k..(i + 1) * k]);
     }
-    (kern.reduce32)(&mut w1);
-    tf.invntt_tomont(&mut w1);
-    (kern.caddq)(&mut w1);
-    (kern.use_hint)(p.gamma2, &mut w1, &hl);
+    (kern.reduce32)(w1);
+    tf.invntt_tomont(w1);
+    (kern.caddq)(w1);
+    (kern.use_hint)(p.gamma2, w1, hl);
 
     // c̃' = H(μ ‖ w1Encode(w1)), multi-way: every input has 64 + k·w1_bytes bytes.
     let w1b = p.w1_bytes();
@@ -205,24 +254,39 @@ struct KeyView<'a> {
     t1_hat: &'a [Poly],
 }
 
-/// A key decoded by the batch path.
-struct Decoded {
-    tr: [u8; 64],
-    a_hat: Vec<Poly>,
-    t1_hat: Vec<Poly>,
+/// The keys decoded by the batch path, side by side (no per-key copies): key `j`'s Â is
+/// `a_hat[j·k·l..]`, its NTT(t1·2^d) `t1_hat[j·k..]`; `slot[i]` is item i's `j`.
+#[derive(Default)]
+struct Decoded<'s> {
+    slot: Vec<Option<usize>>,
+    tr: Vec<[u8; 64]>,
+    a_hat: &'s [Poly],
+    t1_hat: &'s [Poly],
+}
+
+impl Decoded<'_> {
+    fn view(&self, item: usize, k: usize, l: usize) -> Option<KeyView<'_>> {
+        let j = (*self.slot.get(item)?)?;
+        Some(KeyView {
+            tr: self.tr.get(j)?,
+            a_hat: self.a_hat.get(j * k * l..(j + 1) * k * l)?,
+            t1_hat: self.t1_hat.get(j * k..(j + 1) * k)?,
+        })
+    }
 }
 
 /// Decodes the keys given as encodings: tr of all of them multi-way, ExpandA with
 /// the lanes filled across keys, t1·2^d and its NTT in one call. A key of the wrong
 /// length fails its item with `InvalidKey`.
-fn decode_keys(
+fn decode_keys<'s>(
     p: &Params,
     kern: &'static Kernels,
     tf: &dyn Transforms,
     items: &[Item<'_>],
     out: &mut [Result<(), Error>],
-) -> Vec<Option<Decoded>> {
-    let mut res: Vec<Option<Decoded>> = items.iter().map(|_| None).collect();
+    a_buf: &'s mut Vec<Poly>,
+    t_buf: &'s mut Vec<Poly>,
+) -> Decoded<'s> {
     let idx: Vec<usize> = items
         .iter()
         .enumerate()
@@ -236,7 +300,7 @@ fn decode_keys(
         })
         .collect();
     if idx.is_empty() {
-        return res;
+        return Decoded::default();
     }
     let pks: Vec<&[u8]> = idx
         .iter()
@@ -253,7 +317,7 @@ fn decode_keys(
 
     // ExpandA of every key: seeds ρ ‖ j ‖ i, eight lanes at a time across keys.
     let kl = k * l;
-    let mut a_hat = vec![Poly::default(); n * kl];
+    let a_hat = grow(a_buf, n * kl);
     let seeds: Vec<[u8; 34]> = (0..n * kl)
         .map(|t| {
             let (key, idx) = (t / kl, t % kl);
@@ -273,27 +337,28 @@ fn decode_keys(
         );
     }
 
-    let mut t1 = vec![Poly::default(); n * k];
+    let t1 = grow(t_buf, n * k);
     for (key, pk) in pks.iter().enumerate() {
         for (t, poly) in t1[key * k..(key + 1) * k].iter_mut().enumerate() {
             encode::unpack_t1(&pk[32 + 320 * t..32 + 320 * (t + 1)], poly);
         }
     }
-    (kern.shiftl)(&mut t1);
-    tf.ntt(&mut t1);
+    (kern.shiftl)(t1);
+    tf.ntt(t1);
 
-    let mut a_iter = a_hat.chunks_exact(kl);
-    let mut t_iter = t1.chunks_exact(k);
+    let mut slot = vec![None; items.len()];
     for (j, &i) in idx.iter().enumerate() {
-        let mut tr = [0u8; 64];
-        tr.copy_from_slice(&blocks[j][..64]);
-        res[i] = Some(Decoded {
-            tr,
-            a_hat: a_iter.next().map(<[Poly]>::to_vec).unwrap_or_default(),
-            t1_hat: t_iter.next().map(<[Poly]>::to_vec).unwrap_or_default(),
-        });
+        slot[i] = Some(j);
     }
-    res
+    Decoded {
+        slot,
+        tr: blocks
+            .iter()
+            .map(|b| core::array::from_fn(|t| b[t]))
+            .collect(),
+        a_hat,
+        t1_hat: t1,
+    }
 }
 
 /// μ of each item with a usable key: external μ checked for length; pure messages

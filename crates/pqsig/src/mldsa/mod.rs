@@ -14,6 +14,7 @@
 //! (§7), `sample` (Alg. 29–34), `keygen` (Alg. 6), `sign` (Alg. 7), `verify` (Alg. 8),
 //! `mu` (Alg. 2/4 message formatting), `prehash` (§5.4), `keys` (decoded key types).
 
+#[cfg(feature = "std")]
 pub(crate) mod batch;
 pub mod encode;
 pub mod keygen;
