@@ -39,8 +39,13 @@ pub mod keyfile;
 pub mod mldsa;
 pub mod rng;
 pub mod snova;
+pub mod traits;
 mod wipe;
 
 pub use algorithm::Algorithm;
 pub use error::{DeviceError, Error};
 pub use kernels::select::Backend;
+// The trait crates in the versions pqsig implements (see [`traits`]).
+pub use pkcs8;
+pub use signature;
+pub use spki;
