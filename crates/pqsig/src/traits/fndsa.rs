@@ -102,10 +102,11 @@ impl spki::DecodePublicKey for VerifyingKey {
 impl pkcs8::EncodePrivateKey for SigningKey {
     /// FN-DSA-512 and -1024 only.
     fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
-        let ps = param_set(self.logn())
-            .ok_or(pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
-        let der = keyfile::encode_private_der(Algorithm::FnDsa(ps), self.to_bytes(), MlDsaForm::Seed)
-            .map_err(pkcs8_error)?;
+        let ps =
+            param_set(self.logn()).ok_or(pkcs8::Error::KeyMalformed(pkcs8::KeyError::Invalid))?;
+        let der =
+            keyfile::encode_private_der(Algorithm::FnDsa(ps), self.to_bytes(), MlDsaForm::Seed)
+                .map_err(pkcs8_error)?;
         secret_document(&der)
     }
 }

@@ -132,7 +132,9 @@ impl spki::EncodePublicKey for VerifyingKey {
 impl spki::DecodePublicKey for VerifyingKey {
     fn from_public_key_der(bytes: &[u8]) -> spki::Result<Self> {
         match decode_spki(bytes)? {
-            (Algorithm::MlDsa(ps), pk) => VerifyingKey::from_bytes(ps, &pk).map_err(key_invalid_spki),
+            (Algorithm::MlDsa(ps), pk) => {
+                VerifyingKey::from_bytes(ps, &pk).map_err(key_invalid_spki)
+            }
             (other, _) => Err(wrong_family(other)),
         }
     }

@@ -49,11 +49,11 @@
 //! where `const-oid` can spell it.
 //!
 //! ```
+//! use pqsig::signature::{self, Keypair, Signer};
 //! use pqsig::{falcon, mldsa, snova};
-//! use signature::{Keypair, Signer, Verifier};
 //!
 //! // Generic code over any verifying key and signature type.
-//! fn check<V: Verifier<S>, S>(vk: &V, msg: &[u8], sig: &S) -> bool {
+//! fn check<V: signature::Verifier<S>, S>(vk: &V, msg: &[u8], sig: &S) -> bool {
 //!     vk.verify(msg, sig).is_ok()
 //! }
 //!
@@ -305,4 +305,3 @@ macro_rules! signature_type {
     };
 }
 pub(crate) use signature_type;
-
