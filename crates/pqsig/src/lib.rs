@@ -8,6 +8,8 @@
 //! * algorithm-generic keys ([`any`]) — one key type over every scheme, picked by
 //!   [`Algorithm`]; the CLI, C, Python and server layers dispatch through it;
 //! * randomness ([`rng`]) — OS entropy and, with feature `kat`, the NIST KAT DRBG.
+//! * RustCrypto traits ([`traits`]) — `signature` 3, `pkcs8` 0.11, `spki` 0.8 on every key
+//!   type (the versions of RustCrypto's `ml-dsa` 0.1.2), with per-scheme signature types.
 //!
 //! The public API never changes with the backend: a backend is picked once at run time
 //! (CPU detection, `PQSIG_BACKEND`, or [`kernels::select::set_backend`]) and every key
@@ -41,8 +43,13 @@ pub mod keyfile;
 pub mod mldsa;
 pub mod rng;
 pub mod snova;
+pub mod traits;
 mod wipe;
 
 pub use algorithm::Algorithm;
 pub use error::{DeviceError, Error};
 pub use kernels::select::Backend;
+// The trait crates in the versions pqsig implements (see [`traits`]).
+pub use pkcs8;
+pub use signature;
+pub use spki;

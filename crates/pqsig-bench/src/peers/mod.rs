@@ -8,6 +8,7 @@
 //! `verify` row checks). The one exception is fn-dsa in the Falcon groups, a *stand-in*:
 //! it runs FN-DSA on its own keys (see [`fn_dsa`]).
 
+pub mod aws_lc_rs;
 pub mod fips204;
 pub mod fixture;
 pub mod fn_dsa;
@@ -188,6 +189,7 @@ pub fn for_alg(alg: Alg) -> Vec<Box<dyn SigImpl>> {
                 v.push(Box::new(libcrux::Libcrux));
                 v.push(Box::new(pqcrypto::Pqcrypto));
                 v.push(Box::new(oqs::Oqs::mldsa()));
+                v.push(Box::new(aws_lc_rs::AwsLcRs));
             }
         }
         Alg::Falcon(ps) => {

@@ -26,6 +26,7 @@ use zeroize::Zeroizing;
 pub mod kat;
 mod stream;
 
+pub use crate::traits::AnySignature as Signature;
 pub use stream::{Signer, Verifier};
 
 impl Algorithm {

@@ -34,6 +34,7 @@ pub mod params;
 pub mod sign;
 pub mod verify;
 
+pub use crate::traits::FalconSignature as Signature;
 #[cfg(feature = "std")]
 pub use keys::keygen;
 pub use keys::{

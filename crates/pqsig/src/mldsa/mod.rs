@@ -26,6 +26,7 @@ pub mod sample;
 pub mod sign;
 pub mod verify;
 
+pub use crate::traits::MlDsaSignature as Signature;
 pub use keys::{SigningKey, VerifyingKey};
 pub use mu::{
     compute_mu, compute_mu_from_public_key, compute_mu_internal, compute_mu_prehash,

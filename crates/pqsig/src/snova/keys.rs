@@ -52,6 +52,9 @@ pub struct ExpandedSigningKey {
     ps: ParamSet,
     ek: sign::Expanded,
     backend: Backend,
+    /// The 96-byte key it came from, for [`ExpandedSigningKey::verifying_key`] (the
+    /// expansion keeps no public key).
+    sk: Zeroizing<[u8; SK_LEN]>,
 }
 
 impl core::fmt::Debug for SigningKey {
@@ -201,6 +204,7 @@ impl SigningKey {
             ps: self.ps,
             ek: sign::expand_sk(self.ps, self.backend, &self.bytes, true),
             backend: self.backend,
+            sk: self.bytes.clone(),
         }
     }
 
@@ -242,6 +246,17 @@ impl SigningKey {
 impl ExpandedSigningKey {
     pub fn param_set(&self) -> ParamSet {
         self.ps
+    }
+
+    /// The public key, recomputed from the seeds (a full key generation, as
+    /// [`SigningKey::verifying_key`]).
+    pub fn verifying_key(&self) -> VerifyingKey {
+        SigningKey {
+            ps: self.ps,
+            bytes: self.sk.clone(),
+            backend: self.backend,
+        }
+        .verifying_key()
     }
 
     /// The same key on backend `b` (`BackendUnavailable` if this CPU lacks it).

@@ -82,6 +82,7 @@ pub(crate) mod scratch;
 pub(crate) mod sign;
 pub(crate) mod verify;
 
+pub use crate::traits::SnovaSignature as Signature;
 #[cfg(feature = "std")]
 pub use keys::keygen;
 pub use keys::{

@@ -205,6 +205,7 @@ mod sampler_avx2;
 mod sign;
 mod verify;
 
+pub use crate::traits::FnDsaSignature as Signature;
 pub use hash::{compute_mu, compute_mu_prehash, compute_mu_prehashed, hash_vrfy_key, MuHasher};
 #[cfg(feature = "std")]
 pub use keys::keygen;
