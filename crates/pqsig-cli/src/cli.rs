@@ -21,10 +21,15 @@ Examples:
   PQSIG_BACKEND=portable pqsig demo
   pqsig bench --alg ML-DSA-65 --alg Falcon-512
   pqsig kat    --all --out-dir kats
+  pqsig verify-batch --in items.jsonl > verdicts.jsonl
+  pqsig --device cpu-queue verify-batch --in - < items.jsonl
+  pqsig device list
+  pqsig bench --alg ML-DSA-44 --batch 256
   pqsig completions bash > /etc/bash_completion.d/pqsig
 
-Exit codes: 0 success / valid signature; 1 invalid signature (verify) or failed
-self-check (demo); 2 any other error (arguments, files, keys, hex, context).";
+Exit codes: 0 success / valid signature; 1 invalid signature (verify), an invalid or
+undecodable item (verify-batch) or failed self-check (demo); 2 any other error
+(arguments, files, keys, hex, context, unknown device).";
 
 /// pqsig: post-quantum signatures (ML-DSA / FIPS 204, Falcon round 3, FN-DSA draft,
 /// SNOVA Round 3) from the command line.
@@ -44,6 +49,11 @@ pub struct Cli {
     /// Arithmetic backend for this run (portable, avx2, avx512, neon); overrides PQSIG_BACKEND.
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
+
+    /// Batch device for verify-batch and bench --batch (`pqsig device list`; `cpu` = the
+    /// CPU engine); overrides PQSIG_DEVICE. An unknown name is an error (exit 2).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub device: Option<String>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -66,6 +76,13 @@ pub enum Command {
     /// Verify a signature: exit 0 if valid, 1 if invalid, 2 on any other error.
     #[command(after_help = VERIFY_EXAMPLES)]
     Verify(VerifyArgs),
+    /// Verify many signatures from JSON lines: one verdict line per item, in order.
+    #[command(name = "verify-batch", long_about = VERIFY_BATCH_ABOUT,
+              after_help = VERIFY_BATCH_EXAMPLES)]
+    VerifyBatch(VerifyBatchArgs),
+    /// Batch devices: `pqsig device list`.
+    #[command(after_help = DEVICE_EXAMPLES)]
+    Device(DeviceArgs),
     /// Write a NIST PQCgenKAT_sign .rsp file to standard output.
     #[command(long_about = crate::commands::kat::LONG_ABOUT, after_help = KAT_EXAMPLES)]
     Kat(KatArgs),
@@ -108,6 +125,44 @@ Examples:
   cat msg.txt | pqsig verify --alg ML-DSA-65 --pk alice.pub.pem --in - --sig msg.sig
 
 Exit codes: 0 valid; 1 invalid signature; 2 any other error.";
+const VERIFY_BATCH_ABOUT: &str = "\
+Verify many signatures from JSON lines: one verdict line per item, in order.
+
+Input (--in FILE, or - for standard input): one JSON object per line,
+  {\"alg\": NAME, \"pk\": BASE64, \"msg\": BASE64, \"sig\": BASE64, \"ctx\": BASE64}
+NAME as `pqsig list` prints it (case-insensitive, - and _ alike); pk is the raw public
+key; ctx is optional (absent or null = empty); base64 is the standard alphabet, padding
+optional; other fields are ignored. A blank (empty or whitespace-only) line is not an
+item: it is skipped and takes no index. A CR before the LF is ignored.
+
+Output (standard output): one JSON line per item, in input order,
+  {\"index\":I,\"valid\":true,\"error\":null}
+  {\"index\":I,\"valid\":false,\"error\":\"why\"}
+I counts items from 0 (blank lines skipped). An item that cannot be decoded (missing
+field, bad base64, unknown algorithm, wrong key length, ...) is not valid and its error
+says why.
+
+The whole input is read and checked first (kept decoded in memory), so a structural
+error prints no verdicts at all; then items are verified through the batch engine in
+chunks of 4096 (keys as encodings), each chunk's lines written when it completes.
+--threads sets the CPU engine's threads (default: all cores); --device / PQSIG_DEVICE
+picks a batch device (work it declines or fails runs on the CPU; same verdicts).";
+const VERIFY_BATCH_EXAMPLES: &str = "\
+Examples:
+  pqsig verify-batch --in items.jsonl > verdicts.jsonl && echo all valid
+  cat items.jsonl | pqsig verify-batch --in - --threads 4
+  pqsig --device cpu-queue verify-batch --in items.jsonl
+  pqsig verify-batch --in items.jsonl | grep -v '\"valid\":true'
+
+Exit codes: 0 every item valid (or no items); 1 some item invalid or undecodable (its
+line says why; stderr says how many); 2 the input cannot be read or a line is not a JSON
+object (`pqsig: FILE: line N: ...`, N counting every line from 1), an unknown --device,
+any other error.";
+const DEVICE_EXAMPLES: &str = "\
+Examples:
+  pqsig device list
+  pqsig --device cpu-queue verify-batch --in items.jsonl
+  PQSIG_DEVICE=cpu-queue pqsig bench --alg ML-DSA-44 --batch 64";
 const KAT_EXAMPLES: &str = "\
 Examples:
   pqsig kat --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
@@ -118,7 +173,9 @@ Examples:
   pqsig bench
   pqsig bench --alg ML-DSA-65 --alg Falcon-512 --iters 50
   pqsig bench --all --time 0.5 --json > bench.jsonl
-  pqsig bench --backend portable --alg SNOVA_I_S";
+  pqsig bench --backend portable --alg SNOVA_I_S
+  pqsig bench --alg ML-DSA-44 --alg Falcon-512 --batch 256 --json
+  pqsig --device cpu-queue bench --alg ML-DSA-65 --batch 1024 --iters 5";
 const DEMO_EXAMPLES: &str = "\
 Examples:
   pqsig demo
@@ -257,6 +314,31 @@ pub struct VerifyArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct VerifyBatchArgs {
+    /// The JSON-lines file (`-` for standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: PathBuf,
+    /// Threads of the CPU engine (default: all cores).
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct DeviceArgs {
+    #[command(subcommand)]
+    pub command: DeviceCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DeviceCommand {
+    /// Print the batch devices, one a line: name, then description (`cpu` first: the
+    /// CPU engine, the default).
+    #[command(after_help = DEVICE_EXAMPLES)]
+    List,
+}
+
+#[derive(Debug, Args)]
 pub struct KatArgs {
     /// Algorithm name (see `pqsig list`; case-insensitive).
     #[arg(long, value_name = "NAME", value_parser = parse_alg,
@@ -294,6 +376,13 @@ pub struct BenchArgs {
     /// (at least one run; the run count is reported).
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = parse_seconds)]
     pub time: f64,
+    /// Also time the batch engine on N items under N distinct keys: verify_batch and
+    /// sign_batch rows (time per item) at 1 thread and at all cores, keys as encodings
+    /// (api bytes) and as decoded objects (api object). Signing is deterministic for
+    /// ML-DSA, hedged for the others. Uses --device / PQSIG_DEVICE.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub batch: Option<u32>,
     /// One JSON object per line (each row, then each summary line) instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -3,8 +3,8 @@
 //! | code | meaning |
 //! |------|---------|
 //! | 0    | success (`verify`: the signature is valid; `demo`: every check passed) |
-//! | 1    | `verify`: the signature is invalid (malformed or not verifying); `demo`: a check failed |
-//! | 2    | any other error: bad arguments, unreadable/unwritable file, wrong key length or encoding, bad hex, context longer than 255 bytes, unknown algorithm or backend, internal error |
+//! | 1    | `verify`: the signature is invalid (malformed or not verifying); `verify-batch`: an item is invalid or undecodable; `demo`: a check failed |
+//! | 2    | any other error: bad arguments, unreadable/unwritable file, wrong key length or encoding, bad hex, context longer than 255 bytes, unknown algorithm, backend or device, a `verify-batch` line that is not a JSON object, internal error |
 
 use std::fmt;
 use std::process::ExitCode;

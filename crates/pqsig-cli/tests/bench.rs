@@ -148,3 +148,143 @@ fn bench_argument_errors_exit_2() {
         assert_one_line(&out, 2, &["--backend", b.name()]);
     }
 }
+
+/// The `"type":"batch"` rows of a `--json` run.
+fn batch_rows(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .filter(|l| l.contains("\"type\":\"batch\""))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn batch_rows_per_op_threads_and_api() {
+    let out = run(&[
+        "bench",
+        "--alg",
+        "ML-DSA-44",
+        "--alg",
+        "Falcon-512",
+        "--backend",
+        "portable",
+        "--batch",
+        "4",
+        "--json",
+        "--iters",
+        "2",
+        "--time",
+        "0.1",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads: Vec<u64> = if cores > 1 {
+        vec![1, cores as u64]
+    } else {
+        vec![1]
+    };
+    let rows = batch_rows(&text);
+    assert_eq!(rows.len(), 2 * 2 * 2 * threads.len(), "{text}");
+    for (alg, signing) in [("ML-DSA-44", "deterministic"), ("Falcon-512", "hedged")] {
+        for op in ["verify_batch", "sign_batch"] {
+            for &t in &threads {
+                for api in ["bytes", "object"] {
+                    let row = rows
+                        .iter()
+                        .find(|r| {
+                            r["algorithm"] == alg
+                                && r["op"] == op
+                                && r["threads"] == t
+                                && r["api"] == api
+                        })
+                        .unwrap_or_else(|| panic!("no {alg} {op} {t} {api} row: {text}"));
+                    assert_eq!(row["batch"], 4);
+                    assert_eq!(row["backend"], "portable");
+                    assert_eq!(row["device"], "cpu");
+                    assert!(row["median_ns"].as_f64().unwrap() > 0.0, "{row}");
+                    assert!((1..=2).contains(&row["runs"].as_u64().unwrap()), "{row}");
+                    if op == "sign_batch" {
+                        assert_eq!(row["signing"], signing, "{row}");
+                    } else {
+                        assert!(row.get("signing").is_none(), "{row}");
+                    }
+                }
+            }
+        }
+    }
+    // The single-call rows and the summary are still there.
+    assert_eq!(text.matches("\"type\":\"result\"").count(), 2, "{text}");
+    assert_eq!(text.matches("\"type\":\"summary\"").count(), 2, "{text}");
+}
+
+#[test]
+fn batch_rows_in_the_table_and_on_a_device() {
+    let out = run(&[
+        "--device",
+        "cpu-queue",
+        "bench",
+        "--alg",
+        "SNOVA_I_S",
+        "--backend",
+        "portable",
+        "--batch",
+        "3",
+        "--iters",
+        "1",
+        "--time",
+        "0.05",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    for op in ["verify_batch", "sign_batch"] {
+        let n = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with(op))
+            .count();
+        assert!(n >= 2, "{op} rows missing: {text}");
+    }
+    assert!(
+        text.contains("µs/item") && text.contains("hedged"),
+        "{text}"
+    );
+    let json = run(&[
+        "bench",
+        "--alg",
+        "ML-DSA-44",
+        "--backend",
+        "portable",
+        "--batch",
+        "2",
+        "--iters",
+        "1",
+        "--time",
+        "0.05",
+        "--json",
+        "--device",
+        "cpu-queue",
+    ]);
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    let rows = batch_rows(&stdout(&json));
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["device"] == "cpu-queue"));
+    // Without --batch: no batch rows.
+    let plain = run(&[
+        "bench",
+        "--alg",
+        "ML-DSA-44",
+        "--backend",
+        "portable",
+        "--iters",
+        "1",
+        "--json",
+    ]);
+    assert!(batch_rows(&stdout(&plain)).is_empty());
+    for args in [
+        &["bench", "--batch", "0"][..],
+        &["bench", "--batch", "x"],
+        &["--device", "nosuch", "bench", "--batch", "2"],
+    ] {
+        let out = run(args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

@@ -5,11 +5,22 @@
 //! then a summary: the fastest backend per algorithm (smallest geometric mean of the
 //! three medians) and its speedup over portable.
 //! Progress lines go to stderr (when it is a terminal, or with `--progress`).
+//!
+//! With `--batch N`, each algorithm and backend also gets batch-engine rows
+//! (`pqsig::batch`): `verify_batch` and `sign_batch` over N items under N distinct keys,
+//! at 1 thread and at all cores, keys as encodings (`api` `bytes`) and as decoded
+//! objects (`api` `object`); the time reported is the median over batch calls of the
+//! call's time divided by N. Signing is deterministic where the algorithm has a mode for
+//! it (ML-DSA), hedged otherwise. The device is `--device` / `PQSIG_DEVICE`'s.
 
 use super::timing::{self, micros, Sample};
 use crate::cli::BenchArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
+use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::batch::{
+    sign_batch_with, verify_batch_with, Message, Options, SignItem, SignKey, VerifyItem, VerifyKey,
+};
 use pqsig::kernels::select;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
@@ -49,7 +60,18 @@ impl Row {
     }
 }
 
-pub fn run(args: BenchArgs, forced: Option<Backend>) -> Result<(), Failure> {
+/// One batch-engine operation on one backend: time per item.
+struct BatchRow {
+    op: &'static str,
+    api: &'static str,
+    batch: usize,
+    threads: usize,
+    /// Signing rows: deterministic (else hedged).
+    deterministic: Option<bool>,
+    per_item: Sample,
+}
+
+pub fn run(args: BenchArgs, forced: Option<Backend>, batch: &Options) -> Result<(), Failure> {
     let algs: Vec<Algorithm> = if args.all {
         Algorithm::ALL.to_vec()
     } else if args.alg.is_empty() {
@@ -106,6 +128,19 @@ pub fn run(args: BenchArgs, forced: Option<Backend>) -> Result<(), Failure> {
                 writeln!(out, "{}", row_text(&row, default))?;
             }
             out.flush()?;
+            if let Some(n) = args.batch {
+                let brows = measure_batch(alg, b, n as usize, args.iters, budget, batch)
+                    .map_err(|e| Failure::error(format!("bench: {alg} batch on {b}: {e}")))?;
+                let device = device_name(batch);
+                for r in &brows {
+                    if args.json {
+                        writeln!(out, "{}", batch_json(alg, b, default, &device, r))?;
+                    } else {
+                        writeln!(out, "{}", batch_text(r))?;
+                    }
+                }
+                out.flush()?;
+            }
             rows.push(row);
         }
     }
@@ -144,6 +179,176 @@ fn measure(alg: Algorithm, b: Backend, iters: u32, budget: Duration) -> Result<R
         verify,
         sig_len: sig.len(),
     })
+}
+
+/// The batch engine on `alg` / `b`: N distinct keys, then every (op, threads, api) row.
+fn measure_batch(
+    alg: Algorithm,
+    b: Backend,
+    n: usize,
+    iters: u32,
+    budget: Duration,
+    opts: &Options,
+) -> Result<Vec<BatchRow>, Error> {
+    let keys = distinct_keys(alg, b, n)?;
+    let sks: Vec<_> = keys.iter().map(|(sk, _)| sk.to_bytes()).collect();
+    let pks: Vec<&[u8]> = keys.iter().map(|(_, vk)| vk.to_bytes()).collect();
+    let deterministic = alg.supports_deterministic();
+    let sign_items = |object: bool| -> Vec<SignItem<'_>> {
+        (0..n)
+            .map(|i| SignItem {
+                key: if object {
+                    SignKey::Object(&keys[i].0)
+                } else {
+                    SignKey::Encoded { alg, sk: &sks[i] }
+                },
+                message: Message::Raw(MESSAGE),
+                context: b"",
+                deterministic,
+            })
+            .collect()
+    };
+    let sigs = sign_batch_with(&sign_items(true), &Options::default())
+        .into_iter()
+        .collect::<Result<Vec<_>, Error>>()?;
+    let verify_items = |object: bool| -> Vec<VerifyItem<'_>> {
+        (0..n)
+            .map(|i| VerifyItem {
+                key: if object {
+                    VerifyKey::Object(&keys[i].1)
+                } else {
+                    VerifyKey::Encoded { alg, pk: pks[i] }
+                },
+                message: Message::Raw(MESSAGE),
+                context: b"",
+                signature: &sigs[i],
+            })
+            .collect()
+    };
+    let mut threads = vec![1];
+    if cores() > 1 {
+        threads.push(cores());
+    }
+    let per_item = |t: Duration| t / n as u32;
+    let mut rows = Vec::new();
+    for op in ["verify_batch", "sign_batch"] {
+        for &t in &threads {
+            let o = Options {
+                // All cores: the default pool, as callers who set nothing get it.
+                threads: if t == 1 { Some(1) } else { None },
+                backend: Some(b),
+                ..opts.clone()
+            };
+            for api in ["bytes", "object"] {
+                let object = api == "object";
+                let sample = if op == "verify_batch" {
+                    let items = verify_items(object);
+                    timing::median(iters, Some(budget), |_| {
+                        let start = Instant::now();
+                        let r = verify_batch_with(&items, &o);
+                        let took = start.elapsed();
+                        (per_item(took), r.into_iter().collect::<Result<(), Error>>())
+                    })?
+                } else {
+                    let items = sign_items(object);
+                    timing::median(iters, Some(budget), |_| {
+                        let start = Instant::now();
+                        let r = sign_batch_with(&items, &o);
+                        let took = start.elapsed();
+                        let r = r.into_iter().try_for_each(|s| s.map(drop));
+                        (per_item(took), r)
+                    })?
+                };
+                rows.push(BatchRow {
+                    op,
+                    api,
+                    batch: n,
+                    threads: t,
+                    deterministic: (op == "sign_batch").then_some(deterministic),
+                    per_item: sample,
+                });
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// `n` key pairs on backend `b` from distinct seeds (seed i: 00 01 02 … with its first
+/// four bytes xored with i), generated on every core (Falcon and SNOVA keygen is slow).
+fn distinct_keys(
+    alg: Algorithm,
+    b: Backend,
+    n: usize,
+) -> Result<Vec<(SigningKey, VerifyingKey)>, Error> {
+    let one = |i: usize| -> Result<(SigningKey, VerifyingKey), Error> {
+        let mut seed: Vec<u8> = (0..alg.seed_len()).map(|j| j as u8).collect();
+        for (s, x) in seed.iter_mut().zip((i as u32).to_le_bytes()) {
+            *s ^= x;
+        }
+        let sk = SigningKey::from_seed_on(alg, &seed, b)?;
+        let vk = sk.verifying_key().with_backend(b)?;
+        Ok((sk, vk))
+    };
+    let per = n.div_ceil(cores()).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = (0..n)
+            .step_by(per)
+            .map(|lo| s.spawn(move || (lo..(lo + per).min(n)).map(one).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().expect("keygen thread"))
+            .collect()
+    })
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn device_name(opts: &Options) -> String {
+    opts.device
+        .as_ref()
+        .map_or_else(|| pqsig::batch::device::CPU.to_string(), |d| d.info().name)
+}
+
+fn batch_text(r: &BatchRow) -> String {
+    let signing = match r.deterministic {
+        Some(true) => "  deterministic",
+        Some(false) => "  hedged",
+        None => "",
+    };
+    format!(
+        "  {:<13} api {:<7} batch {:<7} threads {:<4} {:>11} µs/item  runs {}{signing}",
+        r.op,
+        r.api,
+        r.batch,
+        r.threads,
+        micros(r.per_item.median),
+        r.per_item.runs
+    )
+}
+
+fn batch_json(alg: Algorithm, b: Backend, default: Backend, device: &str, r: &BatchRow) -> String {
+    let signing = match r.deterministic {
+        Some(true) => ",\"signing\":\"deterministic\"",
+        Some(false) => ",\"signing\":\"hedged\"",
+        None => "",
+    };
+    format!(
+        "{{\"type\":\"batch\",\"algorithm\":\"{}\",\"backend\":\"{b}\",\"default_backend\":{},\
+         \"op\":\"{}\",\"api\":\"{}\",\"batch\":{},\"threads\":{},\"device\":{}{signing},\
+         \"median_ns\":{:.1},\"runs\":{}}}",
+        alg.name(),
+        b == default,
+        r.op,
+        r.api,
+        r.batch,
+        r.threads,
+        serde_json::Value::String(device.to_string()),
+        r.per_item.median.as_nanos() as f64,
+        r.per_item.runs
+    )
 }
 
 fn backend_label(b: Backend, default: Backend) -> String {

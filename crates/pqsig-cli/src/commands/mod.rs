@@ -4,6 +4,7 @@ pub mod bench;
 pub mod client;
 pub mod completions;
 pub mod demo;
+pub mod device;
 pub mod kat;
 pub mod keygen;
 pub mod list;
@@ -12,11 +13,13 @@ pub mod serve;
 pub mod sign;
 pub mod timing;
 pub mod verify;
+pub mod verify_batch;
 
 use crate::cli::{Cli, Command, KeyFormat};
 use crate::exit::Failure;
 use crate::io;
 use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::batch::Options;
 use pqsig::kernels::select;
 use pqsig::keyfile::{self, Encoding, MlDsaForm};
 use pqsig::{Algorithm, Error};
@@ -28,6 +31,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     if let Some(b) = cli.backend {
         select::set_backend(b).map_err(|e| Failure::error(format!("--backend {b}: {e}")))?;
     }
+    // Checked for every command, like --backend: a typo never passes silently.
+    let batch = batch_options(cli.device.as_deref())?;
     match cli.command {
         Command::List(a) => list::run(a),
         Command::Keygen(a) => keygen::run(a),
@@ -35,11 +40,42 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Verify(a) => verify::run(a),
         Command::Kat(a) => kat::run(a),
         Command::Demo(a) => demo::run(a, cli.backend),
-        Command::Bench(a) => bench::run(a, cli.backend),
+        Command::Bench(a) => bench::run(a, cli.backend, &batch),
+        Command::VerifyBatch(a) => verify_batch::run(a, batch),
+        Command::Device(a) => device::run(a),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
         Command::Client(a) => client::run(a),
         Command::Serve(a) => serve::run(a),
+    }
+}
+
+/// The batch engine's options: the device `--device` names (`cpu`: none), else the one
+/// `PQSIG_DEVICE` names (unknown there: none, as the library does).
+pub fn batch_options(device: Option<&str>) -> Result<Options, Failure> {
+    let Some(name) = device else {
+        return Ok(Options::from_env());
+    };
+    Options::default().with_device_name(name).map_err(|e| {
+        let known: Vec<String> = std::iter::once(pqsig::batch::device::CPU.to_string())
+            .chain(pqsig::batch::device::list().iter().map(|d| d.info().name))
+            .collect();
+        Failure::error(format!(
+            "--device {name}: {e} (known: {})",
+            known.join(", ")
+        ))
+    })
+}
+
+/// Why an encoded signature is malformed (`Error::InvalidSignature`), from its length.
+pub fn malformed_why(alg: Algorithm, len: usize) -> String {
+    match alg.fixed_signature_len() {
+        Some(n) if len != n => format!("wrong length: {len} bytes, {alg} signatures have {n}"),
+        _ if len > alg.signature_len() => format!(
+            "too long: {len} bytes, {alg} signatures have at most {}",
+            alg.signature_len()
+        ),
+        _ => "malformed encoding".to_string(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! verifying), 2 on any other error. Nothing is printed on success. The message is
 //! streamed (1 MiB at a time), so files of any size verify in constant memory.
 
-use super::{context, load_public_key, unsupported_why};
+use super::{context, load_public_key, malformed_why, unsupported_why};
 use crate::cli::VerifyArgs;
 use crate::exit::Failure;
 use crate::io;
@@ -34,28 +34,11 @@ pub fn run(args: VerifyArgs) -> Result<(), Failure> {
             "{}: invalid signature: does not verify for this message, key and context",
             io::shown(&args.sig)
         ))),
-        Err(Error::InvalidSignature) => {
-            let why = match alg.fixed_signature_len() {
-                Some(n) if sig.len() != n => {
-                    format!(
-                        "wrong length: {} bytes, {alg} signatures have {n}",
-                        sig.len()
-                    )
-                }
-                _ if sig.len() > alg.signature_len() => {
-                    format!(
-                        "too long: {} bytes, {alg} signatures have at most {}",
-                        sig.len(),
-                        alg.signature_len()
-                    )
-                }
-                _ => "malformed encoding".to_string(),
-            };
-            Err(Failure::invalid(format!(
-                "{}: invalid signature: {why}",
-                io::shown(&args.sig)
-            )))
-        }
+        Err(Error::InvalidSignature) => Err(Failure::invalid(format!(
+            "{}: invalid signature: {}",
+            io::shown(&args.sig),
+            malformed_why(alg, sig.len())
+        ))),
         Err(e) => Err(Failure::error(format!(
             "{alg} verification error: {e}{}",
             unsupported_why(alg, e, &ctx, false)
