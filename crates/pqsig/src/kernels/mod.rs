@@ -25,5 +25,5 @@ pub mod gf16;
 pub mod keccak;
 pub mod mldsa;
 pub mod ntt;
-pub mod select;
+pub(crate) mod select;
 pub mod xof;

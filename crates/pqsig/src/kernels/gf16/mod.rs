@@ -26,11 +26,11 @@
 //! in memory by a secret. Shapes (m, k, n, strides) are public.
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+mod avx512;
 #[cfg(target_arch = "aarch64")]
-pub mod neon;
+mod neon;
 pub mod portable;
 pub mod unpack;
 

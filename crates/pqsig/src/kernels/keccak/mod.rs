@@ -20,12 +20,12 @@ pub(crate) mod f1600_avx512;
 pub mod sponge;
 pub mod x4;
 #[cfg(target_arch = "x86_64")]
-pub mod x4_avx2;
+pub(crate) mod x4_avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod x4_avx512;
+pub(crate) mod x4_avx512;
 pub mod x8;
 #[cfg(target_arch = "x86_64")]
-pub mod x8_avx512;
+pub(crate) mod x8_avx512;
 pub mod xn;
 
 pub use sponge::{Sha3, Shake, Shake128, Shake256};

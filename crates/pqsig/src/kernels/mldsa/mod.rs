@@ -28,9 +28,9 @@
 //! | `shiftl` | a < 2^(31−13) | a·2^13 |
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+pub(crate) mod avx512;
 pub mod portable;
 mod zetas;
 

@@ -24,7 +24,7 @@ use crate::kernels::select::Backend;
 
 /// ML-DSA (forward, inverse) of a variant on a backend (SIMD where one exists, else
 /// portable). Radix-2 on a SIMD backend is the backend table itself, not this pair.
-pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
+pub(crate) const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
         #[cfg(target_arch = "x86_64")]
@@ -63,7 +63,7 @@ pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
 
 /// Falcon (forward, inverse) of a variant on a backend (SIMD where one exists, else
 /// portable). Radix-2 on a SIMD backend is the backend table itself, not this pair.
-pub const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
+pub(crate) const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
         #[cfg(target_arch = "x86_64")]
@@ -218,4 +218,40 @@ pub fn mldsa_selected(b: Backend) -> &'static Kernels {
 pub fn falcon_selected(b: Backend) -> &'static NttKernels {
     let eff = fntt::base_kernels(b).backend;
     falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
+}
+
+/// The ML-DSA one-stage hook of an ISA (study and benchmark use, see `mldsa_stage` in
+/// `simd/mldsa.rs`): `(polys, m, layers, inverse)`.
+pub type MlDsaStage = fn(&mut [mldsa::Poly], usize, u32, bool);
+
+/// The Falcon one-stage hook of an ISA: `(a, logn, m, layers, inverse)`.
+pub type FalconStage = fn(&mut [u16], u32, usize, u32, bool);
+
+/// The SIMD ML-DSA stage hook of backend `b`; `None` where `b` has none or the CPU
+/// lacks it.
+pub fn mldsa_stage_for(b: Backend) -> Option<MlDsaStage> {
+    match b {
+        // SAFETY (of the hook's calls): `Backend::Avx2.is_available()` was checked here,
+        // and the hook asserts it again before entering `#[target_feature]` code.
+        #[cfg(target_arch = "x86_64")]
+        Avx2 if b.is_available() => Some(super::avx2::mldsa_stage),
+        // SAFETY: `Backend::Avx512.is_available()` checked (AVX2, AVX-512 F/VL/BW/DQ).
+        #[cfg(target_arch = "x86_64")]
+        Avx512 if b.is_available() => Some(super::avx512::mldsa_stage),
+        _ => None,
+    }
+}
+
+/// The SIMD Falcon stage hook of backend `b`; `None` where `b` has none or the CPU
+/// lacks it.
+pub fn falcon_stage_for(b: Backend) -> Option<FalconStage> {
+    match b {
+        // SAFETY: `Backend::Avx2.is_available()` checked (the hook asserts it again).
+        #[cfg(target_arch = "x86_64")]
+        Avx2 if b.is_available() => Some(super::avx2::falcon_stage),
+        // SAFETY: `Backend::Avx512.is_available()` checked (the hook asserts it again).
+        #[cfg(target_arch = "x86_64")]
+        Avx512 if b.is_available() => Some(super::avx512::falcon_stage),
+        _ => None,
+    }
 }

@@ -42,9 +42,9 @@
 //! ones for n < 64.
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+pub(crate) mod avx512;
 pub mod portable;
 pub mod tables;
 

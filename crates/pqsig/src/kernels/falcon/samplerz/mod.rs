@@ -65,9 +65,9 @@
 //! to a byte threshold for their approximate test to decide (see `avx512.rs`).
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+mod avx2;
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-pub mod avx512;
+mod avx512;
 pub mod portable;
 
 use crate::kernels::falcon::fpr::{self, Fpr};
