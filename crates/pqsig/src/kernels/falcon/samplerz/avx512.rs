@@ -84,7 +84,7 @@ use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
-pub static KERNELS: SamplerKernels = SamplerKernels {
+pub(super) static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Avx512,
     sample,
     sample_pair,
@@ -635,14 +635,14 @@ fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out:
 }
 
 /// See [`SamplerKernels::sample`].
-pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+pub(super) fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     // SAFETY: the table is only handed out when AVX-512 and AVX2 are available (module
     // docs).
     unsafe { sample_avx512(stream, sigma_min, reqs, out) }
 }
 
 /// See [`SamplerKernels::sample_pair`].
-pub fn sample_pair(
+pub(super) fn sample_pair(
     stream: &mut Stream<'_>,
     sigma_min: Fpr,
     mu0: Fpr,
@@ -658,7 +658,7 @@ pub fn sample_pair(
 }
 
 /// See [`SamplerKernels::sample_leaf`].
-pub fn sample_leaf(
+pub(super) fn sample_leaf(
     stream: &mut Stream<'_>,
     sigma_min: Fpr,
     mu0: Fpr,
@@ -750,7 +750,7 @@ fn chacha20x16_avx512(
 }
 
 /// See [`SamplerKernels::chacha20x16`].
-pub fn chacha20x16(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]) {
+pub(super) fn chacha20x16(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]) {
     // SAFETY: as for `sample`.
     unsafe { chacha20x16_avx512(key_iv, counter, a, b) }
 }
