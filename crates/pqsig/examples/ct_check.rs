@@ -579,7 +579,7 @@ fn check_encoders(rng: &mut Rng) -> Vec<&'static str> {
 /// that bool would need a hook there; `unpack_eta` itself is checked on poisoned bytes.
 fn check_import(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
     let mut done = Vec::new();
-    pqsig::kernels::select::set_backend(b).expect("available backend");
+    pqsig::backend::set_backend(b).expect("available backend");
     for ps in ParamSet::ALL {
         let p = ps.params();
         let xi: [u8; 32] = rng.bytes();

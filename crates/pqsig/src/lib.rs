@@ -80,8 +80,8 @@ pub mod snova;
 mod wipe;
 
 pub use algorithm::Algorithm;
-pub use error::{DeviceError, Error};
 pub use backend::Backend;
+pub use error::{DeviceError, Error};
 
 /// Backend choice: which implementation of the kernels runs (see [`Backend`]).
 ///

@@ -10,7 +10,7 @@ use super::timing::{self, micros, Sample};
 use crate::cli::BenchArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
-use pqsig::kernels::select;
+use pqsig::backend;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
 
@@ -66,7 +66,7 @@ pub fn run(args: BenchArgs, forced: Option<Backend>) -> Result<(), Failure> {
     };
     let budget = Duration::from_secs_f64(args.time);
     let progress = io::progress_wanted(args.progress);
-    let default = select::active();
+    let default = backend::active();
     let started = Instant::now();
     let mut out = Out::new();
     let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();

@@ -17,7 +17,7 @@ use crate::cli::{Cli, Command, KeyFormat};
 use crate::exit::Failure;
 use crate::io;
 use pqsig::any::{SigningKey, VerifyingKey};
-use pqsig::kernels::select;
+use pqsig::backend;
 use pqsig::keyfile::{self, Encoding, MlDsaForm};
 use pqsig::{Algorithm, Error};
 use std::path::Path;
@@ -26,7 +26,7 @@ use zeroize::Zeroizing;
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
     if let Some(b) = cli.backend {
-        select::set_backend(b).map_err(|e| Failure::error(format!("--backend {b}: {e}")))?;
+        backend::set_backend(b).map_err(|e| Failure::error(format!("--backend {b}: {e}")))?;
     }
     match cli.command {
         Command::List(a) => list::run(a),

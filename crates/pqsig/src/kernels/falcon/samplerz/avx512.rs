@@ -750,7 +750,12 @@ fn chacha20x16_avx512(
 }
 
 /// See [`SamplerKernels::chacha20x16`].
-pub(super) fn chacha20x16(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]) {
+pub(super) fn chacha20x16(
+    key_iv: &[u32; 12],
+    counter: u64,
+    a: &mut [u8; WINDOW],
+    b: &mut [u8; WINDOW],
+) {
     // SAFETY: as for `sample`.
     unsafe { chacha20x16_avx512(key_iv, counter, a, b) }
 }
