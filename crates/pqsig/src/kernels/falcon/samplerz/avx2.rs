@@ -933,7 +933,7 @@ impl Reqs {
     /// Two requests with the same 1/σ (and `ln ccs` if known): one set of constants.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn pair(sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, lnccs: Option<f64>) -> Reqs {
+    unsafe fn pair(sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, lnccs: Option<f64>) -> Reqs {
         let isg = f64::from_bits(isigma.to_bits());
         let ccs = isg * f64::from_bits(sigma_min.to_bits());
         let muf = mu.map(|m| f64::from_bits(m.to_bits()));
