@@ -17,8 +17,10 @@ pub type Permute1 = fn(&mut [u64; 25]);
 pub fn permute1_for(b: Backend) -> Permute1 {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => permute1_avx512,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `bmi_detected()`: BMI1 and BMI2 detected.
         Backend::Avx2 if b.is_available() && bmi_detected() => permute1_bmi,
         _ => keccak_f1600,
     }

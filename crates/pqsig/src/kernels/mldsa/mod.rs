@@ -126,8 +126,11 @@ pub fn kernels(b: Backend) -> &'static Kernels {
 pub fn base_kernels(b: Backend) -> &'static Kernels {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()` (AVX2 detected) is the guard; the table's
+        // safe wrappers enter AVX2 code relying on it.
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }

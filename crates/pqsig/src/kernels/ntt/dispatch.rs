@@ -159,6 +159,8 @@ falcon_table!(F_A5_W16, fntt::avx512::KERNELS, Avx512, Winograd16);
 /// The ML-DSA kernel table of a backend (portable if unavailable here) with the NTT of
 /// the given variant.
 pub fn mldsa_kernels(b: Backend, v: NttVariant) -> &'static Kernels {
+    // SAFETY (every SIMD arm): `base_kernels` returned a SIMD table only after
+    // `b.is_available()`, so `base.backend` names a detected backend.
     let base = mldsa::base_kernels(b);
     match (base.backend, v) {
         (_, NttVariant::Radix2) => base,
@@ -183,6 +185,7 @@ pub fn mldsa_kernels(b: Backend, v: NttVariant) -> &'static Kernels {
 /// The Falcon NTT kernel table of a backend (portable if unavailable here) with the NTT
 /// of the given variant.
 pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
+    // SAFETY (every SIMD arm): as in `mldsa_kernels`, `base.backend` was detected.
     let base = fntt::base_kernels(b);
     match (base.backend, v) {
         (_, NttVariant::Radix2) => base,

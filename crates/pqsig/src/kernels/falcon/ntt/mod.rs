@@ -117,8 +117,10 @@ pub fn kernels(b: Backend) -> &'static NttKernels {
 pub fn base_kernels(b: Backend) -> &'static NttKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }

@@ -606,10 +606,13 @@ pub struct SamplerKernels {
 pub fn kernels(b: Backend) -> &'static SamplerKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         #[cfg(all(target_arch = "x86_64", feature = "fpr-emulated"))]
+        // SAFETY: `Backend::Avx512.is_available()` implies AVX2 detected.
         Backend::Avx512 if b.is_available() => &avx2::KERNELS_AVX512,
         _ => &portable::KERNELS,
     }
