@@ -67,12 +67,12 @@ fn permute1_avx512(s: &mut [u64; 25]) {
 /// Keccak-f\[1600\] with the process-wide backend's permutation ([`select::active`]);
 /// the same result on every backend.
 #[inline]
-pub fn keccak_f1600_active(s: &mut [u64; 25]) {
+pub(crate) fn keccak_f1600_active(s: &mut [u64; 25]) {
     permute1_for(select::active())(s)
 }
 
 /// Round constants ι for the 24 rounds.
-pub const RC: [u64; 24] = [
+pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,
     0x800000000000808A,

@@ -28,6 +28,9 @@ pub mod x8;
 pub(crate) mod x8_avx512;
 pub mod xn;
 
-pub use sponge::{Sha3, Shake, Shake128, Shake256};
-pub use x4::ShakeX4;
+#[allow(unused_imports)]
+pub(crate) use sponge::Shake;
+pub use sponge::{Sha3, Shake128, Shake256};
+#[allow(unused_imports)]
+pub(crate) use x4::ShakeX4;
 pub use x8::ShakeX8;

@@ -15,7 +15,7 @@ pub type StateX4 = StateXN<4>;
 pub type Permute4 = PermuteN<4>;
 
 /// Four SHAKE sponges (rate `RATE` bytes, domain byte 0x1F) over equal-length inputs.
-pub type ShakeX4<const RATE: usize> = ShakeXN<4, RATE>;
+pub(crate) type ShakeX4<const RATE: usize> = ShakeXN<4, RATE>;
 
 /// Portable four-way permutation: four scalar permutations.
 pub fn permute4_portable(st: &mut StateX4) {

@@ -42,7 +42,7 @@ use zeroize::Zeroize;
 pub const N: usize = 256;
 pub const Q: i32 = 8380417;
 /// q^-1 mod 2^32.
-pub const QINV: i32 = 58728449;
+pub(crate) const QINV: i32 = 58728449;
 /// Dropped bits of t (FIPS 204 d).
 pub const D: u32 = 13;
 

@@ -210,7 +210,7 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
 /// The ML-DSA table of a backend with the variant selected now for the backend whose
 /// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels).
 #[inline]
-pub fn mldsa_selected(b: Backend) -> &'static Kernels {
+pub(crate) fn mldsa_selected(b: Backend) -> &'static Kernels {
     let eff = mldsa::base_kernels(b).backend;
     mldsa_kernels(eff, variant_for(Modulus::MlDsa, eff))
 }
@@ -218,7 +218,7 @@ pub fn mldsa_selected(b: Backend) -> &'static Kernels {
 /// The Falcon NTT table of a backend with the variant selected now for the backend whose
 /// kernels actually run (portable where `b` is unavailable or has no Falcon kernels).
 #[inline]
-pub fn falcon_selected(b: Backend) -> &'static NttKernels {
+pub(crate) fn falcon_selected(b: Backend) -> &'static NttKernels {
     let eff = fntt::base_kernels(b).backend;
     falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
 }
