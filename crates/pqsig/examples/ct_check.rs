@@ -94,12 +94,13 @@
 //! poisoned value on purpose and succeeds only if memcheck flagged it (a check that the
 //! harness can fail at all).
 
+use pqsig::kernels::internals::mldsa::{self as encode, self as sample};
 use pqsig::kernels::keccak::f1600::keccak_f1600;
 use pqsig::kernels::keccak::sponge::shake256;
 use pqsig::kernels::keccak::x4::StateX4;
 use pqsig::kernels::keccak::x8::StateX8;
 use pqsig::kernels::mldsa::{kernels, Kernels, Poly, Q};
-use pqsig::mldsa::{encode, sample, ParamSet, SigningKey};
+use pqsig::mldsa::{ParamSet, SigningKey};
 use pqsig::Backend;
 use std::hint::black_box;
 use std::time::Instant;

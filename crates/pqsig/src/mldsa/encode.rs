@@ -3,7 +3,7 @@
 //!
 //! Bits are packed little-endian: coefficient i occupies bits [i·b, (i+1)·b).
 
-use crate::kernels::mldsa::{Poly, N};
+use crate::kernels::mldsa::Poly;
 
 /// Packs `f(c)` (each < 2^BITS) of the 256 coefficients into `out` (32·BITS bytes).
 ///
@@ -176,9 +176,6 @@ pub fn encode_sk(
     }
     out
 }
-
-/// Number of coefficients per polynomial (re-exported for packers' length arithmetic).
-pub const COEFFS: usize = N;
 
 #[cfg(test)]
 mod tests {

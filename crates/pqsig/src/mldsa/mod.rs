@@ -14,15 +14,15 @@
 //! (§7), `sample` (Alg. 29–34), `keygen` (Alg. 6), `sign` (Alg. 7), `verify` (Alg. 8),
 //! `mu` (Alg. 2/4 message formatting), `prehash` (§5.4), `keys` (decoded key types).
 
-pub mod encode;
-pub mod keygen;
+pub(crate) mod encode;
+pub(crate) mod keygen;
 pub mod keys;
 pub mod mu;
 pub mod params;
 pub mod prehash;
-pub mod sample;
-pub mod sign;
-pub mod verify;
+pub(crate) mod sample;
+pub(crate) mod sign;
+pub(crate) mod verify;
 
 pub use keys::{SigningKey, VerifyingKey};
 pub use mu::{
