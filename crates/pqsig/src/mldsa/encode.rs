@@ -180,6 +180,7 @@ pub fn encode_sk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::mldsa::N;
     #[test]
     fn round_trips() {
         let mut p = Poly::default();
