@@ -205,7 +205,10 @@ fn main() {
             let mut g = Vec::new();
             for _ in 0..rounds {
                 a.push(time(200, |_| {
-                    assert!(fndsa::codec::comp_decode(black_box(&sig[41..]), &mut s2));
+                    assert!(pqsig::kernels::internals::fndsa::comp_decode(
+                        black_box(&sig[41..]),
+                        &mut s2
+                    ));
                 }));
                 b.push(time(200, |_| {
                     fndsa::hash::hash_to_point(black_box(&nonce), &mu, &mut c);

@@ -36,4 +36,10 @@ pub mod internals {
         pub use crate::mldsa::encode::{encode_sk, pack_eta, pack_t0, pack_z, unpack_eta};
         pub use crate::mldsa::sample::expand_mask;
     }
+    /// FN-DSA field codecs (`ct_check`, `fndsa_vs_peer`).
+    pub mod fndsa {
+        pub use crate::falcon::fndsa::codec::{
+            comp_decode, modq_decode, trim_i8_decode, trim_i8_encode, trim_i8_fits,
+        };
+    }
 }
