@@ -23,6 +23,9 @@ impl Rng {
 
 /// Runs `f`, failing the test with `what` if it panics.
 fn no_panic<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    if std::env::var_os("PQSIG_TRACE").is_some() {
+        eprintln!("{what}");
+    }
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(v) => v,
         Err(_) => panic!("{what}: panicked"),
