@@ -186,7 +186,10 @@ pub fn bench(name: &str, n: usize, rounds: usize, cap: Duration, totals: &mut To
         return vec![Row::warning(name, "verify_batch", "pqsig", "auto", None, "unknown algorithm".into())];
     };
     let fx = Fixture::new(alg, n);
-    let backend = pqsig::kernels::select::active().name().to_string();
+    // The scheme rows leave the last backend they timed pinned: batch rows run on the
+    // one detection picks (the default a user gets).
+    let _ = pqsig::backend::set_backend(pqsig::Backend::detect());
+    let backend = pqsig::backend::active().name().to_string();
     let mut rows = Vec::new();
     for verify in [true, false] {
         let mut kinds = Vec::new();

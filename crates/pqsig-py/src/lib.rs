@@ -663,7 +663,7 @@ fn algorithms() -> Vec<PyAlgorithm> {
 /// `pqsig.backend()`: the arithmetic backend in use (`portable`, `avx2`, ...).
 #[pyfunction]
 fn backend() -> &'static str {
-    pqsig::kernels::select::active().name()
+    pqsig::backend::active().name()
 }
 
 #[pymodule]

@@ -473,7 +473,7 @@ fn main() {
         .build()
         .expect("client runtime");
     let threads = rayon::current_num_threads();
-    let backend = pqsig::kernels::select::active().name();
+    let backend = pqsig::backend::active().name();
     if !o.json {
         println!(
             "pqsig-server load test: loopback, {threads} cores, backend {backend}, {:.1} s or {} requests a cell, batch {}",

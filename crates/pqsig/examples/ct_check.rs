@@ -94,12 +94,13 @@
 //! poisoned value on purpose and succeeds only if memcheck flagged it (a check that the
 //! harness can fail at all).
 
+use pqsig::kernels::internals::mldsa::{self as encode, self as sample};
 use pqsig::kernels::keccak::f1600::keccak_f1600;
 use pqsig::kernels::keccak::sponge::shake256;
 use pqsig::kernels::keccak::x4::StateX4;
 use pqsig::kernels::keccak::x8::StateX8;
 use pqsig::kernels::mldsa::{kernels, Kernels, Poly, Q};
-use pqsig::mldsa::{encode, sample, ParamSet, SigningKey};
+use pqsig::mldsa::{ParamSet, SigningKey};
 use pqsig::Backend;
 use std::hint::black_box;
 use std::time::Instant;
@@ -579,7 +580,7 @@ fn check_encoders(rng: &mut Rng) -> Vec<&'static str> {
 /// that bool would need a hook there; `unpack_eta` itself is checked on poisoned bytes.
 fn check_import(b: Backend, rng: &mut Rng) -> Vec<&'static str> {
     let mut done = Vec::new();
-    pqsig::kernels::select::set_backend(b).expect("available backend");
+    pqsig::backend::set_backend(b).expect("available backend");
     for ps in ParamSet::ALL {
         let p = ps.params();
         let xi: [u8; 32] = rng.bytes();

@@ -244,7 +244,7 @@ fn main() {
             ));
         }
         if std::env::var("FALCON_TICKS_KERNELS").is_ok() {
-            let k = ntt::kernels(pqsig::kernels::select::active());
+            let k = ntt::kernels(pqsig::backend::active());
             let a: Vec<u16> = (0..n).map(|i| (i * 37 % 12289) as u16).collect();
             let s2: Vec<i16> = (0..n).map(|i| ((i * 37 % 601) as i16) - 300).collect();
             let mut t = a.clone();

@@ -115,11 +115,7 @@ fn main() {
         .unwrap_or(vec![9, 10]);
     // ONLY=mine / ONLY=theirs: time one side only (for profiling).
     let only = std::env::var("ONLY").ok();
-    println!(
-        "backend {:?}, {} rounds",
-        pqsig::kernels::select::active(),
-        rounds
-    );
+    println!("backend {:?}, {} rounds", pqsig::backend::active(), rounds);
     if ops.iter().any(|o| o == "keccak") {
         // SHAKE256 over a 32-byte input, 136·64 bytes squeezed: per-block cost.
         let mut buf = vec![0u8; 136 * 64];
@@ -209,7 +205,10 @@ fn main() {
             let mut g = Vec::new();
             for _ in 0..rounds {
                 a.push(time(200, |_| {
-                    assert!(fndsa::codec::comp_decode(black_box(&sig[41..]), &mut s2));
+                    assert!(pqsig::kernels::internals::fndsa::comp_decode(
+                        black_box(&sig[41..]),
+                        &mut s2
+                    ));
                 }));
                 b.push(time(200, |_| {
                     fndsa::hash::hash_to_point(black_box(&nonce), &mu, &mut c);

@@ -13,6 +13,7 @@ fn main() {
     use core::arch::x86_64::_rdtsc;
     use pqsig::kernels::falcon::ntt as fntt;
     use pqsig::kernels::mldsa::{self, Poly};
+    use pqsig::kernels::ntt::NttVariant;
     use pqsig::Backend;
     use std::hint::black_box;
 
@@ -95,37 +96,27 @@ fn main() {
                 Box::new(move |p| (k.mul_monty)(p, &other)),
             ));
         }
-        if Backend::Avx2.is_available() {
-            use pqsig::kernels::ntt::avx2 as v;
-            type F = fn(&mut [u16], u32);
-            let vs: [(&str, F); 6] = [
-                ("ntt radix4 [avx2 variant]", v::falcon_ntt_radix4),
-                ("intt radix4 [avx2 variant]", v::falcon_intt_radix4),
-                ("ntt winograd8 [avx2 variant]", v::falcon_ntt_winograd8),
-                ("intt winograd8 [avx2 variant]", v::falcon_intt_winograd8),
-                ("ntt winograd16 [avx2 variant]", v::falcon_ntt_winograd16),
-                ("intt winograd16 [avx2 variant]", v::falcon_intt_winograd16),
-            ];
-            for (name, f) in vs {
-                jobs.push((name.to_string(), Box::new(move |p| f(p, logn))));
+        // The SIMD variant kernels through the dispatch (detection-gated) tables.
+        for b in [Backend::Avx2, Backend::Avx512] {
+            if !b.is_available() {
+                continue;
             }
-        }
-        if Backend::Avx512.is_available() {
-            use pqsig::kernels::ntt::avx512 as v;
-            type F = fn(&mut [u16], u32);
-            let vs: [(&str, F); 6] = [
-                ("ntt radix4 [avx512 variant]", v::falcon_ntt_radix4),
-                ("intt radix4 [avx512 variant]", v::falcon_intt_radix4),
-                ("ntt winograd8 [avx512 variant]", v::falcon_ntt_winograd8),
-                ("intt winograd8 [avx512 variant]", v::falcon_intt_winograd8),
-                ("ntt winograd16 [avx512 variant]", v::falcon_ntt_winograd16),
-                (
-                    "intt winograd16 [avx512 variant]",
-                    v::falcon_intt_winograd16,
-                ),
-            ];
-            for (name, f) in vs {
-                jobs.push((name.to_string(), Box::new(move |p| f(p, logn))));
+            for v in [
+                NttVariant::Radix4,
+                NttVariant::Winograd8,
+                NttVariant::Winograd16,
+            ] {
+                let k = pqsig::kernels::ntt::falcon_kernels(b, v);
+                let (f, i) = (k.ntt, k.intt);
+                let v = v.name();
+                jobs.push((
+                    format!("ntt {v} [{b} variant]"),
+                    Box::new(move |p| f(p, logn)),
+                ));
+                jobs.push((
+                    format!("intt {v} [{b} variant]"),
+                    Box::new(move |p| i(p, logn)),
+                ));
             }
         }
         let names: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
@@ -142,11 +133,10 @@ fn main() {
     // one-stage hooks (vectorised across units exactly as in the transforms).
     type Stage = fn(&mut [u16], u32, usize, u32, bool);
     let mut hooks: Vec<(&str, Stage)> = Vec::new();
-    if Backend::Avx2.is_available() {
-        hooks.push(("avx2", pqsig::kernels::ntt::avx2::falcon_stage));
-    }
-    if Backend::Avx512.is_available() {
-        hooks.push(("avx512", pqsig::kernels::ntt::avx512::falcon_stage));
+    for (name, b) in [("avx2", Backend::Avx2), ("avx512", Backend::Avx512)] {
+        if let Some(h) = pqsig::kernels::ntt::falcon_stage_for(b) {
+            hooks.push((name, h));
+        }
     }
     for logn in [9u32, 10] {
         let n = 1usize << logn;
@@ -226,54 +216,30 @@ fn main() {
             Box::new(move |p| (k.invntt_tomont)(core::slice::from_mut(p))),
         ));
     }
-    if Backend::Avx2.is_available() {
-        use pqsig::kernels::ntt::avx2 as v;
-        type F = fn(&mut [Poly]);
-        let vs: [(&str, F); 6] = [
-            ("ntt radix4 [avx2 variant]", v::mldsa_ntt_radix4),
-            ("invntt radix4 [avx2 variant]", v::mldsa_invntt_radix4),
-            ("ntt winograd8 [avx2 variant]", v::mldsa_ntt_winograd8),
-            ("invntt winograd8 [avx2 variant]", v::mldsa_invntt_winograd8),
-            ("ntt winograd16 [avx2 variant]", v::mldsa_ntt_winograd16),
-            (
-                "invntt winograd16 [avx2 variant]",
-                v::mldsa_invntt_winograd16,
-            ),
-        ];
-        for (name, f) in vs {
+    for b in [Backend::Avx2, Backend::Avx512] {
+        if !b.is_available() {
+            continue;
+        }
+        for v in [
+            NttVariant::Radix4,
+            NttVariant::Winograd8,
+            NttVariant::Winograd16,
+        ] {
+            let k = pqsig::kernels::ntt::mldsa_kernels(b, v);
+            let (f, i) = (k.ntt, k.invntt_tomont);
+            let v = v.name();
             jobs.push((
-                name.to_string(),
+                format!("ntt {v} [{b} variant]"),
                 Box::new(move |p| f(core::slice::from_mut(p))),
             ));
-        }
-    }
-    if Backend::Avx512.is_available() {
-        use pqsig::kernels::ntt::avx512 as v;
-        type F = fn(&mut [Poly]);
-        let vs: [(&str, F); 6] = [
-            ("ntt radix4 [avx512 variant]", v::mldsa_ntt_radix4),
-            ("invntt radix4 [avx512 variant]", v::mldsa_invntt_radix4),
-            ("ntt winograd8 [avx512 variant]", v::mldsa_ntt_winograd8),
-            (
-                "invntt winograd8 [avx512 variant]",
-                v::mldsa_invntt_winograd8,
-            ),
-            ("ntt winograd16 [avx512 variant]", v::mldsa_ntt_winograd16),
-            (
-                "invntt winograd16 [avx512 variant]",
-                v::mldsa_invntt_winograd16,
-            ),
-        ];
-        for (name, f) in vs {
             jobs.push((
-                name.to_string(),
-                Box::new(move |p| f(core::slice::from_mut(p))),
+                format!("invntt {v} [{b} variant]"),
+                Box::new(move |p| i(core::slice::from_mut(p))),
             ));
         }
     }
     let mut units: Vec<(String, usize)> = Vec::new();
-    if Backend::Avx512.is_available() {
-        use pqsig::kernels::ntt::avx512::mldsa_stage;
+    if let Some(mldsa_stage) = pqsig::kernels::ntt::mldsa_stage_for(Backend::Avx512) {
         let plans: [Plan; 5] = [
             (
                 "N=8: 3 radix-2 stages",

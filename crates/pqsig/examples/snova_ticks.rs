@@ -91,7 +91,7 @@ fn main() {
                 println!("{:<16} {:<9} unavailable", ps.name(), b.name());
                 continue;
             }
-            pqsig::kernels::select::set_backend(b).expect("backend");
+            pqsig::backend::set_backend(b).expect("backend");
             let seed: Vec<u8> = (0..48u8).collect();
             let kg = time(iters, || {
                 black_box(snova::keygen_from_seed(ps, black_box(&seed)).unwrap());

@@ -3,8 +3,9 @@
 //! Layers (see `docs/ARCHITECTURE.md`):
 //! * scheme logic ([`mldsa`]) — the FIPS 204 algorithms, encodings and key types;
 //!   [`snova`] — SNOVA Round 3, all 18 parameter sets;
-//! * the kernel seam ([`kernels`]) — batch-shaped arithmetic (NTT, samplers, rounding,
-//!   Keccak) with one implementation per backend (`portable`, `avx2`, ...);
+//! * the kernel seam (`kernels`, crate-internal) — batch-shaped arithmetic (NTT,
+//!   samplers, rounding, Keccak) with one implementation per backend (`portable`,
+//!   `avx2`, ...), chosen through [`backend`];
 //! * algorithm-generic keys ([`any`]) — one key type over every scheme, picked by
 //!   [`Algorithm`]; the CLI, C, Python and server layers dispatch through it;
 //! * randomness ([`rng`]) — OS entropy and, with feature `kat`, the NIST KAT DRBG.
@@ -12,7 +13,7 @@
 //!   type (the versions of RustCrypto's `ml-dsa` 0.1.2), with per-scheme signature types.
 //!
 //! The public API never changes with the backend: a backend is picked once at run time
-//! (CPU detection, `PQSIG_BACKEND`, or [`kernels::select::set_backend`]) and every key
+//! (CPU detection, `PQSIG_BACKEND`, or [`backend::set_backend`]) and every key
 //! object may also be pinned to one with `with_backend`.
 //!
 //! ```
@@ -27,6 +28,41 @@
 //! assert_eq!(again.sign_deterministic(b"m", b"")?, sk.sign_deterministic(b"m", b"")?);
 //! # Ok::<(), pqsig::Error>(())
 //! ```
+//!
+//! # The crate edge
+//! The public API is the schemes, their keys and encodings, [`keyfile`], [`backend`]
+//! and [`Error`]. The SIMD kernels are not public: a kernel compiled for AVX2, AVX-512
+//! or NEON is reachable only through a table that [`backend`] hands out after CPU
+//! detection, so no safe call from outside the crate can execute an instruction the CPU
+//! lacks. Benchmarks and tests use the `#[doc(hidden)]` module `kernels` (not a stable
+//! API), which exposes only safe, detection-gated accessors:
+//!
+//! ```
+//! use pqsig::Backend;
+//! // A backend's table: the portable one where the CPU lacks the backend.
+//! let k = pqsig::kernels::mldsa::kernels(Backend::Avx2);
+//! assert!(k.backend == Backend::Avx2 || !Backend::Avx2.is_available());
+//! let _portable = &pqsig::kernels::mldsa::portable::KERNELS;
+//! let mut st = pqsig::kernels::keccak::x4::StateX4::default();
+//! pqsig::kernels::keccak::x4::permute4_for(Backend::Avx2)(&mut st);
+//! let _ntt = &pqsig::kernels::falcon::ntt::portable::KERNELS;
+//! let _stage = pqsig::kernels::ntt::mldsa_stage_for(Backend::Avx2);
+//! ```
+//!
+//! The ISA modules themselves do not resolve:
+//!
+//! ```compile_fail,E0603
+//! use pqsig::kernels::keccak::x4_avx2::permute4_avx2;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = &pqsig::kernels::mldsa::avx2::KERNELS;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = &pqsig::kernels::falcon::ntt::avx2::KERNELS;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::kernels::ntt::avx2::mldsa_stage;
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]
 
@@ -38,6 +74,8 @@ pub mod any;
 pub mod batch;
 pub mod error;
 pub mod falcon;
+// The door for benchmarks, examples and tests: safe, detection-gated accessors only.
+#[doc(hidden)]
 pub mod kernels;
 pub mod keyfile;
 pub mod mldsa;
@@ -47,9 +85,26 @@ pub mod traits;
 mod wipe;
 
 pub use algorithm::Algorithm;
+pub use backend::Backend;
 pub use error::{DeviceError, Error};
-pub use kernels::select::Backend;
 // The trait crates in the versions pqsig implements (see [`traits`]).
 pub use pkcs8;
 pub use signature;
 pub use spki;
+
+/// Backend choice: which implementation of the kernels runs (see [`Backend`]).
+///
+/// ```
+/// use pqsig::backend::{self, Backend};
+///
+/// backend::set_backend(Backend::Portable)?;
+/// assert_eq!(backend::active(), Backend::Portable);
+/// assert!(backend::set_backend(Backend::Avx2).is_ok() || !Backend::Avx2.is_available());
+/// backend::reset(); // detection (or `PQSIG_BACKEND`) decides again
+/// # Ok::<(), pqsig::Error>(())
+/// ```
+pub mod backend {
+    pub use crate::kernels::ntt::select::{clear_ntt_variant, set_ntt_variant};
+    pub use crate::kernels::ntt::NttVariant;
+    pub use crate::kernels::select::{active, env_override, reset, set_backend, Backend};
+}

@@ -2,7 +2,8 @@
 //! One test function only: it mutates process-wide state (environment, cached choice),
 //! so it must not run concurrently with other tests in this binary.
 
-use pqsig::kernels::{mldsa, select};
+use pqsig::backend;
+use pqsig::kernels::mldsa;
 use pqsig::mldsa::ParamSet;
 use pqsig::{Backend, Error};
 
@@ -12,9 +13,9 @@ fn selection_logic() {
 
     // Detection alone.
     std::env::remove_var("PQSIG_BACKEND");
-    select::reset();
-    assert_eq!(select::active(), Backend::detect());
-    assert!(select::active().is_available());
+    backend::reset();
+    assert_eq!(backend::active(), Backend::detect());
+    assert!(backend::active().is_available());
     // Detection picks the last available backend in `Backend::ALL` (fastest last).
     assert_eq!(Some(Backend::detect()), Backend::available().last());
 
@@ -59,8 +60,8 @@ fn selection_logic() {
         ("", Backend::detect()),
     ] {
         std::env::set_var("PQSIG_BACKEND", val);
-        select::reset();
-        assert_eq!(select::active(), want, "PQSIG_BACKEND={val:?}");
+        backend::reset();
+        assert_eq!(backend::active(), want, "PQSIG_BACKEND={val:?}");
         // ML-DSA has no NEON kernels: under `neon` it runs its portable table.
         let mldsa_want = if want == Backend::Neon {
             Backend::Portable
@@ -72,23 +73,23 @@ fn selection_logic() {
 
     // The choice is cached: changing the environment later has no effect until reset.
     std::env::set_var("PQSIG_BACKEND", "portable");
-    select::reset();
-    assert_eq!(select::active(), Backend::Portable);
+    backend::reset();
+    assert_eq!(backend::active(), Backend::Portable);
     std::env::remove_var("PQSIG_BACKEND");
-    assert_eq!(select::active(), Backend::Portable);
+    assert_eq!(backend::active(), Backend::Portable);
 
     // Pinning through the API overrides everything, and new keys use it.
-    select::reset();
+    backend::reset();
     for b in Backend::available() {
-        select::set_backend(b).unwrap();
-        assert_eq!(select::active(), b);
+        backend::set_backend(b).unwrap();
+        assert_eq!(backend::active(), b);
         let (sk, vk) = pqsig::mldsa::keygen_internal(ParamSet::MlDsa44, &[7u8; 32]);
         let sig = sk.sign_deterministic(b"pinned", b"").unwrap();
         assert_eq!(vk.verify(b"pinned", b"", &sig), Ok(()));
     }
     for &b in Backend::ALL {
         if !b.is_available() {
-            assert_eq!(select::set_backend(b), Err(Error::BackendUnavailable));
+            assert_eq!(backend::set_backend(b), Err(Error::BackendUnavailable));
             assert!(pqsig::mldsa::keygen_internal_on(ParamSet::MlDsa44, &[0; 32], b).is_err());
         }
     }
@@ -97,5 +98,5 @@ fn selection_logic() {
         Some(v) => std::env::set_var("PQSIG_BACKEND", v),
         None => std::env::remove_var("PQSIG_BACKEND"),
     }
-    select::reset();
+    backend::reset();
 }

@@ -124,18 +124,18 @@ fn solver_rejects_even_resultants() {
 /// the same keys.
 #[test]
 fn backends_agree() {
-    use pqsig::kernels::select;
+    use pqsig::backend;
     let mut rng = XorShift(0xbac0_e4d5_0000_0001);
     let seeds: Vec<[u8; 48]> = (0..3).map(|_| rng.bytes(48).try_into().unwrap()).collect();
     for logn in [2u32, 5, 9, 10] {
         for seed in &seeds {
             let mut keys = Vec::new();
             for b in common::backends() {
-                select::set_backend(b).unwrap();
+                backend::set_backend(b).unwrap();
                 let kp = keygen::keygen_from_seed48(seed, logn).unwrap();
                 keys.push((b, kp.F.clone(), kp.G.clone(), kp.h.clone()));
             }
-            select::reset();
+            backend::reset();
             for k in &keys[1..] {
                 assert_eq!(
                     (&k.1, &k.2, &k.3),

@@ -15,6 +15,7 @@
 mod common;
 
 use common::XorShift;
+use pqsig::backend::{self, Backend};
 use pqsig::falcon::codec::{comp_decode, comp_encode};
 use pqsig::falcon::hash::hash_to_point_msg_with;
 use pqsig::falcon::params::NONCE_LEN;
@@ -23,7 +24,6 @@ use pqsig::falcon::{keygen_from_seed, ParamSet, VerifyingKey};
 use pqsig::kernels::falcon::ntt;
 use pqsig::kernels::keccak::f1600::{keccak_f1600, permute1_for};
 use pqsig::kernels::keccak::sponge::{Sha3, Shake128, Shake256};
-use pqsig::kernels::select::{self, Backend};
 use pqsig::Error;
 
 /// The compressed format read bit by bit, straight from its definition.
@@ -119,9 +119,9 @@ fn comp_decode_every_build_matches_model() {
             (logn, comp_case(&mut rng, logn))
         })
         .collect();
-    let before = select::active();
+    let before = backend::active();
     for b in Backend::available() {
-        select::set_backend(b).expect("available");
+        backend::set_backend(b).expect("available");
         let mut accepted = 0;
         for (logn, buf) in &cases {
             let n = 1usize << logn;
@@ -134,7 +134,7 @@ fn comp_decode_every_build_matches_model() {
         // The cases exercise both outcomes.
         assert!(accepted > 5_000 && accepted < 25_000, "{accepted}");
     }
-    select::set_backend(before).expect("available");
+    backend::set_backend(before).expect("available");
 }
 
 #[test]

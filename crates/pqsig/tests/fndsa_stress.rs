@@ -11,8 +11,8 @@ use fn_dsa::{
     KeyPairGeneratorStandard, KeyPairGeneratorWeak, RngCore, RngError, SigningKey as _,
     SigningKeyStandard, SigningKeyWeak, HASH_ID_RAW,
 };
+use pqsig::backend;
 use pqsig::falcon::fndsa;
-use pqsig::kernels::select;
 
 struct Fixed<'a>(&'a [u8]);
 impl CryptoRng for Fixed<'_> {}
@@ -85,7 +85,7 @@ fn keygen_and_signing_match_fn_dsa() {
             // Key generation on each backend in turn (the solver and the sampler pick
             // their kernels from the process-wide backend).
             let b = backends()[t % backends().len()];
-            select::set_backend(b).unwrap();
+            backend::set_backend(b).unwrap();
             let (sk, vk) = fndsa::keygen_from_seed(logn, &seed).unwrap();
             assert_eq!(sk.to_bytes(), &tsk[..], "logn {logn} key {t} on {b:?}: sk");
             assert_eq!(vk.to_bytes(), &tvk[..], "logn {logn} key {t} on {b:?}: vk");
@@ -107,5 +107,5 @@ fn keygen_and_signing_match_fn_dsa() {
             }
         }
     }
-    select::set_backend(select::Backend::detect()).unwrap();
+    backend::set_backend(backend::Backend::detect()).unwrap();
 }

@@ -1,4 +1,4 @@
-//! The AVX2 and AVX-512 NTT variant kernels for Falcon (`kernels::ntt::{avx2, avx512}`:
+//! The AVX2 and AVX-512 NTT variant kernels for Falcon (through `kernels::ntt::falcon_kernels`:
 //! radix-4, Winograd radix-8, Winograd radix-16) bit for bit against the portable reference, every degree
 //! (logn 1..=10), random and extreme canonical inputs, batches; and the round trip.
 //! Skipped (with a message) where AVX2 is unavailable.
@@ -8,7 +8,7 @@ mod common;
 
 use common::XorShift;
 use pqsig::kernels::falcon::ntt::{kernels, Q};
-use pqsig::kernels::ntt::avx2 as v;
+use pqsig::kernels::ntt::{falcon_kernels, falcon_stage_for, NttVariant};
 use pqsig::Backend;
 
 type F = fn(&mut [u16], u32);
@@ -18,40 +18,30 @@ fn variants() -> Option<Vec<(&'static str, F, F)>> {
         println!("skipped: AVX2 is not available on this CPU/target");
         return None;
     }
-    let mut vs: Vec<(&'static str, F, F)> = vec![
-        ("avx2 radix4", v::falcon_ntt_radix4, v::falcon_intt_radix4),
-        (
-            "avx2 winograd8",
-            v::falcon_ntt_winograd8,
-            v::falcon_intt_winograd8,
-        ),
-        (
-            "avx2 winograd16",
-            v::falcon_ntt_winograd16,
-            v::falcon_intt_winograd16,
-        ),
-    ];
+    // The dispatch tables (detection-gated): a SIMD variant's pair replaces the
+    // backend table's transforms.
+    let pair = |b: Backend, v: NttVariant| {
+        let k = falcon_kernels(b, v);
+        assert_eq!(k.backend, b, "{b} is available");
+        (k.ntt as F, k.intt as F)
+    };
+    let mut bs = vec![Backend::Avx2];
     if Backend::Avx512.is_available() {
-        use pqsig::kernels::ntt::avx512 as w;
-        vs.extend_from_slice(&[
-            (
-                "avx512 radix4",
-                w::falcon_ntt_radix4 as F,
-                w::falcon_intt_radix4 as F,
-            ),
-            (
-                "avx512 winograd8",
-                w::falcon_ntt_winograd8,
-                w::falcon_intt_winograd8,
-            ),
-            (
-                "avx512 winograd16",
-                w::falcon_ntt_winograd16,
-                w::falcon_intt_winograd16,
-            ),
-        ]);
+        bs.push(Backend::Avx512);
     } else {
         println!("AVX-512 variants skipped: AVX-512 is not available");
+    }
+    let mut vs: Vec<(&'static str, F, F)> = Vec::new();
+    for b in bs {
+        for v in [
+            NttVariant::Radix4,
+            NttVariant::Winograd8,
+            NttVariant::Winograd16,
+        ] {
+            let name = format!("{b} {}", v.name()).leak();
+            let (f, i) = pair(b, v);
+            vs.push((name, f, i));
+        }
     }
     Some(vs)
 }
@@ -128,9 +118,10 @@ fn stage_hook_composes() {
     let pk = kernels(Backend::Portable);
     let mut rng = XorShift(0xfa1c_0000_0003);
     type S = fn(&mut [u16], u32, usize, u32, bool);
-    let mut hooks: Vec<(&str, S, u32)> = vec![("avx2", v::falcon_stage, 4)];
-    if Backend::Avx512.is_available() {
-        hooks.push(("avx512", pqsig::kernels::ntt::avx512::falcon_stage, 5));
+    let mut hooks: Vec<(&str, S, u32)> =
+        vec![("avx2", falcon_stage_for(Backend::Avx2).unwrap(), 4)];
+    if let Some(h) = falcon_stage_for(Backend::Avx512) {
+        hooks.push(("avx512", h, 5));
     }
     for (name, stage, lanes_log) in hooks {
         for logn in [9u32, 10] {

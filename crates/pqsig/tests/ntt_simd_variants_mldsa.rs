@@ -1,4 +1,4 @@
-//! The AVX2 and AVX-512 NTT variant kernels for ML-DSA (`kernels::ntt::{avx2, avx512}`:
+//! The AVX2 and AVX-512 NTT variant kernels for ML-DSA (through `kernels::ntt::mldsa_kernels`:
 //! radix-4, Winograd radix-8, Winograd radix-16) against the portable reference on random inputs spanning
 //! the seam's input bounds (|a| < q) and extreme ones: congruence mod q, the seam's
 //! output bounds (forward < 9q; inverse < 3q/4 and, as documented, < 0.51q), the round
@@ -10,7 +10,7 @@ mod common;
 
 use common::{check_congruent, max_abs, modq, schoolbook, XorShift, QL};
 use pqsig::kernels::mldsa::{kernels, Poly};
-use pqsig::kernels::ntt::avx2 as v;
+use pqsig::kernels::ntt::{mldsa_kernels, mldsa_stage_for, NttVariant};
 use pqsig::Backend;
 
 type F = fn(&mut [Poly]);
@@ -20,40 +20,30 @@ fn variants() -> Option<Vec<(&'static str, F, F)>> {
         println!("skipped: AVX2 is not available on this CPU/target");
         return None;
     }
-    let mut vs: Vec<(&'static str, F, F)> = vec![
-        ("avx2 radix4", v::mldsa_ntt_radix4, v::mldsa_invntt_radix4),
-        (
-            "avx2 winograd8",
-            v::mldsa_ntt_winograd8,
-            v::mldsa_invntt_winograd8,
-        ),
-        (
-            "avx2 winograd16",
-            v::mldsa_ntt_winograd16,
-            v::mldsa_invntt_winograd16,
-        ),
-    ];
+    // The dispatch tables (detection-gated): a SIMD variant's pair replaces the
+    // backend table's transforms.
+    let pair = |b: Backend, v: NttVariant| {
+        let k = mldsa_kernels(b, v);
+        assert_eq!(k.backend, b, "{b} is available");
+        (k.ntt as F, k.invntt_tomont as F)
+    };
+    let mut bs = vec![Backend::Avx2];
     if Backend::Avx512.is_available() {
-        use pqsig::kernels::ntt::avx512 as w;
-        vs.extend_from_slice(&[
-            (
-                "avx512 radix4",
-                w::mldsa_ntt_radix4 as F,
-                w::mldsa_invntt_radix4 as F,
-            ),
-            (
-                "avx512 winograd8",
-                w::mldsa_ntt_winograd8,
-                w::mldsa_invntt_winograd8,
-            ),
-            (
-                "avx512 winograd16",
-                w::mldsa_ntt_winograd16,
-                w::mldsa_invntt_winograd16,
-            ),
-        ]);
+        bs.push(Backend::Avx512);
     } else {
         println!("AVX-512 variants skipped: AVX-512 is not available");
+    }
+    let mut vs: Vec<(&'static str, F, F)> = Vec::new();
+    for b in bs {
+        for v in [
+            NttVariant::Radix4,
+            NttVariant::Winograd8,
+            NttVariant::Winograd16,
+        ] {
+            let name = format!("{b} {}", v.name()).leak();
+            let (f, i) = pair(b, v);
+            vs.push((name, f, i));
+        }
     }
     Some(vs)
 }
@@ -161,11 +151,11 @@ fn products_and_round_trip() {
 fn stage_hook_composes() {
     type S = fn(&mut [Poly], usize, u32, bool);
     let mut hooks: Vec<(&str, S)> = Vec::new();
-    if Backend::Avx2.is_available() {
-        hooks.push(("avx2", v::mldsa_stage));
-    }
-    if Backend::Avx512.is_available() {
-        hooks.push(("avx512", pqsig::kernels::ntt::avx512::mldsa_stage));
+    for (name, b) in [("avx2", Backend::Avx2), ("avx512", Backend::Avx512)] {
+        assert_eq!(mldsa_stage_for(b).is_some(), b.is_available());
+        if let Some(h) = mldsa_stage_for(b) {
+            hooks.push((name, h));
+        }
     }
     if hooks.is_empty() {
         println!("skipped: AVX2 is not available");

@@ -5,7 +5,7 @@
 //!   what a byte-oriented API (libcrux, PQClean, liboqs) does on every call.
 
 use super::{Api, Fixture, Loaded, SigImpl, CTX};
-use pqsig::kernels::select::set_backend;
+use pqsig::backend::set_backend;
 use pqsig::mldsa::{self, SigningKey, VerifyingKey};
 use pqsig::Backend;
 

@@ -13,9 +13,9 @@
 //! the encodings come with them).
 
 use super::{falcon_rand, Alg, Api, Fixture, Loaded, Op, SigImpl, CTX};
+use pqsig::backend::set_backend;
 use pqsig::falcon::{self, fndsa, ExpandedSigningKey, SigningKey, VerifyingKey};
 use pqsig::kernels::falcon::fpr::FPR_IMPL;
-use pqsig::kernels::select::set_backend;
 use pqsig::Backend;
 
 fn err(e: pqsig::Error) -> String {

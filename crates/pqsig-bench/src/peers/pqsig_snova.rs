@@ -14,7 +14,7 @@
 //! the fixture's signatures byte for byte.
 
 use super::{snova_salt, Alg, Api, Fixture, Loaded, Op, SigImpl};
-use pqsig::kernels::select::set_backend;
+use pqsig::backend::set_backend;
 use pqsig::snova::{self, ExpandedSigningKey, PreparedVerifyingKey, SigningKey, VerifyingKey};
 use pqsig::Backend;
 

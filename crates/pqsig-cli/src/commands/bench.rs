@@ -18,10 +18,10 @@ use crate::cli::BenchArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
 use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::backend;
 use pqsig::batch::{
     sign_batch_with, verify_batch_with, Message, Options, SignItem, SignKey, VerifyItem, VerifyKey,
 };
-use pqsig::kernels::select;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
 
@@ -88,7 +88,7 @@ pub fn run(args: BenchArgs, forced: Option<Backend>, batch: &Options) -> Result<
     };
     let budget = Duration::from_secs_f64(args.time);
     let progress = io::progress_wanted(args.progress);
-    let default = select::active();
+    let default = backend::active();
     let started = Instant::now();
     let mut out = Out::new();
     let names: Vec<&str> = backends.iter().map(|b| b.name()).collect();

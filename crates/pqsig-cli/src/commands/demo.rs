@@ -7,7 +7,7 @@ use crate::cli::DemoArgs;
 use crate::exit::Failure;
 use crate::io::Out;
 use pqsig::any::{SigningKey, VerifyingKey};
-use pqsig::kernels::select;
+use pqsig::backend;
 use pqsig::{Algorithm, Backend, Error};
 use std::time::{Duration, Instant};
 
@@ -62,7 +62,7 @@ pub fn run(args: DemoArgs, forced: Option<Backend>) -> Result<(), Failure> {
         Some(b) => vec![b],
         None => Backend::available().collect(),
     };
-    let default = select::active();
+    let default = backend::active();
     let mut out = Out::new();
     writeln!(out, "pqsig {} demo", env!("CARGO_PKG_VERSION"))?;
     writeln!(
@@ -131,7 +131,7 @@ fn default_source(forced: Option<Backend>) -> String {
     if forced.is_some() {
         return "set by --backend".to_string();
     }
-    if select::env_override().is_some() {
+    if backend::env_override().is_some() {
         return "set by PQSIG_BACKEND".to_string();
     }
     match std::env::var("PQSIG_BACKEND") {

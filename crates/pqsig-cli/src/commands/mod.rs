@@ -19,8 +19,8 @@ use crate::cli::{Cli, Command, KeyFormat};
 use crate::exit::Failure;
 use crate::io;
 use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::backend;
 use pqsig::batch::Options;
-use pqsig::kernels::select;
 use pqsig::keyfile::{self, Encoding, MlDsaForm};
 use pqsig::{Algorithm, Error};
 use std::path::Path;
@@ -29,7 +29,7 @@ use zeroize::Zeroizing;
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
     if let Some(b) = cli.backend {
-        select::set_backend(b).map_err(|e| Failure::error(format!("--backend {b}: {e}")))?;
+        backend::set_backend(b).map_err(|e| Failure::error(format!("--backend {b}: {e}")))?;
     }
     // Checked for every command, like --backend: a typo never passes silently.
     let batch = batch_options(cli.device.as_deref())?;

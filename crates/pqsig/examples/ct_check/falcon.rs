@@ -400,7 +400,7 @@ pub fn check_codec_pending(keys: &Keys, rng: &mut Rng) -> Vec<&'static str> {
 /// output), `trim_i8_fits` (bool declassified) and `trim_i8_decode` (validity declassified)
 /// on poisoned coefficients and bytes.
 pub fn check_codec(keys: &Keys, rng: &mut Rng) -> Vec<&'static str> {
-    use pqsig::falcon::fndsa::codec as fc;
+    use pqsig::kernels::internals::fndsa as fc;
     let mut done = Vec::new();
     for kp in &keys.0 {
         let logn = kp.logn;

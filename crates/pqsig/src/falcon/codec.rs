@@ -42,6 +42,9 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 /// of `out`. Returns the length (`ceil(14n/8)`), or `None` if a value is ≥ q, `x` is not
 /// n long, or `out` is too short.
 pub fn modq_encode(out: &mut [u8], x: &[u16], logn: u32) -> Option<usize> {
+    if !params::logn_ok(logn) {
+        return None;
+    }
     let n = 1usize << logn;
     let len = params::pk_body_size(logn);
     if x.len() != n || out.len() < len || x.iter().any(|&v| v as u32 >= params::Q) {
@@ -59,6 +62,9 @@ pub fn modq_encode(out: &mut [u8], x: &[u16], logn: u32) -> Option<usize> {
 /// Returns the number of bytes read, or `None` if `buf` is too short, a value is ≥ q, or
 /// the unused bits of the last byte are not zero.
 pub fn modq_decode(x: &mut [u16], buf: &[u8], logn: u32) -> Option<usize> {
+    if !params::logn_ok(logn) {
+        return None;
+    }
     let n = 1usize << logn;
     let len = params::pk_body_size(logn);
     if x.len() != n || buf.len() < len {
@@ -106,6 +112,9 @@ pub fn modq_decode(x: &mut [u16], buf: &[u8], logn: u32) -> Option<usize> {
 /// `None` if a value is out of range, `bits` is not in 2..=8, `x` is not n long, or `out`
 /// is too short. Constant time with respect to the values.
 pub fn trim_i8_encode(out: &mut [u8], x: &[i8], logn: u32, bits: u32) -> Option<usize> {
+    if !params::logn_ok(logn) {
+        return None;
+    }
     let n = 1usize << logn;
     if !(2..=8).contains(&bits) || x.len() != n {
         return None;
@@ -139,6 +148,9 @@ pub fn trim_i8_encode(out: &mut [u8], x: &[i8], logn: u32, bits: u32) -> Option<
 /// not in 2..=8, a value is −2^(bits−1), or the unused bits of the last byte are not
 /// zero. Constant time with respect to the values (on failure `x` is zeroed).
 pub fn trim_i8_decode(x: &mut [i8], buf: &[u8], logn: u32, bits: u32) -> Option<usize> {
+    if !params::logn_ok(logn) {
+        return None;
+    }
     let n = 1usize << logn;
     if !(2..=8).contains(&bits) || x.len() != n {
         return None;
@@ -171,6 +183,9 @@ pub fn trim_i8_decode(x: &mut [i8], buf: &[u8], logn: u32, bits: u32) -> Option<
 /// if a value is out of range, `x` is not n long, or `out` is too short (the signer then
 /// draws another signature; only the length of the discarded one is revealed).
 pub fn comp_encode(out: &mut [u8], x: &[i16], logn: u32) -> Option<usize> {
+    if !params::logn_ok(logn) {
+        return None;
+    }
     let n = 1usize << logn;
     if x.len() != n || x.iter().any(|&v| !(-2047..=2047).contains(&v)) {
         return None;
@@ -208,6 +223,9 @@ pub fn comp_encode(out: &mut [u8], x: &[i16], logn: u32) -> Option<usize> {
 /// Public data (a signature): the running time depends on the input. On x86-64 with a
 /// non-portable backend the same code runs compiled for LZCNT/BMI2 when the CPU has them.
 pub fn comp_decode(x: &mut [i16], buf: &[u8], logn: u32) -> Option<usize> {
+    if !params::logn_ok(logn) {
+        return None;
+    }
     if x.len() != 1usize << logn {
         return None;
     }

@@ -25,5 +25,21 @@ pub mod gf16;
 pub mod keccak;
 pub mod mldsa;
 pub mod ntt;
-pub mod select;
+pub(crate) mod select;
 pub mod xof;
+
+/// Scheme-level internals that `examples/ct_check` drives directly. Not API: they take
+/// raw shapes and panic on malformed ones (the public API validates before calling).
+pub mod internals {
+    /// ML-DSA packing (FIPS 204 §7) and ExpandMask (Alg. 34).
+    pub mod mldsa {
+        pub use crate::mldsa::encode::{encode_sk, pack_eta, pack_t0, pack_z, unpack_eta};
+        pub use crate::mldsa::sample::expand_mask;
+    }
+    /// FN-DSA field codecs (`ct_check`, `fndsa_vs_peer`).
+    pub mod fndsa {
+        pub use crate::falcon::fndsa::codec::{
+            comp_decode, modq_decode, trim_i8_decode, trim_i8_encode, trim_i8_fits,
+        };
+    }
+}

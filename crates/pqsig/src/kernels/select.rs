@@ -191,7 +191,7 @@ pub fn env_override() -> Option<Backend> {
 }
 
 /// The initial choice: environment override, else detection. Pure: no caching.
-pub fn initial_choice() -> Backend {
+pub(crate) fn initial_choice() -> Backend {
     env_override().unwrap_or_else(Backend::detect)
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Bits are packed little-endian: coefficient i occupies bits [i·b, (i+1)·b).
 
-use crate::kernels::mldsa::{Poly, N};
+use crate::kernels::mldsa::Poly;
 
 /// Packs `f(c)` (each < 2^BITS) of the 256 coefficients into `out` (32·BITS bytes).
 ///
@@ -177,12 +177,10 @@ pub fn encode_sk(
     out
 }
 
-/// Number of coefficients per polynomial (re-exported for packers' length arithmetic).
-pub const COEFFS: usize = N;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernels::mldsa::N;
     #[test]
     fn round_trips() {
         let mut p = Poly::default();

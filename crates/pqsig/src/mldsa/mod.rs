@@ -16,15 +16,15 @@
 
 #[cfg(feature = "std")]
 pub(crate) mod batch;
-pub mod encode;
-pub mod keygen;
+pub(crate) mod encode;
+pub(crate) mod keygen;
 pub mod keys;
 pub mod mu;
 pub mod params;
 pub mod prehash;
-pub mod sample;
-pub mod sign;
-pub mod verify;
+pub(crate) mod sample;
+pub(crate) mod sign;
+pub(crate) mod verify;
 
 pub use crate::traits::MlDsaSignature as Signature;
 pub use keys::{SigningKey, VerifyingKey};

@@ -253,7 +253,8 @@ impl SigningKey {
     /// [`SigningKey::from_bytes`] for keys of degree `2^logn` only.
     pub fn from_bytes_logn(logn: u32, sk: &[u8]) -> Result<Self, Error> {
         match sk.first() {
-            Some(&b) if b as u32 == 0x50 + logn => Self::from_bytes(sk),
+            // `logn_ok` first: `0x50 + logn` must not overflow for a huge `logn`.
+            Some(&b) if logn_ok(logn) && b as u32 == 0x50 + logn => Self::from_bytes(sk),
             _ => Err(Error::InvalidKey),
         }
     }

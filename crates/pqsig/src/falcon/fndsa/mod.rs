@@ -191,7 +191,7 @@
 //! * μ: [`compute_mu`], [`compute_mu_prehash`], [`compute_mu_prehashed`], the streaming
 //!   [`MuHasher`], [`hash_vrfy_key`].
 
-pub mod codec;
+pub(crate) mod codec;
 mod fxp;
 pub mod hash;
 mod keygen;

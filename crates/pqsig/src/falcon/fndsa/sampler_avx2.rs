@@ -243,7 +243,7 @@ fn first_stop(open: u32, rej: u32) -> u32 {
 }
 
 #[target_feature(enable = "avx2")]
-fn pair_avx2(sp: &mut Sampler, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (i32, i32) {
+unsafe fn pair_avx2(sp: &mut Sampler, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (i32, i32) {
     sp.rng.ensure(SPAN);
     let win = sp.rng.window();
     // Slot i = the 11 bytes at 11i: u64 (bytes 0..8), u16 (8..10), BerExp byte (10). A

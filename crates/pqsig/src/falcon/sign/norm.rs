@@ -93,13 +93,13 @@ fn s2_fast(s2: &mut [i16], t1: &[Fpr]) {
 
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 #[target_feature(enable = "avx2")]
-fn sqnorm_avx2(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
+unsafe fn sqnorm_avx2(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
     sqnorm_fast(hm, t0, t1)
 }
 
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 #[target_feature(enable = "avx2")]
-fn s2_avx2(s2: &mut [i16], t1: &[Fpr]) {
+unsafe fn s2_avx2(s2: &mut [i16], t1: &[Fpr]) {
     s2_fast(s2, t1)
 }
 

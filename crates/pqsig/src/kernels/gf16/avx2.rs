@@ -59,7 +59,7 @@ pub(crate) fn gfni_detected() -> bool {
 }
 
 /// The shuffle-table variant (any AVX2 CPU).
-pub const SHUFFLE: Kernels = Kernels {
+pub(super) const SHUFFLE: Kernels = Kernels {
     backend: Backend::Avx2,
     gemm_acc: gemm_expand,
     axpy_acc: axpy_shuffle,
@@ -69,7 +69,7 @@ pub const SHUFFLE: Kernels = Kernels {
 };
 
 /// The GFNI variant (AVX2 + GFNI).
-pub const GFNI: Kernels = Kernels {
+pub(super) const GFNI: Kernels = Kernels {
     backend: Backend::Avx2,
     gemm_acc: gemm_gfni,
     axpy_acc: axpy_gfni,
@@ -78,8 +78,8 @@ pub const GFNI: Kernels = Kernels {
     solve: solve_gfni,
 };
 
-pub static KERNELS_SHUFFLE: Kernels = SHUFFLE;
-pub static KERNELS_GFNI: Kernels = GFNI;
+pub(super) static KERNELS_SHUFFLE: Kernels = SHUFFLE;
+pub(super) static KERNELS_GFNI: Kernels = GFNI;
 
 /// The variant [`super::kernels`] hands out (caller checked AVX2).
 pub(crate) fn best() -> &'static Kernels {

@@ -54,7 +54,7 @@ use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
 /// GFNI kernels (`mat_mul_batch`: the AVX2 GFNI one).
-pub const GFNI: Kernels = Kernels {
+pub(super) const GFNI: Kernels = Kernels {
     backend: Backend::Avx512,
     gemm_acc,
     axpy_acc,
@@ -64,21 +64,21 @@ pub const GFNI: Kernels = Kernels {
 };
 
 /// GFNI kernels and the VBMI `mat_mul_batch`.
-pub const GFNI_VBMI: Kernels = Kernels {
+pub(super) const GFNI_VBMI: Kernels = Kernels {
     gemm_acc: gemm_acc_vbmi,
     mat_mul_batch,
     ..GFNI
 };
 
 /// CPUs without GFNI: the AVX2 shuffle kernels.
-pub const SHUFFLE: Kernels = Kernels {
+pub(super) const SHUFFLE: Kernels = Kernels {
     backend: Backend::Avx512,
     ..avx2::SHUFFLE
 };
 
-pub static KERNELS_GFNI: Kernels = GFNI;
-pub static KERNELS_GFNI_VBMI: Kernels = GFNI_VBMI;
-pub static KERNELS_SHUFFLE: Kernels = SHUFFLE;
+pub(super) static KERNELS_GFNI: Kernels = GFNI;
+pub(super) static KERNELS_GFNI_VBMI: Kernels = GFNI_VBMI;
+pub(super) static KERNELS_SHUFFLE: Kernels = SHUFFLE;
 
 fn vbmi_detected() -> bool {
     #[cfg(feature = "std")]

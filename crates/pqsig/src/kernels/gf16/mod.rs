@@ -26,11 +26,11 @@
 //! in memory by a secret. Shapes (m, k, n, strides) are public.
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+mod avx512;
 #[cfg(target_arch = "aarch64")]
-pub mod neon;
+mod neon;
 pub mod portable;
 pub mod unpack;
 
@@ -86,10 +86,14 @@ pub struct Kernels {
 pub fn kernels(b: Backend) -> &'static Kernels {
     match b {
         #[cfg(target_arch = "aarch64")]
+        // SAFETY: `Backend::Neon.is_available()`: NEON detected.
         Backend::Neon if b.is_available() => &neon::KERNELS,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected (`best` checks GFNI).
         Backend::Avx2 if b.is_available() => avx2::best(),
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected
+        // (`best` checks GFNI and VBMI).
         Backend::Avx512 if b.is_available() => avx512::best(),
         _ => &portable::KERNELS,
     }
@@ -103,10 +107,13 @@ pub fn implementations(b: Backend) -> alloc::vec::Vec<&'static Kernels> {
     match b {
         Backend::Portable => v.push(&portable::KERNELS),
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `kernels`: AVX2 detected; the fallbacks need no more.
         Backend::Avx2 if b.is_available() => avx2::implementations(&mut v),
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `kernels`: AVX-512 backend detected; GFNI/VBMI checked inside.
         Backend::Avx512 if b.is_available() => avx512::implementations(&mut v),
         #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON detected.
         Backend::Neon if b.is_available() => v.push(&neon::KERNELS),
         _ => {}
     }

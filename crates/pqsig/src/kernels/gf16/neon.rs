@@ -45,7 +45,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::arch::aarch64::*;
 
-pub static KERNELS: Kernels = Kernels {
+pub(crate) static KERNELS: Kernels = Kernels {
     backend: Backend::Neon,
     gemm_acc,
     axpy_acc,
@@ -130,7 +130,7 @@ fn store(s: &mut [u8], off: usize, w: usize, v: uint8x16_t) {
 // axpy, reduce
 // ---------------------------------------------------------------------------------------
 
-pub fn axpy_acc(acc: &mut [u8], s: u8, x: &[u8]) {
+pub(crate) fn axpy_acc(acc: &mut [u8], s: u8, x: &[u8]) {
     // SAFETY: the table is handed out only when NEON was detected (module docs).
     unsafe { axpy_neon(acc, s, x) }
 }
@@ -161,7 +161,7 @@ unsafe fn axpy_neon(acc: &mut [u8], s: u8, x: &[u8]) {
     }
 }
 
-pub fn reduce(x: &mut [u8]) {
+pub(crate) fn reduce(x: &mut [u8]) {
     // SAFETY: the table is handed out only when NEON was detected (module docs).
     unsafe { reduce_neon(x) }
 }
@@ -184,7 +184,7 @@ unsafe fn reduce_neon(x: &mut [u8]) {
 // ---------------------------------------------------------------------------------------
 
 #[allow(clippy::too_many_arguments)]
-pub fn gemm_acc(
+pub(crate) fn gemm_acc(
     c: &mut [u8],
     ldc: usize,
     a: &[u8],
@@ -356,7 +356,7 @@ unsafe fn gemm_block<const R: usize>(
 /// ones, and operands over 64 elements, take the gemm path.
 const K_MAX: usize = 16;
 
-pub fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
+pub(crate) fn mat_mul_batch(out: &mut [u8], a: &[u8], b: &[u8], p: usize, k: usize, q: usize) {
     let count = out.len() / (p * q);
     if count == 0 {
         return;
@@ -575,7 +575,7 @@ impl Drop for Chunks {
     }
 }
 
-pub fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
+pub(crate) fn solve(aug: &mut [u8], n: usize, stride: usize, x: &mut [u8]) -> bool {
     if n == 0 {
         return true;
     }

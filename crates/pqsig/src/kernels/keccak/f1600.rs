@@ -17,8 +17,10 @@ pub type Permute1 = fn(&mut [u64; 25]);
 pub fn permute1_for(b: Backend) -> Permute1 {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => permute1_avx512,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `bmi_detected()`: BMI1 and BMI2 detected.
         Backend::Avx2 if b.is_available() && bmi_detected() => permute1_bmi,
         _ => keccak_f1600,
     }
@@ -65,12 +67,12 @@ fn permute1_avx512(s: &mut [u64; 25]) {
 /// Keccak-f\[1600\] with the process-wide backend's permutation ([`select::active`]);
 /// the same result on every backend.
 #[inline]
-pub fn keccak_f1600_active(s: &mut [u64; 25]) {
+pub(crate) fn keccak_f1600_active(s: &mut [u64; 25]) {
     permute1_for(select::active())(s)
 }
 
 /// Round constants ι for the 24 rounds.
-pub const RC: [u64; 24] = [
+pub(crate) const RC: [u64; 24] = [
     0x0000000000000001,
     0x0000000000008082,
     0x800000000000808A,

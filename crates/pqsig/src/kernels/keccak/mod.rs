@@ -20,14 +20,17 @@ pub(crate) mod f1600_avx512;
 pub mod sponge;
 pub mod x4;
 #[cfg(target_arch = "x86_64")]
-pub mod x4_avx2;
+pub(crate) mod x4_avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod x4_avx512;
+pub(crate) mod x4_avx512;
 pub mod x8;
 #[cfg(target_arch = "x86_64")]
-pub mod x8_avx512;
+pub(crate) mod x8_avx512;
 pub mod xn;
 
-pub use sponge::{Sha3, Shake, Shake128, Shake256};
-pub use x4::ShakeX4;
+#[allow(unused_imports)]
+pub(crate) use sponge::Shake;
+pub use sponge::{Sha3, Shake128, Shake256};
+#[allow(unused_imports)]
+pub(crate) use x4::ShakeX4;
 pub use x8::ShakeX8;

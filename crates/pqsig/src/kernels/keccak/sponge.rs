@@ -11,7 +11,7 @@ pub const SHAKE256_RATE: usize = 136;
 
 /// Something computing Keccak-f\[1600\] on one state (see
 /// [`Sponge::squeeze_lanes_permuting`]).
-pub trait KeccakPermutation {
+pub(crate) trait KeccakPermutation {
     fn permute(&mut self, s: &mut [u64; 25]);
 }
 
@@ -155,7 +155,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     /// `f` called again, otherwise squeezing stops. Returns false, doing nothing, if the
     /// squeeze position is not on a lane boundary (as it is after absorbing, and after
     /// squeezing multiples of 8 bytes).
-    pub fn squeeze_lanes_with(&mut self, f: impl FnMut(&[u64]) -> usize) -> bool {
+    pub(crate) fn squeeze_lanes_with(&mut self, f: impl FnMut(&[u64]) -> usize) -> bool {
         let mut p = self.permute;
         self.squeeze_lanes_permuting(&mut p, f)
     }
@@ -165,7 +165,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
     /// work interleaved). Inlined, so that `perm` (an `#[inline(always)]` implementation)
     /// and `f` can be inlined into a caller compiled with other target features.
     #[inline(always)]
-    pub fn squeeze_lanes_permuting(
+    pub(crate) fn squeeze_lanes_permuting(
         &mut self,
         perm: &mut impl KeccakPermutation,
         mut f: impl FnMut(&[u64]) -> usize,
@@ -220,7 +220,7 @@ impl<const RATE: usize, const DS: u8> Drop for Sponge<RATE, DS> {
 }
 
 /// SHAKE128 / SHAKE256 (domain byte 0x1F).
-pub type Shake<const RATE: usize> = Sponge<RATE, 0x1F>;
+pub(crate) type Shake<const RATE: usize> = Sponge<RATE, 0x1F>;
 pub type Shake128 = Shake<SHAKE128_RATE>;
 pub type Shake256 = Shake<SHAKE256_RATE>;
 

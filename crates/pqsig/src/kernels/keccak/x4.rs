@@ -15,7 +15,7 @@ pub type StateX4 = StateXN<4>;
 pub type Permute4 = PermuteN<4>;
 
 /// Four SHAKE sponges (rate `RATE` bytes, domain byte 0x1F) over equal-length inputs.
-pub type ShakeX4<const RATE: usize> = ShakeXN<4, RATE>;
+pub(crate) type ShakeX4<const RATE: usize> = ShakeXN<4, RATE>;
 
 /// Portable four-way permutation: four scalar permutations.
 pub fn permute4_portable(st: &mut StateX4) {
@@ -27,8 +27,10 @@ pub fn permute4_for(b: Backend) -> Permute4 {
     match b {
         Backend::Portable => permute4_portable,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
         Backend::Avx2 if b.is_available() => super::x4_avx2::permute4_avx2,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => super::x4_avx512::permute4_avx512,
         #[allow(unreachable_patterns)]
         _ => permute4_portable,

@@ -25,7 +25,7 @@ use core::arch::x86_64::*;
 
 /// AVX2 four-way permutation: each of the four interleaved states gets the 24-round
 /// Keccak-f\[1600\], exactly as four calls of the portable `keccak_f1600` would.
-pub fn permute4_avx2(st: &mut StateX4) {
+pub(crate) fn permute4_avx2(st: &mut StateX4) {
     let p = st.s.as_mut_ptr() as *mut __m256i;
     // SAFETY: this function is only reachable through tables gated on AVX2 detection:
     // `x4::permute4_for(Backend::Avx2)` returns it only when `Backend::Avx2.is_available()`,
@@ -40,7 +40,7 @@ pub fn permute4_avx2(st: &mut StateX4) {
 /// AVX2 eight-way permutation: the four-way kernel on instances 0–3, then on 4–7, each
 /// in place in the [`StateX8`] (no copies into a [`StateX4`]). Exactly eight calls of
 /// the portable `keccak_f1600`.
-pub fn permute8_avx2(st: &mut StateX8) {
+pub(crate) fn permute8_avx2(st: &mut StateX8) {
     let p = st.s.as_mut_ptr() as *mut __m256i;
     // SAFETY: as for `permute4_avx2`: this function is only reachable through
     // `x8::permute8_for(Backend::Avx2)` and the AVX2 ML-DSA kernel table (as `permute8`),

@@ -37,7 +37,7 @@ use core::arch::x86_64::*;
 
 /// AVX-512 four-way permutation: each of the four interleaved states gets the 24-round
 /// Keccak-f\[1600\], exactly as four calls of the portable `keccak_f1600` would.
-pub fn permute4_avx512(st: &mut StateX4) {
+pub(crate) fn permute4_avx512(st: &mut StateX4) {
     // SAFETY: this function is only reachable through tables gated on AVX-512 detection:
     // `x4::permute4_for(Backend::Avx512)` returns it only when
     // `Backend::Avx512.is_available()` (AVX2, AVX-512 F, VL, BW and DQ all detected), and

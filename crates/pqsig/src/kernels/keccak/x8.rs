@@ -33,8 +33,10 @@ pub fn permute8_for(b: Backend) -> Permute8 {
     match b {
         Backend::Portable => permute8_portable,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
         Backend::Avx2 if b.is_available() => super::x4_avx2::permute8_avx2,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => super::x8_avx512::permute8_avx512,
         #[allow(unreachable_patterns)]
         _ => permute8_portable,

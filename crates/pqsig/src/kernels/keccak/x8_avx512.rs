@@ -26,7 +26,7 @@ use core::arch::x86_64::*;
 
 /// AVX-512 eight-way permutation: each of the eight interleaved states gets the 24-round
 /// Keccak-f\[1600\], exactly as eight calls of the portable `keccak_f1600` would.
-pub fn permute8_avx512(st: &mut StateX8) {
+pub(crate) fn permute8_avx512(st: &mut StateX8) {
     // SAFETY: this function is only reachable through tables gated on AVX-512 detection:
     // `x8::permute8_for(Backend::Avx512)` returns it only when
     // `Backend::Avx512.is_available()` (AVX2, AVX-512 F, VL, BW and DQ all detected), and

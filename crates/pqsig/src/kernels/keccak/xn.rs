@@ -38,7 +38,7 @@ impl<const W: usize> Default for StateXN<W> {
 pub type PermuteN<const W: usize> = fn(&mut StateXN<W>);
 
 /// Portable `W`-way permutation: `W` scalar permutations.
-pub fn permute_portable<const W: usize>(st: &mut StateXN<W>) {
+pub(crate) fn permute_portable<const W: usize>(st: &mut StateXN<W>) {
     for j in 0..W {
         let mut a: [u64; 25] = core::array::from_fn(|i| st.s[i][j]);
         keccak_f1600(&mut a);

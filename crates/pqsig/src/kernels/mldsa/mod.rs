@@ -28,9 +28,9 @@
 //! | `shiftl` | a < 2^(31−13) | a·2^13 |
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+pub(crate) mod avx512;
 pub mod portable;
 mod zetas;
 
@@ -42,7 +42,7 @@ use zeroize::Zeroize;
 pub const N: usize = 256;
 pub const Q: i32 = 8380417;
 /// q^-1 mod 2^32.
-pub const QINV: i32 = 58728449;
+pub(crate) const QINV: i32 = 58728449;
 /// Dropped bits of t (FIPS 204 d).
 pub const D: u32 = 13;
 
@@ -126,8 +126,11 @@ pub fn kernels(b: Backend) -> &'static Kernels {
 pub fn base_kernels(b: Backend) -> &'static Kernels {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()` (AVX2 detected) is the guard; the table's
+        // safe wrappers enter AVX2 code relying on it.
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }

@@ -42,7 +42,7 @@ const fn brv8(x: usize) -> usize {
 
 /// `ZETAS[k] = 1753^brv8(k) · 2^32 mod q`, centred in (−q/2, q/2]: the twiddle of the
 /// k-th butterfly group in Montgomery form. (`ZETAS[0]` is unused by the transforms.)
-pub const ZETAS: [i32; N] = {
+pub(crate) const ZETAS: [i32; N] = {
     let mut t = [0i32; N];
     let q = Q as u64;
     let r = (1u64 << 32) % q;

@@ -13,7 +13,7 @@ std::thread_local! {
 }
 
 /// `F` with every operation counted.
-pub struct Counting<F>(PhantomData<F>);
+pub(crate) struct Counting<F>(PhantomData<F>);
 
 fn bump(f: impl FnOnce(&mut OpCounts)) {
     COUNTS.with(|c| {
@@ -24,7 +24,7 @@ fn bump(f: impl FnOnce(&mut OpCounts)) {
 }
 
 /// Zeroes this thread's counters.
-pub fn reset_counts() {
+pub(crate) fn reset_counts() {
     COUNTS.with(|c| c.set(OpCounts::ZERO));
 }
 

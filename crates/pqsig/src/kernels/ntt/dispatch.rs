@@ -24,7 +24,7 @@ use crate::kernels::select::Backend;
 
 /// ML-DSA (forward, inverse) of a variant on a backend (SIMD where one exists, else
 /// portable). Radix-2 on a SIMD backend is the backend table itself, not this pair.
-pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
+pub(crate) const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
         #[cfg(target_arch = "x86_64")]
@@ -63,7 +63,7 @@ pub const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
 
 /// Falcon (forward, inverse) of a variant on a backend (SIMD where one exists, else
 /// portable). Radix-2 on a SIMD backend is the backend table itself, not this pair.
-pub const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
+pub(crate) const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
         #[cfg(target_arch = "x86_64")]
@@ -159,6 +159,8 @@ falcon_table!(F_A5_W16, fntt::avx512::KERNELS, Avx512, Winograd16);
 /// The ML-DSA kernel table of a backend (portable if unavailable here) with the NTT of
 /// the given variant.
 pub fn mldsa_kernels(b: Backend, v: NttVariant) -> &'static Kernels {
+    // SAFETY (every SIMD arm): `base_kernels` returned a SIMD table only after
+    // `b.is_available()`, so `base.backend` names a detected backend.
     let base = mldsa::base_kernels(b);
     match (base.backend, v) {
         (_, NttVariant::Radix2) => base,
@@ -183,6 +185,7 @@ pub fn mldsa_kernels(b: Backend, v: NttVariant) -> &'static Kernels {
 /// The Falcon NTT kernel table of a backend (portable if unavailable here) with the NTT
 /// of the given variant.
 pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
+    // SAFETY (every SIMD arm): as in `mldsa_kernels`, `base.backend` was detected.
     let base = fntt::base_kernels(b);
     match (base.backend, v) {
         (_, NttVariant::Radix2) => base,
@@ -207,7 +210,7 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
 /// The ML-DSA table of a backend with the variant selected now for the backend whose
 /// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels).
 #[inline]
-pub fn mldsa_selected(b: Backend) -> &'static Kernels {
+pub(crate) fn mldsa_selected(b: Backend) -> &'static Kernels {
     let eff = mldsa::base_kernels(b).backend;
     mldsa_kernels(eff, variant_for(Modulus::MlDsa, eff))
 }
@@ -215,7 +218,43 @@ pub fn mldsa_selected(b: Backend) -> &'static Kernels {
 /// The Falcon NTT table of a backend with the variant selected now for the backend whose
 /// kernels actually run (portable where `b` is unavailable or has no Falcon kernels).
 #[inline]
-pub fn falcon_selected(b: Backend) -> &'static NttKernels {
+pub(crate) fn falcon_selected(b: Backend) -> &'static NttKernels {
     let eff = fntt::base_kernels(b).backend;
     falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
+}
+
+/// The ML-DSA one-stage hook of an ISA (study and benchmark use, see `mldsa_stage` in
+/// `simd/mldsa.rs`): `(polys, m, layers, inverse)`.
+pub type MlDsaStage = fn(&mut [mldsa::Poly], usize, u32, bool);
+
+/// The Falcon one-stage hook of an ISA: `(a, logn, m, layers, inverse)`.
+pub type FalconStage = fn(&mut [u16], u32, usize, u32, bool);
+
+/// The SIMD ML-DSA stage hook of backend `b`; `None` where `b` has none or the CPU
+/// lacks it.
+pub fn mldsa_stage_for(b: Backend) -> Option<MlDsaStage> {
+    match b {
+        // SAFETY (of the hook's calls): `Backend::Avx2.is_available()` was checked here,
+        // and the hook asserts it again before entering `#[target_feature]` code.
+        #[cfg(target_arch = "x86_64")]
+        Avx2 if b.is_available() => Some(super::avx2::mldsa_stage),
+        // SAFETY: `Backend::Avx512.is_available()` checked (AVX2, AVX-512 F/VL/BW/DQ).
+        #[cfg(target_arch = "x86_64")]
+        Avx512 if b.is_available() => Some(super::avx512::mldsa_stage),
+        _ => None,
+    }
+}
+
+/// The SIMD Falcon stage hook of backend `b`; `None` where `b` has none or the CPU
+/// lacks it.
+pub fn falcon_stage_for(b: Backend) -> Option<FalconStage> {
+    match b {
+        // SAFETY: `Backend::Avx2.is_available()` checked (the hook asserts it again).
+        #[cfg(target_arch = "x86_64")]
+        Avx2 if b.is_available() => Some(super::avx2::falcon_stage),
+        // SAFETY: `Backend::Avx512.is_available()` checked (the hook asserts it again).
+        #[cfg(target_arch = "x86_64")]
+        Avx512 if b.is_available() => Some(super::avx512::falcon_stage),
+        _ => None,
+    }
 }

@@ -83,7 +83,7 @@ impl WConst {
 }
 
 /// `b^e mod m`.
-pub const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
+pub(crate) const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
     let mut r = 1u64;
     b %= m;
     while e > 0 {
@@ -98,7 +98,7 @@ pub const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
 
 /// The low `bits` bits of `x` reversed.
 #[inline(always)]
-pub const fn brv(x: usize, bits: u32) -> usize {
+pub(crate) const fn brv(x: usize, bits: u32) -> usize {
     ((x as u32).reverse_bits() >> (32 - bits)) as usize
 }
 

@@ -63,13 +63,15 @@ pub mod count;
 // `avx512`); their functions slot into `dispatch::mldsa_fns` / `dispatch::falcon_fns`,
 // one line each.
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
 
-pub use dispatch::{falcon_kernels, mldsa_kernels};
+pub use dispatch::{
+    falcon_kernels, falcon_stage_for, mldsa_kernels, mldsa_stage_for, FalconStage, MlDsaStage,
+};
 pub use field::Field;
 pub use select::{clear_ntt_variant, set_ntt_variant, variant_for, Modulus};
 pub use variant::NttVariant;

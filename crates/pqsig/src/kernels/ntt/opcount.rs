@@ -53,7 +53,7 @@ impl OpCounts {
 }
 
 /// Cost of one unit instance of `l` layers (forward or inverse, without final scaling).
-pub const fn unit_cost(l: u32, lazy: bool) -> OpCounts {
+pub(crate) const fn unit_cost(l: u32, lazy: bool) -> OpCounts {
     let (mul, add, red) = match l {
         1 => (1, 2, 0),
         2 => (4, 8, 0),

@@ -9,9 +9,9 @@ use super::variant::NttVariant;
 use crate::kernels::mldsa::Poly;
 
 /// An ML-DSA transform kernel (forward or inverse), as in `mldsa::Kernels`.
-pub type MlDsaNtt = fn(&mut [Poly]);
+pub(crate) type MlDsaNtt = fn(&mut [Poly]);
 /// A Falcon transform kernel (forward or inverse), as in `falcon::ntt::NttKernels`.
-pub type FalconNtt = fn(&mut [u16], u32);
+pub(crate) type FalconNtt = fn(&mut [u16], u32);
 
 macro_rules! variant_kernels {
     ($v:expr, $mf:ident, $mi:ident, $ff:ident, $fi:ident) => {

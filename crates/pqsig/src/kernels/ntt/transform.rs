@@ -25,7 +25,7 @@ pub fn inverse<F: Field>(a: &mut [F::E], logn: u32, v: NttVariant) {
 /// [`forward`] with the plan given (unit layer counts, top first, summing to logn); with
 /// a constant plan the compiler unrolls the unit sequence.
 #[inline(always)]
-pub fn forward_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
+pub(crate) fn forward_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
     let n = 1usize << logn;
     let a = &mut a[..n];
     let mut m = 1;
@@ -42,7 +42,7 @@ pub fn forward_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
 
 /// [`inverse`] with the plan given (the forward plan; run bottom-up).
 #[inline(always)]
-pub fn inverse_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
+pub(crate) fn inverse_plan<F: Field>(a: &mut [F::E], logn: u32, plan: &[u32]) {
     let n = 1usize << logn;
     let a = &mut a[..n];
     let mut m = 1usize << logn;

@@ -28,7 +28,7 @@ use super::field::{brv, Field, WConst};
 
 /// One forward radix-2 (Cooley–Tukey) layer with `m` groups.
 #[inline(always)]
-pub fn fwd_r2<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn fwd_r2<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     let h = n / (2 * m);
     for i in 0..m {
         let z = F::zeta(m + i);
@@ -43,7 +43,7 @@ pub fn fwd_r2<F: Field>(a: &mut [F::E], n: usize, m: usize) {
 
 /// One inverse radix-2 (Gentleman–Sande) layer with `m` groups.
 #[inline(always)]
-pub fn inv_r2<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn inv_r2<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     let h = n / (2 * m);
     for i in 0..m {
         let z = F::zeta_inv(m + i);
@@ -68,7 +68,7 @@ fn quarters<F: Field>(blk: &mut [F::E], s: usize) -> [&mut [F::E]; 4] {
 /// Two forward layers (`m` and `2m` groups) in one pass: four coefficients in registers,
 /// the same operations as two radix-2 layers (so the same results, bit for bit).
 #[inline(always)]
-pub fn fwd_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn fwd_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     let s = n / (4 * m);
     for i in 0..m {
         let za = F::zeta(m + i);
@@ -93,7 +93,7 @@ pub fn fwd_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
 
 /// Two inverse layers (`2m`, then `m` groups) in one pass.
 #[inline(always)]
-pub fn inv_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn inv_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     let s = n / (4 * m);
     for i in 0..m {
         let za = F::zeta_inv(m + i);
@@ -117,7 +117,7 @@ pub fn inv_r4<F: Field>(a: &mut [F::E], n: usize, m: usize) {
 /// The constants of one direction of the short DFTs: ι = ω4, the radix-8 pair (A, B),
 /// and the four odd roots ω16^(1,5,3,7) of the radix-16 unit.
 #[derive(Clone, Copy)]
-pub struct DftConsts<C> {
+pub(crate) struct DftConsts<C> {
     pub iota: C,
     pub a8: C,
     pub b8: C,
@@ -159,7 +159,7 @@ impl<C: Copy> DftConsts<C> {
 /// In the complex FFT the products by ι are free; in Z_q each is a full modular
 /// multiplication and is counted as one.
 #[inline(always)]
-pub fn dft8<F: Field>(x: [F::E; 8], c: &DftConsts<F::C>) -> [F::E; 8] {
+pub(crate) fn dft8<F: Field>(x: [F::E; 8], c: &DftConsts<F::C>) -> [F::E; 8] {
     let (add, sub) = (F::add, F::sub);
     let u = [
         add(x[0], x[4]),
@@ -208,7 +208,7 @@ pub fn dft8<F: Field>(x: [F::E; 8], c: &DftConsts<F::C>) -> [F::E; 8] {
 /// `[[ω8, ιω8], [ιω8, ω8]]`, two products instead of three — the Winograd step;
 /// ι·v4 and ι·v5 are one product each, and the last level four.
 #[inline(always)]
-pub fn dft16<F: Field>(x: [F::E; 16], c: &DftConsts<F::C>) -> [F::E; 16] {
+pub(crate) fn dft16<F: Field>(x: [F::E; 16], c: &DftConsts<F::C>) -> [F::E; 16] {
     let (add, sub) = (F::add, F::sub);
     let mut u = [x[0]; 8];
     let mut v = [x[0]; 8];
@@ -327,24 +327,24 @@ fn inv_w<F: Field, const P: usize, const L: u32>(
 
 /// Forward Winograd radix-8 unit (three layers) at the level with `m` groups.
 #[inline(always)]
-pub fn fwd_w8<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn fwd_w8<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     fwd_w::<F, 8, 3>(a, n, m, dft8::<F>)
 }
 
 /// Inverse Winograd radix-8 unit (three layers) at the level with `m` groups.
 #[inline(always)]
-pub fn inv_w8<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn inv_w8<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     inv_w::<F, 8, 3>(a, n, m, dft8::<F>)
 }
 
 /// Forward Winograd radix-16 unit (four layers) at the level with `m` groups.
 #[inline(always)]
-pub fn fwd_w16<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn fwd_w16<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     fwd_w::<F, 16, 4>(a, n, m, dft16::<F>)
 }
 
 /// Inverse Winograd radix-16 unit (four layers) at the level with `m` groups.
 #[inline(always)]
-pub fn inv_w16<F: Field>(a: &mut [F::E], n: usize, m: usize) {
+pub(crate) fn inv_w16<F: Field>(a: &mut [F::E], n: usize, m: usize) {
     inv_w::<F, 16, 4>(a, n, m, dft16::<F>)
 }

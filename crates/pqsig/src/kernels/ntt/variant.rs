@@ -48,7 +48,7 @@ impl NttVariant {
     }
 
     /// Layers per full unit: 1, 2, 3 or 4.
-    pub const fn unit_layers(self) -> u32 {
+    pub(crate) const fn unit_layers(self) -> u32 {
         match self {
             NttVariant::Radix2 => 1,
             NttVariant::Radix4 => 2,

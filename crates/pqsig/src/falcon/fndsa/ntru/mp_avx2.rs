@@ -184,7 +184,7 @@ fn join1(lo: __m256i, hi: __m256i) -> (__m256i, __m256i) {
 /// Forward NTT, as [`SmallPrime::ntt`] (logn >= 4; smaller degrees use the portable
 /// code).
 #[target_feature(enable = "avx2")]
-fn ntt_avx2(sp: &SmallPrime, logn: u32, a: &mut [u32], gm: &[u32]) {
+unsafe fn ntt_avx2(sp: &SmallPrime, logn: u32, a: &mut [u32], gm: &[u32]) {
     let n = 1usize << logn;
     let pv = Pv::new(sp);
     // Layers with half-distance >= 8: vectors along j.
@@ -223,7 +223,7 @@ fn ntt_avx2(sp: &SmallPrime, logn: u32, a: &mut [u32], gm: &[u32]) {
 
 /// Inverse NTT, as [`SmallPrime::intt`] (logn >= 4).
 #[target_feature(enable = "avx2")]
-fn intt_avx2(sp: &SmallPrime, logn: u32, a: &mut [u32], igm: &[u32]) {
+unsafe fn intt_avx2(sp: &SmallPrime, logn: u32, a: &mut [u32], igm: &[u32]) {
     let n = 1usize << logn;
     let pv = Pv::new(sp);
     for c in 0..n / 16 {
@@ -371,7 +371,7 @@ fn norm_zero8(x: &mut [u32], c: usize, n: usize, m: &[u32]) {
 /// [`zint::rebuild_crt`], eight coefficients at a time (the remainder of n mod 8 runs
 /// the portable steps).
 #[target_feature(enable = "avx2")]
-fn rebuild_crt_avx2(
+unsafe fn rebuild_crt_avx2(
     xx: &mut [u32],
     xlen: usize,
     n: usize,
@@ -416,7 +416,7 @@ fn rebuild_crt_avx2(
 /// `out[j] = x_j mod p` for the n signed integers of `len` words at `x[j..]` (stride
 /// n), as [`zint::mod_small_signed`]; `rx = 2^(31·len) mod p`.
 #[target_feature(enable = "avx2")]
-fn mod_small_signed_avx2(
+unsafe fn mod_small_signed_avx2(
     out: &mut [u32],
     x: &[u32],
     len: usize,

@@ -195,7 +195,7 @@ fn cdiv(a_re: V, a_im: V, b_re: V, b_im: V) -> (V, V) {
 
 /// Forward FFT, logn in 4..=10, `f.len() == n`.
 #[target_feature(enable = "avx2")]
-fn fft_avx2(f: &mut [f64], logn: u32) {
+unsafe fn fft_avx2(f: &mut [f64], logn: u32) {
     let n = f.len();
     let hn = n >> 1;
     let (re, im) = f.split_at_mut(hn);
@@ -264,7 +264,7 @@ fn fft_avx2(f: &mut [f64], logn: u32) {
 
 /// Inverse FFT, logn in 4..=10, `f.len() == n`.
 #[target_feature(enable = "avx2")]
-fn ifft_avx2(f: &mut [f64], logn: u32) {
+unsafe fn ifft_avx2(f: &mut [f64], logn: u32) {
     let n = f.len();
     let hn = n >> 1;
     let (re, im) = f.split_at_mut(hn);
@@ -369,7 +369,7 @@ enum Lin {
 }
 
 #[target_feature(enable = "avx2")]
-fn lin_avx2(a: &mut [f64], b: &[f64], op: Lin) {
+unsafe fn lin_avx2(a: &mut [f64], b: &[f64], op: Lin) {
     for i in (0..a.len()).step_by(4) {
         let (x, y) = (ld(a, i), ld(b, i));
         let r = match op {
@@ -381,14 +381,14 @@ fn lin_avx2(a: &mut [f64], b: &[f64], op: Lin) {
 }
 
 #[target_feature(enable = "avx2")]
-fn neg_avx2(a: &mut [f64]) {
+unsafe fn neg_avx2(a: &mut [f64]) {
     for i in (0..a.len()).step_by(4) {
         st(a, i, neg(ld(a, i)));
     }
 }
 
 #[target_feature(enable = "avx2")]
-fn mulconst_avx2(a: &mut [f64], x: f64) {
+unsafe fn mulconst_avx2(a: &mut [f64], x: f64) {
     let c = _mm256_set1_pd(x);
     for i in (0..a.len()).step_by(4) {
         st(a, i, mul(ld(a, i), c));
@@ -455,7 +455,7 @@ enum Prod {
 }
 
 #[target_feature(enable = "avx2")]
-fn prod_avx2(a: &mut [f64], b: &[f64], op: Prod) {
+unsafe fn prod_avx2(a: &mut [f64], b: &[f64], op: Prod) {
     let hn = a.len() >> 1;
     let (are, aim) = a.split_at_mut(hn);
     let (bre, bim) = b.split_at(hn);
@@ -500,7 +500,7 @@ fn poly_div_fft(a: &mut [Fpr], b: &[Fpr], logn: u32) {
 }
 
 #[target_feature(enable = "avx2")]
-fn mulselfadj_avx2(a: &mut [f64]) {
+unsafe fn mulselfadj_avx2(a: &mut [f64]) {
     let hn = a.len() >> 1;
     let (are, aim) = a.split_at_mut(hn);
     let zero = _mm256_setzero_pd();
@@ -522,7 +522,7 @@ fn poly_mulselfadj_fft(a: &mut [Fpr], logn: u32) {
 
 /// `d[u] ← 1/(|a_u|² + |b_u|²)`, `d.len() == n/2`.
 #[target_feature(enable = "avx2")]
-fn invnorm2_avx2(d: &mut [f64], a: &[f64], b: &[f64]) {
+unsafe fn invnorm2_avx2(d: &mut [f64], a: &[f64], b: &[f64]) {
     let hn = d.len();
     let (are, aim) = a.split_at(hn);
     let (bre, bim) = b.split_at(hn);
@@ -547,7 +547,7 @@ fn poly_invnorm2_fft(d: &mut [Fpr], a: &[Fpr], b: &[Fpr], logn: u32) {
 
 #[allow(non_snake_case)]
 #[target_feature(enable = "avx2")]
-fn add_muladj_avx2(d: &mut [f64], F: &[f64], G: &[f64], f: &[f64], g: &[f64]) {
+unsafe fn add_muladj_avx2(d: &mut [f64], F: &[f64], G: &[f64], f: &[f64], g: &[f64]) {
     let hn = d.len() >> 1;
     let (dre, dim) = d.split_at_mut(hn);
     let (Fre, Fim) = F.split_at(hn);
@@ -583,7 +583,7 @@ fn poly_add_muladj_fft(d: &mut [Fpr], F: &[Fpr], G: &[Fpr], f: &[Fpr], g: &[Fpr]
 /// `a ← a · b` (`DIV = false`) or `a ← a · (1/b)` (`DIV = true`) for a real `b` of
 /// `n/2` entries.
 #[target_feature(enable = "avx2")]
-fn autoadj_avx2<const DIV: bool>(a: &mut [f64], b: &[f64]) {
+unsafe fn autoadj_avx2<const DIV: bool>(a: &mut [f64], b: &[f64]) {
     let hn = a.len() >> 1;
     let (are, aim) = a.split_at_mut(hn);
     for u in (0..hn).step_by(4) {
@@ -623,7 +623,7 @@ fn ldl_step(g00re: V, g00im: V, o_re: V, o_im: V, g11re: V, g11im: V) -> (V, V, 
 }
 
 #[target_feature(enable = "avx2")]
-fn ldl_avx2(g00: &[f64], g01: &mut [f64], g11: &mut [f64]) {
+unsafe fn ldl_avx2(g00: &[f64], g01: &mut [f64], g11: &mut [f64]) {
     let hn = g01.len() >> 1;
     let (g00re, g00im) = g00.split_at(hn);
     let (g01re, g01im) = g01.split_at_mut(hn);
@@ -660,7 +660,7 @@ fn poly_ldl_fft(g00: &[Fpr], g01: &mut [Fpr], g11: &mut [Fpr], logn: u32) {
 }
 
 #[target_feature(enable = "avx2")]
-fn ldlmv_avx2(d11: &mut [f64], l10: &mut [f64], g00: &[f64], g01: &[f64], g11: &[f64]) {
+unsafe fn ldlmv_avx2(d11: &mut [f64], l10: &mut [f64], g00: &[f64], g01: &[f64], g11: &[f64]) {
     let hn = d11.len() >> 1;
     let (d11re, d11im) = d11.split_at_mut(hn);
     let (l10re, l10im) = l10.split_at_mut(hn);
@@ -712,7 +712,7 @@ fn poly_ldlmv_fft(
 
 /// `f.len() == n`, `f0.len() == f1.len() == n/2`, n >= 16.
 #[target_feature(enable = "avx2")]
-fn split_avx2(f0: &mut [f64], f1: &mut [f64], f: &[f64]) {
+unsafe fn split_avx2(f0: &mut [f64], f1: &mut [f64], f: &[f64]) {
     let hn = f0.len();
     let qn = hn >> 1;
     let (fre, fim) = f.split_at(hn);
@@ -755,7 +755,7 @@ fn poly_split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr], logn: u32) {
 
 /// `f.len() == n`, `f0.len() == f1.len() == n/2`, n >= 16.
 #[target_feature(enable = "avx2")]
-fn merge_avx2(f: &mut [f64], f0: &[f64], f1: &[f64]) {
+unsafe fn merge_avx2(f: &mut [f64], f0: &[f64], f1: &[f64]) {
     let hn = f0.len();
     let qn = hn >> 1;
     let (fre, fim) = f.split_at_mut(hn);

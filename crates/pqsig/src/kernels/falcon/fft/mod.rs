@@ -148,6 +148,7 @@ pub static PORTABLE: FftKernels = FftKernels {
 pub fn kernels(b: Backend) -> &'static FftKernels {
     match b {
         #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+        // SAFETY: `b.is_available()` for Avx2 or Avx512: AVX2 detected either way.
         Backend::Avx2 | Backend::Avx512 if b.is_available() => &avx2::KERNELS,
         _ => &PORTABLE,
     }

@@ -66,7 +66,7 @@ fpr_consts! {
 
 /// 1/σ for signing, per logn (index 0 unused). σ = 1.17 √q · ε-dependent factor from the
 /// round-3 parameter table, extended to the toy degrees the FN-DSA KATs use.
-pub const INV_SIGMA: [Fpr; 11] = {
+pub(crate) const INV_SIGMA: [Fpr; 11] = {
     const V: [f64; 11] = [
         0.0,
         0.0069054793295940891952143765991630516,

@@ -32,7 +32,7 @@ use super::{NttKernels, Q, QINV, R2};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
-pub static KERNELS: NttKernels = NttKernels {
+pub(crate) static KERNELS: NttKernels = NttKernels {
     backend: Backend::Avx2,
     ntt,
     intt,

@@ -57,7 +57,7 @@ use core::arch::x86_64::*;
 
 /// The AVX-512 table: its own transforms and NTT-domain products, sums and differences;
 /// the AVX2 kernels for the rest.
-pub static KERNELS: NttKernels = NttKernels {
+pub(crate) static KERNELS: NttKernels = NttKernels {
     backend: Backend::Avx512,
     ntt,
     intt,

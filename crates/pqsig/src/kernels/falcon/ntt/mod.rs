@@ -42,9 +42,9 @@
 //! ones for n < 64.
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub(crate) mod avx2;
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+pub(crate) mod avx512;
 pub mod portable;
 pub mod tables;
 
@@ -55,11 +55,11 @@ pub const Q: u32 = 12289;
 /// The Montgomery radix modulo q: 2^16 mod q.
 pub const R: u32 = 4091;
 /// R^2 mod q (multiplying by it Montgomery-wise converts into Montgomery form).
-pub const R2: u32 = 10952;
+pub(crate) const R2: u32 = 10952;
 /// −1/q mod 2^16.
-pub const Q0I: u32 = 12287;
+pub(crate) const Q0I: u32 = 12287;
 /// 1/q mod 2^16.
-pub const QINV: u16 = 53249;
+pub(crate) const QINV: u16 = 53249;
 /// Largest supported logn.
 pub const MAX_LOGN: u32 = 10;
 
@@ -102,7 +102,7 @@ pub struct NttKernels {
 }
 
 /// The type of [`NttKernels::hash_words`]: `(out, filled, lanes) → (filled, lanes read)`.
-pub type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
+pub(crate) type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
 
 /// The kernel table of a backend (portable if it is unavailable here), with the NTT
 /// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
@@ -117,8 +117,10 @@ pub fn kernels(b: Backend) -> &'static NttKernels {
 pub fn base_kernels(b: Backend) -> &'static NttKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         _ => &portable::KERNELS,
     }

@@ -51,15 +51,15 @@ const fn twiddles(base: u32) -> [u16; 1024] {
 }
 
 /// Forward twiddles, Montgomery form.
-pub const GM: [u16; 1024] = twiddles(G);
+pub(crate) const GM: [u16; 1024] = twiddles(G);
 /// Inverse twiddles (powers of 1/7), Montgomery form.
-pub const IGM: [u16; 1024] = twiddles(pow_mod(G, Q - 2, Q));
+pub(crate) const IGM: [u16; 1024] = twiddles(pow_mod(G, Q - 2, Q));
 
 /// `w · (1/q mod 2^16) mod 2^16` for each entry: with it a Montgomery product by `w`
 /// gets its reduction factor `x·w/q mod 2^16` as one low product `x · w'` (the same
 /// value, so the same result, with one multiplication fewer).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub const fn times_qinv<const N: usize>(src: &[u16; N]) -> [u16; N] {
+pub(crate) const fn times_qinv<const N: usize>(src: &[u16; N]) -> [u16; N] {
     let mut t = [0u16; N];
     let mut i = 0;
     while i < N {
@@ -75,7 +75,7 @@ pub const fn times_qinv<const N: usize>(src: &[u16; N]) -> [u16; N] {
 /// offset of the coefficient in lane `i` of X. The permutations are the ones
 /// `avx2::shuffle8/4/2/1` perform, applied in that order to the natural layout.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub const fn lane_map(ht: usize) -> [u8; 16] {
+pub(crate) const fn lane_map(ht: usize) -> [u8; 16] {
     // Natural layout: X holds offsets 0..16, Y holds 16..32.
     let mut x = [0u8; 16];
     let mut y = [0u8; 16];
@@ -128,7 +128,7 @@ pub(super) const fn shuffle_model<const N: usize>(
 /// of a degree-n transform uses `v = (n/(2·ht))·ht/16 + p = n/32 + p`, so 64 vectors
 /// cover every degree up to 1024.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub const fn lane_table<const V: usize>(src: &[u16; 1024], ht: usize) -> [[u16; 16]; V] {
+pub(crate) const fn lane_table<const V: usize>(src: &[u16; 1024], ht: usize) -> [[u16; 16]; V] {
     let map = lane_map(ht);
     let per = 16 / ht;
     let mut t = [[0u16; 16]; V];

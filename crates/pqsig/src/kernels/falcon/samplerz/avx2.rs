@@ -52,7 +52,7 @@ use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
-pub static KERNELS: SamplerKernels = SamplerKernels {
+pub(super) static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Avx2,
     sample,
     sample_pair,
@@ -933,7 +933,7 @@ impl Reqs {
     /// Two requests with the same 1/σ (and `ln ccs` if known): one set of constants.
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn pair(sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, lnccs: Option<f64>) -> Reqs {
+    unsafe fn pair(sigma_min: Fpr, mu: [Fpr; 2], isigma: Fpr, lnccs: Option<f64>) -> Reqs {
         let isg = f64::from_bits(isigma.to_bits());
         let ccs = isg * f64::from_bits(sigma_min.to_bits());
         let muf = mu.map(|m| f64::from_bits(m.to_bits()));
@@ -1102,13 +1102,13 @@ fn sample_cached(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out:
 }
 
 /// See [`SamplerKernels::sample`].
-pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+pub(super) fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     // SAFETY: the table is only handed out when AVX2 is available (module docs).
     unsafe { sample_avx2(stream, sigma_min, reqs, out) }
 }
 
 /// See [`SamplerKernels::sample_pair`].
-pub fn sample_pair(
+pub(super) fn sample_pair(
     stream: &mut Stream<'_>,
     sigma_min: Fpr,
     mu0: Fpr,
@@ -1129,7 +1129,7 @@ pub fn sample_pair(
 }
 
 /// See [`SamplerKernels::sample_leaf`].
-pub fn sample_leaf(
+pub(super) fn sample_leaf(
     stream: &mut Stream<'_>,
     sigma_min: Fpr,
     mu0: Fpr,
@@ -1157,7 +1157,7 @@ unsafe fn gaussian0_avx2(stream: &mut Stream<'_>) -> i32 {
 }
 
 /// See [`SamplerKernels::gaussian0`].
-pub fn gaussian0(stream: &mut Stream<'_>) -> i32 {
+pub(super) fn gaussian0(stream: &mut Stream<'_>) -> i32 {
     // SAFETY: as for `sample`.
     unsafe { gaussian0_avx2(stream) }
 }
@@ -1251,7 +1251,7 @@ unsafe fn chacha20x8_avx2(key_iv: &[u32; 12], counter: u64, out: &mut [u8; WINDO
 }
 
 /// See [`SamplerKernels::chacha20x8`].
-pub fn chacha20x8(key_iv: &[u32; 12], counter: u64, out: &mut [u8; WINDOW]) {
+pub(super) fn chacha20x8(key_iv: &[u32; 12], counter: u64, out: &mut [u8; WINDOW]) {
     // SAFETY: as for `sample`; the stores stay within the 512-byte `out` (16 × 32 bytes).
     unsafe { chacha20x8_avx2(key_iv, counter, out) }
 }

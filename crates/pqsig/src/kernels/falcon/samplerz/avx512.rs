@@ -84,7 +84,7 @@ use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
-pub static KERNELS: SamplerKernels = SamplerKernels {
+pub(super) static KERNELS: SamplerKernels = SamplerKernels {
     backend: Backend::Avx512,
     sample,
     sample_pair,
@@ -312,7 +312,7 @@ unsafe fn batch_at(cache: &mut SlotCache, src: *const u8, q: usize, dst: usize) 
 /// The whole cache from the read position (tests).
 #[cfg(all(test, feature = "std"))]
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn rebuild(w: &mut Window) {
+unsafe fn rebuild(w: &mut Window) {
     super::anchor(w, CACHE_AVX512);
     while w.cache.ready < w.cache.count {
         batch(w, w.cache.ready / 8);
@@ -616,7 +616,12 @@ fn pair(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs) -> [f64; 2] {
 /// The batch entry: requests two by two (each with its own constants: nothing is
 /// compared between them), a last odd one alone.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+unsafe fn sample_avx512(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    reqs: &[Request],
+    out: &mut [i32],
+) {
     let n = reqs.len().min(out.len());
     let mut i = 0;
     while i < n {
@@ -635,14 +640,14 @@ fn sample_avx512(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out:
 }
 
 /// See [`SamplerKernels::sample`].
-pub fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
+pub(super) fn sample(stream: &mut Stream<'_>, sigma_min: Fpr, reqs: &[Request], out: &mut [i32]) {
     // SAFETY: the table is only handed out when AVX-512 and AVX2 are available (module
     // docs).
     unsafe { sample_avx512(stream, sigma_min, reqs, out) }
 }
 
 /// See [`SamplerKernels::sample_pair`].
-pub fn sample_pair(
+pub(super) fn sample_pair(
     stream: &mut Stream<'_>,
     sigma_min: Fpr,
     mu0: Fpr,
@@ -658,7 +663,7 @@ pub fn sample_pair(
 }
 
 /// See [`SamplerKernels::sample_leaf`].
-pub fn sample_leaf(
+pub(super) fn sample_leaf(
     stream: &mut Stream<'_>,
     sigma_min: Fpr,
     mu0: Fpr,
@@ -693,7 +698,7 @@ fn quarter(s: &mut [__m512i; 16], a: usize, b: usize, c: usize, d: usize) {
 /// Sixteen ChaCha20 instances, one per 32-bit lane (counters `counter + u`), rotations
 /// by `vprold`; lanes 0..8 form window `a`, lanes 8..16 window `b`.
 #[target_feature(enable = "avx2,avx512f,avx512vl,avx512dq,avx512bw")]
-fn chacha20x16_avx512(
+unsafe fn chacha20x16_avx512(
     key_iv: &[u32; 12],
     counter: u64,
     a: &mut [u8; WINDOW],
@@ -750,7 +755,12 @@ fn chacha20x16_avx512(
 }
 
 /// See [`SamplerKernels::chacha20x16`].
-pub fn chacha20x16(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]) {
+pub(super) fn chacha20x16(
+    key_iv: &[u32; 12],
+    counter: u64,
+    a: &mut [u8; WINDOW],
+    b: &mut [u8; WINDOW],
+) {
     // SAFETY: as for `sample`.
     unsafe { chacha20x16_avx512(key_iv, counter, a, b) }
 }

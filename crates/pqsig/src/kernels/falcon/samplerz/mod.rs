@@ -65,9 +65,9 @@
 //! to a byte threshold for their approximate test to decide (see `avx512.rs`).
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+mod avx2;
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-pub mod avx512;
+mod avx512;
 pub mod portable;
 
 use crate::kernels::falcon::fpr::{self, Fpr};
@@ -80,7 +80,7 @@ pub const WINDOW: usize = 512;
 
 /// Bytes allocated after the window and never part of the stream: a SIMD kernel may load
 /// a little past the live bytes (results it then discards) without a bounds check.
-pub const WINDOW_PAD: usize = 96;
+pub(crate) const WINDOW_PAD: usize = 96;
 
 /// The reverse cumulative distribution table of the base sampler, 72-bit fixed point:
 /// entry k is `2^72 · Pr[z0 > k]` for the half-Gaussian of σ0 = 1.8205 (round-3
@@ -108,7 +108,7 @@ pub const RCDT: [u128; 18] = [
 
 /// [`RCDT`] split into 24-bit limbs `[low, middle, high]` (the comparison is done limb by
 /// limb with borrows in 32-bit words, which needs no 128-bit or 64-bit compare).
-pub const RCDT_LIMBS: [[u32; 3]; 18] = {
+pub(crate) const RCDT_LIMBS: [[u32; 3]; 18] = {
     let mut out = [[0u32; 3]; 18];
     let mut i = 0;
     while i < 18 {
@@ -150,7 +150,7 @@ impl Leaf {
     }
 
     /// `ln(isigma·σ_min)` as stored (0 with the emulated `Fpr`, where no kernel uses it).
-    pub fn lnccs(&self) -> Fpr {
+    pub(crate) fn lnccs(&self) -> Fpr {
         self.lnccs
     }
 
@@ -484,7 +484,7 @@ impl Window {
 
     /// Replaces the bytes with the next `WINDOW` bytes of `src` and rewinds.
     #[inline]
-    pub fn refill_from(&mut self, src: &mut dyn Refill) {
+    pub(crate) fn refill_from(&mut self, src: &mut dyn Refill) {
         src.refill(&mut self.bytes);
         self.pos = 0;
         self.cache.count = 0;
@@ -569,7 +569,7 @@ impl Stream<'_> {
 
 /// Sixteen ChaCha20 blocks: `(key_iv, counter, a, b)` (see
 /// [`SamplerKernels::chacha20x16`]).
-pub type ChaCha20x16 =
+pub(crate) type ChaCha20x16 =
     fn(key_iv: &[u32; 12], counter: u64, a: &mut [u8; WINDOW], b: &mut [u8; WINDOW]);
 
 /// One backend's SamplerZ kernels.
@@ -606,10 +606,13 @@ pub struct SamplerKernels {
 pub fn kernels(b: Backend) -> &'static SamplerKernels {
     match b {
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
         Backend::Avx2 if b.is_available() => &avx2::KERNELS,
         #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
+        // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => &avx512::KERNELS,
         #[cfg(all(target_arch = "x86_64", feature = "fpr-emulated"))]
+        // SAFETY: `Backend::Avx512.is_available()` implies AVX2 detected.
         Backend::Avx512 if b.is_available() => &avx2::KERNELS_AVX512,
         _ => &portable::KERNELS,
     }

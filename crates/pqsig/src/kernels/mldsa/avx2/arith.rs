@@ -45,7 +45,7 @@ unsafe fn reduce32_avx2(a: &mut [Poly]) {
 /// `a ← a − round(a / 2^23)·q`, congruent mod q.
 ///
 /// In: a ≤ 2^31 − 2^22 − 1. Out: −6283008 ≤ a ≤ 6283008.
-pub fn reduce32(a: &mut [Poly]) {
+pub(crate) fn reduce32(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { reduce32_avx2(a) }
@@ -70,7 +70,7 @@ unsafe fn caddq_avx2(a: &mut [Poly]) {
 /// Adds q to the negative coefficients.
 ///
 /// In: a > −q (any i32 above −q). Out: a unchanged if a ≥ 0, else a + q; std if −q < a < q.
-pub fn caddq(a: &mut [Poly]) {
+pub(crate) fn caddq(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { caddq_avx2(a) }
@@ -91,7 +91,7 @@ unsafe fn add_avx2(out: &mut [Poly], a: &[Poly]) {
 /// `out[i] += a[i]` coefficient-wise (wrapping), over the shorter of the two slices.
 ///
 /// In: the caller keeps the sums within i32. Out: no reduction.
-pub fn add(out: &mut [Poly], a: &[Poly]) {
+pub(crate) fn add(out: &mut [Poly], a: &[Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { add_avx2(out, a) }
@@ -112,7 +112,7 @@ unsafe fn sub_avx2(out: &mut [Poly], a: &[Poly]) {
 /// `out[i] −= a[i]` coefficient-wise (wrapping), over the shorter of the two slices.
 ///
 /// In: the caller keeps the differences within i32. Out: no reduction.
-pub fn sub(out: &mut [Poly], a: &[Poly]) {
+pub(crate) fn sub(out: &mut [Poly], a: &[Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { sub_avx2(out, a) }
@@ -133,7 +133,7 @@ unsafe fn shiftl_avx2(a: &mut [Poly]) {
 /// `a ← a·2^13` (FIPS 204 d = 13).
 ///
 /// In: |a| < 2^(31−13) (t1 < 2^10 in practice). Out: a·2^13, no reduction.
-pub fn shiftl(a: &mut [Poly]) {
+pub(crate) fn shiftl(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { shiftl_avx2(a) }

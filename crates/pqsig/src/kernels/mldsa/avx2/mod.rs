@@ -6,17 +6,17 @@
 //! products), `arith` (reduce32, caddq, add, sub, shiftl), `rounding` (power2round,
 //! decompose, hints, norm check), `sample` (rejection samplers).
 
-pub mod arith;
-pub mod ntt;
-pub mod rounding;
-pub mod sample;
+pub(crate) mod arith;
+pub(crate) mod ntt;
+pub(crate) mod rounding;
+pub(crate) mod sample;
 
 use super::Kernels;
 use crate::kernels::keccak::x4_avx2::{permute4_avx2, permute8_avx2};
 use crate::kernels::select::Backend;
 
 /// The table as a constant, so other x86-64 tables can start from it.
-pub const TABLE: Kernels = Kernels {
+pub(crate) const TABLE: Kernels = Kernels {
     backend: Backend::Avx2,
     ntt: ntt::ntt,
     invntt_tomont: ntt::invntt_tomont,
@@ -39,4 +39,4 @@ pub const TABLE: Kernels = Kernels {
     permute8_native: false,
 };
 
-pub static KERNELS: Kernels = TABLE;
+pub(crate) static KERNELS: Kernels = TABLE;

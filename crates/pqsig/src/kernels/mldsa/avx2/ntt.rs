@@ -379,7 +379,7 @@ unsafe fn ntt_avx2(a: &mut [Poly]) {
 /// In: |a| < q. Out: |a| < 8.54q (the seam allows < 9q). Each layer adds at most
 /// q·(1 + B/2^33) to the bound B of the previous one, the first (rounded) layer at most
 /// q·(1/2 + B/2^33): 1.501q, 2.503q, …, 8.532q.
-pub fn ntt(a: &mut [Poly]) {
+pub(crate) fn ntt(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { ntt_avx2(a) }
@@ -478,7 +478,7 @@ unsafe fn invntt_tomont_avx2(a: &mut [Poly]) {
 /// most 2^s·(q−1), and the floor products of layers 1–7 stay below 1.13q, so the last
 /// sums and differences stay within 256(q−1) < 2^31; the rounded products of the last
 /// layer are then below q·(1/2 + 256q/2^33) < 3q/4.)
-pub fn invntt_tomont(a: &mut [Poly]) {
+pub(crate) fn invntt_tomont(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { invntt_tomont_avx2(a) }
@@ -532,7 +532,7 @@ unsafe fn pointwise_montgomery_avx2(out: &mut [Poly], c: &Poly, v: &[Poly]) {
 ///
 /// In: |c·v| ≤ 2^31·q per coefficient (e.g. both < 9q, or one < 16q and the other < q).
 /// Out: |out| < q.
-pub fn pointwise_montgomery(out: &mut [Poly], c: &Poly, v: &[Poly]) {
+pub(crate) fn pointwise_montgomery(out: &mut [Poly], c: &Poly, v: &[Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { pointwise_montgomery_avx2(out, c, v) }
@@ -575,7 +575,7 @@ unsafe fn matvec_montgomery_avx2(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
 /// In: |Σ_j mat·v| ≤ 2^31·q per coefficient (e.g. l ≤ 8 terms with mat std and
 /// |v| < 9q). Out: |out| < q. Panics, like portable, if `mat` has fewer than
 /// `out.len()·l` polynomials.
-pub fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
+pub(crate) fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 was detected
     // (`kernels::mldsa::kernels`).
     unsafe { matvec_montgomery_avx2(out, mat, v) }

@@ -34,7 +34,7 @@ fn vec_ptr_mut(p: &mut Poly, k: usize) -> *mut __m256i {
 ///
 /// In: `t1` std, i.e. [0, q). Out: `t1` ∈ [0, 2^10), `t0` ∈ (−2^12, 2^12], with
 /// t = t1·2^13 + t0.
-pub fn power2round(t1: &mut [Poly], t0: &mut [Poly]) {
+pub(crate) fn power2round(t1: &mut [Poly], t0: &mut [Poly]) {
     // SAFETY: `power2round_avx2` needs AVX2. This function is only reachable through
     // `avx2::KERNELS`, which `kernels::mldsa::kernels` hands out only after AVX2 was
     // detected (`Backend::Avx2.is_available()`).
@@ -101,7 +101,7 @@ unsafe fn decompose_vec(gamma2: i32, a: __m256i) -> (__m256i, __m256i) {
 /// In: `a1` std. Out: HighBits in `a1` ∈ [0, (q−1)/(2γ2)), LowBits in `a0` ∈ [−γ2, γ2],
 /// a ≡ a1·2γ2 + a0 (mod q). a0 = −γ2 occurs only in the FIPS 204 corner case
 /// (a > q − 1 − γ2: a1 = 0, a0 = a − q).
-pub fn decompose(gamma2: i32, a1: &mut [Poly], a0: &mut [Poly]) {
+pub(crate) fn decompose(gamma2: i32, a1: &mut [Poly], a0: &mut [Poly]) {
     // SAFETY: AVX2 was detected before this table entry could be reached (see
     // `power2round`).
     unsafe { decompose_avx2(gamma2, a1, a0) }
@@ -130,7 +130,7 @@ unsafe fn decompose_avx2(gamma2: i32, a1: &mut [Poly], a0: &mut [Poly]) {
 /// In: |a0| ≤ 2^31 − 1 − γ2 and a1 ≠ i32::MIN (the ranges where portable's i32
 /// arithmetic cannot overflow; in ML-DSA |a0| < 2γ2 and a1 is a HighBits value).
 /// Out: `h` ∈ {0, 1}.
-pub fn make_hint(gamma2: i32, h: &mut [Poly], a0: &[Poly], a1: &[Poly]) -> usize {
+pub(crate) fn make_hint(gamma2: i32, h: &mut [Poly], a0: &[Poly], a1: &[Poly]) -> usize {
     // SAFETY: AVX2 was detected before this table entry could be reached (see
     // `power2round`).
     unsafe { make_hint_avx2(gamma2, h, a0, a1) }
@@ -176,7 +176,7 @@ unsafe fn make_hint_avx2(gamma2: i32, h: &mut [Poly], a0: &[Poly], a1: &[Poly]) 
 /// UseHint on every pair (zipped), in place: `a ← UseHint(h, a)`.
 ///
 /// In: `a` std, `h` ∈ {0, 1}. Out: `a` ∈ [0, (q−1)/(2γ2)).
-pub fn use_hint(gamma2: i32, a: &mut [Poly], h: &[Poly]) {
+pub(crate) fn use_hint(gamma2: i32, a: &mut [Poly], h: &[Poly]) {
     // SAFETY: AVX2 was detected before this table entry could be reached (see
     // `power2round`).
     unsafe { use_hint_avx2(gamma2, a, h) }
@@ -221,7 +221,7 @@ unsafe fn use_hint_avx2(gamma2: i32, a: &mut [Poly], h: &[Poly]) {
 /// data-dependent step is the final reduction of the OR-ed flags to one bool.
 ///
 /// In: `a` reduced by `reduce32` (|a| < 2^30 suffices), 1 ≤ bound ≤ (q−1)/8.
-pub fn chknorm(a: &[Poly], bound: i32) -> bool {
+pub(crate) fn chknorm(a: &[Poly], bound: i32) -> bool {
     // SAFETY: AVX2 was detected before this table entry could be reached (see
     // `power2round`).
     unsafe { chknorm_avx2(a, bound) }

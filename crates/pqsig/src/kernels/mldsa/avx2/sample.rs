@@ -90,7 +90,7 @@ unsafe fn compact_store(out: &mut [i32], ctr: &mut usize, v: __m256i, mask: usiz
 /// left. Returns the number written to `out[..n]`; `out[n..]` is left untouched.
 ///
 /// In: any bytes. Out: coefficients in [0, q).
-pub fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
+pub(crate) fn rej_uniform(out: &mut [i32], buf: &[u8]) -> usize {
     // SAFETY: `rej_uniform_avx2` needs AVX2. This function is only reachable through
     // `avx2::KERNELS`, which `kernels::mldsa::kernels` hands out only after AVX2 was
     // detected (`Backend::Avx2.is_available()`).
@@ -162,7 +162,7 @@ unsafe fn eta_nibbles(bytes: __m128i, map: __m128i, bound: __m128i) -> (__m128i,
 /// written to `out[..n]`; `out[n..]` is left untouched.
 ///
 /// In: any bytes. Out: coefficients in [−η, η].
-pub fn rej_eta(eta: i32, out: &mut [i32], buf: &[u8]) -> usize {
+pub(crate) fn rej_eta(eta: i32, out: &mut [i32], buf: &[u8]) -> usize {
     // SAFETY: AVX2 was detected before this table entry could be reached (see
     // `rej_uniform`).
     unsafe { rej_eta_avx2(eta, out, buf) }

@@ -8,7 +8,7 @@
 //! only handed out by [`super::kernels`] after AVX2 and AVX-512 F, VL, BW and DQ were
 //! detected, which is what makes the wrappers sound.
 
-pub mod ntt;
+pub(crate) mod ntt;
 
 use super::avx2;
 use super::Kernels;
@@ -16,7 +16,7 @@ use crate::kernels::keccak::x4_avx512::permute4_avx512;
 use crate::kernels::keccak::x8_avx512::permute8_avx512;
 use crate::kernels::select::Backend;
 
-pub static KERNELS: Kernels = Kernels {
+pub(crate) static KERNELS: Kernels = Kernels {
     backend: Backend::Avx512,
     ntt: ntt::ntt,
     invntt_tomont: ntt::invntt_tomont,

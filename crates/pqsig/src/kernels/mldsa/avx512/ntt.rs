@@ -487,7 +487,7 @@ unsafe fn ntt_avx512(a: &mut [Poly]) {
 /// In: |a| < q. Out: |a| < 8.54q (the seam allows < 9q). Each layer adds at most
 /// q·(1 + B/2^33) to the bound B of the previous one, the first (rounded) layer at most
 /// q·(1/2 + B/2^33): 1.501q, 2.503q, …, 8.532q.
-pub fn ntt(a: &mut [Poly]) {
+pub(crate) fn ntt(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 and AVX-512 F, VL, BW
     // and DQ were detected (`kernels::mldsa::kernels` checks `Backend::Avx512
     // .is_available()`, i.e. `avx512_detected` in select.rs).
@@ -599,7 +599,7 @@ unsafe fn invntt_tomont_avx512(a: &mut [Poly]) {
 /// 2^s they are at most 2^(s+1)·(q−1), and the floor products of the first seven layers
 /// stay below 1.13q, so the last sums and differences stay within 256(q−1) < 2^31; the
 /// rounded products of the last layer are then below q·(1/2 + 256q/2^33) < 0.75q.)
-pub fn invntt_tomont(a: &mut [Poly]) {
+pub(crate) fn invntt_tomont(a: &mut [Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 and AVX-512 F, VL, BW
     // and DQ were detected (`kernels::mldsa::kernels` checks `Backend::Avx512
     // .is_available()`, i.e. `avx512_detected` in select.rs).
@@ -696,7 +696,7 @@ unsafe fn pointwise_montgomery_avx512(out: &mut [Poly], c: &Poly, v: &[Poly]) {
 ///
 /// In: |c·v| ≤ 2^31·q per coefficient (e.g. both < 9q, or one < 16q and the other < q).
 /// Out: |out| < q.
-pub fn pointwise_montgomery(out: &mut [Poly], c: &Poly, v: &[Poly]) {
+pub(crate) fn pointwise_montgomery(out: &mut [Poly], c: &Poly, v: &[Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 and AVX-512 F, VL, BW
     // and DQ were detected (`kernels::mldsa::kernels` checks `Backend::Avx512
     // .is_available()`, i.e. `avx512_detected` in select.rs).
@@ -808,7 +808,7 @@ unsafe fn matvec_montgomery_avx512(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
 /// In: |Σ_j mat·v| ≤ 2^31·q per coefficient (e.g. l ≤ 8 terms with mat std and
 /// |v| < 9q). Out: |out| < q. Panics, like portable, if `mat` has fewer than
 /// `out.len()·l` polynomials.
-pub fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
+pub(crate) fn matvec_montgomery(out: &mut [Poly], mat: &[Poly], v: &[Poly]) {
     // SAFETY: this backend's table is only handed out after AVX2 and AVX-512 F, VL, BW
     // and DQ were detected (`kernels::mldsa::kernels` checks `Backend::Avx512
     // .is_available()`, i.e. `avx512_detected` in select.rs).

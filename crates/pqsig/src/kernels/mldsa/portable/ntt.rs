@@ -5,10 +5,10 @@ use super::super::{Poly, N};
 use super::reduce::montgomery_reduce;
 
 // The Montgomery-form twiddles, computed with the SIMD backends' tables (`zetas`).
-pub use super::super::zetas::ZETAS;
+pub(crate) use super::super::zetas::ZETAS;
 
 /// Forward NTT of one polynomial. In: |a| < q. Out: |a| < 9q.
-pub fn ntt_poly(a: &mut [i32; N]) {
+pub(crate) fn ntt_poly(a: &mut [i32; N]) {
     let mut k = 0;
     let mut len = 128;
     while len > 0 {
@@ -29,7 +29,7 @@ pub fn ntt_poly(a: &mut [i32; N]) {
 
 /// Inverse NTT times 2^32. In: |a| < q. Out: |a| < q/2 + 2^-32·41978·256q < 0.51q (the final
 /// Montgomery multiplication by F bounds it).
-pub fn invntt_poly(a: &mut [i32; N]) {
+pub(crate) fn invntt_poly(a: &mut [i32; N]) {
     // 41978 = 2^64 / 256 mod q: undoes the Montgomery factor of the last multiplication,
     // divides by n and leaves the output multiplied by 2^32.
     const F: i64 = 41978;

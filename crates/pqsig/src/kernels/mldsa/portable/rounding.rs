@@ -5,7 +5,7 @@ use super::super::{Poly, D, Q};
 
 /// In: a std. Out: (a1, a0) with a = a1·2^13 + a0, a0 ∈ (−2^12, 2^12].
 #[inline(always)]
-pub fn power2round_coeff(a: i32) -> (i32, i32) {
+pub(crate) fn power2round_coeff(a: i32) -> (i32, i32) {
     let a1 = (a + (1 << (D - 1)) - 1) >> D;
     (a1, a - (a1 << D))
 }
@@ -13,7 +13,7 @@ pub fn power2round_coeff(a: i32) -> (i32, i32) {
 /// In: a std. Out: (a1, a0) with a ≡ a1·2γ2 + a0, a0 ∈ (−γ2, γ2] (and the q−1 corner case
 /// mapped to a1 = 0, a0 = a − q, as FIPS 204 Algorithm 36 specifies).
 #[inline(always)]
-pub fn decompose_coeff(gamma2: i32, a: i32) -> (i32, i32) {
+pub(crate) fn decompose_coeff(gamma2: i32, a: i32) -> (i32, i32) {
     // ceil(a / 128), then a multiply-shift that divides by 2γ2/128 with exact results
     // for every a < q (the pq-crystals constants).
     let mut a1 = (a + 127) >> 7;
@@ -32,7 +32,7 @@ pub fn decompose_coeff(gamma2: i32, a: i32) -> (i32, i32) {
 /// 1 if the low part a0 (with high part a1) makes HighBits change when the
 /// hint-correcting term is added; see FIPS 204 Algorithm 39 and pq-crystals `make_hint`.
 #[inline(always)]
-pub fn make_hint_coeff(gamma2: i32, a0: i32, a1: i32) -> i32 {
+pub(crate) fn make_hint_coeff(gamma2: i32, a0: i32, a1: i32) -> i32 {
     // (a0 > γ2) | (a0 < −γ2) | (a0 == −γ2 & a1 != 0), without branches.
     let gt = ((gamma2 - a0) >> 31) & 1;
     let lt = ((a0 + gamma2) >> 31) & 1;
@@ -43,7 +43,7 @@ pub fn make_hint_coeff(gamma2: i32, a0: i32, a1: i32) -> i32 {
 
 /// UseHint (Algorithm 40). In: a std, h ∈ {0, 1}.
 #[inline(always)]
-pub fn use_hint_coeff(gamma2: i32, a: i32, h: i32) -> i32 {
+pub(crate) fn use_hint_coeff(gamma2: i32, a: i32, h: i32) -> i32 {
     let (a1, a0) = decompose_coeff(gamma2, a);
     // Verification works on public data; the selects are still branch-free.
     let pos = (-a0 >> 31) & 1; // a0 > 0

@@ -16,14 +16,14 @@
 //! panics otherwise; the dispatch only names them for backends with AVX2.
 
 mod chunks;
-pub mod falcon;
-pub mod mldsa;
+pub(crate) mod falcon;
+pub(crate) mod mldsa;
 
-pub use falcon::{
+pub(crate) use falcon::{
     falcon_intt_radix4, falcon_intt_winograd16, falcon_intt_winograd8, falcon_ntt_radix4,
     falcon_ntt_winograd16, falcon_ntt_winograd8, falcon_stage,
 };
-pub use mldsa::{
+pub(crate) use mldsa::{
     mldsa_invntt_radix4, mldsa_invntt_winograd16, mldsa_invntt_winograd8, mldsa_ntt_radix4,
     mldsa_ntt_winograd16, mldsa_ntt_winograd8, mldsa_stage,
 };

@@ -207,7 +207,7 @@ unsafe fn run_stage<L: Lanes<E = u16>>(
 
 /// Forward NTT of one polynomial of 2^logn coefficients, units of `k` layers.
 #[inline(always)]
-pub unsafe fn ntt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u32) {
+pub(crate) unsafe fn ntt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u32) {
     let n = 1usize << logn;
     let (p, len) = variant(k).plan(logn);
     let mut m = 1;
@@ -219,7 +219,7 @@ pub unsafe fn ntt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u32) {
 
 /// Inverse NTT (with 1/n) of one polynomial, units of `k` layers.
 #[inline(always)]
-pub unsafe fn intt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u32) {
+pub(crate) unsafe fn intt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u32) {
     let n = 1usize << logn;
     let (p, len) = variant(k).plan(logn);
     let top = top_consts(p[0], inv_n_monty(logn));
@@ -237,7 +237,7 @@ pub unsafe fn intt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u32) {
 
 /// One stage alone (the `falcon_stage` hook), without the top stage's 1/n.
 #[inline(always)]
-pub unsafe fn stage_one<L: Lanes<E = u16>>(
+pub(crate) unsafe fn stage_one<L: Lanes<E = u16>>(
     a: &mut [u16],
     logn: u32,
     m: usize,
@@ -249,7 +249,7 @@ pub unsafe fn stage_one<L: Lanes<E = u16>>(
 
 /// Smallest logn the variant with units of `k` layers vectorises on `lanes`-lane
 /// registers (every level has at least `lanes` lanes of work: n ≥ lanes·2^k).
-pub const fn min_logn(k: u32, lanes: usize) -> u32 {
+pub(crate) const fn min_logn(k: u32, lanes: usize) -> u32 {
     k + lanes.trailing_zeros()
 }
 
@@ -319,7 +319,7 @@ macro_rules! falcon_simd_kernels {
         /// out. Requires `m · 2^layers ≤ n` and at least one register of work per point
         /// (`n ≥ lanes·2^layers`).
         #[doc(hidden)]
-        pub fn falcon_stage(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
+        pub(crate) fn falcon_stage(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
             check();
             let n = 1usize << logn;
             let lanes = <$lanes as $crate::kernels::ntt::simd::Lanes>::N;
@@ -333,32 +333,32 @@ macro_rules! falcon_simd_kernels {
         }
 
         /// Forward NTT, radix-4 units (semantics of `NttKernels::ntt`).
-        pub fn falcon_ntt_radix4(a: &mut [u16], logn: u32) {
+        pub(crate) fn falcon_ntt_radix4(a: &mut [u16], logn: u32) {
             fwd(a, logn, 2)
         }
 
         /// Inverse NTT (with 1/n), radix-4 units (semantics of `NttKernels::intt`).
-        pub fn falcon_intt_radix4(a: &mut [u16], logn: u32) {
+        pub(crate) fn falcon_intt_radix4(a: &mut [u16], logn: u32) {
             inv(a, logn, 2)
         }
 
         /// Forward NTT, Winograd radix-8 units.
-        pub fn falcon_ntt_winograd8(a: &mut [u16], logn: u32) {
+        pub(crate) fn falcon_ntt_winograd8(a: &mut [u16], logn: u32) {
             fwd(a, logn, 3)
         }
 
         /// Inverse NTT (with 1/n), Winograd radix-8 units.
-        pub fn falcon_intt_winograd8(a: &mut [u16], logn: u32) {
+        pub(crate) fn falcon_intt_winograd8(a: &mut [u16], logn: u32) {
             inv(a, logn, 3)
         }
 
         /// Forward NTT, Winograd radix-16 units.
-        pub fn falcon_ntt_winograd16(a: &mut [u16], logn: u32) {
+        pub(crate) fn falcon_ntt_winograd16(a: &mut [u16], logn: u32) {
             fwd(a, logn, 4)
         }
 
         /// Inverse NTT (with 1/n), Winograd radix-16 units.
-        pub fn falcon_intt_winograd16(a: &mut [u16], logn: u32) {
+        pub(crate) fn falcon_intt_winograd16(a: &mut [u16], logn: u32) {
             inv(a, logn, 4)
         }
     };

@@ -208,7 +208,7 @@ static W16_TOP: [Cst<i32>; 16] = top_of(&twist::<16, 2>(4, true, true));
 
 /// Forward NTT, radix-4: four stages.
 #[inline(always)]
-pub unsafe fn ntt_radix4<L: Lanes<E = i32>>(a: &mut [i32]) {
+pub(crate) unsafe fn ntt_radix4<L: Lanes<E = i32>>(a: &mut [i32]) {
     unsafe {
         stage::<L, 4, _>(a, N, 1, false, &R4F, &DFT_F, Scale::No);
         stage::<L, 4, _>(a, N, 4, false, &R4F, &DFT_F, Scale::No);
@@ -219,7 +219,7 @@ pub unsafe fn ntt_radix4<L: Lanes<E = i32>>(a: &mut [i32]) {
 
 /// Inverse NTT times 2^32, radix-4; the top stage takes the scaling.
 #[inline(always)]
-pub unsafe fn invntt_radix4<L: Lanes<E = i32>>(a: &mut [i32]) {
+pub(crate) unsafe fn invntt_radix4<L: Lanes<E = i32>>(a: &mut [i32]) {
     unsafe {
         stage::<L, 4, _>(a, N, 64, true, &R4I, &DFT_I, Scale::No);
         stage::<L, 4, _>(a, N, 16, true, &R4I, &DFT_I, Scale::No);
@@ -230,7 +230,7 @@ pub unsafe fn invntt_radix4<L: Lanes<E = i32>>(a: &mut [i32]) {
 
 /// Forward NTT, Winograd-8 plan: radix-4 lead stage, then two radix-8 stages.
 #[inline(always)]
-pub unsafe fn ntt_winograd8<L: Lanes<E = i32>>(a: &mut [i32]) {
+pub(crate) unsafe fn ntt_winograd8<L: Lanes<E = i32>>(a: &mut [i32]) {
     unsafe {
         stage::<L, 4, _>(a, N, 1, false, &R4F, &DFT_F, Scale::No);
         stage::<L, 8, _>(a, N, 4, false, &TW8F, &DFT_F, Scale::No);
@@ -241,7 +241,7 @@ pub unsafe fn ntt_winograd8<L: Lanes<E = i32>>(a: &mut [i32]) {
 /// Inverse NTT times 2^32, Winograd-8 plan (the scaling where
 /// [`Lanes::MLDSA_W8_SCALE_BELOW_TOP`] says).
 #[inline(always)]
-pub unsafe fn invntt_winograd8<L: Lanes<E = i32>>(a: &mut [i32]) {
+pub(crate) unsafe fn invntt_winograd8<L: Lanes<E = i32>>(a: &mut [i32]) {
     unsafe {
         stage::<L, 8, _>(a, N, 32, true, &TW8I, &DFT_I, Scale::No);
         if L::MLDSA_W8_SCALE_BELOW_TOP {
@@ -256,7 +256,7 @@ pub unsafe fn invntt_winograd8<L: Lanes<E = i32>>(a: &mut [i32]) {
 
 /// Forward NTT, Winograd-16 plan: two radix-16 stages.
 #[inline(always)]
-pub unsafe fn ntt_winograd16<L: Lanes<E = i32>>(a: &mut [i32]) {
+pub(crate) unsafe fn ntt_winograd16<L: Lanes<E = i32>>(a: &mut [i32]) {
     unsafe {
         stage::<L, 16, _>(a, N, 1, false, &TW16F, &DFT_F, Scale::No);
         stage::<L, 16, _>(a, N, 16, false, &TW16F, &DFT_F, Scale::No);
@@ -265,7 +265,7 @@ pub unsafe fn ntt_winograd16<L: Lanes<E = i32>>(a: &mut [i32]) {
 
 /// Inverse NTT times 2^32, Winograd-16 plan; the top stage takes the scaling.
 #[inline(always)]
-pub unsafe fn invntt_winograd16<L: Lanes<E = i32>>(a: &mut [i32]) {
+pub(crate) unsafe fn invntt_winograd16<L: Lanes<E = i32>>(a: &mut [i32]) {
     unsafe {
         stage::<L, 16, _>(a, N, 16, true, &TW16I, &DFT_I, Scale::No);
         stage::<L, 16, _>(a, N, 1, true, &TW16I, &DFT_I, Scale::Top(&W16_TOP));
@@ -275,7 +275,7 @@ pub unsafe fn invntt_winograd16<L: Lanes<E = i32>>(a: &mut [i32]) {
 /// One stage of units of `layers` layers alone at the level with `m` groups (the
 /// `mldsa_stage` hook; the inverse without scaling, m ≥ 2).
 #[inline(always)]
-pub unsafe fn stage_one<L: Lanes<E = i32>>(a: &mut [i32], m: usize, layers: u32, inv: bool) {
+pub(crate) unsafe fn stage_one<L: Lanes<E = i32>>(a: &mut [i32], m: usize, layers: u32, inv: bool) {
     let d = if inv { &DFT_I } else { &DFT_F };
     let no = Scale::No;
     unsafe {
@@ -298,7 +298,7 @@ pub unsafe fn stage_one<L: Lanes<E = i32>>(a: &mut [i32], m: usize, layers: u32,
 /// # Safety
 /// `f` must be safe to call on any polynomial once `check` has returned (an entry point
 /// that needs only the features `check` asserts).
-pub unsafe fn each(a: &mut [Poly], check: fn(), f: unsafe fn(&mut [i32; N])) {
+pub(crate) unsafe fn each(a: &mut [Poly], check: fn(), f: unsafe fn(&mut [i32; N])) {
     check();
     for p in a.iter_mut() {
         // SAFETY: the ISA's features are available (`check` asserted them); the caller
@@ -364,7 +364,7 @@ macro_rules! mldsa_simd_kernels {
         /// needs m ≥ 2), forward or inverse. Inputs |a| < q; outputs congruent to the
         /// units' exact results.
         #[doc(hidden)]
-        pub fn mldsa_stage(a: &mut [Poly], m: usize, layers: u32, inverse: bool) {
+        pub(crate) fn mldsa_stage(a: &mut [Poly], m: usize, layers: u32, inverse: bool) {
             check();
             assert!((1..=4).contains(&layers) && m.is_power_of_two() && m << layers <= N);
             assert!(!inverse || m >= 2, "stage shape");
@@ -376,38 +376,38 @@ macro_rules! mldsa_simd_kernels {
         }
 
         /// Forward NTT, radix-4 (two layers per pass). Bounds of `mldsa::Kernels::ntt`.
-        pub fn mldsa_ntt_radix4(a: &mut [Poly]) {
+        pub(crate) fn mldsa_ntt_radix4(a: &mut [Poly]) {
             // SAFETY: the entry point needs only the features `check` asserts.
             unsafe { body::each(a, check, one::ntt_radix4) }
         }
 
         /// Inverse NTT times 2^32, radix-4. Bounds of `mldsa::Kernels::invntt_tomont`.
-        pub fn mldsa_invntt_radix4(a: &mut [Poly]) {
+        pub(crate) fn mldsa_invntt_radix4(a: &mut [Poly]) {
             // SAFETY: the entry point needs only the features `check` asserts.
             unsafe { body::each(a, check, one::invntt_radix4) }
         }
 
         /// Forward NTT, Winograd radix-8 units (radix-4 lead stage, then two radix-8
         /// stages).
-        pub fn mldsa_ntt_winograd8(a: &mut [Poly]) {
+        pub(crate) fn mldsa_ntt_winograd8(a: &mut [Poly]) {
             // SAFETY: the entry point needs only the features `check` asserts.
             unsafe { body::each(a, check, one::ntt_winograd8) }
         }
 
         /// Inverse NTT times 2^32, Winograd radix-8 units.
-        pub fn mldsa_invntt_winograd8(a: &mut [Poly]) {
+        pub(crate) fn mldsa_invntt_winograd8(a: &mut [Poly]) {
             // SAFETY: the entry point needs only the features `check` asserts.
             unsafe { body::each(a, check, one::invntt_winograd8) }
         }
 
         /// Forward NTT, Winograd radix-16 units (two stages).
-        pub fn mldsa_ntt_winograd16(a: &mut [Poly]) {
+        pub(crate) fn mldsa_ntt_winograd16(a: &mut [Poly]) {
             // SAFETY: the entry point needs only the features `check` asserts.
             unsafe { body::each(a, check, one::ntt_winograd16) }
         }
 
         /// Inverse NTT times 2^32, Winograd radix-16 units.
-        pub fn mldsa_invntt_winograd16(a: &mut [Poly]) {
+        pub(crate) fn mldsa_invntt_winograd16(a: &mut [Poly]) {
             // SAFETY: the entry point needs only the features `check` asserts.
             unsafe { body::each(a, check, one::invntt_winograd16) }
         }

@@ -24,14 +24,14 @@
 //! Every `unsafe fn` of this module requires the target features of the [`Lanes`] impl
 //! it runs with; they are only reached from that ISA's `#[target_feature]` functions.
 
-pub mod falcon;
-pub mod mldsa;
-pub mod units;
+pub(crate) mod falcon;
+pub(crate) mod mldsa;
+pub(crate) mod units;
 
 /// A constant and its companion (Falcon: Montgomery-form `w` and `w·q⁻¹ mod 2^16`;
 /// ML-DSA: centred `z` and its Shoup companion `round(z·2^32/q)`).
 #[derive(Clone, Copy)]
-pub struct Cst<E> {
+pub(crate) struct Cst<E> {
     /// The value.
     pub v: E,
     /// Its companion.
@@ -41,7 +41,7 @@ pub struct Cst<E> {
 /// Per-group constant rows: constant `k` of the unit of group key `g = m + i` is
 /// `(v[k][g], c[k][g])`; laid out by group so that consecutive groups are one load.
 /// `K` constants, `G` group keys (index 0 unused).
-pub struct Rows<E, const K: usize, const G: usize> {
+pub(crate) struct Rows<E, const K: usize, const G: usize> {
     /// Values.
     pub v: [[E; G]; K],
     /// Companions.
@@ -51,7 +51,7 @@ pub struct Rows<E, const K: usize, const G: usize> {
 /// The short-DFT constants of one direction: ι = ω4, the radix-8 pair A = (ω8 + ω8³)/2,
 /// B = (ω8 − ω8³)/2, and ω16^(1, 5, 3, 7).
 #[derive(Clone, Copy)]
-pub struct DftC<E> {
+pub(crate) struct DftC<E> {
     /// ι = ω4.
     pub iota: Cst<E>,
     /// A = (ω8 + ω8³)/2.
@@ -64,7 +64,7 @@ pub struct DftC<E> {
 
 /// Where an inverse stage takes the final scaling (1/n, and for ML-DSA 2^32).
 #[derive(Clone, Copy)]
-pub enum Scale<'a, E> {
+pub(crate) enum Scale<'a, E> {
     /// Not here: plain units (the sum path's first output reduced on lazy fields).
     No,
     /// The top stage (m = 1, one group) with the scaling folded into its constants:
@@ -86,7 +86,7 @@ pub enum Scale<'a, E> {
 /// Lane semantics: `add`, `sub`, `mul`, `reduce` act lane by lane and are exactly the
 /// scalar field operations of the kernel (canonical for Falcon; lazy with explicit
 /// reductions for ML-DSA), so a unit computes the scalar unit lane for lane.
-pub trait Lanes {
+pub(crate) trait Lanes {
     /// Coefficient type (u16 or i32).
     type E: Copy;
     /// One register of `N` coefficients.
@@ -145,7 +145,7 @@ pub trait Lanes {
 
 /// The default [`Lanes::load_points`]: P contiguous loads, then log2(P) unzip passes.
 #[inline(always)]
-pub unsafe fn load_points_by_unzip<L: Lanes + ?Sized, const P: usize>(
+pub(crate) unsafe fn load_points_by_unzip<L: Lanes + ?Sized, const P: usize>(
     a: &[L::E],
     o: usize,
     s: usize,
@@ -170,7 +170,7 @@ pub unsafe fn load_points_by_unzip<L: Lanes + ?Sized, const P: usize>(
 
 /// The default [`Lanes::store_points`]: log2(P) zip passes, then P contiguous stores.
 #[inline(always)]
-pub unsafe fn store_points_by_zip<L: Lanes + ?Sized, const P: usize>(
+pub(crate) unsafe fn store_points_by_zip<L: Lanes + ?Sized, const P: usize>(
     a: &mut [L::E],
     o: usize,
     s: usize,
@@ -193,7 +193,7 @@ pub unsafe fn store_points_by_zip<L: Lanes + ?Sized, const P: usize>(
 }
 
 /// `brv_l(k)`: the l-bit reversal of k.
-pub const fn brv(k: usize, l: u32) -> usize {
+pub(crate) const fn brv(k: usize, l: u32) -> usize {
     let mut r = 0;
     let mut i = 0;
     while i < l {

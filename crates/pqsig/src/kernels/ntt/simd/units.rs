@@ -36,7 +36,7 @@
 use super::{brv, Cst, DftC, Lanes, Scale};
 
 /// The DFT constants in registers.
-pub struct DftV<L: Lanes> {
+pub(crate) struct DftV<L: Lanes> {
     iota: L::C,
     a8: L::C,
     b8: L::C,
@@ -46,7 +46,7 @@ pub struct DftV<L: Lanes> {
 impl<L: Lanes> DftV<L> {
     /// Broadcasts `d`.
     #[inline(always)]
-    pub unsafe fn new(d: &DftC<L::E>) -> Self {
+    pub(crate) unsafe fn new(d: &DftC<L::E>) -> Self {
         unsafe {
             DftV {
                 iota: L::splat(d.iota),
@@ -65,7 +65,7 @@ impl<L: Lanes> DftV<L> {
 
 /// Where a stage's per-group constants come from: row `k` of the unit's table, as
 /// (values, companions) by group key.
-pub trait RowSrc<E> {
+pub(crate) trait RowSrc<E> {
     /// Row `k`.
     fn row(&self, k: usize) -> (&[E], &[E]);
 }
@@ -309,7 +309,7 @@ unsafe fn unit<L: Lanes, const P: usize, R: RowSrc<L::E>>(
 /// `a` (`n` coefficients), constants from `rows` (the table of this unit and direction)
 /// and `dft`, the inverse's scaling as `scale` says.
 #[inline(always)]
-pub unsafe fn stage<L: Lanes, const P: usize, R: RowSrc<L::E>>(
+pub(crate) unsafe fn stage<L: Lanes, const P: usize, R: RowSrc<L::E>>(
     a: &mut [L::E],
     n: usize,
     m: usize,
