@@ -45,7 +45,8 @@ OPTIONS:
   --no-batch           skip the batch rows (pqsig's batch engine against a loop of single
                        calls: verify_batch / sign_batch at 1 and 2 threads, bytes and
                        object keys; ML-DSA-44/65/87, Falcon-512, FN-DSA-512, SNOVA_I_S)
-  --no-schemes         only the kernel rows
+  --no-schemes         skip the per-scheme rows (kernel and batch rows stay; with
+                       --no-kernels: the batch rows alone)
   -h, --help           this text
 
 EMULATED FLOATING POINT: built with `--features fpr-emulated`, pqsig's Falcon and FN-DSA
@@ -284,7 +285,7 @@ fn main() {
     }
 
     // Batch rows (schemes only; the emulated-float build has no batch rows).
-    if args.schemes && args.batch > 0 && !emulated && matches(&args.imp, "pqsig") {
+    if args.batch > 0 && !emulated && matches(&args.imp, "pqsig") {
         for name in batch::ALGS {
             if !matches(&args.filter, name) {
                 continue;
