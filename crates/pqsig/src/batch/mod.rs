@@ -25,6 +25,31 @@
 //!
 //! Available with feature `std` (threads, device registry, OS randomness for hedged
 //! signing).
+//!
+//! ```
+//! use pqsig::any::SigningKey;
+//! use pqsig::batch::{self, Options, SignItem, VerifyItem};
+//! use pqsig::Algorithm;
+//!
+//! let alg = Algorithm::from_name("ML-DSA-65")?;
+//! let keys: Vec<SigningKey> =
+//!     (0..4u8).map(|i| SigningKey::from_seed(alg, &[i; 32])).collect::<Result<_, _>>()?;
+//! let msgs: Vec<Vec<u8>> = (0..4).map(|i| vec![i; 10]).collect();
+//! let sign: Vec<SignItem> =
+//!     keys.iter().zip(&msgs).map(|(k, m)| SignItem::new(k, m).deterministic()).collect();
+//! let sigs: Vec<Vec<u8>> = batch::sign_batch(&sign).into_iter().collect::<Result<_, _>>()?;
+//! let pks: Vec<Vec<u8>> = keys.iter().map(|k| k.verifying_key().to_bytes().to_vec()).collect();
+//! let items: Vec<VerifyItem> =
+//!     (0..4).map(|i| VerifyItem::encoded(alg, &pks[i], &msgs[i], &sigs[i])).collect();
+//! assert!(batch::verify_batch_with(&items, &Options::threads(2)).iter().all(|r| r.is_ok()));
+//! // A bad item fails alone, with the single call's error.
+//! let mut bad = items.clone();
+//! bad[1].signature = &sigs[2];
+//! let got = batch::verify_batch(&bad);
+//! assert_eq!(got[1], Err(pqsig::Error::VerificationFailed));
+//! assert!(got[0].is_ok() && got[2].is_ok() && got[3].is_ok());
+//! # Ok::<(), pqsig::Error>(())
+//! ```
 
 pub mod device;
 mod engine;
