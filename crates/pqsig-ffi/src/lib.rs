@@ -754,6 +754,24 @@ pub struct pqsig_sign_item {
     pub signature_len: usize,
 }
 
+/// The batch engine's options for one call: `PQSIG_DEVICE` as for the CLI, rayon's
+/// global pool. Why the process id: threads do not survive fork(), so a child forked
+/// after its parent used the engine (multiprocessing's default start method on Linux)
+/// inherits a pool whose workers do not exist and would wait on them forever; such a
+/// child runs its batches on the calling thread (its siblings are the parallelism).
+fn engine_options() -> Options {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    let pid = std::process::id();
+    match OWNER.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst) {
+        Err(owner) if owner != pid => Options {
+            threads: Some(1),
+            ..Options::default()
+        },
+        _ => Options::from_env(),
+    }
+}
+
 /// Refuses a count whose items could not be addressed.
 fn batch_count(func: &str, count: usize, size: usize) -> Result<(), Fail> {
     if !batch_fits(count, size) {
@@ -963,7 +981,7 @@ pub unsafe extern "C" fn pqsig_verify_batch(
             });
             at.push((*i, v.alg));
         }
-        let done = pqsig::batch::verify_batch_with(&batch, &Options::from_env());
+        let done = pqsig::batch::verify_batch_with(&batch, &engine_options());
         for (&(i, alg), r) in at.iter().zip(done) {
             statuses[i] = r.map_err(|e| item_lib_fail(F, i, alg, e));
         }
@@ -1105,7 +1123,7 @@ pub unsafe extern "C" fn pqsig_sign_batch(
             });
             at.push((*i, s.alg, s.out, s.cap));
         }
-        let done = pqsig::batch::sign_batch_with(&batch, &Options::from_env());
+        let done = pqsig::batch::sign_batch_with(&batch, &engine_options());
         // The inputs are no longer borrowed from here on (the decoded keys are zeroized
         // on drop).
         drop(batch);

@@ -425,7 +425,7 @@ impl PyPrivateKey {
             })
             .collect();
         let alg = self.alg;
-        let sigs = py.detach(|| batch::sign_batch_with(&batch, &batch::Options::from_env()));
+        let sigs = py.detach(|| batch::sign_batch_with(&batch, &engine_options()));
         signatures(py, sigs, |_| alg)
     }
 
@@ -597,6 +597,24 @@ impl PyPublicKey {
     }
 }
 
+/// The batch engine's options for one call: `PQSIG_DEVICE` as for the CLI, rayon's
+/// global pool. Why the process id: threads do not survive fork(), so a child forked
+/// after its parent used the engine (multiprocessing's default start method on Linux)
+/// inherits a pool whose workers do not exist and would wait on them forever; such a
+/// child runs its batches on the calling thread (its siblings are the parallelism).
+fn engine_options() -> batch::Options {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    let pid = std::process::id();
+    match OWNER.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst) {
+        Err(owner) if owner != pid => batch::Options {
+            threads: Some(1),
+            ..batch::Options::default()
+        },
+        _ => batch::Options::from_env(),
+    }
+}
+
 /// The fields of a batch item: a tuple of `min..=max` (at most 4) fields, as owned
 /// references (they keep the objects alive while the GIL is released), absent ones
 /// `None`. A fixed array, so a batch of any size costs no allocation per item.
@@ -702,7 +720,7 @@ fn verify_batch(
         })
         .collect();
     Ok(py.detach(|| {
-        batch::verify_batch_with(&batch, &batch::Options::from_env())
+        batch::verify_batch_with(&batch, &engine_options())
             .iter()
             .map(Result::is_ok)
             .collect()
@@ -744,7 +762,7 @@ fn sign_batch<'py>(
             deterministic,
         })
         .collect();
-    let sigs = py.detach(|| batch::sign_batch_with(&batch, &batch::Options::from_env()));
+    let sigs = py.detach(|| batch::sign_batch_with(&batch, &engine_options()));
     signatures(py, sigs, |i| data[i].0.alg)
 }
 

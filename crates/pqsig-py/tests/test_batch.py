@@ -153,3 +153,21 @@ def test_sign_many_bad_items(keys):
         fal.sign_many([b"a"], deterministic=True)
     with pytest.raises(TypeError):
         pqsig.sign_many([(ml, MSG)], True)  # deterministic is keyword-only
+
+
+def _child_batch(n):
+    key = pqsig.MLDSA44.generate()
+    msgs = [b"child %d" % i for i in range(n)]
+    sigs = pqsig.sign_many([(key, m) for m in msgs])
+    return pqsig.verify_many([(key.public_key(), s, m) for s, m in zip(sigs, msgs)])
+
+
+def test_batches_in_a_child_forked_after_the_parent_used_them(keys):
+    # The parent's thread pool exists now; forked children must not wait on its workers.
+    multiprocessing = pytest.importorskip("multiprocessing")
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    test_verify_many_one_key_many_items(keys)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        got = pool.map_async(_child_batch, [20, 30]).get(timeout=120)
+    assert got == [[True] * 20, [True] * 30]

@@ -1,8 +1,13 @@
 /* pqsig_sign_batch and pqsig_verify_batch: mixed algorithms, every item's status equal
  * to the single call's, the overall status (first failing item), NULL results, bad
  * items (NULL pointers, wrong lengths, small buffers, contexts), count 0, items NULL. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "pqsig.h"
 #include "check.h"
@@ -135,6 +140,21 @@ int main(void) {
   CHECK_STATUS(bres[2], PQSIG_ERR_UNSUPPORTED, "Falcon context");
   CHECK(bad[2].signature_len == 0, "failed item length 0");
   CHECK_STATUS(bres[3], PQSIG_ERR_INVALID_LENGTH, "secret key length");
+
+#if defined(__unix__) || defined(__APPLE__)
+  /* A child forked after the batches above (the pool's threads are not inherited) still
+   * runs batches; an alarm turns a hang into a failure. */
+  pid_t child = fork();
+  if (child == 0) {
+    alarm(60);
+    pqsig_verify_item one[2] = {vi[0], vi[1]};
+    _exit(pqsig_verify_batch(one, 2, NULL) == PQSIG_OK ? 0 : 1);
+  }
+  int wstatus = 0;
+  CHECK(child > 0 && waitpid(child, &wstatus, 0) == child, "fork/wait");
+  CHECK(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0, "batch in a forked child (status %d)",
+        wstatus);
+#endif
 
   /* Degenerate calls. */
   CHECK_STATUS(pqsig_verify_batch(NULL, 0, NULL), PQSIG_OK, "count 0");
