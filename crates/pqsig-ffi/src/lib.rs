@@ -965,7 +965,7 @@ pub unsafe extern "C" fn pqsig_verify_batch(
             let key = match shared.get(&key_id(v.alg, v.pk)) {
                 Some(Ok(vk)) => VerifyKey::Object(vk),
                 Some(Err(e)) => {
-                    statuses[*i] = Err(item_lib_fail(F, *i, v.alg, e.clone()));
+                    statuses[*i] = Err(item_lib_fail(F, *i, v.alg, *e));
                     continue;
                 }
                 None => VerifyKey::Encoded {
@@ -1107,7 +1107,7 @@ pub unsafe extern "C" fn pqsig_sign_batch(
             let key = match shared.get(&key_id(s.alg, s.sk)) {
                 Some(Ok(sk)) => SignKey::Object(sk),
                 Some(Err(e)) => {
-                    statuses[*i] = Err(item_lib_fail(F, *i, s.alg, e.clone()));
+                    statuses[*i] = Err(item_lib_fail(F, *i, s.alg, *e));
                     continue;
                 }
                 None => SignKey::Encoded {

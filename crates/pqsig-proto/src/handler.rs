@@ -47,9 +47,8 @@ pub fn split_batch<H: Handler + ?Sized>(
     items: Vec<Request>,
 ) -> Vec<Response> {
     let one = |req| {
-        catch_unwind(AssertUnwindSafe(|| handler.handle(auth, req))).unwrap_or_else(|_| {
-            Response::error(ErrorCode::INTERNAL, "the handler failed (bug)")
-        })
+        catch_unwind(AssertUnwindSafe(|| handler.handle(auth, req)))
+            .unwrap_or_else(|_| Response::error(ErrorCode::INTERNAL, "the handler failed (bug)"))
     };
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -72,7 +71,10 @@ pub fn split_batch<H: Handler + ?Sized>(
             .into_iter()
             .map(|run| {
                 let n = run.len();
-                (n, s.spawn(move || run.into_iter().map(one).collect::<Vec<_>>()))
+                (
+                    n,
+                    s.spawn(move || run.into_iter().map(one).collect::<Vec<_>>()),
+                )
             })
             .collect();
         handles

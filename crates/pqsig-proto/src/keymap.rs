@@ -156,7 +156,13 @@ impl KeyMapHandler {
                 public_key,
             } => {
                 let alg = Self::inline_alg(algorithm)?;
-                (VerifyKey::Encoded { alg, pk: public_key }, alg)
+                (
+                    VerifyKey::Encoded {
+                        alg,
+                        pk: public_key,
+                    },
+                    alg,
+                )
             }
         };
         self.message_cap(alg, &r.input)?;
@@ -225,7 +231,9 @@ impl KeyMapHandler {
         }
         out.into_iter()
             .map(|r| {
-                r.unwrap_or_else(|| Response::error(ErrorCode::INTERNAL, "batch item left unanswered"))
+                r.unwrap_or_else(|| {
+                    Response::error(ErrorCode::INTERNAL, "batch item left unanswered")
+                })
             })
             .collect()
     }

@@ -322,7 +322,9 @@ async fn execute<H: Handler>(
 /// A SIGN/VERIFY outcome as is; any other answer becomes ERROR 500.
 fn item_answer(r: Response) -> Response {
     match r {
-        r @ (Response::Signature(_) | Response::Valid | Response::Invalid | Response::Error(_)) => r,
+        r @ (Response::Signature(_) | Response::Valid | Response::Invalid | Response::Error(_)) => {
+            r
+        }
         _ => Response::Error(internal("the handler gave an answer of the wrong kind")),
     }
 }

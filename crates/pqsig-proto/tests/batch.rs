@@ -84,14 +84,26 @@ fn mixed_batch() -> Vec<Request> {
         input: Input::Mu(mu),
         ..verify(KeyRef::Id("mldsa65".into()), b"", &sig)
     }));
-    items.push(Request::Verify(verify(inline("ML-DSA-65", &pk[1..]), b"m", &sig)));
+    items.push(Request::Verify(verify(
+        inline("ML-DSA-65", &pk[1..]),
+        b"m",
+        &sig,
+    )));
     items.push(Request::Verify(verify(inline("RSA-2048", &pk), b"m", &sig)));
-    items.push(Request::Verify(verify(KeyRef::Id("nope".into()), b"m", &sig)));
+    items.push(Request::Verify(verify(
+        KeyRef::Id("nope".into()),
+        b"m",
+        &sig,
+    )));
     let fal = key("Falcon-512");
     let fsig = fal.sign(b"f", b"").unwrap();
-    items.push(Request::Verify(verify(KeyRef::Id("falcon512".into()), b"f", &fsig)));
     items.push(Request::Verify(verify(
-        inline("Falcon-512", &fal.verifying_key().to_bytes()),
+        KeyRef::Id("falcon512".into()),
+        b"f",
+        &fsig,
+    )));
+    items.push(Request::Verify(verify(
+        inline("Falcon-512", fal.verifying_key().to_bytes()),
         b"g",
         &fsig,
     )));
@@ -101,10 +113,21 @@ fn mixed_batch() -> Vec<Request> {
     }));
     let sn = key("SNOVA_I_S");
     let ssig = sn.sign(b"s", b"").unwrap();
-    items.push(Request::Verify(verify(KeyRef::Id("snova".into()), b"s", &ssig)));
-    items.push(Request::Verify(verify(KeyRef::Id("mldsa65".into()), &[0; 300], &sig)));
+    items.push(Request::Verify(verify(
+        KeyRef::Id("snova".into()),
+        b"s",
+        &ssig,
+    )));
+    items.push(Request::Verify(verify(
+        KeyRef::Id("mldsa65".into()),
+        &[0; 300],
+        &sig,
+    )));
     // Signing: deterministic (comparable byte for byte) and the errors.
-    for (i, id) in ["mldsa65", "falcon512", "snova", "missing"].iter().enumerate() {
+    for (i, id) in ["mldsa65", "falcon512", "snova", "missing"]
+        .iter()
+        .enumerate()
+    {
         items.push(Request::Sign(SignRequest {
             deterministic: true,
             context: if i == 0 { b"c".to_vec() } else { vec![] },
@@ -159,7 +182,9 @@ fn keymap_batch_answers_equal_the_single_answers() {
     for auth in [None, Some(&b"wrong"[..])] {
         let out = h.handle_batch(auth, items.clone());
         assert_eq!(out.len(), items.len());
-        assert!(out.iter().all(|r| matches!(r, Response::Error(e) if e.code == ErrorCode::UNAUTHORIZED)));
+        assert!(out
+            .iter()
+            .all(|r| matches!(r, Response::Error(e) if e.code == ErrorCode::UNAUTHORIZED)));
     }
 }
 

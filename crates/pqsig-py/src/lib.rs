@@ -625,9 +625,9 @@ fn item_fields<'py>(
     item: Bound<'py, PyAny>,
     (min, max): (usize, usize),
 ) -> PyResult<[Option<Bound<'py, PyAny>>; 4]> {
-    let t = item.cast_into::<PyTuple>().map_err(|_| {
-        PyTypeError::new_err(format!("{what}: item {i} must be a tuple {shape}"))
-    })?;
+    let t = item
+        .cast_into::<PyTuple>()
+        .map_err(|_| PyTypeError::new_err(format!("{what}: item {i} must be a tuple {shape}")))?;
     let n = t.len();
     if n < min || n > max.min(4) {
         return Err(PyTypeError::new_err(format!(
@@ -642,7 +642,10 @@ fn item_fields<'py>(
 }
 
 /// Field `k` of an item that [`item_fields`] checked has at least `k + 1` fields.
-fn field<'a, 'py>(f: &'a [Option<Bound<'py, PyAny>>; 4], k: usize) -> PyResult<&'a Bound<'py, PyAny>> {
+fn field<'a, 'py>(
+    f: &'a [Option<Bound<'py, PyAny>>; 4],
+    k: usize,
+) -> PyResult<&'a Bound<'py, PyAny>> {
     f[k].as_ref()
         .ok_or_else(|| PyRuntimeError::new_err("batch item field missing (bug)"))
 }
@@ -701,7 +704,9 @@ fn verify_batch(
     let mut data = Vec::with_capacity(fields.len());
     for (i, f) in fields.iter().enumerate() {
         let pk = field(f, 0)?.cast::<PyPublicKey>().map_err(|_| {
-            PyTypeError::new_err(format!("{W}: item {i}: first field must be a pqsig.PublicKey"))
+            PyTypeError::new_err(format!(
+                "{W}: item {i}: first field must be a pqsig.PublicKey"
+            ))
         })?;
         let pk = pk.get();
         check_alg(W, i, pk.alg, only)?;
@@ -745,7 +750,9 @@ fn sign_batch<'py>(
     let mut data = Vec::with_capacity(fields.len());
     for (i, f) in fields.iter().enumerate() {
         let sk = field(f, 0)?.cast::<PyPrivateKey>().map_err(|_| {
-            PyTypeError::new_err(format!("{W}: item {i}: first field must be a pqsig.PrivateKey"))
+            PyTypeError::new_err(format!(
+                "{W}: item {i}: first field must be a pqsig.PrivateKey"
+            ))
         })?;
         let sk = sk.get();
         check_alg(W, i, sk.alg, only)?;

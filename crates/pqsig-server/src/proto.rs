@@ -96,7 +96,11 @@ impl ProtoHandler {
     /// the token), through the batch gate, its VERIFY items as one `Service::verify_batch`
     /// and its SIGN items as one `Service::sign_batch_multi` (the library's batch engine),
     /// answered in item order with the codes the single requests give.
-    fn batch(&self, auth: Option<&[u8]>, items: Vec<Request>) -> Result<Vec<Response>, ErrorResponse> {
+    fn batch(
+        &self,
+        auth: Option<&[u8]>,
+        items: Vec<Request>,
+    ) -> Result<Vec<Response>, ErrorResponse> {
         let token = auth.map(token_str).transpose()?;
         let (principal, _slot) = self.0.admit(token).map_err(to_proto)?;
         let mut out: Vec<Option<Response>> = items.iter().map(|_| None).collect();

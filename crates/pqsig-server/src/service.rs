@@ -126,6 +126,9 @@ pub struct Service {
     engine: engine::Options,
 }
 
+/// A signing item's key, or why it has none.
+type Signer = Result<Arc<(Algorithm, SigningKey)>, ApiError>;
+
 const KEK_CHECK_NAME: &str = "kek_check";
 const KEK_CHECK_PLAIN: &[u8] = b"pqsig-server key-encryption key check";
 
@@ -574,7 +577,6 @@ impl Service {
         inputs: &[(String, SignInput)],
     ) -> Result<Vec<Result<Vec<u8>, ApiError>>, ApiError> {
         self.check_batch(inputs.len())?;
-        type Signer = Result<Arc<(Algorithm, SigningKey)>, ApiError>;
         let mut memo: HashMap<&str, Signer> = HashMap::new();
         let work: Vec<(Signer, &SignInput)> = inputs
             .iter()
@@ -594,10 +596,7 @@ impl Service {
 
     /// Signs resolved items as one engine batch. Items whose key failed to resolve or
     /// whose input the algorithm cannot take fail alone before the engine runs.
-    fn sign_keyed(
-        &self,
-        work: &[(Result<Arc<(Algorithm, SigningKey)>, ApiError>, &SignInput)],
-    ) -> Vec<Result<Vec<u8>, ApiError>> {
+    fn sign_keyed(&self, work: &[(Signer, &SignInput)]) -> Vec<Result<Vec<u8>, ApiError>> {
         let mut out: Vec<Option<Result<Vec<u8>, ApiError>>> = work.iter().map(|_| None).collect();
         let mut obs: Vec<Observation> = Vec::new();
         let (mut items, mut at) = (Vec::new(), Vec::new());
@@ -628,7 +627,15 @@ impl Service {
         let d = per_item(t0.elapsed(), items.len());
         for (&(i, alg), r) in at.iter().zip(done) {
             let r = r.map_err(|e| ApiError::from_pqsig(e, "sign"));
-            obs.push((alg.name(), if r.is_ok() { Outcome::Ok } else { Outcome::Error }, d));
+            obs.push((
+                alg.name(),
+                if r.is_ok() {
+                    Outcome::Ok
+                } else {
+                    Outcome::Error
+                },
+                d,
+            ));
             out[i] = Some(r);
         }
         self.metrics.operations("sign", &obs);

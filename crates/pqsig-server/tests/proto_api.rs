@@ -353,7 +353,11 @@ fn shape(r: &Response) -> String {
 }
 
 fn hex_head(s: &[u8]) -> String {
-    s.iter().take(16).map(|b| format!("{b:02x}")).collect::<String>() + &format!("..{}", s.len())
+    s.iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
+        + &format!("..{}", s.len())
 }
 
 /// One request answered alone, as BATCH would carry its answer.
@@ -380,8 +384,14 @@ fn batches_through_the_engine_answer_as_the_single_requests() {
     let (s, tcp, _unix, _sock) = start();
     let ml_key = s.create_key("ML-DSA-65");
     let ml = ml_key["id"].as_str().unwrap().to_string();
-    let ml44 = s.create_key("ML-DSA-44")["id"].as_str().unwrap().to_string();
-    let fal = s.create_key("Falcon-512")["id"].as_str().unwrap().to_string();
+    let ml44 = s.create_key("ML-DSA-44")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let fal = s.create_key("Falcon-512")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let mut c = connect(&tcp, Some(ADMIN));
     // Signatures to verify: several keys, enough ML-DSA items for more than one lockstep
     // unit, valid and spoiled.
@@ -441,7 +451,13 @@ fn batches_through_the_engine_answer_as_the_single_requests() {
     }));
     items.push(Request::Sign(sign_req("missing", b"x")));
     items.push(Request::Sign(sign_req(&ml, &[0; 5000])));
-    for token in [Some(ADMIN), Some(SIGNER), Some(VERIFIER), Some(SCOPED), None] {
+    for token in [
+        Some(ADMIN),
+        Some(SIGNER),
+        Some(VERIFIER),
+        Some(SCOPED),
+        None,
+    ] {
         let mut c = connect(&tcp, token);
         let want: Vec<String> = items.iter().map(|r| shape(&single(&mut c, r))).collect();
         let got: Vec<String> = c.batch(items.clone()).unwrap().iter().map(shape).collect();
