@@ -53,6 +53,47 @@ typedef enum pqsig_status {
 // `pqsig_sig_free`. Holds no secrets; may be shared between threads.
 typedef struct pqsig_sig pqsig_sig;
 
+// One signature to verify with `pqsig_verify_batch`. Every field is an input; the
+// buffers are read during the call only.
+typedef struct pqsig_verify_item {
+  // The item's algorithm (a handle from `pqsig_sig_new`); items may mix algorithms.
+  const struct pqsig_sig *sig;
+  // The standard public-key encoding (exactly `pqsig_sig_length_public_key` bytes).
+  const uint8_t *public_key;
+  size_t public_key_len;
+  // The message (NULL allowed with length 0).
+  const uint8_t *message;
+  size_t message_len;
+  // The context string (NULL with length 0 for none; non-empty: ML-DSA and FN-DSA).
+  const uint8_t *ctx;
+  size_t ctx_len;
+  // The signature.
+  const uint8_t *signature;
+  size_t signature_len;
+} pqsig_verify_item;
+
+// One message to sign with `pqsig_sign_batch`. `signature_len` is in/out, the other
+// fields are inputs.
+typedef struct pqsig_sign_item {
+  // The item's algorithm (a handle from `pqsig_sig_new`); items may mix algorithms.
+  const struct pqsig_sig *sig;
+  // The secret-key encoding (exactly `pqsig_sig_length_secret_key` bytes).
+  const uint8_t *secret_key;
+  size_t secret_key_len;
+  // The message (NULL allowed with length 0).
+  const uint8_t *message;
+  size_t message_len;
+  // The context string (NULL with length 0 for none; non-empty: ML-DSA and FN-DSA).
+  const uint8_t *ctx;
+  size_t ctx_len;
+  // Where the signature goes: a buffer of `signature_len` bytes (at least
+  // `pqsig_sig_length_signature`), not overlapping any input of the batch.
+  uint8_t *signature;
+  // Capacity of `signature` on entry; the signature's length on return (0 when the
+  // item failed).
+  size_t signature_len;
+} pqsig_sign_item;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -170,6 +211,31 @@ enum pqsig_status pqsig_sig_verify(const struct pqsig_sig *sig,
                                    size_t signature_len,
                                    const uint8_t *public_key,
                                    size_t public_key_len);
+
+// Verifies `count` signatures (`items[0 .. count-1]`, of any algorithms) as one batch:
+// ML-DSA items are verified together in lockstep and the work is spread over the cores.
+// Each item's status is exactly what `pqsig_sig_verify_with_ctx` gives for it, written
+// to `results[i]` (an array of `count`; may be NULL when only the overall answer is
+// wanted). Returns `PQSIG_OK` only when every signature is valid; otherwise the status
+// of the first item that is not, with `pqsig_last_error()` naming that item. `items`
+// NULL with `count` > 0 is `PQSIG_ERR_NULL_POINTER`, written to every result; a `count`
+// too large to address is `PQSIG_ERR_INVALID_LENGTH` (results untouched). `count` 0 is
+// `PQSIG_OK`.
+// Memory: about 100 bytes per item while the call runs; the buffers are not copied.
+enum pqsig_status pqsig_verify_batch(const struct pqsig_verify_item *items,
+                                     size_t count,
+                                     enum pqsig_status *results);
+
+// Signs `count` messages (`items[0 .. count-1]`, of any algorithms) as one batch spread
+// over the cores; hedged, as `pqsig_sig_sign_with_ctx`. Item i's signature is written to
+// `items[i].signature` and its length to `items[i].signature_len` (0 when the item
+// failed; a buffer below `pqsig_sig_length_signature` is `PQSIG_ERR_BUFFER_TOO_SMALL`
+// and left untouched). Statuses, `results` (may be NULL) and the return value as for
+// `pqsig_verify_batch`: `PQSIG_OK` only when every item was signed. Signature buffers
+// must not overlap each other or any input of the batch.
+enum pqsig_status pqsig_sign_batch(struct pqsig_sign_item *items,
+                                   size_t count,
+                                   enum pqsig_status *results);
 
 #ifdef __cplusplus
 }  // extern "C"

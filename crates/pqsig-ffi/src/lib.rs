@@ -27,7 +27,9 @@ use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
+use pqsig::batch::{Message, Options, SignItem, SignKey, VerifyItem, VerifyKey};
 use pqsig::{any, Algorithm, Error};
+use std::collections::HashMap;
 use zeroize::Zeroize;
 
 /// Status codes returned by every fallible function. `PQSIG_OK` is 0; the others mirror
@@ -701,4 +703,456 @@ pub unsafe extern "C" fn pqsig_sig_verify(
             public_key_len,
         )
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Batches: many signatures in one call, through the library's batch engine (items of
+// any algorithms; ML-DSA verification in lockstep; the work spread over the cores).
+
+/// One signature to verify with `pqsig_verify_batch`. Every field is an input; the
+/// buffers are read during the call only.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct pqsig_verify_item {
+    /// The item's algorithm (a handle from `pqsig_sig_new`); items may mix algorithms.
+    pub sig: *const pqsig_sig,
+    /// The standard public-key encoding (exactly `pqsig_sig_length_public_key` bytes).
+    pub public_key: *const u8,
+    pub public_key_len: usize,
+    /// The message (NULL allowed with length 0).
+    pub message: *const u8,
+    pub message_len: usize,
+    /// The context string (NULL with length 0 for none; non-empty: ML-DSA and FN-DSA).
+    pub ctx: *const u8,
+    pub ctx_len: usize,
+    /// The signature.
+    pub signature: *const u8,
+    pub signature_len: usize,
+}
+
+/// One message to sign with `pqsig_sign_batch`. `signature_len` is in/out, the other
+/// fields are inputs.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct pqsig_sign_item {
+    /// The item's algorithm (a handle from `pqsig_sig_new`); items may mix algorithms.
+    pub sig: *const pqsig_sig,
+    /// The secret-key encoding (exactly `pqsig_sig_length_secret_key` bytes).
+    pub secret_key: *const u8,
+    pub secret_key_len: usize,
+    /// The message (NULL allowed with length 0).
+    pub message: *const u8,
+    pub message_len: usize,
+    /// The context string (NULL with length 0 for none; non-empty: ML-DSA and FN-DSA).
+    pub ctx: *const u8,
+    pub ctx_len: usize,
+    /// Where the signature goes: a buffer of `signature_len` bytes (at least
+    /// `pqsig_sig_length_signature`), not overlapping any input of the batch.
+    pub signature: *mut u8,
+    /// Capacity of `signature` on entry; the signature's length on return (0 when the
+    /// item failed).
+    pub signature_len: usize,
+}
+
+/// The batch engine's options for one call: `PQSIG_DEVICE` as for the CLI, rayon's
+/// global pool. Why the process id: threads do not survive fork(), so a child forked
+/// after its parent used the engine (multiprocessing's default start method on Linux)
+/// inherits a pool whose workers do not exist and would wait on them forever; such a
+/// child runs its batches on the calling thread (its siblings are the parallelism).
+fn engine_options() -> Options {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    let pid = std::process::id();
+    match OWNER.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst) {
+        Err(owner) if owner != pid => Options {
+            threads: Some(1),
+            ..Options::default()
+        },
+        _ => Options::from_env(),
+    }
+}
+
+/// Refuses a count whose items could not be addressed.
+fn batch_count(func: &str, count: usize, size: usize) -> Result<(), Fail> {
+    if !batch_fits(count, size) {
+        return Err(Fail::new(
+            pqsig_status::PQSIG_ERR_INVALID_LENGTH,
+            format!("{func}: count {count} too large"),
+        ));
+    }
+    Ok(())
+}
+
+/// A library error of item `i` of a batch call.
+fn item_lib_fail(func: &str, i: usize, alg: Algorithm, e: Error) -> Fail {
+    Fail::new(e.into(), format!("{func}: item {i} ({}): {e}", alg.name()))
+}
+
+/// A failure of item `i` of a batch call: "func: item i: what" (the helpers' own
+/// "func: " prefix dropped).
+fn item_fail(func: &str, i: usize, f: Fail) -> Fail {
+    let what = f
+        .message
+        .strip_prefix(func)
+        .and_then(|m| m.strip_prefix(": "))
+        .unwrap_or(&f.message);
+    Fail::new(f.status, format!("{func}: item {i}: {what}"))
+}
+
+/// Whether `count` items of `size` bytes (and `count` results) can be addressed.
+fn batch_fits(count: usize, size: usize) -> bool {
+    count <= isize::MAX as usize / size.max(1)
+}
+
+/// Writes `status` to every result (when `results` is not NULL).
+unsafe fn fill_results(results: *mut pqsig_status, count: usize, status: pqsig_status) {
+    if !results.is_null() {
+        for i in 0..count {
+            // SAFETY: `results` points to `count` writable pqsig_status (header contract).
+            unsafe { results.add(i).write(status) };
+        }
+    }
+}
+
+/// The outcome of a batch: every item's status written to `results` (when not NULL);
+/// `Ok` when all passed, otherwise the first failing item's status and message.
+unsafe fn batch_outcome(
+    results: *mut pqsig_status,
+    statuses: Vec<Result<(), Fail>>,
+) -> Result<(), Fail> {
+    let mut first = None;
+    for (i, r) in statuses.into_iter().enumerate() {
+        let st = match &r {
+            Ok(()) => pqsig_status::PQSIG_OK,
+            Err(f) => f.status,
+        };
+        if !results.is_null() {
+            // SAFETY: as in fill_results.
+            unsafe { results.add(i).write(st) };
+        }
+        if let (None, Err(f)) = (&first, r) {
+            first = Some(f);
+        }
+    }
+    first.map_or(Ok(()), Err)
+}
+
+/// A verification item's inputs, checked.
+struct VerifyIn<'a> {
+    alg: Algorithm,
+    pk: &'a [u8],
+    msg: &'a [u8],
+    ctx: &'a [u8],
+    sig: &'a [u8],
+}
+
+/// The decoded keys of the key buffers that several items share, by (algorithm, address,
+/// length). Why: the engine decodes an encoded key per item, as the single calls do, and
+/// for ML-DSA that repeats ExpandA — most of a verification — for every item of a batch
+/// under one key. A buffer passed by one item only stays for the engine (which decodes
+/// encodings in parallel).
+type SharedKeys<K> = HashMap<(Algorithm, usize, usize), Result<K, Error>>;
+
+fn key_id(alg: Algorithm, key: &[u8]) -> (Algorithm, usize, usize) {
+    (alg, key.as_ptr() as usize, key.len())
+}
+
+fn shared_keys<'a, K>(
+    keys: impl Iterator<Item = (Algorithm, &'a [u8])>,
+    decode: impl Fn(Algorithm, &[u8]) -> Result<K, Error>,
+) -> SharedKeys<K> {
+    let mut seen: HashMap<(Algorithm, usize, usize), (usize, &[u8])> = HashMap::new();
+    for (alg, key) in keys {
+        seen.entry(key_id(alg, key)).or_insert((0, key)).0 += 1;
+    }
+    seen.into_iter()
+        .filter(|(_, (n, _))| *n > 1)
+        .map(|(id, (_, key))| (id, decode(id.0, key)))
+        .collect()
+}
+
+/// An item's input checks, as the single call makes them (a failure names the item).
+unsafe fn verify_item<'a>(
+    func: &str,
+    i: usize,
+    it: &pqsig_verify_item,
+) -> Result<VerifyIn<'a>, Fail> {
+    let at = |f: Fail| item_fail(func, i, f);
+    // SAFETY (all): the item's pointers follow the header's buffer contract.
+    let alg = unsafe { handle(func, it.sig) }.map_err(at)?.alg;
+    let msg = unsafe { input(func, "message", it.message, it.message_len) }.map_err(at)?;
+    if it.signature.is_null() {
+        return Err(at(Fail::null(func, "signature")));
+    }
+    let s = unsafe { input(func, "signature", it.signature, it.signature_len) }.map_err(at)?;
+    let ctx = unsafe { input(func, "ctx", it.ctx, it.ctx_len) }.map_err(at)?;
+    if it.public_key.is_null() {
+        return Err(at(Fail::null(func, "public_key")));
+    }
+    let pk = unsafe { input(func, "public_key", it.public_key, it.public_key_len) }.map_err(at)?;
+    if pk.len() != alg.public_key_len() {
+        return Err(at(Fail::new(
+            pqsig_status::PQSIG_ERR_INVALID_LENGTH,
+            format!(
+                "public key has {} bytes, {} expected ({})",
+                pk.len(),
+                alg.public_key_len(),
+                alg.name()
+            ),
+        )));
+    }
+    Ok(VerifyIn {
+        alg,
+        pk,
+        msg,
+        ctx,
+        sig: s,
+    })
+}
+
+/// Verifies `count` signatures (`items[0 .. count-1]`, of any algorithms) as one batch:
+/// ML-DSA items are verified together in lockstep and the work is spread over the cores.
+/// Each item's status is exactly what `pqsig_sig_verify_with_ctx` gives for it, written
+/// to `results[i]` (an array of `count`; may be NULL when only the overall answer is
+/// wanted). Returns `PQSIG_OK` only when every signature is valid; otherwise the status
+/// of the first item that is not, with `pqsig_last_error()` naming that item. `items`
+/// NULL with `count` > 0 is `PQSIG_ERR_NULL_POINTER`, written to every result; a `count`
+/// too large to address is `PQSIG_ERR_INVALID_LENGTH` (results untouched). `count` 0 is
+/// `PQSIG_OK`.
+/// Memory: about 100 bytes per item while the call runs; the buffers are not copied.
+#[no_mangle]
+pub unsafe extern "C" fn pqsig_verify_batch(
+    items: *const pqsig_verify_item,
+    count: usize,
+    results: *mut pqsig_status,
+) -> pqsig_status {
+    const F: &str = "pqsig_verify_batch";
+    let fits = batch_fits(count, core::mem::size_of::<pqsig_verify_item>());
+    if fits {
+        // Until the engine answers every result reads as an internal error: a panic
+        // leaves no item looking valid.
+        // SAFETY: `results` points to `count` writable statuses (header contract).
+        unsafe { fill_results(results, count, pqsig_status::PQSIG_ERR_INTERNAL) };
+    }
+    let status = guard(F, || {
+        batch_count(F, count, core::mem::size_of::<pqsig_verify_item>())?;
+        if count == 0 {
+            return Ok(());
+        }
+        if items.is_null() {
+            return Err(Fail::null(F, "items"));
+        }
+        // SAFETY: `items` points to `count` readable items (header contract).
+        let items = unsafe { core::slice::from_raw_parts(items, count) };
+        let mut statuses: Vec<Result<(), Fail>> = Vec::with_capacity(count);
+        let mut prepared = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            // SAFETY: the item's buffer contract.
+            match unsafe { verify_item(F, i, it) } {
+                Ok(v) => {
+                    prepared.push((i, v));
+                    statuses.push(Ok(()));
+                }
+                Err(f) => statuses.push(Err(f)),
+            }
+        }
+        let shared = shared_keys(
+            prepared.iter().map(|(_, v)| (v.alg, v.pk)),
+            any::VerifyingKey::from_bytes,
+        );
+        let (mut batch, mut at) = (Vec::new(), Vec::new());
+        for (i, v) in &prepared {
+            let key = match shared.get(&key_id(v.alg, v.pk)) {
+                Some(Ok(vk)) => VerifyKey::Object(vk),
+                Some(Err(e)) => {
+                    statuses[*i] = Err(item_lib_fail(F, *i, v.alg, *e));
+                    continue;
+                }
+                None => VerifyKey::Encoded {
+                    alg: v.alg,
+                    pk: v.pk,
+                },
+            };
+            batch.push(VerifyItem {
+                key,
+                message: Message::Raw(v.msg),
+                context: v.ctx,
+                signature: v.sig,
+            });
+            at.push((*i, v.alg));
+        }
+        let done = pqsig::batch::verify_batch_with(&batch, &engine_options());
+        for (&(i, alg), r) in at.iter().zip(done) {
+            statuses[i] = r.map_err(|e| item_lib_fail(F, i, alg, e));
+        }
+        // SAFETY: `results` contract.
+        unsafe { batch_outcome(results, statuses) }
+    });
+    if fits && count > 0 && items.is_null() {
+        // The call itself was refused: every item carries that status.
+        // SAFETY: as above.
+        unsafe { fill_results(results, count, status) };
+    }
+    status
+}
+
+/// A signing item's inputs, checked.
+struct SignIn<'a> {
+    alg: Algorithm,
+    sk: &'a [u8],
+    msg: &'a [u8],
+    ctx: &'a [u8],
+    out: *mut u8,
+    cap: usize,
+}
+
+/// A signing item's input checks, as the single call makes them.
+unsafe fn sign_item<'a>(func: &str, i: usize, it: &pqsig_sign_item) -> Result<SignIn<'a>, Fail> {
+    let at = |f: Fail| item_fail(func, i, f);
+    // SAFETY (all): the item's pointers follow the header's buffer contract.
+    let alg = unsafe { handle(func, it.sig) }.map_err(at)?.alg;
+    if it.signature.is_null() {
+        return Err(at(Fail::null(func, "signature")));
+    }
+    if it.signature_len < alg.signature_len() {
+        return Err(at(Fail::new(
+            pqsig_status::PQSIG_ERR_BUFFER_TOO_SMALL,
+            format!(
+                "signature buffer has {} bytes, {} needed ({})",
+                it.signature_len,
+                alg.signature_len(),
+                alg.name()
+            ),
+        )));
+    }
+    let msg = unsafe { input(func, "message", it.message, it.message_len) }.map_err(at)?;
+    let ctx = unsafe { input(func, "ctx", it.ctx, it.ctx_len) }.map_err(at)?;
+    if it.secret_key.is_null() {
+        return Err(at(Fail::null(func, "secret_key")));
+    }
+    let sk = unsafe { input(func, "secret_key", it.secret_key, it.secret_key_len) }.map_err(at)?;
+    if sk.len() != alg.secret_key_len() {
+        return Err(at(Fail::new(
+            pqsig_status::PQSIG_ERR_INVALID_LENGTH,
+            format!(
+                "secret key has {} bytes, {} expected ({})",
+                sk.len(),
+                alg.secret_key_len(),
+                alg.name()
+            ),
+        )));
+    }
+    Ok(SignIn {
+        alg,
+        sk,
+        msg,
+        ctx,
+        out: it.signature,
+        cap: it.signature_len,
+    })
+}
+
+/// Signs `count` messages (`items[0 .. count-1]`, of any algorithms) as one batch spread
+/// over the cores; hedged, as `pqsig_sig_sign_with_ctx`. Item i's signature is written to
+/// `items[i].signature` and its length to `items[i].signature_len` (0 when the item
+/// failed; a buffer below `pqsig_sig_length_signature` is `PQSIG_ERR_BUFFER_TOO_SMALL`
+/// and left untouched). Statuses, `results` (may be NULL) and the return value as for
+/// `pqsig_verify_batch`: `PQSIG_OK` only when every item was signed. Signature buffers
+/// must not overlap each other or any input of the batch.
+#[no_mangle]
+pub unsafe extern "C" fn pqsig_sign_batch(
+    items: *mut pqsig_sign_item,
+    count: usize,
+    results: *mut pqsig_status,
+) -> pqsig_status {
+    const F: &str = "pqsig_sign_batch";
+    let fits = batch_fits(count, core::mem::size_of::<pqsig_sign_item>());
+    if fits {
+        // Until the engine answers every result reads as an internal error: a panic
+        // leaves no item looking valid.
+        // SAFETY: `results` points to `count` writable statuses (header contract).
+        unsafe { fill_results(results, count, pqsig_status::PQSIG_ERR_INTERNAL) };
+    }
+    let status = guard(F, || {
+        batch_count(F, count, core::mem::size_of::<pqsig_sign_item>())?;
+        if count == 0 {
+            return Ok(());
+        }
+        if items.is_null() {
+            return Err(Fail::null(F, "items"));
+        }
+        let mut statuses: Vec<Result<(), Fail>> = Vec::with_capacity(count);
+        let mut prepared = Vec::new();
+        for i in 0..count {
+            // SAFETY: `items` points to `count` items (header contract); read by copy so
+            // that no reference into the array is held while the outputs are written.
+            let it = unsafe { items.add(i).read() };
+            // SAFETY: the item's buffer contract.
+            match unsafe { sign_item(F, i, &it) } {
+                Ok(s) => {
+                    prepared.push((i, s));
+                    statuses.push(Ok(()));
+                }
+                Err(f) => statuses.push(Err(f)),
+            }
+            // SAFETY: as above; an item reports length 0 until its signature is written.
+            unsafe { core::ptr::addr_of_mut!((*items.add(i)).signature_len).write(0) };
+        }
+        let shared = shared_keys(
+            prepared.iter().map(|(_, s)| (s.alg, s.sk)),
+            any::SigningKey::from_bytes,
+        );
+        let (mut batch, mut at) = (Vec::new(), Vec::new());
+        for (i, s) in &prepared {
+            let key = match shared.get(&key_id(s.alg, s.sk)) {
+                Some(Ok(sk)) => SignKey::Object(sk),
+                Some(Err(e)) => {
+                    statuses[*i] = Err(item_lib_fail(F, *i, s.alg, *e));
+                    continue;
+                }
+                None => SignKey::Encoded {
+                    alg: s.alg,
+                    sk: s.sk,
+                },
+            };
+            batch.push(SignItem {
+                key,
+                message: Message::Raw(s.msg),
+                context: s.ctx,
+                deterministic: false,
+            });
+            at.push((*i, s.alg, s.out, s.cap));
+        }
+        let done = pqsig::batch::sign_batch_with(&batch, &engine_options());
+        // The inputs are no longer borrowed from here on (the decoded keys are zeroized
+        // on drop).
+        drop(batch);
+        drop(prepared);
+        drop(shared);
+        for (&(i, alg, out, cap), r) in at.iter().zip(done) {
+            statuses[i] = match r {
+                Ok(s) if s.len() <= cap => {
+                    // SAFETY: `out` holds `cap` writable bytes that overlap no input
+                    // (header contract); s.len() <= cap.
+                    unsafe {
+                        core::ptr::copy_nonoverlapping(s.as_ptr(), out, s.len());
+                        core::ptr::addr_of_mut!((*items.add(i)).signature_len).write(s.len());
+                    }
+                    Ok(())
+                }
+                Ok(_) => Err(Fail::new(
+                    pqsig_status::PQSIG_ERR_INTERNAL,
+                    format!("{F}: item {i}: signature too long"),
+                )),
+                Err(e) => Err(item_lib_fail(F, i, alg, e)),
+            };
+        }
+        // SAFETY: `results` contract.
+        unsafe { batch_outcome(results, statuses) }
+    });
+    if fits && count > 0 && items.is_null() {
+        // SAFETY: as above.
+        unsafe { fill_results(results, count, status) };
+    }
+    status
 }

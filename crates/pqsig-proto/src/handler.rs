@@ -2,6 +2,7 @@
 //! [`Handler`]; the service (key store, token scopes) implements it.
 
 use crate::types::{ErrorCode, ErrorResponse, Request, Response};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What the listener calls. Both methods are called on a blocking thread
 /// (`tokio::task::spawn_blocking`), so they may sign, verify and read a database
@@ -17,11 +18,75 @@ pub trait Handler: Send + Sync + 'static {
     }
 
     /// Answers one SIGN or VERIFY request (`auth`: the token of the connection's HELLO,
-    /// `None` when it sent none). The listener answers PING and HELLO itself and splits
-    /// BATCH into single requests (run in parallel), so `req` is `Request::Sign` or
+    /// `None` when it sent none). The listener answers PING and HELLO itself and gives
+    /// BATCH to [`Handler::handle_batch`], so `req` is `Request::Sign` or
     /// `Request::Verify`. The answer should be `Signature`, `Valid`, `Invalid` or `Error`;
     /// anything else is sent as an internal error.
     fn handle(&self, auth: Option<&[u8]>, req: Request) -> Response;
+
+    /// Answers the items of one BATCH (each `Request::Sign` or `Request::Verify`; the
+    /// listener has checked the count against `max_batch`): one answer per item, in
+    /// order, each as [`Handler::handle`] would give it. A wrong number of answers is
+    /// sent as an internal error for the whole frame.
+    ///
+    /// Handlers with a batch path of their own override this so that the batch reaches
+    /// it whole (the service and [`crate::KeyMapHandler`] hand it to
+    /// `pqsig::batch`, which verifies ML-DSA items in lockstep). The default splits the
+    /// batch: [`split_batch`].
+    fn handle_batch(&self, auth: Option<&[u8]>, items: Vec<Request>) -> Vec<Response> {
+        split_batch(self, auth, items)
+    }
+}
+
+/// Answers a batch item by item through [`Handler::handle`], the items cut into one
+/// contiguous run per core and the runs answered on scoped threads (a handler without
+/// a batch path still uses the machine). A panicking item is answered ERROR 500 alone.
+pub fn split_batch<H: Handler + ?Sized>(
+    handler: &H,
+    auth: Option<&[u8]>,
+    items: Vec<Request>,
+) -> Vec<Response> {
+    let one = |req| {
+        catch_unwind(AssertUnwindSafe(|| handler.handle(auth, req)))
+            .unwrap_or_else(|_| Response::error(ErrorCode::INTERNAL, "the handler failed (bug)"))
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if workers <= 1 {
+        return items.into_iter().map(one).collect();
+    }
+    let per = items.len().div_ceil(workers);
+    let mut runs: Vec<Vec<Request>> = Vec::with_capacity(workers);
+    let mut rest = items.into_iter();
+    loop {
+        let run: Vec<Request> = rest.by_ref().take(per).collect();
+        if run.is_empty() {
+            break;
+        }
+        runs.push(run);
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = runs
+            .into_iter()
+            .map(|run| {
+                let n = run.len();
+                (
+                    n,
+                    s.spawn(move || run.into_iter().map(one).collect::<Vec<_>>()),
+                )
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|(n, h)| {
+                // `one` catches panics, so a run's thread cannot fail; be safe anyway.
+                h.join().unwrap_or_else(|_| {
+                    vec![Response::error(ErrorCode::INTERNAL, "the handler failed (bug)"); n]
+                })
+            })
+            .collect()
+    })
 }
 
 /// The ERROR for a library error, shared by handlers so every front end reports the

@@ -26,7 +26,7 @@ pub mod types;
 
 pub use client::{Client, ClientError};
 pub use endpoint::Endpoint;
-pub use handler::{error_response, Handler};
+pub use handler::{error_response, split_batch, Handler};
 pub use keymap::KeyMapHandler;
 pub use types::{
     ErrorCode, ErrorResponse, Input, KeyRef, Limits, Request, Response, SignRequest, VerifyRequest,

@@ -294,7 +294,8 @@ impl<H: Handler> Connection<H> {
     }
 }
 
-/// Runs a SIGN / VERIFY (or each item of a BATCH, in parallel) on blocking threads.
+/// Runs a SIGN / VERIFY, or a whole BATCH through [`Handler::handle_batch`], on a
+/// blocking thread.
 async fn execute<H: Handler>(
     handler: Arc<H>,
     auth: Option<Arc<Zeroizing<Vec<u8>>>>,
@@ -304,18 +305,28 @@ async fn execute<H: Handler>(
         Request::Batch(items) => items,
         single => return run_one(handler, auth, single).await,
     };
-    let mut tasks = Vec::with_capacity(items.len());
-    for item in items {
-        tasks.push(tokio::spawn(run_one(handler.clone(), auth.clone(), item)));
+    let n = items.len();
+    let answers = tokio::task::spawn_blocking(move || {
+        handler.handle_batch(auth.as_ref().map(|t| t.as_slice()), items)
+    })
+    .await;
+    match answers {
+        Ok(v) if v.len() == n => Response::Batch(v.into_iter().map(item_answer).collect()),
+        Ok(_) => Response::Error(internal(
+            "the handler answered a batch with the wrong number of items (bug)",
+        )),
+        Err(_) => Response::Error(internal("the handler failed (bug)")),
     }
-    let mut out = Vec::with_capacity(tasks.len());
-    for t in tasks {
-        out.push(
-            t.await
-                .unwrap_or_else(|_| Response::Error(internal("request failed (bug)"))),
-        );
+}
+
+/// A SIGN/VERIFY outcome as is; any other answer becomes ERROR 500.
+fn item_answer(r: Response) -> Response {
+    match r {
+        r @ (Response::Signature(_) | Response::Valid | Response::Invalid | Response::Error(_)) => {
+            r
+        }
+        _ => Response::Error(internal("the handler gave an answer of the wrong kind")),
     }
-    Response::Batch(out)
 }
 
 /// One request on a blocking thread; a panicking handler becomes ERROR 500, and so does
@@ -330,10 +341,7 @@ async fn run_one<H: Handler>(
     })
     .await;
     match resp {
-        Ok(
-            r @ (Response::Signature(_) | Response::Valid | Response::Invalid | Response::Error(_)),
-        ) => r,
-        Ok(_) => Response::Error(internal("the handler gave an answer of the wrong kind")),
+        Ok(r) => item_answer(r),
         Err(_) => Response::Error(internal("the handler failed (bug)")),
     }
 }

@@ -4,6 +4,8 @@
 //! algorithm: `pqsig.MLDSA65`, ...), [`PyPrivateKey`] and [`PyPublicKey`] — and the
 //! exception `pqsig.InvalidSignature`. Every heavy operation (key generation, signing,
 //! verification, batch verification) runs with the GIL released (`Python::detach`).
+//! Batches (`verify_many`, `sign_many`) go to the library's batch engine
+//! (`pqsig::batch`) as one batch: ML-DSA verified in lockstep, spread over the cores.
 //! Keys pickle by their standard raw encodings through `__reduce__`, which names the
 //! loader functions of the pure-Python package (`pqsig._private_key_from_bytes`, ...)
 //! so that pickle can import them by name.
@@ -20,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyTuple};
 use zeroize::Zeroizing;
 
+use pqsig::batch::{self, Message, SignItem, SignKey, VerifyItem, VerifyKey};
 use pqsig::keyfile::{self, KeyFileError, MlDsaForm};
 use pqsig::{any, Algorithm, Error};
 
@@ -35,20 +38,25 @@ create_exception!(
 
 /// Maps a library error to a Python exception.
 fn py_err(alg: Algorithm, e: Error) -> PyErr {
+    py_err_at("", alg, e)
+}
+
+/// [`py_err`] with `prefix` before the message (a batch names the failing item).
+fn py_err_at(prefix: &str, alg: Algorithm, e: Error) -> PyErr {
     match e {
         Error::VerificationFailed | Error::InvalidSignature => {
-            InvalidSignature::new_err(format!("{}: {e}", alg.name()))
+            InvalidSignature::new_err(format!("{prefix}{}: {e}", alg.name()))
         }
         Error::Unsupported => PyValueError::new_err(format!(
-            "{}: {e} (round-3 Falcon and SNOVA take no context string; \
+            "{prefix}{}: {e} (round-3 Falcon and SNOVA take no context string; \
              deterministic signing is ML-DSA only)",
             alg.name()
         )),
         Error::InvalidLength | Error::InvalidKey | Error::ContextTooLong => {
-            PyValueError::new_err(format!("{}: {e}", alg.name()))
+            PyValueError::new_err(format!("{prefix}{}: {e}", alg.name()))
         }
-        Error::UnknownAlgorithm => PyValueError::new_err(e.to_string()),
-        _ => PyRuntimeError::new_err(format!("{}: {e}", alg.name())),
+        Error::UnknownAlgorithm => PyValueError::new_err(format!("{prefix}{e}")),
+        _ => PyRuntimeError::new_err(format!("{prefix}{}: {e}", alg.name())),
     }
 }
 
@@ -282,6 +290,20 @@ impl PyAlgorithm {
         verify_batch(py, items, Some(self.alg))
     }
 
+    /// Batch signing: `items` is an iterable of `(private_key, data)` or
+    /// `(private_key, data, context)`; returns one signature per item, in order. Every
+    /// private key must belong to this algorithm. Hedged, or deterministic (ML-DSA only)
+    /// with `deterministic=True`.
+    #[pyo3(signature = (items, *, deterministic = false))]
+    fn sign_many<'py>(
+        &self,
+        py: Python<'py>,
+        items: &Bound<'py, PyAny>,
+        deterministic: bool,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        sign_batch(py, items, Some(self.alg), deterministic)
+    }
+
     fn __repr__(&self) -> String {
         format!("<pqsig.Algorithm {}>", self.alg.name())
     }
@@ -373,6 +395,38 @@ impl PyPrivateKey {
             .detach(|| self.key.sign_deterministic(&data, &ctx))
             .map_err(|e| py_err(self.alg, e))?;
         Ok(PyBytes::new(py, &sig))
+    }
+
+    /// Signs every `data` of `items` (an iterable of bytes) with this key and one
+    /// `context`, as one batch over the cores; one signature per item, in order. Hedged,
+    /// or deterministic (ML-DSA only) with `deterministic=True`.
+    #[pyo3(signature = (items, context = None, *, deterministic = false))]
+    fn sign_many<'py>(
+        &self,
+        py: Python<'py>,
+        items: &Bound<'py, PyAny>,
+        context: Option<&Bound<'py, PyAny>>,
+        deterministic: bool,
+    ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let ctx = context_bytes(context)?;
+        let objs: Vec<Bound<'py, PyAny>> = items.try_iter()?.collect::<PyResult<_>>()?;
+        let data: Vec<Cow<'_, [u8]>> = objs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| item_bytes("sign_many", i, d, "data"))
+            .collect::<PyResult<_>>()?;
+        let batch: Vec<SignItem<'_>> = data
+            .iter()
+            .map(|d| SignItem {
+                key: SignKey::Object(&self.key),
+                message: Message::Raw(d),
+                context: &ctx,
+                deterministic,
+            })
+            .collect();
+        let alg = self.alg;
+        let sigs = py.detach(|| batch::sign_batch_with(&batch, &engine_options()));
+        signatures(py, sigs, |_| alg)
     }
 
     fn public_key(&self) -> PyPublicKey {
@@ -543,66 +597,213 @@ impl PyPublicKey {
     }
 }
 
-/// Collects the batch under the GIL (borrowing keys, copying bytes), then verifies it
-/// with the GIL released.
+/// The batch engine's options for one call: `PQSIG_DEVICE` as for the CLI, rayon's
+/// global pool. Why the process id: threads do not survive fork(), so a child forked
+/// after its parent used the engine (multiprocessing's default start method on Linux)
+/// inherits a pool whose workers do not exist and would wait on them forever; such a
+/// child runs its batches on the calling thread (its siblings are the parallelism).
+fn engine_options() -> batch::Options {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    let pid = std::process::id();
+    match OWNER.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst) {
+        Err(owner) if owner != pid => batch::Options {
+            threads: Some(1),
+            ..batch::Options::default()
+        },
+        _ => batch::Options::from_env(),
+    }
+}
+
+/// The fields of a batch item: a tuple of `min..=max` (at most 4) fields, as owned
+/// references (they keep the objects alive while the GIL is released), absent ones
+/// `None`. A fixed array, so a batch of any size costs no allocation per item.
+fn item_fields<'py>(
+    what: &str,
+    shape: &str,
+    i: usize,
+    item: Bound<'py, PyAny>,
+    (min, max): (usize, usize),
+) -> PyResult<[Option<Bound<'py, PyAny>>; 4]> {
+    let t = item
+        .cast_into::<PyTuple>()
+        .map_err(|_| PyTypeError::new_err(format!("{what}: item {i} must be a tuple {shape}")))?;
+    let n = t.len();
+    if n < min || n > max.min(4) {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: item {i} has {n} fields, expected {shape}"
+        )));
+    }
+    let mut f = [None, None, None, None];
+    for (k, slot) in f.iter_mut().enumerate().take(n) {
+        *slot = Some(t.get_item(k)?);
+    }
+    Ok(f)
+}
+
+/// Field `k` of an item that [`item_fields`] checked has at least `k + 1` fields.
+fn field<'a, 'py>(
+    f: &'a [Option<Bound<'py, PyAny>>; 4],
+    k: usize,
+) -> PyResult<&'a Bound<'py, PyAny>> {
+    f[k].as_ref()
+        .ok_or_else(|| PyRuntimeError::new_err("batch item field missing (bug)"))
+}
+
+/// [`as_bytes`] for a field of batch item `i` (the error names the item).
+fn item_bytes<'a>(
+    what: &str,
+    i: usize,
+    obj: &'a Bound<'_, PyAny>,
+    field: &str,
+) -> PyResult<Cow<'a, [u8]>> {
+    as_bytes(obj, field).map_err(|e| prefixed(what, i, e))
+}
+
+/// [`context_bytes`] for batch item `i`.
+fn item_context<'a>(
+    what: &str,
+    i: usize,
+    obj: Option<&'a Bound<'_, PyAny>>,
+) -> PyResult<Cow<'a, [u8]>> {
+    context_bytes(obj).map_err(|e| prefixed(what, i, e))
+}
+
+/// A field's TypeError with the batch and item named (built only on failure).
+fn prefixed(what: &str, i: usize, e: PyErr) -> PyErr {
+    Python::attach(|py| PyTypeError::new_err(format!("{what}: item {i}: {}", e.value(py))))
+}
+
+/// Checks that an item's key is of algorithm `only` (when given).
+fn check_alg(what: &str, i: usize, got: Algorithm, only: Option<Algorithm>) -> PyResult<()> {
+    match only {
+        Some(a) if a != got => Err(PyValueError::new_err(format!(
+            "{what}: item {i} holds a {} key, not {}",
+            got.name(),
+            a.name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `verify_many`: the items are read under the GIL in one pass (bytes borrowed in place,
+/// only bytearray / memoryview copied), then verified as one engine batch with the GIL
+/// released. Any failure of an item (a bad or malformed signature, a context the
+/// algorithm does not take) is `False` for that item.
 fn verify_batch(
     py: Python<'_>,
     items: &Bound<'_, PyAny>,
     only: Option<Algorithm>,
 ) -> PyResult<Vec<bool>> {
-    let mut keys: Vec<Bound<'_, PyPublicKey>> = Vec::new();
-    let mut rest: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = Vec::new();
+    const W: &str = "verify_many";
+    const SHAPE: &str = "(public_key, signature, data[, context])";
+    let mut fields = Vec::with_capacity(items.len().unwrap_or(0));
     for (i, item) in items.try_iter()?.enumerate() {
-        let item = item?;
-        let t = item.cast::<PyTuple>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "verify_many: item {i} must be a tuple (public_key, signature, data[, context])"
-            ))
-        })?;
-        if t.len() != 3 && t.len() != 4 {
-            return Err(PyTypeError::new_err(format!(
-                "verify_many: item {i} has {} fields, expected 3 or 4",
-                t.len()
-            )));
-        }
-        let pk = t.get_item(0)?;
-        let pk = pk.cast::<PyPublicKey>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "verify_many: item {i}: first field must be a pqsig.PublicKey"
-            ))
-        })?;
-        if let Some(a) = only {
-            if pk.get().alg != a {
-                return Err(PyValueError::new_err(format!(
-                    "verify_many: item {i} holds a {} key, not {}",
-                    pk.get().alg.name(),
-                    a.name()
-                )));
-            }
-        }
-        let sig = as_bytes(&t.get_item(1)?, "signature")?.into_owned();
-        let data = as_bytes(&t.get_item(2)?, "data")?.into_owned();
-        let ctx = if t.len() == 4 {
-            context_bytes(Some(&t.get_item(3)?))?.into_owned()
-        } else {
-            Vec::new()
-        };
-        keys.push(pk.clone());
-        rest.push((sig, data, ctx));
+        fields.push(item_fields(W, SHAPE, i, item?, (3, 4))?);
     }
-    let refs: Vec<&PyPublicKey> = keys.iter().map(|k| k.get()).collect();
+    let mut data = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
+        let pk = field(f, 0)?.cast::<PyPublicKey>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{W}: item {i}: first field must be a pqsig.PublicKey"
+            ))
+        })?;
+        let pk = pk.get();
+        check_alg(W, i, pk.alg, only)?;
+        let sig = item_bytes(W, i, field(f, 1)?, "signature")?;
+        let msg = item_bytes(W, i, field(f, 2)?, "data")?;
+        let ctx = item_context(W, i, f[3].as_ref())?;
+        data.push((pk, sig, msg, ctx));
+    }
+    let batch: Vec<VerifyItem<'_>> = data
+        .iter()
+        .map(|(pk, sig, msg, ctx)| VerifyItem {
+            key: VerifyKey::Object(&pk.key),
+            message: Message::Raw(msg),
+            context: ctx,
+            signature: sig,
+        })
+        .collect();
     Ok(py.detach(|| {
-        refs.iter()
-            .zip(&rest)
-            .map(|(k, (sig, data, ctx))| k.key.verify(data, ctx, sig).is_ok())
+        batch::verify_batch_with(&batch, &engine_options())
+            .iter()
+            .map(Result::is_ok)
             .collect()
     }))
+}
+
+/// `sign_many`: items `(private_key, data[, context])` read under the GIL, signed as one
+/// engine batch with the GIL released. The first failing item raises (as `sign` would,
+/// its index in the message); otherwise one signature per item.
+fn sign_batch<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    only: Option<Algorithm>,
+    deterministic: bool,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    const W: &str = "sign_many";
+    const SHAPE: &str = "(private_key, data[, context])";
+    let mut fields = Vec::with_capacity(items.len().unwrap_or(0));
+    for (i, item) in items.try_iter()?.enumerate() {
+        fields.push(item_fields(W, SHAPE, i, item?, (2, 3))?);
+    }
+    let mut data = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
+        let sk = field(f, 0)?.cast::<PyPrivateKey>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{W}: item {i}: first field must be a pqsig.PrivateKey"
+            ))
+        })?;
+        let sk = sk.get();
+        check_alg(W, i, sk.alg, only)?;
+        let msg = item_bytes(W, i, field(f, 1)?, "data")?;
+        let ctx = item_context(W, i, f[2].as_ref())?;
+        data.push((sk, msg, ctx));
+    }
+    let batch: Vec<SignItem<'_>> = data
+        .iter()
+        .map(|(sk, msg, ctx)| SignItem {
+            key: SignKey::Object(&sk.key),
+            message: Message::Raw(msg),
+            context: ctx,
+            deterministic,
+        })
+        .collect();
+    let sigs = py.detach(|| batch::sign_batch_with(&batch, &engine_options()));
+    signatures(py, sigs, |i| data[i].0.alg)
+}
+
+/// The engine's signatures as `bytes`, or the first failing item's error.
+fn signatures(
+    py: Python<'_>,
+    sigs: Vec<Result<Vec<u8>, Error>>,
+    alg: impl Fn(usize) -> Algorithm,
+) -> PyResult<Vec<Bound<'_, PyBytes>>> {
+    sigs.into_iter()
+        .enumerate()
+        .map(|(i, r)| match r {
+            Ok(sig) => Ok(PyBytes::new(py, &sig)),
+            Err(e) => Err(py_err_at(&format!("sign_many: item {i}: "), alg(i), e)),
+        })
+        .collect()
 }
 
 /// `pqsig.verify_many(items)`: batch verification over keys of any algorithm.
 #[pyfunction]
 fn verify_many(py: Python<'_>, items: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
     verify_batch(py, items, None)
+}
+
+/// `pqsig.sign_many(items, *, deterministic=False)`: batch signing over keys of any
+/// algorithm.
+#[pyfunction]
+#[pyo3(signature = (items, *, deterministic = false))]
+fn sign_many<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    deterministic: bool,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    sign_batch(py, items, None, deterministic)
 }
 
 /// `pqsig.load_pem_private_key(data)` / `load_der_private_key`: a PKCS#8 private key of
@@ -674,6 +875,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPublicKey>()?;
     m.add("InvalidSignature", m.py().get_type::<InvalidSignature>())?;
     m.add_function(wrap_pyfunction!(verify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(sign_many, m)?)?;
     m.add_function(wrap_pyfunction!(algorithm, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(backend, m)?)?;

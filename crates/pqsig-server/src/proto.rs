@@ -82,13 +82,82 @@ impl ProtoHandler {
                     Response::Invalid
                 })
             }
-            // The listener answers PING and HELLO and splits BATCH itself.
+            // The listener answers PING and HELLO itself; BATCH comes to `batch`.
             _ => Err(ErrorResponse::new(
                 ErrorCode::BAD_REQUEST,
                 "only SIGN and VERIFY reach the service",
             )),
         }
     }
+}
+
+impl ProtoHandler {
+    /// A BATCH as the HTTP batch endpoints run one: admitted once (one in-flight slot of
+    /// the token), through the batch gate, its VERIFY items as one `Service::verify_batch`
+    /// and its SIGN items as one `Service::sign_batch_multi` (the library's batch engine),
+    /// answered in item order with the codes the single requests give.
+    fn batch(
+        &self,
+        auth: Option<&[u8]>,
+        items: Vec<Request>,
+    ) -> Result<Vec<Response>, ErrorResponse> {
+        let token = auth.map(token_str).transpose()?;
+        let (principal, _slot) = self.0.admit(token).map_err(to_proto)?;
+        let mut out: Vec<Option<Response>> = items.iter().map(|_| None).collect();
+        let (mut verifies, mut v_at) = (Vec::new(), Vec::new());
+        let (mut signs, mut s_at) = (Vec::new(), Vec::new());
+        for (i, req) in items.into_iter().enumerate() {
+            match req {
+                Request::Verify(v) => {
+                    verifies.push(verify_input(v));
+                    v_at.push(i);
+                }
+                Request::Sign(s) => {
+                    signs.push(sign_input(s));
+                    s_at.push(i);
+                }
+                _ => {
+                    out[i] = Some(Response::error(
+                        ErrorCode::BAD_REQUEST,
+                        "only SIGN and VERIFY reach the service",
+                    ))
+                }
+            }
+        }
+        // The engine runs on the rayon pool: batches enter it in turn (fairgate.rs).
+        let _pass = self.0.batch_gate().enter();
+        if !verifies.is_empty() {
+            // A failure of the whole (a token without verify scope) answers each item.
+            let done = self
+                .0
+                .verify_batch(&principal, &verifies)
+                .unwrap_or_else(|e| vec![Err(e); verifies.len()]);
+            for (&i, r) in v_at.iter().zip(done) {
+                out[i] = Some(match r {
+                    Ok(true) => Response::Valid,
+                    Ok(false) => Response::Invalid,
+                    Err(e) => Response::Error(to_proto(e)),
+                });
+            }
+        }
+        if !signs.is_empty() {
+            let done = self
+                .0
+                .sign_batch_multi(&principal, &signs)
+                .unwrap_or_else(|e| vec![Err(e); signs.len()]);
+            for (&i, r) in s_at.iter().zip(done) {
+                out[i] = Some(r.map_or_else(|e| Response::Error(to_proto(e)), Response::Signature));
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Response::Error(internal_error())))
+            .collect())
+    }
+}
+
+fn internal_error() -> ErrorResponse {
+    ErrorResponse::new(ErrorCode::INTERNAL, "batch item left unanswered (bug)")
 }
 
 impl Handler for ProtoHandler {
@@ -101,5 +170,13 @@ impl Handler for ProtoHandler {
 
     fn handle(&self, auth: Option<&[u8]>, req: Request) -> Response {
         self.answer(auth, req).unwrap_or_else(Response::Error)
+    }
+
+    fn handle_batch(&self, auth: Option<&[u8]>, items: Vec<Request>) -> Vec<Response> {
+        let n = items.len();
+        // Not authenticated, or the token at its limit: every item says so, as each
+        // single request would.
+        self.batch(auth, items)
+            .unwrap_or_else(|e| vec![Response::Error(e); n])
     }
 }

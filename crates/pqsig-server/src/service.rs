@@ -1,8 +1,10 @@
 //! The transport-independent core: authentication, key management, sign and verify
 //! (single and batch). Every method blocks and may run cryptography, so transports call
 //! it from a blocking pool (the HTTP layer uses `tokio::task::spawn_blocking`); batch
-//! methods fan out over the rayon pool. No HTTP types appear here, so the binary
-//! protocol listener can call exactly the same methods.
+//! methods hand their items to the library's batch engine (`pqsig::batch`) as one batch,
+//! which groups them (ML-DSA verified in lockstep) and spreads them over the rayon pool.
+//! No HTTP types appear here, so the binary protocol listener can call exactly the same
+//! methods.
 
 use crate::auth::{InflightGuard, Op, Principal, TokenTable};
 use crate::config::{Limits, ServerConfig};
@@ -14,8 +16,8 @@ use crate::metrics::{Metrics, Observation, Outcome};
 use crate::store::{self, AuditEvent, DeleteOutcome, KeyRecord, KeyStore};
 use bytes::Bytes;
 use pqsig::any::{SigningKey, VerifyingKey};
+use pqsig::batch::{self as engine, Message, SignItem, SignKey, VerifyItem, VerifyKey};
 use pqsig::{keyfile, Algorithm};
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -120,7 +122,12 @@ pub struct Service {
     verifiers: KeyCache<(Algorithm, VerifyingKey)>,
     /// Batches enter the rayon pool in arrival order, two per pool thread at once.
     batch_gate: FairGate,
+    /// How batches run in the library's engine (see `Service::open`).
+    engine: engine::Options,
 }
+
+/// A signing item's key, or why it has none.
+type Signer = Result<Arc<(Algorithm, SigningKey)>, ApiError>;
 
 const KEK_CHECK_NAME: &str = "kek_check";
 const KEK_CHECK_PLAIN: &[u8] = b"pqsig-server key-encryption key check";
@@ -176,6 +183,16 @@ impl Service {
             signers: KeyCache::new(ttl),
             verifiers: KeyCache::new(ttl),
             batch_gate: FairGate::new(2 * rayon::current_num_threads()),
+            // The engine runs on rayon's global pool (`threads: None`): the pool the batch
+            // gate meters and the JSON batch decoding already uses. Batch methods are
+            // called from tokio's blocking threads, never from inside a rayon worker, so
+            // the engine's parallel part is injected into that pool from outside while
+            // the caller blocks, exactly as the per-item `par_iter` it replaces did: no
+            // pool nested in a pool, and no second set of threads (a `threads: Some(n)`
+            // pool of its own) competing with the global one for the same cores. The
+            // gate still decides which batches are in the pool at once. PQSIG_DEVICE
+            // selects an offload device as for the CLI (CPU fallback either way).
+            engine: engine::Options::from_env(),
         })
     }
 
@@ -493,12 +510,8 @@ impl Service {
         }
     }
 
-    fn sign_one(
-        &self,
-        alg: Algorithm,
-        sk: &SigningKey,
-        input: &SignInput,
-    ) -> Result<Vec<u8>, ApiError> {
+    /// The checks of a signing input beyond the library's own (before any work).
+    fn check_sign(&self, alg: Algorithm, input: &SignInput) -> Result<(), ApiError> {
         self.check_payload(alg, &input.payload, &input.context)?;
         if input.deterministic && !alg.supports_deterministic() {
             return Err(ApiError::bad_request(
@@ -506,6 +519,16 @@ impl Service {
                 format!("{} has no deterministic signing mode", alg.name()),
             ));
         }
+        Ok(())
+    }
+
+    fn sign_one(
+        &self,
+        alg: Algorithm,
+        sk: &SigningKey,
+        input: &SignInput,
+    ) -> Result<Vec<u8>, ApiError> {
+        self.check_sign(alg, input)?;
         let r = match &input.payload {
             Payload::Message(m) if input.deterministic => sk.sign_deterministic(m, &input.context),
             Payload::Message(m) => sk.sign(m, &input.context),
@@ -530,8 +553,8 @@ impl Service {
         r
     }
 
-    /// Signs up to `limits.max_batch` inputs with one stored key, in parallel across
-    /// cores; one result per input, in order.
+    /// Signs up to `limits.max_batch` inputs with one stored key, as one batch of the
+    /// library's engine (spread over the cores); one result per input, in order.
     pub fn sign_batch(
         &self,
         p: &Principal,
@@ -541,30 +564,84 @@ impl Service {
         p.check(Op::Sign, Some(key_id))?;
         self.check_batch(inputs.len())?;
         let key = self.signer(key_id)?;
-        let (alg, sk) = (&key.0, &key.1);
-        let results: Vec<(Result<Vec<u8>, ApiError>, Duration)> = inputs
-            .par_iter()
-            .map(|input| {
-                let t0 = Instant::now();
-                (self.sign_one(*alg, sk, input), t0.elapsed())
-            })
-            .collect();
-        let obs: Vec<_> = results
+        let work: Vec<_> = inputs.iter().map(|i| (Ok(key.clone()), i)).collect();
+        Ok(self.sign_keyed(&work))
+    }
+
+    /// Signs up to `limits.max_batch` inputs, each with the stored key it names (the
+    /// protocol's BATCH may name several), as one engine batch. A key out of scope,
+    /// unknown or deleted fails its items alone.
+    pub fn sign_batch_multi(
+        &self,
+        p: &Principal,
+        inputs: &[(String, SignInput)],
+    ) -> Result<Vec<Result<Vec<u8>, ApiError>>, ApiError> {
+        self.check_batch(inputs.len())?;
+        let mut memo: HashMap<&str, Signer> = HashMap::new();
+        let work: Vec<(Signer, &SignInput)> = inputs
             .iter()
-            .map(|(r, d)| {
-                (
-                    alg.name(),
-                    if r.is_ok() {
-                        Outcome::Ok
-                    } else {
-                        Outcome::Error
-                    },
-                    *d,
-                )
+            .map(|(id, input)| {
+                let key = memo
+                    .entry(id)
+                    .or_insert_with(|| {
+                        p.check(Op::Sign, Some(id))?;
+                        self.signer(id)
+                    })
+                    .clone();
+                (key, input)
             })
             .collect();
+        Ok(self.sign_keyed(&work))
+    }
+
+    /// Signs resolved items as one engine batch. Items whose key failed to resolve or
+    /// whose input the algorithm cannot take fail alone before the engine runs.
+    fn sign_keyed(&self, work: &[(Signer, &SignInput)]) -> Vec<Result<Vec<u8>, ApiError>> {
+        let mut out: Vec<Option<Result<Vec<u8>, ApiError>>> = work.iter().map(|_| None).collect();
+        let mut obs: Vec<Observation> = Vec::new();
+        let (mut items, mut at) = (Vec::new(), Vec::new());
+        for (i, (key, input)) in work.iter().enumerate() {
+            let k = match key {
+                Ok(k) => k,
+                Err(e) => {
+                    out[i] = Some(Err(e.clone()));
+                    continue;
+                }
+            };
+            if let Err(e) = self.check_sign(k.0, input) {
+                obs.push((k.0.name(), Outcome::Error, Duration::ZERO));
+                out[i] = Some(Err(e));
+                continue;
+            }
+            let (message, context) = engine_message(&input.payload, &input.context);
+            items.push(SignItem {
+                key: SignKey::Object(&k.1),
+                message,
+                context,
+                deterministic: input.deterministic,
+            });
+            at.push((i, k.0));
+        }
+        let t0 = Instant::now();
+        let done = engine::sign_batch_with(&items, &self.engine);
+        let d = per_item(t0.elapsed(), items.len());
+        for (&(i, alg), r) in at.iter().zip(done) {
+            let r = r.map_err(|e| ApiError::from_pqsig(e, "sign"));
+            obs.push((
+                alg.name(),
+                if r.is_ok() {
+                    Outcome::Ok
+                } else {
+                    Outcome::Error
+                },
+                d,
+            ));
+            out[i] = Some(r);
+        }
         self.metrics.operations("sign", &obs);
-        Ok(results.into_iter().map(|(r, _)| r).collect())
+        out.into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(ApiError::internal("batch item left unanswered"))))
+            .collect()
     }
 
     fn check_batch(&self, n: usize) -> Result<(), ApiError> {
@@ -635,12 +712,7 @@ impl Service {
             Payload::Message(m) => vk.verify(m, &input.context, &input.signature),
             Payload::Mu(mu) => vk.verify_mu(mu, &input.signature),
         };
-        match r {
-            Ok(()) => Ok(true),
-            // Malformed and non-verifying signatures alike are simply not valid.
-            Err(pqsig::Error::VerificationFailed | pqsig::Error::InvalidSignature) => Ok(false),
-            Err(e) => Err(ApiError::from_pqsig(e, "verify")),
-        }
+        verdict(r)
     }
 
     fn observe_verify(alg: Algorithm, r: &Result<bool, ApiError>, d: Duration) -> Observation {
@@ -662,9 +734,10 @@ impl Service {
         r
     }
 
-    /// Verifies up to `limits.max_batch` signatures in parallel across cores. Each
-    /// distinct key is resolved (and parsed) once per batch; per-item failures (bad key,
-    /// out of scope, bad input) are per-item errors, not a failure of the batch.
+    /// Verifies up to `limits.max_batch` signatures as one batch of the library's engine
+    /// (ML-DSA in lockstep, spread over the cores). Each distinct key is resolved (and
+    /// parsed) once per batch and handed to the engine as a key object; per-item failures
+    /// (bad key, out of scope, bad input) are per-item errors, not a failure of the batch.
     pub fn verify_batch(
         &self,
         p: &Principal,
@@ -682,23 +755,70 @@ impl Service {
                     .clone()
             })
             .collect();
-        let results: Vec<(Result<bool, ApiError>, Option<Observation>)> = inputs
-            .par_iter()
-            .zip(keys.par_iter())
-            .map(|(input, key)| match key {
-                Err(e) => (Err(e.clone()), None),
-                Ok(k) => {
-                    let t0 = Instant::now();
-                    let r = self.verify_one(k.0, &k.1, input);
-                    let o = Self::observe_verify(k.0, &r, t0.elapsed());
-                    (r, Some(o))
+        let mut out: Vec<Option<Result<bool, ApiError>>> = inputs.iter().map(|_| None).collect();
+        let mut obs: Vec<Observation> = Vec::new();
+        let (mut items, mut at) = (Vec::new(), Vec::new());
+        for (i, (input, key)) in inputs.iter().zip(&keys).enumerate() {
+            let k = match key {
+                Ok(k) => k,
+                Err(e) => {
+                    out[i] = Some(Err(e.clone()));
+                    continue;
                 }
-            })
-            .collect();
-        let obs: Vec<_> = results.iter().filter_map(|(_, o)| *o).collect();
+            };
+            if let Err(e) = self.check_payload(k.0, &input.payload, &input.context) {
+                obs.push((k.0.name(), Outcome::Error, Duration::ZERO));
+                out[i] = Some(Err(e));
+                continue;
+            }
+            let (message, context) = engine_message(&input.payload, &input.context);
+            items.push(VerifyItem {
+                key: VerifyKey::Object(&k.1),
+                message,
+                context,
+                signature: &input.signature,
+            });
+            at.push((i, k.0));
+        }
+        let t0 = Instant::now();
+        let done = engine::verify_batch_with(&items, &self.engine);
+        let d = per_item(t0.elapsed(), items.len());
+        for (&(i, alg), r) in at.iter().zip(done) {
+            let r = verdict(r);
+            obs.push(Self::observe_verify(alg, &r, d));
+            out[i] = Some(r);
+        }
         self.metrics.operations("verify", &obs);
-        Ok(results.into_iter().map(|(r, _)| r).collect())
+        Ok(out
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(ApiError::internal("batch item left unanswered"))))
+            .collect())
     }
+}
+
+/// A library verification result as the service reports it.
+fn verdict(r: Result<(), pqsig::Error>) -> Result<bool, ApiError> {
+    match r {
+        Ok(()) => Ok(true),
+        // Malformed and non-verifying signatures alike are simply not valid.
+        Err(pqsig::Error::VerificationFailed | pqsig::Error::InvalidSignature) => Ok(false),
+        Err(e) => Err(ApiError::from_pqsig(e, "verify")),
+    }
+}
+
+/// A payload and context as an engine item takes them. With μ the context is dropped:
+/// μ already binds it, and the single calls (`sign_mu`, `verify_mu`) ignore it too.
+fn engine_message<'a>(payload: &'a Payload, context: &'a [u8]) -> (Message<'a>, &'a [u8]) {
+    match payload {
+        Payload::Message(m) => (Message::Raw(m), context),
+        Payload::Mu(mu) => (Message::Mu(mu), &[]),
+    }
+}
+
+/// The latency metric of a batch item: the engine call's wall time shared out over its
+/// items (the engine runs them together, so no item has a time of its own).
+fn per_item(elapsed: Duration, n: usize) -> Duration {
+    elapsed.div_f64(n.max(1) as f64)
 }
 
 fn public_key_err(e: keyfile::KeyFileError) -> ApiError {

@@ -341,3 +341,126 @@ fn http_batch_endpoints_take_the_binary_batch_body() {
     let (st, _) = s.call_binary(&path, None, batch_body(vec![sign_item(id)]));
     assert_eq!(st, 401);
 }
+
+/// An answer with an ERROR's message dropped (codes compare; wording may differ between
+/// a batch-wide refusal and the single request's).
+fn shape(r: &Response) -> String {
+    match r {
+        Response::Error(e) => format!("Error({})", e.code.0),
+        Response::Signature(s) => format!("Signature({})", hex_head(s)),
+        r => format!("{r:?}"),
+    }
+}
+
+fn hex_head(s: &[u8]) -> String {
+    s.iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
+        + &format!("..{}", s.len())
+}
+
+/// One request answered alone, as BATCH would carry its answer.
+fn single(c: &mut Client, r: &Request) -> Response {
+    let err = |e: ClientError| match e {
+        ClientError::Server(e) => Response::Error(e),
+        e => panic!("{e:?}"),
+    };
+    match r {
+        Request::Sign(s) => c.sign(s.clone()).map_or_else(err, Response::Signature),
+        Request::Verify(v) => c.verify(v.clone()).map_or_else(err, |ok| {
+            if ok {
+                Response::Valid
+            } else {
+                Response::Invalid
+            }
+        }),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn batches_through_the_engine_answer_as_the_single_requests() {
+    let (s, tcp, _unix, _sock) = start();
+    let ml_key = s.create_key("ML-DSA-65");
+    let ml = ml_key["id"].as_str().unwrap().to_string();
+    let ml44 = s.create_key("ML-DSA-44")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let fal = s.create_key("Falcon-512")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut c = connect(&tcp, Some(ADMIN));
+    // Signatures to verify: several keys, enough ML-DSA items for more than one lockstep
+    // unit, valid and spoiled.
+    let mut items = Vec::new();
+    for i in 0..20u8 {
+        let id = [&ml, &ml44, &fal][i as usize % 3];
+        let msg = vec![i; 33];
+        let Response::Signature(mut sig) = single(&mut c, &Request::Sign(sign_req(id, &msg)))
+        else {
+            panic!("sign")
+        };
+        if i % 4 == 1 {
+            sig[7] ^= 1;
+        }
+        let msg = if i % 5 == 2 { b"other".to_vec() } else { msg };
+        items.push(Request::Verify(verify_req(id, &msg, &sig)));
+    }
+    let mu_sig = match single(&mut c, &Request::Sign(sign_req(&ml, b"big"))) {
+        Response::Signature(s) => s,
+        r => panic!("{r:?}"),
+    };
+    let vk = library_vk(&ml_key);
+    let pk = vk.to_bytes().to_vec();
+    let mu = vk.compute_mu(b"big", b"").unwrap();
+    items.push(Request::Verify(VerifyRequest {
+        input: Input::Mu(mu),
+        ..verify_req(&ml, b"", &mu_sig)
+    }));
+    items.push(Request::Verify(VerifyRequest {
+        key: KeyRef::Inline {
+            algorithm: "ML-DSA-65".into(),
+            public_key: pk.clone(),
+        },
+        ..verify_req(&ml, b"big", &mu_sig)
+    }));
+    items.push(Request::Verify(verify_req("nope", b"m", &mu_sig)));
+    items.push(Request::Verify(VerifyRequest {
+        context: b"c".to_vec(),
+        ..verify_req(&fal, b"m", &mu_sig)
+    }));
+    // Signing: deterministic (byte-comparable) with several keys, and refusals.
+    for id in [&ml, &ml44] {
+        items.push(Request::Sign(SignRequest {
+            deterministic: true,
+            context: b"ctx".to_vec(),
+            ..sign_req(id, b"det")
+        }));
+    }
+    items.push(Request::Sign(SignRequest {
+        deterministic: true,
+        input: Input::Mu(mu),
+        ..sign_req(&ml, b"")
+    }));
+    items.push(Request::Sign(SignRequest {
+        deterministic: true,
+        ..sign_req(&fal, b"det")
+    }));
+    items.push(Request::Sign(sign_req("missing", b"x")));
+    items.push(Request::Sign(sign_req(&ml, &[0; 5000])));
+    for token in [
+        Some(ADMIN),
+        Some(SIGNER),
+        Some(VERIFIER),
+        Some(SCOPED),
+        None,
+    ] {
+        let mut c = connect(&tcp, token);
+        let want: Vec<String> = items.iter().map(|r| shape(&single(&mut c, r))).collect();
+        let got: Vec<String> = c.batch(items.clone()).unwrap().iter().map(shape).collect();
+        assert_eq!(got, want, "token {token:?}");
+    }
+}

@@ -24,6 +24,7 @@ from ._native import (
     load_der_public_key,
     load_pem_private_key,
     load_pem_public_key,
+    sign_many,
     verify_many,
 )
 
@@ -80,6 +81,7 @@ __all__ = [
     "load_der_public_key",
     "load_pem_private_key",
     "load_pem_public_key",
+    "sign_many",
     "verify_many",
     "MLDSA44",
     "MLDSA65",

@@ -9,6 +9,10 @@ _Item = Union[
     Tuple["PublicKey", _Bytes, _Bytes],
     Tuple["PublicKey", _Bytes, _Bytes, Optional[_Bytes]],
 ]
+_SignItem = Union[
+    Tuple["PrivateKey", _Bytes],
+    Tuple["PrivateKey", _Bytes, Optional[_Bytes]],
+]
 
 class InvalidSignature(Exception):
     """The signature does not verify (or is malformed) for this key, data and context."""
@@ -43,7 +47,12 @@ class Algorithm:
         PEM/DER: PKCS#8 of this algorithm (ML-DSA: any RFC 9881 form)."""
     def from_public_bytes(self, data: _Bytes, encoding: _Encoding = "raw") -> PublicKey:
         """Raw: the standard encoding. PEM/DER: SubjectPublicKeyInfo of this algorithm."""
-    def verify_many(self, items: Iterable[_Item]) -> List[bool]: ...
+    def verify_many(self, items: Iterable[_Item]) -> List[bool]:
+        """One bool per (public_key, signature, data[, context]); keys of this algorithm."""
+    def sign_many(
+        self, items: Iterable[_SignItem], *, deterministic: bool = False
+    ) -> List[bytes]:
+        """One signature per (private_key, data[, context]); keys of this algorithm."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -56,6 +65,14 @@ class PrivateKey:
     def sign(self, data: _Bytes, context: Optional[_Bytes] = b"") -> bytes: ...
     def sign_deterministic(self, data: _Bytes, context: Optional[_Bytes] = b"") -> bytes:
         """ML-DSA only (ValueError for the other algorithms)."""
+    def sign_many(
+        self,
+        items: Iterable[_Bytes],
+        context: Optional[_Bytes] = b"",
+        *,
+        deterministic: bool = False,
+    ) -> List[bytes]:
+        """One signature per data item, one context for all, signed as one batch."""
     def public_key(self) -> PublicKey: ...
     def private_bytes(
         self,
@@ -84,7 +101,12 @@ def load_der_private_key(data: _Bytes) -> PrivateKey: ...
 def load_pem_public_key(data: _Bytes) -> PublicKey:
     """A SubjectPublicKeyInfo PEM public key of any algorithm (told by its OID)."""
 def load_der_public_key(data: _Bytes) -> PublicKey: ...
-def verify_many(items: Iterable[_Item]) -> List[bool]: ...
+def verify_many(items: Iterable[_Item]) -> List[bool]:
+    """One bool per (public_key, signature, data[, context]), keys of any algorithm,
+    verified as one batch over the cores with the GIL released."""
+def sign_many(items: Iterable[_SignItem], *, deterministic: bool = False) -> List[bytes]:
+    """One signature per (private_key, data[, context]), keys of any algorithm; hedged,
+    or deterministic (ML-DSA only). The first failing item raises."""
 
 MLDSA44: Algorithm
 MLDSA65: Algorithm

@@ -1,6 +1,7 @@
 //! The batch endpoints. The JSON is parsed on the blocking pool (strings borrowed from
-//! the body), the items' base64 is decoded in parallel (rayon), then the service signs
-//! or verifies in parallel across cores; keys are resolved once per batch. Decoding in
+//! the body), the items' base64 is decoded in parallel (rayon), then the service hands
+//! the batch to the library's batch engine (`pqsig::batch`, on the same rayon pool);
+//! keys are resolved once per batch. Decoding in
 //! parallel matters: on two cores a serial decode of 1024 ML-DSA-65 items idles one core
 //! for a fifth of the batch.
 //!
