@@ -598,21 +598,10 @@ impl PyPublicKey {
 }
 
 /// The batch engine's options for one call: `PQSIG_DEVICE` as for the CLI, rayon's
-/// global pool. Why the process id: threads do not survive fork(), so a child forked
-/// after its parent used the engine (multiprocessing's default start method on Linux)
-/// inherits a pool whose workers do not exist and would wait on them forever; such a
-/// child runs its batches on the calling thread (its siblings are the parallelism).
+/// global pool (the engine itself runs on the calling thread in a child forked after it
+/// started its threads: `multiprocessing` with the fork start method).
 fn engine_options() -> batch::Options {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static OWNER: AtomicU32 = AtomicU32::new(0);
-    let pid = std::process::id();
-    match OWNER.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst) {
-        Err(owner) if owner != pid => batch::Options {
-            threads: Some(1),
-            ..batch::Options::default()
-        },
-        _ => batch::Options::from_env(),
-    }
+    batch::Options::from_env()
 }
 
 /// The fields of a batch item: a tuple of `min..=max` (at most 4) fields, as owned

@@ -255,12 +255,29 @@ fn run_units<U: Sync, R: Send>(
     use rayon::prelude::*;
     match threads {
         Some(1) => units.iter().flat_map(&f).collect(),
+        _ if forked_child() => units.iter().flat_map(&f).collect(),
         _ if units.len() <= 1 => units.iter().flat_map(&f).collect(),
         None => units.par_iter().flat_map_iter(&f).collect(),
         Some(n) => match pool(n) {
             Some(p) => p.install(|| units.par_iter().flat_map_iter(&f).collect()),
             None => units.iter().flat_map(&f).collect(),
         },
+    }
+}
+
+/// Whether this process is a child forked after the engine's threads were started here.
+/// Threads do not survive fork(): such a child (multiprocessing's default start method on
+/// Linux) inherits pools whose workers do not exist and would wait on them forever, so it
+/// runs its batches on the calling thread (its siblings are the parallelism). The first
+/// process to use the engine's threads owns them. (A rayon global pool started by other
+/// code before a fork is beyond the engine's sight.)
+fn forked_child() -> bool {
+    use core::sync::atomic::{AtomicU32, Ordering};
+    static OWNER: AtomicU32 = AtomicU32::new(0);
+    let pid = std::process::id();
+    match OWNER.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst) {
+        Ok(_) => false,
+        Err(owner) => owner != pid,
     }
 }
 

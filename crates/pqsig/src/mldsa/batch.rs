@@ -25,6 +25,7 @@ use crate::kernels::keccak::sponge::SHAKE256_RATE;
 use crate::kernels::mldsa::{Kernels, Poly};
 use alloc::vec;
 use alloc::vec::Vec;
+use alloc::collections::BTreeMap;
 use core::cell::Cell;
 
 /// A key as the batch caller holds it.
@@ -302,15 +303,26 @@ fn decode_keys<'s>(
     if idx.is_empty() {
         return Decoded::default();
     }
-    let pks: Vec<&[u8]> = idx
-        .iter()
-        .map(|&i| match items[i].key {
-            KeyIn::Encoded(pk) => pk,
-            KeyIn::Object(vk) => vk.to_bytes(),
-        })
-        .collect();
+    // One decode per distinct key (many items under one key are common: a service
+    // verifying one signer's documents). Keys are told apart by ρ first, then in full.
+    let mut pks: Vec<&[u8]> = Vec::new();
+    let mut slot = vec![None; items.len()];
+    let mut by_rho: BTreeMap<&[u8], Vec<usize>> = BTreeMap::new();
+    for &i in &idx {
+        let KeyIn::Encoded(pk) = items[i].key else { continue };
+        let same = by_rho.entry(&pk[..32]).or_default();
+        let j = match same.iter().find(|&&j| pks[j] == pk) {
+            Some(&j) => j,
+            None => {
+                pks.push(pk);
+                same.push(pks.len() - 1);
+                pks.len() - 1
+            }
+        };
+        slot[i] = Some(j);
+    }
     let (k, l) = (p.k, p.l);
-    let n = idx.len();
+    let n = pks.len();
 
     let mut blocks = vec![[0u8; SHAKE256_RATE]; n];
     sample::h256_many(kern, &pks, &mut blocks);
@@ -346,10 +358,6 @@ fn decode_keys<'s>(
     (kern.shiftl)(t1);
     tf.ntt(t1);
 
-    let mut slot = vec![None; items.len()];
-    for (j, &i) in idx.iter().enumerate() {
-        slot[i] = Some(j);
-    }
     Decoded {
         slot,
         tr: blocks
