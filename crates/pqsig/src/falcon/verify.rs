@@ -252,7 +252,7 @@ impl PreparedPublicKey {
                 codec::signature_rest(body, used, padded)?;
             }
         } else {
-            let nonce = codec::decode_signature_into(s2, sig, self.logn, padded)?;
+            let nonce = codec::decode_signature_into_on(k.backend, s2, sig, self.logn, padded)?;
             hash_to_point_msg_with(k.backend, &nonce, msg, c0);
         }
         if norm_ok(k, c0, s2, &self.h_ntt, self.logn) {

@@ -15,6 +15,8 @@
 //!   ML-DSA and Falcon transforms, selectable per process (`PQSIG_NTT`).
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
+//! * [`trace`] — which backend each dispatch point was asked for (feature
+//!   `backend-trace`, tests only).
 //!
 //! Scheme code fetches one kernel table per operation ([`mldsa::kernels`]) and calls
 //! through it; no dispatch happens inside a loop over coefficients.
@@ -26,6 +28,7 @@ pub mod keccak;
 pub mod mldsa;
 pub mod ntt;
 pub(crate) mod select;
+pub mod trace;
 pub mod xof;
 
 /// Scheme-level internals that `examples/ct_check` drives directly. Not API: they take

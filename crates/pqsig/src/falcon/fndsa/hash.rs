@@ -9,13 +9,20 @@
 
 use super::params::{MU_LEN, NONCE_LEN, Q};
 use crate::error::Error;
-use crate::kernels::keccak::sponge::{shake256, Shake256};
+use crate::kernels::keccak::f1600::permute1_for;
+use crate::kernels::keccak::sponge::{shake256_on, Shake256};
+use crate::kernels::select::{self, Backend};
 use crate::mldsa::prehash::HashAlg;
 
 /// `SHAKE256(vk)`, 64 bytes: binds μ to the verifying key.
 pub fn hash_vrfy_key(vk: &[u8]) -> [u8; MU_LEN] {
+    hash_vrfy_key_on(select::active(), vk)
+}
+
+/// [`hash_vrfy_key`] with backend `b`'s Keccak permutation.
+pub fn hash_vrfy_key_on(b: Backend, vk: &[u8]) -> [u8; MU_LEN] {
     let mut r = [0u8; MU_LEN];
-    shake256(&[vk], &mut r);
+    shake256_on(permute1_for(b), &[vk], &mut r);
     r
 }
 
@@ -29,10 +36,15 @@ pub struct MuHasher {
 impl MuHasher {
     /// Starts μ for the key hashed as `hvk` and context `ctx` (at most 255 bytes).
     pub fn new(hvk: &[u8; MU_LEN], ctx: &[u8]) -> Result<Self, Error> {
+        Self::new_on(select::active(), hvk, ctx)
+    }
+
+    /// [`MuHasher::new`] with backend `b`'s Keccak permutation.
+    pub fn new_on(b: Backend, hvk: &[u8; MU_LEN], ctx: &[u8]) -> Result<Self, Error> {
         if ctx.len() > 255 {
             return Err(Error::ContextTooLong);
         }
-        let mut h = Shake256::new();
+        let mut h = Shake256::new().with_permutation(permute1_for(b));
         h.absorb(hvk);
         h.absorb(&[0u8, ctx.len() as u8]);
         h.absorb(ctx);
@@ -54,7 +66,17 @@ impl MuHasher {
 
 /// μ for pure FN-DSA.
 pub fn compute_mu(hvk: &[u8; MU_LEN], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
-    let mut h = MuHasher::new(hvk, ctx)?;
+    compute_mu_on(select::active(), hvk, ctx, msg)
+}
+
+/// [`compute_mu`] with backend `b`'s Keccak permutation.
+pub fn compute_mu_on(
+    b: Backend,
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut h = MuHasher::new_on(b, hvk, ctx)?;
     h.update(msg);
     Ok(h.finalize())
 }
@@ -71,10 +93,34 @@ pub fn compute_mu_prehash(
     compute_mu_prehashed(hvk, ctx, hash, &ph[..n])
 }
 
+/// [`compute_mu_prehash`] with backend `b`'s Keccak permutation for μ.
+pub fn compute_mu_prehash_on(
+    b: Backend,
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    hash: HashAlg,
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut ph = [0u8; 64];
+    let n = hash.digest(msg, &mut ph);
+    compute_mu_prehashed_on(b, hvk, ctx, hash, &ph[..n])
+}
+
 /// μ for HashFN-DSA over a digest the caller computed. The digest must have the hash's
 /// output length (fn-dsa does not check this; we refuse a mismatch as
 /// [`Error::InvalidLength`]).
 pub fn compute_mu_prehashed(
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    hash: HashAlg,
+    digest: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    compute_mu_prehashed_on(select::active(), hvk, ctx, hash, digest)
+}
+
+/// [`compute_mu_prehashed`] with backend `b`'s Keccak permutation.
+pub fn compute_mu_prehashed_on(
+    b: Backend,
     hvk: &[u8; MU_LEN],
     ctx: &[u8],
     hash: HashAlg,
@@ -86,7 +132,7 @@ pub fn compute_mu_prehashed(
     if digest.len() != hash.output_len() {
         return Err(Error::InvalidLength);
     }
-    let mut h = Shake256::new();
+    let mut h = Shake256::new().with_permutation(permute1_for(b));
     h.absorb(hvk);
     h.absorb(&[1u8, ctx.len() as u8]);
     h.absorb(ctx);
@@ -101,7 +147,7 @@ pub fn compute_mu_prehashed(
 /// little-endian 16-bit words; words ≥ 61445 = 5q are skipped. The nonce and μ are
 /// public, so the data-dependent loop is harmless. Runs on the process-wide backend.
 pub fn hash_to_point(nonce: &[u8; NONCE_LEN], mu: &[u8; MU_LEN], c: &mut [u16]) {
-    hash_to_point_on(crate::kernels::select::active(), nonce, mu, c)
+    hash_to_point_on(select::active(), nonce, mu, c)
 }
 
 /// [`hash_to_point`] on backend `b` (all backends give the same values).
@@ -123,7 +169,7 @@ pub(crate) fn hash_to_point_with(
     c: &mut [u16],
     mut between: impl FnMut(),
 ) {
-    let mut h = Shake256::new();
+    let mut h = Shake256::new().with_permutation(permute1_for(b));
     h.absorb(nonce);
     h.absorb(mu);
     let n = c.len();

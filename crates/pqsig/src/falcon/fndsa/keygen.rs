@@ -112,7 +112,7 @@ pub(crate) struct KeyPoly {
 #[allow(non_snake_case)]
 pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     let n = 1usize << logn;
-    let mut rng = ShakeStream::new(&[&seed[..]]);
+    let mut rng = ShakeStream::new_on(k.backend, &[&seed[..]]);
     let mut f = Zeroizing::new(vec![0i8; n]);
     let mut g = Zeroizing::new(vec![0i8; n]);
     let mut F = Zeroizing::new(vec![0i8; n]);

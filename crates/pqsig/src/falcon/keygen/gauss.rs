@@ -10,6 +10,7 @@
 //! n−1 coefficients' worth first, then one coefficient at a time for redraws and for
 //! the last coefficient (whose parity is constrained).
 
+use crate::kernels::falcon::keygen::KeygenKernels;
 use crate::kernels::keccak::sponge::Shake256;
 
 /// Cumulative distribution of |x| for the n = 1024 Gaussian, scaled by 2^63:
@@ -106,18 +107,12 @@ unsafe fn base_samples_avx2(bytes: &[u8], out: &mut [i32]) {
 fn base_samples(bytes: &[u8], out: &mut [i32], avx2: bool) {
     #[cfg(target_arch = "x86_64")]
     if avx2 {
-        // SAFETY: `avx2` is set only when the CPU supports AVX2 (checked by the caller
-        // through the backend selection).
+        // SAFETY: `avx2` is `KeygenKernels::avx2`, set only after AVX2 was detected.
         unsafe { base_samples_avx2(bytes, out) };
         return;
     }
     let _ = avx2;
     base_samples_portable(bytes, out)
-}
-
-fn avx2_available() -> bool {
-    use crate::kernels::select::{self, Backend};
-    matches!(select::active(), Backend::Avx2 | Backend::Avx512)
 }
 
 /// Reads `count` coefficients (16·2^(10−logn) bytes each) into `vals`.
@@ -152,9 +147,15 @@ fn draw(
 /// discarded and redrawn, as the reference does. The redraws reveal only facts about
 /// the discarded samples (for the parity: nothing, the redraw count is geometric with
 /// parameter 1/2 whatever f is), so the kept coefficients do not influence timing.
-pub(crate) fn sample_poly(rng: &mut Shake256, f: &mut [i8], logn: u32, buf: &mut [u8; BUF_LEN]) {
+pub(crate) fn sample_poly(
+    kk: &KeygenKernels,
+    rng: &mut Shake256,
+    f: &mut [i8],
+    logn: u32,
+    buf: &mut [u8; BUF_LEN],
+) {
     let n = 1usize << logn;
-    let avx2 = avx2_available();
+    let avx2 = kk.avx2;
     let mut vals = [0i32; 1024];
     let mut samp = [0i32; BUF_LEN / 16];
     // Coefficients 0..n-1 first: read exactly that many; redraw the rejected ones.
@@ -196,7 +197,8 @@ mod tests {
         let mut o = [0i32; 1];
         base_samples(&b, &mut o, false);
         let mut o2 = [0i32; 1];
-        base_samples(&b, &mut o2, avx2_available());
+        let kk = crate::kernels::falcon::keygen::kernels(crate::kernels::select::Backend::detect());
+        base_samples(&b, &mut o2, kk.avx2);
         assert_eq!(o, o2);
         o[0]
     }

@@ -12,6 +12,7 @@
 //! field-norm step of NTRUSolve relies on exactly that pairing.
 
 pub(crate) use super::primes::PRIMES;
+use crate::kernels::falcon::keygen::KeygenKernels;
 
 /// One RNS modulus and its precomputed constants (see the `primes` table).
 #[derive(Clone, Copy, Debug)]
@@ -174,28 +175,28 @@ impl SmallPrime {
     /// In-place NTT of `a[..2^logn]` (coefficients `< p`) with a table from `mkgm`
     /// built for a degree >= 2^logn (only its first 2^logn entries are read).
     #[inline]
-    pub(crate) fn ntt(&self, a: &mut [u32], gm: &[u32], logn: u32) {
-        ntt_impl(self.p, self.p0i, a, gm, logn)
+    pub(crate) fn ntt(&self, kk: &KeygenKernels, a: &mut [u32], gm: &[u32], logn: u32) {
+        ntt_impl(kk, self.p, self.p0i, a, gm, logn)
     }
 
     /// In-place inverse NTT (including the division by n) with an inverse table from
     /// `mkgm` built for a degree >= 2^logn.
     #[inline]
-    pub(crate) fn intt(&self, a: &mut [u32], igm: &[u32], logn: u32) {
-        intt_impl(self.p, self.p0i, self.inv_n(logn), a, igm, logn)
+    pub(crate) fn intt(&self, kk: &KeygenKernels, a: &mut [u32], igm: &[u32], logn: u32) {
+        intt_impl(kk, self.p, self.p0i, self.inv_n(logn), a, igm, logn)
     }
 }
 
 /// NTT dispatch: the AVX2 version (8-lane butterflies for the layers whose butterflies
-/// are at least 8 apart) when the active backend has AVX2, else portable. Both give the
+/// are at least 8 apart) when `kk` has AVX2, else portable. Both give the
 /// same canonical residues.
-fn ntt_impl(p: u32, p0i: u32, a: &mut [u32], gm: &[u32], logn: u32) {
+fn ntt_impl(kk: &KeygenKernels, p: u32, p0i: u32, a: &mut [u32], gm: &[u32], logn: u32) {
     let n = 1usize << logn;
     let a = &mut a[..n];
     let gm = &gm[..n];
     #[cfg(target_arch = "x86_64")]
-    if crate::falcon::keygen::use_avx2() {
-        // SAFETY: the active backend has AVX2.
+    if kk.avx2 {
+        // SAFETY: `kk.avx2` is set only by `keygen::kernels` after AVX2 was detected.
         unsafe { avx2::ntt(p, p0i, a, gm) };
         return;
     }
@@ -209,13 +210,13 @@ fn ntt_impl(p: u32, p0i: u32, a: &mut [u32], gm: &[u32], logn: u32) {
 }
 
 /// Inverse NTT dispatch (see [`ntt_impl`]); includes the multiplication by `ni` = R/n.
-fn intt_impl(p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32], logn: u32) {
+fn intt_impl(kk: &KeygenKernels, p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32], logn: u32) {
     let n = 1usize << logn;
     let a = &mut a[..n];
     let igm = &igm[..n];
     #[cfg(target_arch = "x86_64")]
-    if crate::falcon::keygen::use_avx2() {
-        // SAFETY: the active backend has AVX2.
+    if kk.avx2 {
+        // SAFETY: `kk.avx2` is set only by `keygen::kernels` after AVX2 was detected.
         unsafe { avx2::intt(p, p0i, ni, a, igm) };
         return;
     }
@@ -626,6 +627,8 @@ mod tests {
 
     #[test]
     fn ntt_roundtrip_and_product() {
+        let kk =
+            &crate::kernels::falcon::keygen::kernels(crate::kernels::select::Backend::detect());
         let sp = PRIMES[3];
         let p = sp.p;
         for logn in 0..=10u32 {
@@ -637,13 +640,13 @@ mod tests {
             let b: alloc::vec::Vec<u32> = (0..n).map(|i| (i as u32 * 104729 + 5) % p).collect();
             let mut ta = a.clone();
             let mut tb = b.clone();
-            sp.ntt(&mut ta, &gm, logn);
-            sp.ntt(&mut tb, &gm, logn);
+            sp.ntt(kk, &mut ta, &gm, logn);
+            sp.ntt(kk, &mut tb, &gm, logn);
             // Pointwise product, then back: compare with the schoolbook negacyclic product.
             for i in 0..n {
                 ta[i] = sp.mmul(sp.mmul(ta[i], tb[i]), sp.r2);
             }
-            sp.intt(&mut ta, &igm, logn);
+            sp.intt(kk, &mut ta, &igm, logn);
             let mut c = alloc::vec![0u64; n];
             for i in 0..n {
                 for j in 0..n {
@@ -663,7 +666,7 @@ mod tests {
             if logn >= 1 {
                 let mut x = alloc::vec![0u32; n];
                 x[1] = 1; // a(X) = X
-                sp.ntt(&mut x, &gm, logn);
+                sp.ntt(kk, &mut x, &gm, logn);
                 for i in 0..n / 2 {
                     assert_eq!(add(x[2 * i], x[2 * i + 1], p), 0);
                 }

@@ -956,7 +956,15 @@ mod tests {
             }
         }
         let mut tmp = vec![0u32; xlen + 2 * n];
-        rebuild_crt(&mut xx, xlen, n, n, true, &mut tmp);
+        rebuild_crt(
+            &crate::kernels::falcon::keygen::kernels(crate::kernels::select::Backend::detect()),
+            &mut xx,
+            xlen,
+            n,
+            n,
+            true,
+            &mut tmp,
+        );
         for (i, &v) in vals.iter().enumerate() {
             let words: Vec<u32> = (0..xlen).map(|j| xx[j * n + i]).collect();
             let u = from_words(&words);

@@ -227,9 +227,14 @@ pub type Shake256 = Shake<SHAKE256_RATE>;
 /// SHA3 with output length `RATE`-determined: rate = 200 - 2*outlen.
 pub type Sha3<const RATE: usize> = Sponge<RATE, 0x06>;
 
-/// One-shot SHAKE256 over several input pieces.
+/// One-shot SHAKE256 over several input pieces (process-wide backend's permutation).
 pub fn shake256(inputs: &[&[u8]], out: &mut [u8]) {
-    let mut h = Shake256::new();
+    shake256_on(keccak_f1600_active, inputs, out)
+}
+
+/// One-shot SHAKE256 with the permutation `p` (a key's backend's).
+pub fn shake256_on(p: Permute1, inputs: &[&[u8]], out: &mut [u8]) {
+    let mut h = Shake256::new().with_permutation(p);
     for i in inputs {
         h.absorb(i);
     }
