@@ -25,47 +25,39 @@
 //! Cost: the stream the reference reads is large (two 64-bit words per base sample,
 //! ~12 candidates per key at n = 512), so SHAKE256 is about half of the time.
 
-/// Defines a function whose body is compiled twice, for the baseline target and with
-/// AVX2 enabled, taking the key generation's kernels `kk` as an extra first argument and
-/// running the AVX2 build when `kk` has it: the integer loops of the solver are written
-/// to vectorise, and 256-bit registers double their throughput. Both builds compute
-/// exactly the same thing (integer code, or binary64 operations in the same order with
-/// no contraction).
+/// Defines a solver loop whose body is compiled per ISA by `kernels::falcon::keygen`:
+/// `name(kk, args)` calls `kk`'s build of `name::body(args)` (the baseline one, or one
+/// compiled with AVX2 enabled: the integer loops are written to vectorise, and 256-bit
+/// registers double their throughput). Every build computes exactly the same thing
+/// (integer code, or binary64 operations in the same order with no contraction).
 macro_rules! dual {
     ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) $(-> $r:ty)? $body:block) => {
         $(#[$m])*
+        #[inline]
         #[allow(clippy::too_many_arguments)]
         $vis fn $name(
             kk: &crate::kernels::falcon::keygen::KeygenKernels,
             $($a: $t),*
         ) $(-> $r)? {
+            (kk.solver.$name)($($a),*)
+        }
+        /// The body of the function of the same name, built per ISA by
+        /// `kernels::falcon::keygen`.
+        pub(crate) mod $name {
+            #[allow(unused_imports)]
+            use super::*;
             #[inline(always)]
             #[allow(clippy::too_many_arguments)]
-            fn body($($a: $t),*) $(-> $r)? $body
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                #[allow(clippy::too_many_arguments)]
-                unsafe fn avx2($($a: $t),*) $(-> $r)? {
-                    body($($a),*)
-                }
-                if kk.avx2 {
-                    // SAFETY: `kk.avx2` is set only by `keygen::kernels` after AVX2 was
-                    // detected.
-                    return unsafe { avx2($($a),*) };
-                }
-            }
-            let _ = kk;
-            body($($a),*)
+            pub(crate) fn body($($a: $t),*) $(-> $r)? $body
         }
     };
 }
 
-mod gauss;
-mod modp;
+pub(crate) mod gauss;
+pub(crate) mod modp;
 mod primes;
-mod solve;
-mod zint;
+pub(crate) mod solve;
+pub(crate) mod zint;
 
 use alloc::vec;
 use alloc::vec::Vec;
