@@ -29,7 +29,7 @@
 //! is reported as `InvalidKey` (the reference would sample with it or loop forever).
 
 mod ffsampling;
-mod norm;
+pub(crate) mod norm;
 mod ops;
 pub mod prng;
 pub mod round3;

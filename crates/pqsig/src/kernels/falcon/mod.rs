@@ -7,6 +7,7 @@
 //!   (multiply, adjoint, LDL split/merge) the signer and key generator use.
 //! * [`keygen`] — the kernels of round-3 key generation (NTRUSolve), one bundle per
 //!   backend.
+//! * `norm` — which build of the signer's rounding and norm pass runs (native `f64`).
 //! * [`samplerz`] — the hardware side of SamplerZ: base sampler plus BerExp acceptance over
 //!   a caller-provided random stream, for a batch of (centre, 1/σ) requests.
 //!
@@ -17,5 +18,7 @@ pub mod codec;
 pub mod fft;
 pub mod fpr;
 pub mod keygen;
+#[cfg(not(feature = "fpr-emulated"))]
+pub mod norm;
 pub mod ntt;
 pub mod samplerz;
