@@ -770,11 +770,22 @@ pub fn decode_signature_into_on(
     logn: u32,
     padded: bool,
 ) -> Result<[u8; NONCE_LEN], Error> {
+    decode_signature_into_with(codec_kernels(b), s2, sig, logn, padded)
+}
+
+/// [`decode_signature_into`] with the decoder build of `ck`.
+pub(crate) fn decode_signature_into_with(
+    ck: &CodecKernels,
+    s2: &mut [i16],
+    sig: &[u8],
+    logn: u32,
+    padded: bool,
+) -> Result<[u8; NONCE_LEN], Error> {
     let (nonce, body) = signature_parts(sig, logn, padded)?;
     if s2.len() != 1 << logn {
         return Err(Error::InvalidSignature);
     }
-    let k = comp_decode_with(codec_kernels(b), s2, body).ok_or(Error::InvalidSignature)?;
+    let k = comp_decode_with(ck, s2, body).ok_or(Error::InvalidSignature)?;
     signature_rest(body, k, padded)?;
     Ok(nonce)
 }
