@@ -196,7 +196,7 @@ mod fxp;
 pub mod hash;
 mod keygen;
 mod keys;
-mod ntru;
+pub(crate) mod ntru;
 pub mod params;
 mod prng;
 mod sampler;

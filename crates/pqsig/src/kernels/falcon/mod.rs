@@ -8,6 +8,7 @@
 //! * [`keygen`] — the kernels of round-3 key generation (NTRUSolve), one bundle per
 //!   backend.
 //! * `norm` — which build of the signer's rounding and norm pass runs (native `f64`).
+//! * [`ntru`] — FN-DSA's NTRU solver arithmetic modulo its RNS primes.
 //! * [`samplerz`] — the hardware side of SamplerZ: base sampler plus BerExp acceptance over
 //!   a caller-provided random stream, for a batch of (centre, 1/σ) requests.
 //!
@@ -20,5 +21,6 @@ pub mod fpr;
 pub mod keygen;
 #[cfg(not(feature = "fpr-emulated"))]
 pub mod norm;
+pub mod ntru;
 pub mod ntt;
 pub mod samplerz;

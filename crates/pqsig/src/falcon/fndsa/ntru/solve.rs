@@ -71,7 +71,7 @@ pub(crate) fn ntt_ctx(logn: u32, b: crate::kernels::select::Backend) -> NttCtx {
     if max_logn.is_empty() {
         max_logn.push(logn);
     }
-    NttCtx::new(&max_logn, mp::ntt_kern(b))
+    NttCtx::new(&max_logn, crate::kernels::falcon::ntru::kernels(b))
 }
 
 /// (f, g) at one depth: f then g, `SMALL_LEN[depth]` words per coefficient, word i of
