@@ -30,7 +30,7 @@
 /// compiled with AVX2 enabled: the integer loops are written to vectorise, and 256-bit
 /// registers double their throughput). Every build computes exactly the same thing
 /// (integer code, or binary64 operations in the same order with no contraction).
-macro_rules! dual {
+macro_rules! solver_loop {
     ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) $(-> $r:ty)? $body:block) => {
         $(#[$m])*
         #[inline]

@@ -467,7 +467,7 @@ fn solve_deepest(kk: &KeygenKernels, logn: u32, chain: &FgChain) -> Option<(Buf<
     Some((big_f, big_g))
 }
 
-dual! {
+solver_loop! {
 /// Converts `n` big integers of `flen` words (word-major, `stride`) to floating point,
 /// summing the words from the lowest, as the reference does (`poly_big_to_fp`).
 fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {

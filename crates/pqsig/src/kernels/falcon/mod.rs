@@ -1,6 +1,8 @@
 //! Falcon / FN-DSA kernels (q = 12289, n = 2^logn for logn = 1..=10).
 //!
 //! * [`codec`] — which build of the compressed-signature decoder runs (BMI or plain).
+//! * [`fndsa`] — FN-DSA's own kernels (public-key unpacking, hash-to-point words,
+//!   fixed-point division, the sampler's vector path).
 //! * [`fpr`] — the binary64 abstraction (native `f64` or integer emulation, build-time).
 //! * [`ntt`] — NTT / inverse NTT mod 12289, batch-shaped (verification, public keys).
 //! * [`fft`] — FFT / inverse FFT over `Fpr` and the FFT-domain polynomial operations
@@ -17,6 +19,7 @@
 
 pub mod codec;
 pub mod fft;
+pub mod fndsa;
 pub mod fpr;
 pub mod keygen;
 #[cfg(not(feature = "fpr-emulated"))]

@@ -9,6 +9,7 @@
 //! transform pairs `a[2j]`, `a[2j+1]` as the values at w and −w.
 
 use super::primes::PRIMES;
+use crate::kernels::falcon::fndsa::FnDsaKernels;
 use crate::kernels::falcon::ntru::NttKern;
 
 /// One RNS modulus with its constants (`g`, `ig`, `s` in Montgomery form).
@@ -266,11 +267,13 @@ pub(crate) struct NttCtx {
     /// Offset of each prime's tables and their logn.
     at: alloc::vec::Vec<(usize, u32)>,
     k: &'static NttKern,
+    /// The backend's FN-DSA kernels (the fixed-point divisions of the Babai steps).
+    fk: &'static FnDsaKernels,
 }
 
 impl NttCtx {
     /// Tables for the first `max_logn.len()` primes, prime i at degree `2^max_logn[i]`.
-    pub(crate) fn new(max_logn: &[u32], k: &'static NttKern) -> Self {
+    pub(crate) fn new(max_logn: &[u32], k: &'static NttKern, fk: &'static FnDsaKernels) -> Self {
         let mut at = alloc::vec::Vec::with_capacity(max_logn.len());
         let mut total = 0usize;
         for &l in max_logn {
@@ -284,12 +287,12 @@ impl NttCtx {
             sp.mkgm(l, &mut gm[off..off + (1 << l)]);
             sp.mkigm(l, &mut igm[off..off + (1 << l)]);
         }
-        NttCtx { gm, igm, at, k }
+        NttCtx { gm, igm, at, k, fk }
     }
 
-    /// Whether the SIMD kernels are in use (AVX2 detected).
-    pub(crate) fn fast(&self) -> bool {
-        self.k.simd
+    /// The backend's FN-DSA kernels.
+    pub(crate) fn fxk(&self) -> &'static FnDsaKernels {
+        self.fk
     }
 
     /// Forward NTT modulo prime i, degree 2^logn (`a.len() >= 2^logn`).
@@ -478,6 +481,7 @@ mod tests {
         let tw = NttCtx::new(
             &[10, 9, 4],
             crate::kernels::falcon::ntru::kernels(crate::kernels::select::Backend::Portable),
+            crate::kernels::falcon::fndsa::kernels(crate::kernels::select::Backend::Portable),
         );
         for (i, top) in [(0usize, 10u32), (1, 9), (2, 4)] {
             for logn in 1..=top {

@@ -12,8 +12,6 @@ use crate::kernels::select::Backend;
 /// `falcon::fndsa::ntru::zint`; AVX2: [`avx2`]). All give identical results.
 #[allow(clippy::type_complexity)]
 pub struct NttKern {
-    /// Whether these are SIMD kernels (the solver then takes its vectorised paths).
-    pub(crate) simd: bool,
     pub(crate) ntt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
     pub(crate) intt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
     /// [`zint::rebuild_crt`].
@@ -36,7 +34,6 @@ fn mod_small_signed_batch(
 }
 
 static PORTABLE: NttKern = NttKern {
-    simd: false,
     ntt: |sp, logn, a, gm| sp.ntt(logn, a, gm),
     intt: |sp, logn, a, igm| sp.intt(logn, a, igm),
     rebuild_crt: zint::rebuild_crt,
@@ -45,7 +42,6 @@ static PORTABLE: NttKern = NttKern {
 
 #[cfg(target_arch = "x86_64")]
 static AVX2: NttKern = NttKern {
-    simd: true,
     ntt: avx2::ntt,
     intt: avx2::intt,
     rebuild_crt: avx2::rebuild_crt,
