@@ -109,7 +109,7 @@ pub fn compute_mu_prehash_on(
     msg: &[u8],
 ) -> Result<[u8; MU_LEN], Error> {
     let mut ph = [0u8; 64];
-    let n = hash.digest(msg, &mut ph);
+    let n = hash.digest_on(perm, msg, &mut ph);
     compute_mu_prehashed_on(perm, tr, ctx, hash, &ph[..n])
 }
 

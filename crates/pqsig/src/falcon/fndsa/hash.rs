@@ -102,7 +102,7 @@ pub fn compute_mu_prehash_on(
     msg: &[u8],
 ) -> Result<[u8; MU_LEN], Error> {
     let mut ph = [0u8; 64];
-    let n = hash.digest(msg, &mut ph);
+    let n = hash.digest_on(permute1_for(b), msg, &mut ph);
     compute_mu_prehashed_on(b, hvk, ctx, hash, &ph[..n])
 }
 
