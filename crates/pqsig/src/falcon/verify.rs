@@ -20,7 +20,6 @@ use super::params::{self, NONCE_LEN};
 use crate::error::Error;
 use crate::kernels::falcon::codec::kernels as codec_kernels;
 use crate::kernels::falcon::ntt::{self, NttKernels};
-#[cfg(target_arch = "x86_64")]
 use crate::wipe::wipe;
 use alloc::vec;
 use alloc::vec::Vec;
