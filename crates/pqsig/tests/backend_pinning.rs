@@ -8,6 +8,7 @@
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::backend::{self, Backend};
 use pqsig::kernels::trace;
+use pqsig::mldsa::HashAlg;
 use pqsig::Algorithm;
 
 /// The backend a record of `family` must name when `b` is pinned: `b` itself, except
@@ -110,6 +111,28 @@ fn every_operation_runs_on_its_pinned_backend() {
             traced(&mut errs, "verify (decoded key)", alg, b, || {
                 vk3.verify(msg, b"", &sig).unwrap()
             });
+            // Pre-hash signing (HashML-DSA, HashFN-DSA): the SHA-3 / SHAKE pre-hash too.
+            for hash in [HashAlg::Sha3_256, HashAlg::Shake256] {
+                match (&sk2, &vk) {
+                    (SigningKey::MlDsa(k), VerifyingKey::MlDsa(v)) => {
+                        let s = traced(&mut errs, "sign_prehash", alg, b, || {
+                            k.sign_prehash(hash, msg, b"").unwrap()
+                        });
+                        traced(&mut errs, "verify_prehash", alg, b, || {
+                            v.verify_prehash(hash, msg, b"", &s).unwrap()
+                        });
+                    }
+                    (SigningKey::FnDsa(k), VerifyingKey::FnDsa(v)) => {
+                        let s = traced(&mut errs, "sign_prehash", alg, b, || {
+                            k.sign_prehash(hash, msg, b"").unwrap()
+                        });
+                        traced(&mut errs, "verify_prehash", alg, b, || {
+                            v.verify_prehash(hash, msg, b"", &s).unwrap()
+                        });
+                    }
+                    _ => {}
+                }
+            }
         }
     }
     backend::reset();
