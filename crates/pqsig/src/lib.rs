@@ -63,6 +63,21 @@
 //! ```compile_fail,E0603
 //! let _ = pqsig::kernels::ntt::avx2::mldsa_stage;
 //! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::kernels::falcon::keygen::avx2::ntt;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::kernels::falcon::fndsa::avx2::modq::decode;
+//! ```
+//!
+//! Falcon's and FN-DSA's own kernels go through the same kind of accessor:
+//!
+//! ```
+//! use pqsig::Backend;
+//! let _ = pqsig::kernels::falcon::keygen::kernels(Backend::Avx2);
+//! assert!(pqsig::kernels::falcon::codec::kernels(Backend::Portable).hash_and_decode.is_none());
+//! let _ = pqsig::kernels::falcon::fndsa::kernels(Backend::Avx512);
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]
 

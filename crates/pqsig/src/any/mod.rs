@@ -148,10 +148,10 @@ impl SigningKey {
                 SigningKey::MlDsa(mldsa::keygen_internal_on(ps, xi, b)?.0)
             }
             Algorithm::Falcon(ps) => {
-                SigningKey::Falcon(falcon::keygen_from_seed(ps, seed)?.0.with_backend(b)?)
+                SigningKey::Falcon(falcon::keygen_from_seed_on(ps, seed, b)?.0)
             }
             Algorithm::FnDsa(ps) => {
-                SigningKey::FnDsa(fndsa::SigningKey::from_seed(ps.logn(), seed)?.with_backend(b)?)
+                SigningKey::FnDsa(fndsa::SigningKey::from_seed_on(ps.logn(), seed, b)?)
             }
             Algorithm::Snova(ps) => SigningKey::Snova(snova::keygen_from_seed_on(ps, seed, b)?.0),
         })

@@ -25,6 +25,7 @@ use crate::falcon::codec;
 use crate::falcon::fndsa;
 use crate::falcon::hash::PointHasher;
 use crate::falcon::keys::{NONCE_LEN, SIGN_SEED_LEN};
+use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
 use crate::{mldsa, snova};
 use alloc::vec;
@@ -150,13 +151,13 @@ impl SigningKey {
     fn start(&self, ctx: &[u8], mut rand: Randomness<'_>) -> Result<Signer<'_>, Error> {
         let state = match self {
             SigningKey::MlDsa(k) => {
-                let mu = mldsa::MuHasher::new(k.tr(), ctx)?;
+                let mu = mldsa::MuHasher::new_on(k.kern.permute1, k.tr(), ctx)?;
                 let mut rnd = Zeroizing::new([0u8; 32]);
                 rand.fill(&mut rnd[..])?;
                 SignState::MlDsa { mu, rnd }
             }
             SigningKey::FnDsa(k) => {
-                let mu = fndsa::MuHasher::new(k.hashed_verifying_key(), ctx)?;
+                let mu = fndsa::MuHasher::new_on(k.backend(), k.hashed_verifying_key(), ctx)?;
                 let mut seed = Zeroizing::new([0u8; fndsa::params::SIGN_SEED_LEN]);
                 rand.fill(&mut seed[..])?;
                 SignState::FnDsa { mu, seed }
@@ -173,12 +174,12 @@ impl SigningKey {
                     seed,
                 }
             }
-            SigningKey::Snova(_) => {
+            SigningKey::Snova(k) => {
                 no_context(ctx)?;
                 let mut salt = [0u8; snova::SALT_LEN];
                 rand.fill(&mut salt)?;
                 SignState::Snova {
-                    digest: Shake256::new(),
+                    digest: Shake256::new().with_permutation(permute1_for(k.backend())),
                     salt,
                 }
             }
@@ -234,22 +235,25 @@ impl VerifyingKey {
     /// signature (the other families report that from [`Verifier::finalize`]).
     pub fn verifier(&self, ctx: &[u8], sig: &[u8]) -> Result<Verifier<'_>, Error> {
         let state = match self {
-            VerifyingKey::MlDsa(k) => VerifyState::MlDsa(mldsa::MuHasher::new(k.tr(), ctx)?),
+            VerifyingKey::MlDsa(k) => {
+                VerifyState::MlDsa(mldsa::MuHasher::new_on(k.kern.permute1, k.tr(), ctx)?)
+            }
             VerifyingKey::FnDsa(k) => {
-                VerifyState::FnDsa(fndsa::MuHasher::new(k.hashed_key(), ctx)?)
+                VerifyState::FnDsa(fndsa::MuHasher::new_on(k.backend(), k.hashed_key(), ctx)?)
             }
             VerifyingKey::Falcon(k) => {
                 no_context(ctx)?;
                 let ps = k.param_set();
-                let parsed = codec::decode_signature_logn(sig, ps.logn(), ps.padded())?;
+                let parsed =
+                    codec::decode_signature_logn_on(k.backend(), sig, ps.logn(), ps.padded())?;
                 VerifyState::Falcon {
                     point: k.point_hasher(&parsed.nonce),
                     s2: parsed.s2,
                 }
             }
-            VerifyingKey::Snova(_) => {
+            VerifyingKey::Snova(k) => {
                 no_context(ctx)?;
-                VerifyState::Snova(Shake256::new())
+                VerifyState::Snova(Shake256::new().with_permutation(permute1_for(k.backend())))
             }
         };
         Ok(Verifier {

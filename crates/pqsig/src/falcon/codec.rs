@@ -31,6 +31,8 @@
 
 use super::params::{self, FG_BITS, FG_CAP_BITS, NONCE_LEN};
 use crate::error::Error;
+use crate::kernels::falcon::codec::{kernels as codec_kernels, CodecKernels};
+use crate::kernels::select::{self, Backend};
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
@@ -221,7 +223,8 @@ pub fn comp_encode(out: &mut [u8], x: &[i16], logn: u32) -> Option<usize> {
 /// [`decode_signature`]). On failure `x` holds unspecified values.
 ///
 /// Public data (a signature): the running time depends on the input. On x86-64 with a
-/// non-portable backend the same code runs compiled for LZCNT/BMI2 when the CPU has them.
+/// non-portable backend the same code runs compiled for LZCNT/BMI2 when the CPU has them
+/// (`kernels::falcon::codec`).
 pub fn comp_decode(x: &mut [i16], buf: &[u8], logn: u32) -> Option<usize> {
     if !params::logn_ok(logn) {
         return None;
@@ -229,39 +232,13 @@ pub fn comp_decode(x: &mut [i16], buf: &[u8], logn: u32) -> Option<usize> {
     if x.len() != 1usize << logn {
         return None;
     }
-    #[cfg(target_arch = "x86_64")]
-    if bmi_decode_ok() {
-        // SAFETY: `bmi_decode_ok` checked that the CPU has LZCNT, BMI1 and BMI2.
-        return unsafe { comp_decode_bmi(x, buf) };
-    }
-    comp_decode_body(x, buf)
+    comp_decode_with(codec_kernels(select::active()), x, buf)
 }
 
-/// Whether `comp_decode` may run its LZCNT/BMI2 build: a non-portable backend is active
-/// and the CPU has the instructions (checked at run time with `std`, else at build time).
-#[cfg(target_arch = "x86_64")]
+/// [`comp_decode`] (degree checked by the caller) with the decoder build of `ck`.
 #[inline]
-fn bmi_decode_ok() -> bool {
-    use crate::kernels::select::{self, Backend};
-    #[cfg(feature = "std")]
-    let cpu = std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2");
-    #[cfg(not(feature = "std"))]
-    let cpu = cfg!(all(
-        target_feature = "lzcnt",
-        target_feature = "bmi1",
-        target_feature = "bmi2"
-    ));
-    cpu && select::active() != Backend::Portable
-}
-
-/// # Safety
-/// The CPU must support LZCNT, BMI1 and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "lzcnt,bmi1,bmi2")]
-unsafe fn comp_decode_bmi(x: &mut [i16], buf: &[u8]) -> Option<usize> {
-    comp_decode_body(x, buf)
+fn comp_decode_with(ck: &CodecKernels, x: &mut [i16], buf: &[u8]) -> Option<usize> {
+    (ck.comp_decode)(x, buf)
 }
 
 /// Eight bytes of `buf` from `p` as a big-endian word, zeros past the end.
@@ -392,8 +369,9 @@ impl<'a> CompDecoder<'a> {
 }
 
 /// The decoder (see [`comp_decode`] and [`CompDecoder`]); `x.len()` is a power of two.
+/// Compiled per ISA by `kernels::falcon::codec`.
 #[inline(always)]
-fn comp_decode_body(x: &mut [i16], buf: &[u8]) -> Option<usize> {
+pub(crate) fn comp_decode_body(x: &mut [i16], buf: &[u8]) -> Option<usize> {
     CompDecoder::new(buf)?.finish(x)
 }
 
@@ -755,11 +733,21 @@ pub fn decode_signature(sig: &[u8], padded: bool) -> Result<Signature, Error> {
 /// padded: length other than [`params::sig_padded_size`], comp(s2) invalid, or a non-zero
 /// byte after it.
 pub fn decode_signature_logn(sig: &[u8], logn: u32, padded: bool) -> Result<Signature, Error> {
+    decode_signature_logn_on(select::active(), sig, logn, padded)
+}
+
+/// [`decode_signature_logn`] with backend `b`'s decoder build.
+pub fn decode_signature_logn_on(
+    b: Backend,
+    sig: &[u8],
+    logn: u32,
+    padded: bool,
+) -> Result<Signature, Error> {
     if !params::logn_ok(logn) {
         return Err(Error::InvalidSignature);
     }
     let mut s2 = vec![0i16; 1 << logn];
-    let nonce = decode_signature_into(&mut s2, sig, logn, padded)?;
+    let nonce = decode_signature_into_on(b, &mut s2, sig, logn, padded)?;
     Ok(Signature { logn, nonce, s2 })
 }
 
@@ -771,11 +759,33 @@ pub fn decode_signature_into(
     logn: u32,
     padded: bool,
 ) -> Result<[u8; NONCE_LEN], Error> {
+    decode_signature_into_on(select::active(), s2, sig, logn, padded)
+}
+
+/// [`decode_signature_into`] with backend `b`'s decoder build.
+pub fn decode_signature_into_on(
+    b: Backend,
+    s2: &mut [i16],
+    sig: &[u8],
+    logn: u32,
+    padded: bool,
+) -> Result<[u8; NONCE_LEN], Error> {
+    decode_signature_into_with(codec_kernels(b), s2, sig, logn, padded)
+}
+
+/// [`decode_signature_into`] with the decoder build of `ck`.
+pub(crate) fn decode_signature_into_with(
+    ck: &CodecKernels,
+    s2: &mut [i16],
+    sig: &[u8],
+    logn: u32,
+    padded: bool,
+) -> Result<[u8; NONCE_LEN], Error> {
     let (nonce, body) = signature_parts(sig, logn, padded)?;
     if s2.len() != 1 << logn {
         return Err(Error::InvalidSignature);
     }
-    let k = comp_decode(s2, body, logn).ok_or(Error::InvalidSignature)?;
+    let k = comp_decode_with(ck, s2, body).ok_or(Error::InvalidSignature)?;
     signature_rest(body, k, padded)?;
     Ok(nonce)
 }

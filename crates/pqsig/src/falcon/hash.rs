@@ -64,18 +64,10 @@ pub fn hash_to_point_msg(nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
 
 /// [`hash_to_point_msg`] with backend `b`'s Keccak permutation.
 pub fn hash_to_point_msg_with(b: Backend, nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
-    hash_to_point_msg_on(
-        Shake256::new().with_permutation(permute1_for(b)),
-        nonce,
-        msg,
-        c,
-    )
-}
-
-fn hash_to_point_msg_on(mut sponge: Shake256, nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
+    let mut sponge = Shake256::new().with_permutation(permute1_for(b));
     sponge.absorb(nonce);
     sponge.absorb(msg);
-    hash_to_point(&mut sponge, c);
+    hash_to_point_on(ntt::kernels(b), &mut sponge, c);
 }
 
 /// Incremental c = HashToPoint(SHAKE256(nonce ‖ message)): the nonce first, then the

@@ -170,6 +170,11 @@ pub struct VerifyingKey {
 }
 
 impl VerifyingKey {
+    /// The backend this key's operations run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Decodes `0x00+logn ‖ h` (the degree must be the parameter set's; every coefficient
     /// below q). Errors: `InvalidKey`.
     pub fn from_bytes(ps: ParamSet, pk: &[u8]) -> Result<Self, Error> {
@@ -289,13 +294,23 @@ pub fn keygen(ps: ParamSet) -> Result<(SigningKey, VerifyingKey), Error> {
 /// Generates a key pair from a 48-byte seed (SHAKE256(seed) drives the sampling), as the
 /// NIST API does with its `randombytes(48)` draw. `InvalidLength` for another length.
 pub fn keygen_from_seed(ps: ParamSet, seed: &[u8]) -> Result<(SigningKey, VerifyingKey), Error> {
+    keygen_from_seed_on(ps, seed, select::active())
+}
+
+/// [`keygen_from_seed`] on backend `b`: key generation itself and the keys
+/// (`BackendUnavailable` if this CPU lacks it).
+pub fn keygen_from_seed_on(
+    ps: ParamSet,
+    seed: &[u8],
+    b: Backend,
+) -> Result<(SigningKey, VerifyingKey), Error> {
+    let backend = check_backend(b)?;
     let seed: &[u8; SEED_LEN] = seed.try_into().map_err(|_| Error::InvalidLength)?;
-    let kp = kg::keygen_from_seed48(seed, ps.logn())?;
+    let kp = kg::keygen_from_seed48_on(seed, ps.logn(), backend)?;
     let sk_bytes = kp.secret_key_bytes()?;
     let pk_bytes = kp.public_key_bytes()?;
-    let backend = select::active();
     let vk = VerifyingKey::from_bytes_on(ps, &pk_bytes, backend)?;
-    let key = CompactKey::new(&kp.f, &kp.g, &kp.F, &kp.G, ps.logn())?.with_backend(backend);
+    let key = CompactKey::new_on(&kp.f, &kp.g, &kp.F, &kp.G, ps.logn(), backend)?;
     let sk = SigningKey {
         ps,
         key,

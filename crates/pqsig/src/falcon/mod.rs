@@ -38,6 +38,6 @@ pub use crate::traits::FalconSignature as Signature;
 #[cfg(feature = "std")]
 pub use keys::keygen;
 pub use keys::{
-    keygen_from_seed, keygen_with_rng, ExpandedSigningKey, FnDsaParamSet, ParamSet, SigningKey,
-    VerifyingKey,
+    keygen_from_seed, keygen_from_seed_on, keygen_with_rng, ExpandedSigningKey, FnDsaParamSet,
+    ParamSet, SigningKey, VerifyingKey,
 };

@@ -18,9 +18,8 @@ use super::codec;
 use super::hash::hash_to_point_msg_with;
 use super::params::{self, NONCE_LEN};
 use crate::error::Error;
+use crate::kernels::falcon::codec::kernels as codec_kernels;
 use crate::kernels::falcon::ntt::{self, NttKernels};
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::select::Backend;
 use crate::wipe::wipe;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -238,21 +237,16 @@ impl PreparedPublicKey {
         let s2 = &mut s2[..n];
         let mut c0 = [0u16; NMAX];
         let c0 = &mut c0[..n];
-        #[cfg(target_arch = "x86_64")]
-        let fused = k.backend == Backend::Avx512 && fused_avx512_ok();
-        #[cfg(not(target_arch = "x86_64"))]
-        let fused = false;
-        if fused {
-            #[cfg(target_arch = "x86_64")]
-            {
-                let (nonce, body) = codec::signature_parts(sig, self.logn, padded)?;
-                // SAFETY: `fused_avx512_ok` checked the CPU features.
-                let used = unsafe { hash_and_decode_avx512(k, &nonce, msg, body, s2, c0) }
-                    .ok_or(Error::InvalidSignature)?;
-                codec::signature_rest(body, used, padded)?;
-            }
+        // The backend's codec kernels: on AVX-512, hash-to-point and the decoding of s2
+        // interleaved in one pass (kernels::falcon::codec).
+        let ck = codec_kernels(k.backend);
+        if let Some(hash_and_decode) = ck.hash_and_decode {
+            let (nonce, body) = codec::signature_parts(sig, self.logn, padded)?;
+            let used =
+                hash_and_decode(k, &nonce, msg, body, s2, c0).ok_or(Error::InvalidSignature)?;
+            codec::signature_rest(body, used, padded)?;
         } else {
-            let nonce = codec::decode_signature_into(s2, sig, self.logn, padded)?;
+            let nonce = codec::decode_signature_into_with(ck, s2, sig, self.logn, padded)?;
             hash_to_point_msg_with(k.backend, &nonce, msg, c0);
         }
         if norm_ok(k, c0, s2, &self.h_ntt, self.logn) {
@@ -261,84 +255,6 @@ impl PreparedPublicKey {
             Err(Error::VerificationFailed)
         }
     }
-}
-
-/// Whether [`hash_and_decode_avx512`] may run: AVX-512 (as the avx512 backend defines
-/// it) and LZCNT, BMI1, BMI2.
-#[cfg(target_arch = "x86_64")]
-fn fused_avx512_ok() -> bool {
-    #[cfg(feature = "std")]
-    let bmi = std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2");
-    #[cfg(not(feature = "std"))]
-    let bmi = cfg!(all(
-        target_feature = "lzcnt",
-        target_feature = "bmi1",
-        target_feature = "bmi2"
-    ));
-    bmi && Backend::Avx512.is_available()
-}
-
-/// Hash-to-point into `c0` and the decoding of comp(s2) (`body`) into `s2`, interleaved:
-/// one pair of coefficients is decoded before each round of the AVX-512 Keccak
-/// permutations. The decoder is a scalar dependency chain (a count of leading zeros and
-/// a shift per coefficient) that leaves most execution ports idle, the permutation keeps
-/// the vector ports busy, so side by side they take little more than the permutations
-/// alone. Results and errors are exactly those of `comp_decode` (the returned length, or
-/// `None`) and `hash_to_point_msg_with` (`c0`); `k` supplies the sampling kernel.
-///
-/// # Safety
-/// The CPU must support AVX2, AVX-512F, AVX-512VL, LZCNT, BMI1 and BMI2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,avx512f,avx512vl,lzcnt,bmi1,bmi2")]
-unsafe fn hash_and_decode_avx512(
-    k: &NttKernels,
-    nonce: &[u8; NONCE_LEN],
-    msg: &[u8],
-    body: &[u8],
-    s2: &mut [i16],
-    c0: &mut [u16],
-) -> Option<usize> {
-    use crate::kernels::keccak::f1600::permute1_for;
-    use crate::kernels::keccak::f1600_avx512::{keccak_f1600_avx512_hooked, RoundHook};
-    use crate::kernels::keccak::sponge::{KeccakPermutation, Shake256};
-
-    /// The AVX-512 permutation with a pair of coefficients decoded before each round.
-    struct Interleaved<'d, 'b> {
-        dec: codec::CompDecoder<'b>,
-        s2: &'d mut [i16],
-    }
-    impl RoundHook for Interleaved<'_, '_> {
-        #[inline(always)]
-        fn before_round(&mut self) {
-            self.dec.pair(self.s2);
-        }
-    }
-    impl KeccakPermutation for Interleaved<'_, '_> {
-        #[inline(always)]
-        fn permute(&mut self, st: &mut [u64; 25]) {
-            // SAFETY: only inlined into `hash_and_decode_avx512`, whose CPU features
-            // include the permutation's.
-            unsafe { keccak_f1600_avx512_hooked(st, self) }
-        }
-    }
-
-    let dec = codec::CompDecoder::new(body)?;
-    let mut sponge = Shake256::new().with_permutation(permute1_for(Backend::Avx512));
-    sponge.absorb(nonce);
-    sponge.absorb(msg);
-    let mut filled = 0;
-    let mut perm = Interleaved { dec, s2 };
-    // A fresh sponge is on a lane boundary: the lanes are always offered.
-    let offered = sponge.squeeze_lanes_permuting(&mut perm, |lanes| {
-        let (f, used) = (k.hash_words)(c0, filled, lanes);
-        filled = f;
-        used
-    });
-    debug_assert!(offered && filled == c0.len());
-    let Interleaved { dec, s2 } = perm;
-    dec.finish(s2)
 }
 
 /// Round-3 Falcon verification from encodings: public key `0x00+logn ‖ h`, detached

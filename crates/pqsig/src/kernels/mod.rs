@@ -4,7 +4,8 @@
 //! * [`mldsa`] — q = 8380417, n = 256: NTT, inverse NTT, pointwise Montgomery products,
 //!   rejection samplers, power2round / decompose / hints, norm checks.
 //! * [`falcon`] — q = 12289, n = 2..1024: NTT, FFT over binary64 (native or emulated),
-//!   SamplerZ.
+//!   SamplerZ, round-3 key generation's solver loops, the signature decoder and the
+//!   signer's norm pass, and FN-DSA's own kernels (NTRU solver, codec, hash, sampler).
 //! * [`keccak`] — Keccak-f\[1600\] one-way and four-way, SHAKE128/256 and SHA3 on top.
 //! * [`gf16`] — GF(16) = F2\[x\]/(x⁴+x+1) matrix kernels for SNOVA (GEMM with deferred
 //!   reduction, batched small products, constant-time Gaussian elimination).
@@ -15,9 +16,12 @@
 //!   ML-DSA and Falcon transforms, selectable per process (`PQSIG_NTT`).
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
+//! * [`trace`] — which backend each dispatch point was asked for (feature
+//!   `backend-trace`, tests only).
 //!
-//! Scheme code fetches one kernel table per operation ([`mldsa::kernels`]) and calls
-//! through it; no dispatch happens inside a loop over coefficients.
+//! Scheme code fetches one kernel table per operation ([`mldsa::kernels`]) from its key's
+//! backend and calls through it; no dispatch happens inside a loop over coefficients, and
+//! no scheme module decides on an ISA itself.
 
 pub mod aes;
 pub mod falcon;
@@ -26,6 +30,7 @@ pub mod keccak;
 pub mod mldsa;
 pub mod ntt;
 pub(crate) mod select;
+pub mod trace;
 pub mod xof;
 
 /// Scheme-level internals that `examples/ct_check` drives directly. Not API: they take

@@ -197,6 +197,13 @@ pub(crate) fn initial_choice() -> Backend {
 
 /// The process-wide backend (decided on first use and cached).
 pub fn active() -> Backend {
+    let b = active_untraced();
+    // A read of the process-wide choice: an operation on a pinned key must never get here.
+    crate::kernels::trace::record("select::active", b);
+    b
+}
+
+fn active_untraced() -> Backend {
     if let Some(b) = Backend::from_u8(ACTIVE.load(Ordering::Relaxed)) {
         return b;
     }

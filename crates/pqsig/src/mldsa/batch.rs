@@ -192,13 +192,16 @@ fn verify_group_in(
     }
 
     // c = SampleInBall(c̃), one SHAKE256 block per signature, multi-way.
-    let ctildes: Vec<&[u8]> = live.iter().map(|&i| &items[i].sig[..p.ctilde_len]).collect();
+    let ctildes: Vec<&[u8]> = live
+        .iter()
+        .map(|&i| &items[i].sig[..p.ctilde_len])
+        .collect();
     let mut blocks = vec![[0u8; SHAKE256_RATE]; live.len()];
     sample::h256_many(kern, &ctildes, &mut blocks);
     let c = grow(c, live.len());
     for (j, cj) in c.iter_mut().enumerate() {
         if sample::sample_in_ball_from_block(p, &blocks[j], cj).is_none() {
-            sample::sample_in_ball(p, ctildes[j], cj);
+            sample::sample_in_ball(kern, p, ctildes[j], cj);
         }
     }
 
@@ -413,7 +416,11 @@ fn compute_mus(
     let mut start = 0;
     while start < bufs.len() {
         let len = bufs[start].1.len();
-        let end = start + bufs[start..].iter().take_while(|(_, b)| b.len() == len).count();
+        let end = start
+            + bufs[start..]
+                .iter()
+                .take_while(|(_, b)| b.len() == len)
+                .count();
         let refs: Vec<&[u8]> = bufs[start..end].iter().map(|(_, b)| &b[..]).collect();
         let mut blocks = vec![[0u8; SHAKE256_RATE]; end - start];
         sample::h256_many(kern, &refs, &mut blocks);
@@ -446,7 +453,7 @@ mod tests {
                     let (sk, _) = &keys[i % keys.len()];
                     let mut s = sk.sign_deterministic(m, b"ctx").unwrap();
                     match i % 6 {
-                        1 => s[5] ^= 1,            // c̃ tampered
+                        1 => s[5] ^= 1,               // c̃ tampered
                         2 => s.truncate(s.len() - 1), // malformed
                         3 => {
                             let n = s.len();
@@ -473,8 +480,14 @@ mod tests {
                             },
                             msg: match i % 4 {
                                 3 => MsgIn::Mu(&mu[i]),
-                                _ if i == 10 => MsgIn::Raw { msg: &msgs[i], ctx: &[0u8; 256] },
-                                _ => MsgIn::Raw { msg: &msgs[i], ctx: b"ctx" },
+                                _ if i == 10 => MsgIn::Raw {
+                                    msg: &msgs[i],
+                                    ctx: &[0u8; 256],
+                                },
+                                _ => MsgIn::Raw {
+                                    msg: &msgs[i],
+                                    ctx: b"ctx",
+                                },
                             },
                             sig: &sigs[i],
                         }

@@ -36,7 +36,7 @@ impl Drop for Parts {
 /// tr = H(pk).
 fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
     let mut expanded = Zeroizing::new([0u8; 128]);
-    sample::h256(&[xi, &[p.k as u8, p.l as u8]], &mut expanded[..]);
+    sample::h256(kern, &[xi, &[p.k as u8, p.l as u8]], &mut expanded[..]);
     let rho: [u8; 32] = core::array::from_fn(|i| expanded[i]);
     let mut rho_prime = Zeroizing::new([0u8; 64]);
     rho_prime.copy_from_slice(&expanded[32..96]);
@@ -96,7 +96,7 @@ pub(crate) fn public_parts(
         encode::pack_t1(t, &mut pk[32 + 320 * i..32 + 320 * (i + 1)]);
     }
     let mut tr = [0u8; 64];
-    sample::h256(&[&pk], &mut tr);
+    sample::h256(kern, &[&pk], &mut tr);
     PublicParts { t1, t0, pk, tr }
 }
 

@@ -126,7 +126,7 @@ impl VerifyingKey {
             encode::unpack_t1(&pk[32 + 320 * i..32 + 320 * (i + 1)], t);
         }
         let mut tr = [0u8; 64];
-        sample::h256(&[pk], &mut tr);
+        sample::h256(kern, &[pk], &mut tr);
         Ok(Self::assemble(ps, kern, pk.to_vec(), tr, &rho, t1, None))
     }
 

@@ -29,8 +29,9 @@ pub(crate) mod verify;
 pub use crate::traits::MlDsaSignature as Signature;
 pub use keys::{SigningKey, VerifyingKey};
 pub use mu::{
-    compute_mu, compute_mu_from_public_key, compute_mu_internal, compute_mu_prehash,
-    compute_mu_prehashed, MuHasher, MU_LEN,
+    compute_mu, compute_mu_from_public_key, compute_mu_internal, compute_mu_internal_on,
+    compute_mu_on, compute_mu_prehash, compute_mu_prehash_on, compute_mu_prehashed,
+    compute_mu_prehashed_on, MuHasher, MU_LEN,
 };
 pub use params::{ParamSet, Params};
 pub use prehash::HashAlg;
@@ -118,7 +119,7 @@ impl SigningKey {
 
     /// μ for pure ML-DSA under this key.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; MU_LEN], Error> {
-        compute_mu(&self.tr, ctx, msg)
+        compute_mu_on(self.kern.permute1, &self.tr, ctx, msg)
     }
 
     /// Pure ML-DSA.Sign, hedged with randomness from `rng`.
@@ -149,7 +150,7 @@ impl SigningKey {
 
     /// Pure ML-DSA.Sign with caller-supplied rnd (for tests and KATs).
     pub fn sign_with_rnd(&self, msg: &[u8], ctx: &[u8], rnd: &[u8; 32]) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu(&self.tr, ctx, msg)?;
+        let mu = compute_mu_on(self.kern.permute1, &self.tr, ctx, msg)?;
         Ok(sign::sign_mu(self, &mu, rnd))
     }
 
@@ -161,7 +162,7 @@ impl SigningKey {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu_prehash(&self.tr, ctx, hash, msg)?;
+        let mu = compute_mu_prehash_on(self.kern.permute1, &self.tr, ctx, hash, msg)?;
         Ok(sign::sign_mu(self, &mu, rnd))
     }
 
@@ -173,7 +174,7 @@ impl SigningKey {
         ctx: &[u8],
         rnd: &[u8; 32],
     ) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu_prehashed(&self.tr, ctx, hash, digest)?;
+        let mu = compute_mu_prehashed_on(self.kern.permute1, &self.tr, ctx, hash, digest)?;
         Ok(sign::sign_mu(self, &mu, rnd))
     }
 
@@ -193,7 +194,7 @@ impl SigningKey {
 
     /// ML-DSA.Sign_internal(sk, M', rnd): M' is used as given (no domain prefix).
     pub fn sign_internal(&self, m_prime: &[u8], rnd: &[u8; 32]) -> Vec<u8> {
-        let mu = compute_mu_internal(&self.tr, m_prime);
+        let mu = compute_mu_internal_on(self.kern.permute1, &self.tr, m_prime);
         sign::sign_mu(self, &mu, rnd)
     }
 }
@@ -201,14 +202,14 @@ impl SigningKey {
 impl VerifyingKey {
     /// μ for pure ML-DSA under this key.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; MU_LEN], Error> {
-        compute_mu(&self.tr, ctx, msg)
+        compute_mu_on(self.kern.permute1, &self.tr, ctx, msg)
     }
 
     /// Pure ML-DSA.Verify. `Ok(())` if valid; `Err(VerificationFailed)` if not;
     /// `Err(InvalidSignature)` for malformed bytes; `Err(ContextTooLong)`.
     pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
         check_ctx(ctx)?;
-        let mu = compute_mu(&self.tr, ctx, msg)?;
+        let mu = compute_mu_on(self.kern.permute1, &self.tr, ctx, msg)?;
         verify::verify_mu(self, &mu, sig)
     }
 
@@ -220,7 +221,7 @@ impl VerifyingKey {
         ctx: &[u8],
         sig: &[u8],
     ) -> Result<(), Error> {
-        let mu = compute_mu_prehash(&self.tr, ctx, hash, msg)?;
+        let mu = compute_mu_prehash_on(self.kern.permute1, &self.tr, ctx, hash, msg)?;
         verify::verify_mu(self, &mu, sig)
     }
 
@@ -232,7 +233,7 @@ impl VerifyingKey {
         ctx: &[u8],
         sig: &[u8],
     ) -> Result<(), Error> {
-        let mu = compute_mu_prehashed(&self.tr, ctx, hash, digest)?;
+        let mu = compute_mu_prehashed_on(self.kern.permute1, &self.tr, ctx, hash, digest)?;
         verify::verify_mu(self, &mu, sig)
     }
 
@@ -244,7 +245,7 @@ impl VerifyingKey {
 
     /// ML-DSA.Verify_internal(pk, M', σ).
     pub fn verify_internal(&self, m_prime: &[u8], sig: &[u8]) -> Result<(), Error> {
-        let mu = compute_mu_internal(&self.tr, m_prime);
+        let mu = compute_mu_internal_on(self.kern.permute1, &self.tr, m_prime);
         verify::verify_mu(self, &mu, sig)
     }
 }

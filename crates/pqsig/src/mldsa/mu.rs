@@ -3,6 +3,7 @@
 
 use super::prehash::HashAlg;
 use crate::error::Error;
+use crate::kernels::keccak::f1600::{keccak_f1600_active, Permute1};
 use crate::kernels::keccak::sponge::Shake256;
 
 /// Length of μ.
@@ -19,10 +20,15 @@ pub struct MuHasher {
 impl MuHasher {
     /// Starts μ for pure ML-DSA with context `ctx` (at most 255 bytes).
     pub fn new(tr: &[u8; 64], ctx: &[u8]) -> Result<Self, Error> {
+        Self::new_on(keccak_f1600_active, tr, ctx)
+    }
+
+    /// [`MuHasher::new`] with the Keccak permutation `perm` (a key's backend's).
+    pub fn new_on(perm: Permute1, tr: &[u8; 64], ctx: &[u8]) -> Result<Self, Error> {
         if ctx.len() > 255 {
             return Err(Error::ContextTooLong);
         }
-        let mut h = Shake256::new();
+        let mut h = Shake256::new().with_permutation(perm);
         h.absorb(tr);
         h.absorb(&[0u8, ctx.len() as u8]);
         h.absorb(ctx);
@@ -31,7 +37,12 @@ impl MuHasher {
 
     /// Starts μ over a raw M' (Sign_internal's message), no domain prefix.
     pub fn new_internal(tr: &[u8; 64]) -> Self {
-        let mut h = Shake256::new();
+        Self::new_internal_on(keccak_f1600_active, tr)
+    }
+
+    /// [`MuHasher::new_internal`] with the Keccak permutation `perm`.
+    pub fn new_internal_on(perm: Permute1, tr: &[u8; 64]) -> Self {
+        let mut h = Shake256::new().with_permutation(perm);
         h.absorb(tr);
         MuHasher { h }
     }
@@ -49,7 +60,17 @@ impl MuHasher {
 
 /// μ for pure ML-DSA from tr, context and message.
 pub fn compute_mu(tr: &[u8; 64], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
-    let mut h = MuHasher::new(tr, ctx)?;
+    compute_mu_on(keccak_f1600_active, tr, ctx, msg)
+}
+
+/// [`compute_mu`] with the Keccak permutation `perm`.
+pub fn compute_mu_on(
+    perm: Permute1,
+    tr: &[u8; 64],
+    ctx: &[u8],
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut h = MuHasher::new_on(perm, tr, ctx)?;
     h.update(msg);
     Ok(h.finalize())
 }
@@ -78,9 +99,34 @@ pub fn compute_mu_prehash(
     compute_mu_prehashed(tr, ctx, hash, &ph[..n])
 }
 
+/// [`compute_mu_prehash`] with the Keccak permutation `perm` for μ (PH itself: see
+/// [`HashAlg::digest`]).
+pub fn compute_mu_prehash_on(
+    perm: Permute1,
+    tr: &[u8; 64],
+    ctx: &[u8],
+    hash: HashAlg,
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut ph = [0u8; 64];
+    let n = hash.digest_on(perm, msg, &mut ph);
+    compute_mu_prehashed_on(perm, tr, ctx, hash, &ph[..n])
+}
+
 /// μ for HashML-DSA when the caller already computed PH(M) (`digest` must have the
 /// hash's output length).
 pub fn compute_mu_prehashed(
+    tr: &[u8; 64],
+    ctx: &[u8],
+    hash: HashAlg,
+    digest: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    compute_mu_prehashed_on(keccak_f1600_active, tr, ctx, hash, digest)
+}
+
+/// [`compute_mu_prehashed`] with the Keccak permutation `perm`.
+pub fn compute_mu_prehashed_on(
+    perm: Permute1,
     tr: &[u8; 64],
     ctx: &[u8],
     hash: HashAlg,
@@ -92,7 +138,7 @@ pub fn compute_mu_prehashed(
     if digest.len() != hash.output_len() {
         return Err(Error::InvalidLength);
     }
-    let mut h = Shake256::new();
+    let mut h = Shake256::new().with_permutation(perm);
     h.absorb(tr);
     h.absorb(&[1u8, ctx.len() as u8]);
     h.absorb(ctx);
@@ -105,7 +151,12 @@ pub fn compute_mu_prehashed(
 
 /// μ for Sign_internal / Verify_internal over a caller-formatted M'.
 pub fn compute_mu_internal(tr: &[u8; 64], m_prime: &[u8]) -> [u8; MU_LEN] {
-    let mut h = MuHasher::new_internal(tr);
+    compute_mu_internal_on(keccak_f1600_active, tr, m_prime)
+}
+
+/// [`compute_mu_internal`] with the Keccak permutation `perm`.
+pub fn compute_mu_internal_on(perm: Permute1, tr: &[u8; 64], m_prime: &[u8]) -> [u8; MU_LEN] {
+    let mut h = MuHasher::new_internal_on(perm, tr);
     h.update(m_prime);
     h.finalize()
 }

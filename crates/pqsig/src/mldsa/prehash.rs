@@ -1,7 +1,8 @@
 //! HashML-DSA pre-hash functions (FIPS 204 §5.4) and their DER-encoded OIDs.
 
 use crate::error::Error;
-use crate::kernels::keccak::sponge::{sha3, shake128, shake256};
+use crate::kernels::keccak::f1600::{keccak_f1600_active, Permute1};
+use crate::kernels::keccak::sponge::{sha3_on, shake128_on, shake256_on};
 use sha2::Digest;
 
 /// The pre-hash functions FIPS 204 and ACVP list for HashML-DSA.
@@ -128,6 +129,12 @@ impl HashAlg {
 
     /// PH(M), written to the first `output_len()` bytes of `out`; returns that length.
     pub fn digest(self, msg: &[u8], out: &mut [u8; 64]) -> usize {
+        self.digest_on(keccak_f1600_active, msg, out)
+    }
+
+    /// [`HashAlg::digest`] with the Keccak permutation `perm` for the SHA-3 family (a
+    /// key's backend's).
+    pub fn digest_on(self, perm: Permute1, msg: &[u8], out: &mut [u8; 64]) -> usize {
         let n = self.output_len();
         match self {
             HashAlg::Sha2_224 => out[..n].copy_from_slice(&sha2::Sha224::digest(msg)),
@@ -137,10 +144,10 @@ impl HashAlg {
             HashAlg::Sha2_512_224 => out[..n].copy_from_slice(&sha2::Sha512_224::digest(msg)),
             HashAlg::Sha2_512_256 => out[..n].copy_from_slice(&sha2::Sha512_256::digest(msg)),
             HashAlg::Sha3_224 | HashAlg::Sha3_256 | HashAlg::Sha3_384 | HashAlg::Sha3_512 => {
-                sha3(msg, &mut out[..n])
+                sha3_on(perm, msg, &mut out[..n])
             }
-            HashAlg::Shake128 => shake128(&[msg], &mut out[..n]),
-            HashAlg::Shake256 => shake256(&[msg], &mut out[..n]),
+            HashAlg::Shake128 => shake128_on(perm, &[msg], &mut out[..n]),
+            HashAlg::Shake256 => shake256_on(perm, &[msg], &mut out[..n]),
         }
         n
     }

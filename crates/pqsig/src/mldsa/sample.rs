@@ -36,8 +36,8 @@ trait ShakeLanes<const W: usize> {
 
 impl<const RATE: usize> ShakeLanes<1> for Shake<RATE> {
     const RATE: usize = RATE;
-    fn absorb(_: &Kernels, [seed]: [&[u8]; 1]) -> Self {
-        let mut h = Shake::<RATE>::new();
+    fn absorb(kern: &Kernels, [seed]: [&[u8]; 1]) -> Self {
+        let mut h = Shake::<RATE>::new().with_permutation(kern.permute1);
         h.absorb(seed);
         h
     }
@@ -232,8 +232,8 @@ fn mask_lanes<S: ShakeLanes<W>, const W: usize>(
 /// SampleInBall (Algorithm 29) from the whole c̃. The challenge is public once the
 /// signature is output; for rejected iterations its timing reveals only c, which is
 /// derived from w1 through a hash (the same declassification as the reference code).
-pub fn sample_in_ball(p: &Params, ctilde: &[u8], c: &mut Poly) {
-    let mut h = Shake256::new();
+pub fn sample_in_ball(kern: &Kernels, p: &Params, ctilde: &[u8], c: &mut Poly) {
+    let mut h = Shake256::new().with_permutation(kern.permute1);
     h.absorb(ctilde);
     let mut buf = [0u8; SHAKE256_RATE];
     h.squeeze(&mut buf);
@@ -283,8 +283,8 @@ pub(crate) fn sample_in_ball_from_block(
 }
 
 /// Sampling seeds are one-shot SHAKE256 digests of concatenated inputs (H in FIPS 204).
-pub fn h256(inputs: &[&[u8]], out: &mut [u8]) {
-    crate::kernels::keccak::sponge::shake256(inputs, out)
+pub fn h256(kern: &Kernels, inputs: &[&[u8]], out: &mut [u8]) {
+    crate::kernels::keccak::sponge::shake256_on(kern.permute1, inputs, out)
 }
 
 /// One SHAKE256 block of each of many equal-length inputs: `outs[i]` = the first
@@ -300,7 +300,7 @@ pub(crate) fn h256_many(kern: &Kernels, inputs: &[&[u8]], outs: &mut [[u8; SHAKE
         let out = &mut outs[start..start + cnt];
         match cnt {
             1 => {
-                let mut h = Shake256::new();
+                let mut h = Shake256::new().with_permutation(kern.permute1);
                 h.absorb(group[0]);
                 h.squeeze_blocks(&mut out[0]);
             }

@@ -9,6 +9,9 @@ use crate::kernels::mldsa::Poly;
 use alloc::vec::Vec;
 use zeroize::{Zeroize, Zeroizing};
 
+/// The trace family of an ML-DSA operation running on its key's table.
+pub(crate) const TABLE_IN_USE: &str = "mldsa::Kernels (key's table)";
+
 /// Signs μ with randomness `rnd` (32 zero bytes for the deterministic variant).
 ///
 /// The loop repeats until a candidate passes every check; the number of iterations and
@@ -18,11 +21,13 @@ use zeroize::{Zeroize, Zeroizing};
 pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8> {
     let p = sk.ps.params();
     let kern = sk.kern;
+    // The key holds its table: no selection happens here, so say which table ran.
+    crate::kernels::trace::record(TABLE_IN_USE, kern.backend);
     let (k, l) = (p.k, p.l);
 
     // ρ'' = H(K ‖ rnd ‖ μ, 64)
     let mut rho_pp = Zeroizing::new([0u8; 64]);
-    sample::h256(&[&sk.key[..], rnd, mu], &mut rho_pp[..]);
+    sample::h256(kern, &[&sk.key[..], rnd, mu], &mut rho_pp[..]);
 
     let mut y = [Poly::default(); L_MAX];
     let mut z = [Poly::default(); L_MAX];
@@ -55,8 +60,8 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
         for (i, w) in w1.iter().enumerate() {
             encode::pack_w1(w, p.w1_bits(), &mut w1_bytes[i * w1b..(i + 1) * w1b]);
         }
-        sample::h256(&[mu, &w1_bytes[..k * w1b]], ct);
-        sample::sample_in_ball(p, ct, &mut c);
+        sample::h256(kern, &[mu, &w1_bytes[..k * w1b]], ct);
+        sample::sample_in_ball(kern, p, ct, &mut c);
         (kern.ntt)(core::slice::from_mut(&mut c));
 
         // z = y + c·s1

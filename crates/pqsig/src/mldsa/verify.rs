@@ -13,6 +13,8 @@ use crate::kernels::mldsa::Poly;
 pub(crate) fn verify_mu(vk: &VerifyingKey, mu: &[u8; 64], sig: &[u8]) -> Result<(), Error> {
     let p = vk.ps.params();
     let kern = vk.kern;
+    // The key holds its table: no selection happens here, so say which table ran.
+    crate::kernels::trace::record(crate::mldsa::sign::TABLE_IN_USE, kern.backend);
     let (k, l) = (p.k, p.l);
     if sig.len() != p.sig_len() {
         return Err(Error::InvalidSignature);
@@ -38,7 +40,7 @@ pub(crate) fn verify_mu(vk: &VerifyingKey, mu: &[u8; 64], sig: &[u8]) -> Result<
     }
 
     let mut c = Poly::default();
-    sample::sample_in_ball(p, ctilde, &mut c);
+    sample::sample_in_ball(kern, p, ctilde, &mut c);
     (kern.ntt)(core::slice::from_mut(&mut c));
     (kern.ntt)(z);
     // w'_approx = A·z − c·t1·2^d
@@ -56,7 +58,7 @@ pub(crate) fn verify_mu(vk: &VerifyingKey, mu: &[u8; 64], sig: &[u8]) -> Result<
         encode::pack_w1(w, p.w1_bits(), &mut w1_bytes[i * w1b..(i + 1) * w1b]);
     }
     let mut c2 = [0u8; 64];
-    sample::h256(&[mu, &w1_bytes[..k * w1b]], &mut c2[..p.ctilde_len]);
+    sample::h256(kern, &[mu, &w1_bytes[..k * w1b]], &mut c2[..p.ctilde_len]);
     if c2[..p.ctilde_len] == *ctilde {
         Ok(())
     } else {

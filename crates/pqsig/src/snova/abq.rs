@@ -15,7 +15,8 @@
 
 use super::params::Shape;
 use crate::kernels::gf16::mul;
-use crate::kernels::keccak::sponge::shake256;
+use crate::kernels::keccak::f1600::keccak_f1600;
+use crate::kernels::keccak::sponge::shake256_on;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -137,7 +138,9 @@ impl Abq {
 
         let total = items * (r2 + lr + 2 * l);
         let mut bytes = vec![0u8; total.div_ceil(2)];
-        shake256(&[b"SNOVA_ABQ"], &mut bytes);
+        // A constant of the scheme, computed once per process and cached: the portable
+        // permutation, so that it belongs to no backend.
+        shake256_on(keccak_f1600, &[b"SNOVA_ABQ"], &mut bytes);
         let mut gf = vec![0u8; total];
         super::codec::unpack(&mut gf, &bytes);
         let (ga, rest) = gf.split_at(items * r2);

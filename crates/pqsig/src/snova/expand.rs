@@ -16,7 +16,8 @@ use super::codec;
 use super::params::{ParamSet, Shape, SEED_PUB_LEN};
 use super::scratch::{Buf, SecretVec};
 use crate::kernels::gf16::Kernels;
-use crate::kernels::keccak::sponge::shake256;
+use crate::kernels::keccak::f1600::permute1_for;
+use crate::kernels::keccak::sponge::shake256_on;
 use crate::kernels::select::Backend;
 use crate::kernels::xof;
 
@@ -219,11 +220,11 @@ pub(crate) fn p_block_row(
 }
 
 /// Flat T12 ((v·l)×(o·l)) from the private seed.
-pub(crate) fn t12(sh: Shape, k: &Kernels, abq: &Abq, s_priv: &[u8]) -> SecretVec {
+pub(crate) fn t12(sh: Shape, b: Backend, k: &Kernels, abq: &Abq, s_priv: &[u8]) -> SecretVec {
     let (l, v, o) = (sh.l, sh.v, sh.o);
     let l2 = l * l;
     let mut bytes = Buf::zeroed(sh.t12_gf().div_ceil(2));
-    shake256(&[s_priv], &mut bytes);
+    shake256_on(permute1_for(b), &[s_priv], &mut bytes);
     let mut coef = Buf::zeroed(sh.t12_gf());
     codec::unpack(&mut coef, &bytes);
     // Blocks (o·v × l²) = coefficients (o·v × l) · [S^0 … S^(l-1)] (l × l²).

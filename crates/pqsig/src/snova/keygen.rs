@@ -11,7 +11,8 @@ use super::expand;
 use super::params::{ParamSet, PK_HASH_LEN, SEED_LEN, SEED_PUB_LEN, SK_LEN};
 use super::scratch::Buf;
 use crate::kernels::gf16;
-use crate::kernels::keccak::sponge::shake256;
+use crate::kernels::keccak::f1600::permute1_for;
+use crate::kernels::keccak::sponge::shake256_on;
 use crate::kernels::select::Backend;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -28,7 +29,7 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     let abq: &abq::Abq = &abq;
     let (m1, vl, ol, l, o) = (sh.m1, sh.vl(), sh.ol(), sh.l, sh.o);
     let s_pub: &[u8; SEED_PUB_LEN] = seed[..SEED_PUB_LEN].try_into().expect("16 bytes");
-    let t12 = expand::t12(sh, k, abq, &seed[SEED_PUB_LEN..]);
+    let t12 = expand::t12(sh, b, k, abq, &seed[SEED_PUB_LEN..]);
     let nib = expand::public_bytes(ps, b, s_pub);
 
     // Streamed over block rows of P11 and P12 (never materialised), with the products
@@ -105,11 +106,11 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
 }
 
 /// The 96-byte secret key of a seed pair and its public key.
-pub(crate) fn secret_key(seed: &[u8; SEED_LEN], pk: &[u8]) -> Zeroizing<[u8; SK_LEN]> {
+pub(crate) fn secret_key(b: Backend, seed: &[u8; SEED_LEN], pk: &[u8]) -> Zeroizing<[u8; SK_LEN]> {
     let mut sk = Zeroizing::new([0u8; SK_LEN]);
     sk[..SEED_LEN].copy_from_slice(seed);
     let mut h = [0u8; PK_HASH_LEN];
-    shake256(&[pk], &mut h);
+    shake256_on(permute1_for(b), &[pk], &mut h);
     sk[SEED_LEN..].copy_from_slice(&h);
     sk
 }

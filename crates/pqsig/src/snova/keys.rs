@@ -105,7 +105,7 @@ pub fn keygen_from_seed_on(
     let seed: &[u8; SEED_LEN] = seed.try_into().map_err(|_| Error::InvalidLength)?;
     let backend = check_backend(backend)?;
     let pk = kg::public_key(ps, backend, seed);
-    let sk = kg::secret_key(seed, &pk);
+    let sk = kg::secret_key(backend, seed, &pk);
     let pk_hash: [u8; PK_HASH_LEN] = sk[SEED_LEN..].try_into().expect("48 bytes");
     Ok((
         SigningKey {
@@ -160,6 +160,11 @@ fn rng_salt(rng: &mut impl rand_core::CryptoRngCore) -> Result<[u8; SALT_LEN], E
 }
 
 impl SigningKey {
+    /// The backend this key's operations run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Decodes the 96-byte secret key (`InvalidKey` otherwise, as for every family). The
     /// pk hash is not checked here (that needs the whole key generation):
     /// [`Self::verifying_key`] recomputes the public key when needed.
@@ -192,7 +197,7 @@ impl SigningKey {
         let bytes = kg::public_key(self.ps, self.backend, seed);
         VerifyingKey {
             ps: self.ps,
-            pk_hash: verify::pk_hash(&bytes),
+            pk_hash: verify::pk_hash(self.backend, &bytes),
             bytes,
             backend: self.backend,
         }
@@ -287,15 +292,21 @@ impl ExpandedSigningKey {
 }
 
 impl VerifyingKey {
+    /// The backend this key's operations run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Decodes `s_pub ‖ P22`: `InvalidKey` for a wrong length or a non-zero padding
     /// nibble.
     pub fn from_bytes(ps: ParamSet, pk: &[u8]) -> Result<Self, Error> {
         verify::check_pk(ps, pk)?;
+        let backend = select::active();
         Ok(VerifyingKey {
             ps,
             bytes: pk.to_vec(),
-            pk_hash: verify::pk_hash(pk),
-            backend: select::active(),
+            pk_hash: verify::pk_hash(backend, pk),
+            backend,
         })
     }
 

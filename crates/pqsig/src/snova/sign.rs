@@ -41,6 +41,7 @@ use super::scratch::{Buf, SecretVec};
 use super::verify::{digest, target};
 use crate::error::Error;
 use crate::kernels::gf16;
+use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
 use crate::kernels::select::Backend;
 use alloc::vec;
@@ -78,7 +79,7 @@ pub(crate) fn expand_sk(ps: ParamSet, b: Backend, sk: &[u8; SK_LEN], with_f12: b
     s_priv.copy_from_slice(&sk[SEED_PUB_LEN..SEED_LEN]);
     let mut pk_hash = [0u8; PK_HASH_LEN];
     pk_hash.copy_from_slice(&sk[SEED_LEN..]);
-    let t12 = expand::t12(sh, k, abq, &s_priv[..]);
+    let t12 = expand::t12(sh, b, k, abq, &s_priv[..]);
     let pm = expand::public_mats(ps, b, s_pub);
 
     // F21 (ol × m1·vl, row-interleaved) = T12ᵀ·P11 + P21: one wide GEMM.
@@ -122,7 +123,7 @@ pub(crate) fn sign(
     msg: &[u8],
     salt: &[u8; SALT_LEN],
 ) -> Result<Vec<u8>, Error> {
-    sign_digest(ps, b, ek, &digest(msg), salt)
+    sign_digest(ps, b, ek, &digest(b, msg), salt)
 }
 
 /// Signs the message digest `dg` = SHAKE256(msg, 64) with `salt` (the message enters
@@ -144,7 +145,7 @@ pub(crate) fn sign_digest(
     let rol = r * ol;
     let stride = olr + 1;
 
-    let t = target(ps, &ek.pk_hash, dg, salt);
+    let t = target(ps, b, &ek.pk_hash, dg, salt);
 
     // Every secret temporary lives in one arena, wiped on drop.
     let sizes = [
@@ -175,7 +176,7 @@ pub(crate) fn sign_digest(
 
     for ctr in 1u8..=254 {
         // 1. Vinegar and its whipping.
-        let mut h = Shake256::new();
+        let mut h = Shake256::new().with_permutation(permute1_for(b));
         h.absorb(&ek.s_priv[..]);
         h.absorb(dg);
         h.absorb(salt);

@@ -14,7 +14,8 @@ use super::params::{ParamSet, DIGEST_LEN, PK_HASH_LEN, SALT_LEN, SEED_PUB_LEN};
 use super::scratch::Buf;
 use crate::error::Error;
 use crate::kernels::gf16;
-use crate::kernels::keccak::sponge::shake256;
+use crate::kernels::keccak::f1600::permute1_for;
+use crate::kernels::keccak::sponge::shake256_on;
 use crate::kernels::select::Backend;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -22,20 +23,21 @@ use alloc::vec::Vec;
 /// The target t (o·l·r nibbles) of a digest and salt.
 pub(crate) fn target(
     ps: ParamSet,
+    b: Backend,
     pk_hash: &[u8],
     digest: &[u8; DIGEST_LEN],
     salt: &[u8],
 ) -> Vec<u8> {
     let sh = ps.shape();
     let mut bytes = vec![0u8; sh.hash_bytes()];
-    shake256(&[pk_hash, digest, salt], &mut bytes);
+    shake256_on(permute1_for(b), &[pk_hash, digest, salt], &mut bytes);
     codec::unpack_vec(&bytes, sh.olr())
 }
 
 /// SHAKE256(msg, 64).
-pub(crate) fn digest(msg: &[u8]) -> [u8; DIGEST_LEN] {
+pub(crate) fn digest(b: Backend, msg: &[u8]) -> [u8; DIGEST_LEN] {
     let mut d = [0u8; DIGEST_LEN];
-    shake256(&[msg], &mut d);
+    shake256_on(permute1_for(b), &[msg], &mut d);
     d
 }
 
@@ -53,9 +55,9 @@ pub(crate) fn check_pk(ps: ParamSet, pk: &[u8]) -> Result<(), Error> {
 }
 
 /// SHAKE256(pk)[..48].
-pub(crate) fn pk_hash(pk: &[u8]) -> [u8; PK_HASH_LEN] {
+pub(crate) fn pk_hash(b: Backend, pk: &[u8]) -> [u8; PK_HASH_LEN] {
     let mut h = [0u8; PK_HASH_LEN];
-    shake256(&[pk], &mut h);
+    shake256_on(permute1_for(b), &[pk], &mut h);
     h
 }
 
@@ -74,7 +76,7 @@ pub(crate) fn expand_pk(ps: ParamSet, b: Backend, pk: &[u8]) -> Result<Expanded,
     let p = expand::full_p(ps, b, seed, &pk[SEED_PUB_LEN..]);
     Ok(Expanded {
         p,
-        pk_hash: pk_hash(pk),
+        pk_hash: pk_hash(b, pk),
     })
 }
 
@@ -86,7 +88,7 @@ pub(crate) fn verify(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), Error> {
-    verify_with(ps, b, Source::Expanded(ek), &digest(msg), sig)
+    verify_with(ps, b, Source::Expanded(ek), &digest(b, msg), sig)
 }
 
 /// Checks `sig` on `msg` against a public key, expanding P on the fly: P is decoded a few
@@ -100,7 +102,7 @@ pub(crate) fn verify_streamed(
     msg: &[u8],
     sig: &[u8],
 ) -> Result<(), Error> {
-    verify_streamed_digest(ps, b, pk, pk_hash, &digest(msg), sig)
+    verify_streamed_digest(ps, b, pk, pk_hash, &digest(b, msg), sig)
 }
 
 /// [`verify_streamed`] given the message digest `dg` = SHAKE256(msg, 64) (computed
@@ -189,7 +191,7 @@ fn verify_with(
             *pk_hash
         }
     };
-    let t = target(ps, &pk_hash, dg, salt);
+    let t = target(ps, b, &pk_hash, dg, salt);
     if t[..] == out[..] {
         Ok(())
     } else {

@@ -40,22 +40,8 @@ pub(crate) fn modq_decode_on(
     if !h.len().is_multiple_of(4) || buf.len() != 7 * (h.len() / 4) {
         return None;
     }
-    #[cfg(target_arch = "x86_64")]
-    let (done, mut bad) = if matches!(
-        b,
-        crate::kernels::select::Backend::Avx2 | crate::kernels::select::Backend::Avx512
-    ) && b.is_available()
-    {
-        // SAFETY: AVX2 is available (checked above).
-        unsafe { modq_avx2::decode(buf, h) }
-    } else {
-        (0, 0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let (done, mut bad) = {
-        let _ = b;
-        (0usize, 0u32)
-    };
+    // The leading values by `b`'s kernel (AVX2: eight at a time), the rest below.
+    let (done, mut bad) = (crate::kernels::falcon::fndsa::kernels(b).modq_decode_prefix)(buf, h);
     let (h, buf) = (&mut h[done..], &buf[7 * done / 4..]);
     // Public data: an early exit is fine, but a single flag keeps the loop simple.
     // Every group but the last is read as 8 bytes (its 7 and the next group's first).
@@ -83,48 +69,6 @@ pub(crate) fn modq_decode_on(
         None
     } else {
         Some(())
-    }
-}
-
-/// The 14-bit unpacking eight values (14 bytes) at a time.
-#[cfg(target_arch = "x86_64")]
-mod modq_avx2 {
-    use super::Q;
-    use core::arch::x86_64::*;
-
-    /// Decodes the leading groups of 8 values whose 16-byte load stays inside `buf`;
-    /// returns the number of values written and a non-zero flag if one was `>= q`.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn decode(buf: &[u8], h: &mut [u16]) -> (usize, u32) {
-        // Per 128-bit lane, four 32-bit words holding the three (or two) bytes of one
-        // value each (lane 0: bytes 0..7, lane 1: bytes 7..14), then per-word shifts.
-        let shuf = _mm256_setr_epi8(
-            0, 1, 2, -1, 1, 2, 3, -1, 3, 4, 5, -1, 5, 6, -1, -1, 7, 8, 9, -1, 8, 9, 10, -1, 10, 11,
-            12, -1, 12, 13, -1, -1,
-        );
-        let shifts = _mm256_setr_epi32(0, 6, 4, 2, 0, 6, 4, 2);
-        let mask = _mm256_set1_epi32(0x3FFF);
-        let qm1 = _mm256_set1_epi32(Q as i32 - 1);
-        let mut bad = _mm256_setzero_si256();
-        let mut i = 0;
-        while i + 8 <= h.len() && 7 * i / 4 + 16 <= buf.len() {
-            let src = &buf[7 * i / 4..7 * i / 4 + 16];
-            // SAFETY: 16 readable bytes.
-            let x = unsafe { _mm_loadu_si128(src.as_ptr().cast()) };
-            let x = _mm256_broadcastsi128_si256(x);
-            let v = _mm256_and_si256(
-                _mm256_srlv_epi32(_mm256_shuffle_epi8(x, shuf), shifts),
-                mask,
-            );
-            bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(v, qm1));
-            // To 16 bits: each lane's four values, then the two lanes' halves together.
-            let p = _mm256_permute4x64_epi64::<0b10_00>(_mm256_packus_epi32(v, v));
-            let dst = &mut h[i..i + 8];
-            // SAFETY: 8 writable u16.
-            unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm256_castsi256_si128(p)) };
-            i += 8;
-        }
-        (i, _mm256_movemask_epi8(bad) as u32)
     }
 }
 

@@ -11,6 +11,8 @@
 //! Constant time: no branch or index depends on values (the division runs all 64
 //! steps).
 
+use crate::kernels::falcon::fndsa::FnDsaKernels;
+
 /// A fixed-point number `x / 2^32`, stored as a two's-complement `u64`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Fxr(pub(crate) u64);
@@ -317,111 +319,27 @@ pub(crate) fn mul_fft(logn: u32, a: &mut [Fxr], b: &[Fxr]) {
     }
 }
 
-/// `x[i] ← x[i] / y[i]` ([`Fxr::div`]) for every i < x.len(); eight at a time with AVX2
-/// when `fast` (the caller saw AVX2 available): the same 64-step division in four 64-bit
-/// lanes, bit-identical.
-pub(crate) fn div_many(x: &mut [Fxr], y: &[Fxr], fast: bool) {
-    #[cfg(target_arch = "x86_64")]
-    let done = if fast {
-        // SAFETY: `fast` is set only when AVX2 was detected.
-        unsafe { div_avx2::div8s(x, y) }
-    } else {
-        0
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let done = {
-        let _ = fast;
-        0
-    };
+/// `x[i] ← x[i] / y[i]` ([`Fxr::div`]) for every i < x.len(); a leading part by `fk`'s
+/// kernel (AVX2: eight at a time, the same 64-step division in four 64-bit lanes,
+/// bit-identical).
+pub(crate) fn div_many(x: &mut [Fxr], y: &[Fxr], fk: &FnDsaKernels) {
+    let done = (fk.div_prefix)(x, y);
     for (a, &b) in x[done..].iter_mut().zip(&y[done..]) {
         *a = a.div(b);
     }
 }
 
-/// [`Fxr::div`] in AVX2 lanes.
-#[cfg(target_arch = "x86_64")]
-mod div_avx2 {
-    use super::Fxr;
-    use core::arch::x86_64::*;
-
-    /// Four divisions: the scalar loop on vectors. The quotient bits are shifted in
-    /// from the top; the dividend's low 31 bits enter `num` from a register shifted
-    /// left one bit per step (zeros once they are used up, as in the scalar loop).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn div4(x: __m256i, y: __m256i) -> __m256i {
-        let zero = _mm256_setzero_si256();
-        let one = _mm256_set1_epi64x(1);
-        let sx = _mm256_cmpgt_epi64(zero, x);
-        let sy = _mm256_cmpgt_epi64(zero, y);
-        let x = _mm256_sub_epi64(_mm256_xor_si256(x, sx), sx);
-        let y = _mm256_sub_epi64(_mm256_xor_si256(y, sy), sy);
-        let mut num = _mm256_srli_epi64::<31>(x);
-        let mut src = _mm256_slli_epi64::<33>(x);
-        let mut q = zero;
-        for _ in 0..64 {
-            // b = 1 unless num − y is negative as a signed 64-bit value.
-            let neg = _mm256_cmpgt_epi64(zero, _mm256_sub_epi64(num, y));
-            q = _mm256_or_si256(_mm256_slli_epi64::<1>(q), _mm256_andnot_si256(neg, one));
-            num = _mm256_sub_epi64(num, _mm256_andnot_si256(neg, y));
-            num = _mm256_or_si256(_mm256_slli_epi64::<1>(num), _mm256_srli_epi64::<63>(src));
-            src = _mm256_slli_epi64::<1>(src);
-        }
-        let neg = _mm256_cmpgt_epi64(zero, _mm256_sub_epi64(num, y));
-        q = _mm256_add_epi64(q, _mm256_andnot_si256(neg, one));
-        let s = _mm256_xor_si256(sx, sy);
-        _mm256_sub_epi64(_mm256_xor_si256(q, s), s)
-    }
-
-    /// `x[i] /= y[i]` for the leading multiple of 8 entries (two vectors interleaved);
-    /// returns how many were done.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn div8s(x: &mut [Fxr], y: &[Fxr]) -> usize {
-        let n = x.len().min(y.len()) & !7;
-        let mut i = 0;
-        while i < n {
-            // Through u64 copies (no layout assumption on Fxr).
-            let mut a = [0u64; 8];
-            let mut b = [0u64; 8];
-            for k in 0..8 {
-                a[k] = x[i + k].0;
-                b[k] = y[i + k].0;
-            }
-            // SAFETY: a, b are 8 × u64 (two 32-byte halves).
-            let (xa, xb, ya, yb) = unsafe {
-                (
-                    _mm256_loadu_si256(a.as_ptr().cast()),
-                    _mm256_loadu_si256(a[4..].as_ptr().cast()),
-                    _mm256_loadu_si256(b.as_ptr().cast()),
-                    _mm256_loadu_si256(b[4..].as_ptr().cast()),
-                )
-            };
-            let (ra, rb) = (div4(xa, ya), div4(xb, yb));
-            // SAFETY: a is 8 × u64.
-            unsafe {
-                _mm256_storeu_si256(a.as_mut_ptr().cast(), ra);
-                _mm256_storeu_si256(a[4..].as_mut_ptr().cast(), rb);
-            }
-            for k in 0..8 {
-                x[i + k] = Fxr(a[k]);
-            }
-            i += 8;
-        }
-        n
-    }
-}
-
 /// `a ← a / b` for a self-adjoint b given by its `n/2` real FFT values (two real
 /// divisions, as the reference does).
-pub(crate) fn div_selfadj_fft(logn: u32, a: &mut [Fxr], b: &[Fxr], fast: bool) {
+pub(crate) fn div_selfadj_fft(logn: u32, a: &mut [Fxr], b: &[Fxr], fk: &FnDsaKernels) {
     let hn = 1usize << (logn - 1);
     let (re, im) = a[..2 * hn].split_at_mut(hn);
-    div_many(re, &b[..hn], fast);
-    div_many(im, &b[..hn], fast);
+    div_many(re, &b[..hn], fk);
+    div_many(im, &b[..hn], fk);
 }
 
 /// `a ← 2^e / a` (FFT domain): `2^e·conj(a) / |a|²`.
-pub(crate) fn inv_mul2e_fft(logn: u32, a: &mut [Fxr], e: u32, fast: bool) {
+pub(crate) fn inv_mul2e_fft(logn: u32, a: &mut [Fxr], e: u32, fk: &FnDsaKernels) {
     let hn = 1usize << (logn - 1);
     let mut z = zeroize::Zeroizing::new(alloc::vec![Fxr::ZERO; hn]);
     for i in 0..hn {
@@ -432,15 +350,21 @@ pub(crate) fn inv_mul2e_fft(logn: u32, a: &mut [Fxr], e: u32, fast: bool) {
         a[i + hn] = im.mul2e(e);
     }
     let (re, im) = a[..2 * hn].split_at_mut(hn);
-    div_many(re, &z, fast);
-    div_many(im, &z, fast);
+    div_many(re, &z, fk);
+    div_many(im, &z, fk);
 }
 
 /// Squared norm of the second Gram–Schmidt vector of the NTRU basis of (f, g),
 /// `‖q·adj(f)/(f·adj f + g·adj g)‖² + ‖q·adj(g)/(…)‖²`, computed as fn-dsa does, and
 /// compared with its bound `(0.999 · 1.17)² · q` (as 32.32 fixed point). `tmp` needs
 /// `5n/2` entries. True if (f, g) passes.
-pub(crate) fn ortho_norm_ok(logn: u32, f: &[i8], g: &[i8], tmp: &mut [Fxr], fast: bool) -> bool {
+pub(crate) fn ortho_norm_ok(
+    logn: u32,
+    f: &[i8],
+    g: &[i8],
+    tmp: &mut [Fxr],
+    fk: &FnDsaKernels,
+) -> bool {
     let n = 1usize << logn;
     let hn = n >> 1;
     let (fx, rest) = tmp.split_at_mut(n);
@@ -460,7 +384,7 @@ pub(crate) fn ortho_norm_ok(logn: u32, f: &[i8], g: &[i8], tmp: &mut [Fxr], fast
         z[i] = z1.add(z2);
         inv[i] = Fxr::of_i32(1);
     }
-    div_many(inv, &z, fast);
+    div_many(inv, &z, fk);
     let q = Fxr::of_i32(12289);
     for v in [&mut *fx, &mut *gx] {
         // adj, times q, times the real inverse.
@@ -540,10 +464,8 @@ mod tests {
             st ^= st << 17;
             st
         };
-        for fast in [false, true] {
-            if fast && !crate::kernels::select::Backend::Avx2.is_available() {
-                continue;
-            }
+        for b in crate::kernels::select::Backend::available() {
+            let fk = crate::kernels::falcon::fndsa::kernels(b);
             for len in [1usize, 7, 8, 9, 64, 77] {
                 let mut x: Vec<Fxr> = Vec::new();
                 let mut y: Vec<Fxr> = Vec::new();
@@ -560,8 +482,8 @@ mod tests {
                     y.push(Fxr(b));
                 }
                 let want: Vec<Fxr> = x.iter().zip(&y).map(|(&a, &b)| a.div(b)).collect();
-                div_many(&mut x, &y, fast);
-                assert_eq!(x, want, "fast {fast} len {len}");
+                div_many(&mut x, &y, fk);
+                assert_eq!(x, want, "{b} len {len}");
             }
         }
     }

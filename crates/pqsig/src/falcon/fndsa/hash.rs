@@ -9,13 +9,20 @@
 
 use super::params::{MU_LEN, NONCE_LEN, Q};
 use crate::error::Error;
-use crate::kernels::keccak::sponge::{shake256, Shake256};
+use crate::kernels::keccak::f1600::permute1_for;
+use crate::kernels::keccak::sponge::{shake256_on, Shake256};
+use crate::kernels::select::{self, Backend};
 use crate::mldsa::prehash::HashAlg;
 
 /// `SHAKE256(vk)`, 64 bytes: binds μ to the verifying key.
 pub fn hash_vrfy_key(vk: &[u8]) -> [u8; MU_LEN] {
+    hash_vrfy_key_on(select::active(), vk)
+}
+
+/// [`hash_vrfy_key`] with backend `b`'s Keccak permutation.
+pub fn hash_vrfy_key_on(b: Backend, vk: &[u8]) -> [u8; MU_LEN] {
     let mut r = [0u8; MU_LEN];
-    shake256(&[vk], &mut r);
+    shake256_on(permute1_for(b), &[vk], &mut r);
     r
 }
 
@@ -29,10 +36,15 @@ pub struct MuHasher {
 impl MuHasher {
     /// Starts μ for the key hashed as `hvk` and context `ctx` (at most 255 bytes).
     pub fn new(hvk: &[u8; MU_LEN], ctx: &[u8]) -> Result<Self, Error> {
+        Self::new_on(select::active(), hvk, ctx)
+    }
+
+    /// [`MuHasher::new`] with backend `b`'s Keccak permutation.
+    pub fn new_on(b: Backend, hvk: &[u8; MU_LEN], ctx: &[u8]) -> Result<Self, Error> {
         if ctx.len() > 255 {
             return Err(Error::ContextTooLong);
         }
-        let mut h = Shake256::new();
+        let mut h = Shake256::new().with_permutation(permute1_for(b));
         h.absorb(hvk);
         h.absorb(&[0u8, ctx.len() as u8]);
         h.absorb(ctx);
@@ -54,7 +66,17 @@ impl MuHasher {
 
 /// μ for pure FN-DSA.
 pub fn compute_mu(hvk: &[u8; MU_LEN], ctx: &[u8], msg: &[u8]) -> Result<[u8; MU_LEN], Error> {
-    let mut h = MuHasher::new(hvk, ctx)?;
+    compute_mu_on(select::active(), hvk, ctx, msg)
+}
+
+/// [`compute_mu`] with backend `b`'s Keccak permutation.
+pub fn compute_mu_on(
+    b: Backend,
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut h = MuHasher::new_on(b, hvk, ctx)?;
     h.update(msg);
     Ok(h.finalize())
 }
@@ -71,10 +93,34 @@ pub fn compute_mu_prehash(
     compute_mu_prehashed(hvk, ctx, hash, &ph[..n])
 }
 
+/// [`compute_mu_prehash`] with backend `b`'s Keccak permutation for μ.
+pub fn compute_mu_prehash_on(
+    b: Backend,
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    hash: HashAlg,
+    msg: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    let mut ph = [0u8; 64];
+    let n = hash.digest_on(permute1_for(b), msg, &mut ph);
+    compute_mu_prehashed_on(b, hvk, ctx, hash, &ph[..n])
+}
+
 /// μ for HashFN-DSA over a digest the caller computed. The digest must have the hash's
 /// output length (fn-dsa does not check this; we refuse a mismatch as
 /// [`Error::InvalidLength`]).
 pub fn compute_mu_prehashed(
+    hvk: &[u8; MU_LEN],
+    ctx: &[u8],
+    hash: HashAlg,
+    digest: &[u8],
+) -> Result<[u8; MU_LEN], Error> {
+    compute_mu_prehashed_on(select::active(), hvk, ctx, hash, digest)
+}
+
+/// [`compute_mu_prehashed`] with backend `b`'s Keccak permutation.
+pub fn compute_mu_prehashed_on(
+    b: Backend,
     hvk: &[u8; MU_LEN],
     ctx: &[u8],
     hash: HashAlg,
@@ -86,7 +132,7 @@ pub fn compute_mu_prehashed(
     if digest.len() != hash.output_len() {
         return Err(Error::InvalidLength);
     }
-    let mut h = Shake256::new();
+    let mut h = Shake256::new().with_permutation(permute1_for(b));
     h.absorb(hvk);
     h.absorb(&[1u8, ctx.len() as u8]);
     h.absorb(ctx);
@@ -101,7 +147,7 @@ pub fn compute_mu_prehashed(
 /// little-endian 16-bit words; words ≥ 61445 = 5q are skipped. The nonce and μ are
 /// public, so the data-dependent loop is harmless. Runs on the process-wide backend.
 pub fn hash_to_point(nonce: &[u8; NONCE_LEN], mu: &[u8; MU_LEN], c: &mut [u16]) {
-    hash_to_point_on(crate::kernels::select::active(), nonce, mu, c)
+    hash_to_point_on(select::active(), nonce, mu, c)
 }
 
 /// [`hash_to_point`] on backend `b` (all backends give the same values).
@@ -123,35 +169,19 @@ pub(crate) fn hash_to_point_with(
     c: &mut [u16],
     mut between: impl FnMut(),
 ) {
-    let mut h = Shake256::new();
+    let mut h = Shake256::new().with_permutation(permute1_for(b));
     h.absorb(nonce);
     h.absorb(mu);
     let n = c.len();
     let mut block = [0u8; 136];
     let mut i = 0;
-    let simd = cfg!(target_arch = "x86_64")
-        && matches!(
-            b,
-            crate::kernels::select::Backend::Avx2 | crate::kernels::select::Backend::Avx512
-        )
-        && b.is_available();
+    let fk = crate::kernels::falcon::fndsa::kernels(b);
     while i < n {
         h.squeeze(&mut block);
         between();
-        #[cfg(target_arch = "x86_64")]
-        let k = if simd {
-            // SAFETY: AVX2 is available (checked above).
-            let (i2, k) = unsafe { avx2::words64(&block, c, i) };
-            i = i2;
-            k
-        } else {
-            0
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let k = {
-            let _ = simd;
-            0
-        };
+        // Sixteen words at a time by `b`'s kernel where it has one, the rest below.
+        let (i2, k) = (fk.hash_words64)(&block, c, i);
+        i = i2;
         // Every word is reduced and written at the next free index, which advances only
         // for accepted words: a rejected word is overwritten by the next one, and the
         // loop stops once n words were accepted, so every write is in bounds and the
@@ -164,75 +194,6 @@ pub(crate) fn hash_to_point_with(
             c[i] = (v % Q) as u16;
             i += (v < 5 * Q) as usize;
         }
-    }
-}
-
-/// Hash-to-point words sixteen at a time: reduction by a multiply-high, acceptance
-/// mask, left-packing of the accepted words with a byte shuffle per half.
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use core::arch::x86_64::*;
-
-    /// `PACK[m]`: byte shuffle moving the 16-bit lanes selected by the bits of m to the
-    /// front, in order.
-    static PACK: [[u8; 16]; 256] = {
-        let mut t = [[0x80u8; 16]; 256];
-        let mut m = 0;
-        while m < 256 {
-            let mut j = 0;
-            let mut k = 0;
-            while k < 8 {
-                if (m >> k) & 1 != 0 {
-                    t[m][2 * j] = 2 * k as u8;
-                    t[m][2 * j + 1] = 2 * k as u8 + 1;
-                    j += 1;
-                }
-                k += 1;
-            }
-            m += 1;
-        }
-        t
-    };
-
-    /// Consumes the first 64 words of `block` (four vectors) while at least 16 outputs
-    /// remain free in `c` after index `i`; returns the new index and the number of words
-    /// consumed (0, 16, 32, 48 or 64).
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn words64(block: &[u8; 136], c: &mut [u16], mut i: usize) -> (usize, usize) {
-        let q = _mm256_set1_epi16(12289);
-        let lim = _mm256_set1_epi16(61444u16 as i16);
-        let mut k = 0;
-        while k < 64 && i + 16 <= c.len() {
-            let src = &block[2 * k..2 * k + 32];
-            // SAFETY: 32 readable bytes.
-            let w = unsafe { _mm256_loadu_si256(src.as_ptr().cast()) };
-            // w mod q: t = floor(w·43687/2^29) is floor(w/q) or one less, so
-            // w − t·q is in [0, 2q) and one conditional subtraction finishes.
-            let t =
-                _mm256_srli_epi16::<13>(_mm256_mulhi_epu16(w, _mm256_set1_epi16(43687u16 as i16)));
-            let r = _mm256_sub_epi16(w, _mm256_mullo_epi16(t, q));
-            let r = _mm256_min_epu16(r, _mm256_sub_epi16(r, q));
-            // Accepted: w <= 61444.
-            let ok = _mm256_cmpeq_epi16(_mm256_min_epu16(w, lim), w);
-            let m = _mm256_movemask_epi8(_mm256_packs_epi16(ok, _mm256_setzero_si256())) as u32;
-            // packs works per 128-bit half: bits 0..8 are the low half's lanes, bits
-            // 16..24 the high half's.
-            let (m0, m1) = ((m & 0xFF) as usize, ((m >> 16) & 0xFF) as usize);
-            for (half, mk) in [
-                (_mm256_castsi256_si128(r), m0),
-                (_mm256_extracti128_si256::<1>(r), m1),
-            ] {
-                // SAFETY: PACK rows are 16 bytes.
-                let sh = unsafe { _mm_loadu_si128(PACK[mk].as_ptr().cast()) };
-                let v = _mm_shuffle_epi8(half, sh);
-                let dst = &mut c[i..i + 8];
-                // SAFETY: 8 writable u16.
-                unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), v) };
-                i += mk.count_ones() as usize;
-            }
-            k += 16;
-        }
-        (i, k)
     }
 }
 

@@ -112,7 +112,7 @@ pub(crate) struct KeyPoly {
 #[allow(non_snake_case)]
 pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     let n = 1usize << logn;
-    let mut rng = ShakeStream::new(&[&seed[..]]);
+    let mut rng = ShakeStream::new_on(k.backend, &[&seed[..]]);
     let mut f = Zeroizing::new(vec![0i8; n]);
     let mut g = Zeroizing::new(vec![0i8; n]);
     let mut F = Zeroizing::new(vec![0i8; n]);
@@ -120,12 +120,7 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     let mut t16 = Zeroizing::new(vec![0u16; 2 * n]);
     let mut tfx = Zeroizing::new(vec![Fxr::ZERO; 5 * n / 2]);
     let bits = fg_bits(logn);
-    let fast = cfg!(target_arch = "x86_64")
-        && matches!(
-            k.backend,
-            crate::kernels::select::Backend::Avx2 | crate::kernels::select::Backend::Avx512
-        )
-        && k.backend.is_available();
+    let fk = crate::kernels::falcon::fndsa::kernels(k.backend);
     // The solver's twiddle tables do not depend on the key: built on the first solve.
     let mut tw: Option<super::ntru::NttCtx> = None;
     loop {
@@ -138,7 +133,7 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
         if sn >= 16823 {
             continue;
         }
-        if !ortho_norm_ok(logn, &f, &g, &mut tfx, fast) {
+        if !ortho_norm_ok(logn, &f, &g, &mut tfx, fk) {
             continue;
         }
         if !(trim_i8_fits(&f, bits) && trim_i8_fits(&g, bits)) {

@@ -2,7 +2,9 @@
 //! DRAFT: every encoding here follows fn-dsa 0.4.0 and will change with FIPS 206.
 
 use super::codec::{modq_decode_on, modq_encode, trim_i8_decode, trim_i8_encode};
-use super::hash::{compute_mu, compute_mu_prehash, compute_mu_prehashed, hash_vrfy_key};
+use super::hash::{
+    compute_mu_on, compute_mu_prehash_on, compute_mu_prehashed_on, hash_vrfy_key_on,
+};
 use super::keygen::{keygen as keygen_poly, KeyPoly};
 use super::params::{
     fg_bits, logn_ok, sign_key_size, signature_size, vrfy_key_size, HSK_LEN, KEYGEN_SEED_LEN,
@@ -14,7 +16,8 @@ use crate::error::Error;
 use crate::kernels::falcon::fft;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::falcon::ntt::{self, NttKernels};
-use crate::kernels::keccak::sponge::shake256;
+use crate::kernels::keccak::f1600::permute1_for;
+use crate::kernels::keccak::sponge::shake256_on;
 use crate::kernels::select::{self, Backend};
 use crate::mldsa::prehash::HashAlg;
 use alloc::vec;
@@ -93,6 +96,11 @@ fn encode_vk(logn: u32, h_ntt: &[u16]) -> Vec<u8> {
 }
 
 impl VerifyingKey {
+    /// The backend this key's operations run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Decodes a verifying key of any supported degree (logn 2..=10, from the header).
     /// Strict: exact length, header `0x00 + logn`, every coefficient `< q`.
     pub fn from_bytes(vk: &[u8]) -> Result<Self, Error> {
@@ -120,7 +128,7 @@ impl VerifyingKey {
         Ok(VerifyingKey {
             logn,
             bytes: vk.to_vec(),
-            hvk: hash_vrfy_key(vk),
+            hvk: hash_vrfy_key_on(backend, vk),
             h_mont,
             backend,
         })
@@ -152,13 +160,13 @@ impl VerifyingKey {
 
     /// μ for pure FN-DSA under this key.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; MU_LEN], Error> {
-        compute_mu(&self.hvk, ctx, msg)
+        compute_mu_on(self.backend, &self.hvk, ctx, msg)
     }
 
     /// Pure FN-DSA verification (context at most 255 bytes). `Ok(())` if valid,
     /// `Err(VerificationFailed)` if not, `Err(InvalidSignature)` for malformed bytes.
     pub fn verify(&self, msg: &[u8], ctx: &[u8], sig: &[u8]) -> Result<(), Error> {
-        let mu = compute_mu(&self.hvk, ctx, msg)?;
+        let mu = compute_mu_on(self.backend, &self.hvk, ctx, msg)?;
         self.verify_mu_inner(&mu, sig)
     }
 
@@ -170,7 +178,7 @@ impl VerifyingKey {
         ctx: &[u8],
         sig: &[u8],
     ) -> Result<(), Error> {
-        let mu = compute_mu_prehash(&self.hvk, ctx, hash, msg)?;
+        let mu = compute_mu_prehash_on(self.backend, &self.hvk, ctx, hash, msg)?;
         self.verify_mu_inner(&mu, sig)
     }
 
@@ -182,7 +190,7 @@ impl VerifyingKey {
         ctx: &[u8],
         sig: &[u8],
     ) -> Result<(), Error> {
-        let mu = compute_mu_prehashed(&self.hvk, ctx, hash, digest)?;
+        let mu = compute_mu_prehashed_on(self.backend, &self.hvk, ctx, hash, digest)?;
         self.verify_mu_inner(&mu, sig)
     }
 
@@ -243,6 +251,11 @@ fn complete_key(
 }
 
 impl SigningKey {
+    /// The backend this key's operations run on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Decodes a signing key (logn 2..=10 from the header). Strict: exact length, header
     /// `0x50 + logn`, no coefficient code `-2^(w-1)`, f invertible and G in [-127, 127].
     /// The stored hash of the verifying key is taken as is (fn-dsa does not check it).
@@ -276,7 +289,7 @@ impl SigningKey {
         j += trim_i8_decode(&sk[j..], &mut f, bits).ok_or(Error::InvalidKey)?;
         j += trim_i8_decode(&sk[j..], &mut g, bits).ok_or(Error::InvalidKey)?;
         let mut hsk = Zeroizing::new([0u8; HSK_LEN]);
-        shake256(&[&sk[1..j]], &mut hsk[..]);
+        shake256_on(permute1_for(backend), &[&sk[1..j]], &mut hsk[..]);
         j += trim_i8_decode(&sk[j..], &mut F, 8).ok_or(Error::InvalidKey)?;
         let mut hvk = [0u8; MU_LEN];
         hvk.copy_from_slice(&sk[j..]);
@@ -334,7 +347,7 @@ impl SigningKey {
     fn build_vk(logn: u32, h: &[u16], vbytes: Vec<u8>, backend: Backend) -> VerifyingKey {
         VerifyingKey {
             logn,
-            hvk: hash_vrfy_key(&vbytes),
+            hvk: hash_vrfy_key_on(backend, &vbytes),
             bytes: vbytes,
             h_mont: h_to_mont(ntt::kernels(backend), h),
             backend,
@@ -344,11 +357,20 @@ impl SigningKey {
     /// Key generation from a 32-byte seed (deterministic; logn 2..=10, else
     /// [`Error::Unsupported`]).
     pub fn from_seed(logn: u32, seed: &[u8]) -> Result<Self, Error> {
+        Self::from_seed_on(logn, seed, select::active())
+    }
+
+    /// [`SigningKey::from_seed`] on backend `b`: key generation itself and the key
+    /// (`BackendUnavailable` if this CPU lacks it).
+    pub fn from_seed_on(logn: u32, seed: &[u8], b: Backend) -> Result<Self, Error> {
+        if !b.is_available() {
+            return Err(Error::BackendUnavailable);
+        }
         if !logn_ok(logn) {
             return Err(Error::Unsupported);
         }
         let seed: &[u8; KEYGEN_SEED_LEN] = seed.try_into().map_err(|_| Error::InvalidLength)?;
-        let backend = select::active();
+        let backend = b;
         let kp = keygen_poly(ntt::kernels(backend), logn, seed);
         let vbytes = encode_vk(logn, &kp.h);
         let bits = fg_bits(logn);
@@ -358,7 +380,7 @@ impl SigningKey {
         j += trim_i8_encode(&kp.f, bits, &mut sk[j..]);
         j += trim_i8_encode(&kp.g, bits, &mut sk[j..]);
         let mut hsk = Zeroizing::new([0u8; HSK_LEN]);
-        shake256(&[&sk[1..j]], &mut hsk[..]);
+        shake256_on(permute1_for(backend), &[&sk[1..j]], &mut hsk[..]);
         j += trim_i8_encode(&kp.F, 8, &mut sk[j..]);
         debug_assert_eq!(j + MU_LEN, sk.len());
         let vk = Self::build_vk(logn, &kp.h, vbytes, backend);
@@ -420,13 +442,13 @@ impl SigningKey {
 
     /// μ for pure FN-DSA under this key.
     pub fn compute_mu(&self, msg: &[u8], ctx: &[u8]) -> Result<[u8; MU_LEN], Error> {
-        compute_mu(&self.hvk, ctx, msg)
+        compute_mu_on(self.backend, &self.hvk, ctx, msg)
     }
 
     /// Pure FN-DSA signature with caller-supplied 40-byte randomness (hedged with the key
     /// and μ, as fn-dsa does; the KAT vectors' `seed_sign`).
     pub fn sign_with_seed(&self, msg: &[u8], ctx: &[u8], seed: &[u8]) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu(&self.hvk, ctx, msg)?;
+        let mu = compute_mu_on(self.backend, &self.hvk, ctx, msg)?;
         self.sign_mu_with_seed(&mu, seed)
     }
 
@@ -438,7 +460,7 @@ impl SigningKey {
         ctx: &[u8],
         seed: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu_prehash(&self.hvk, ctx, hash, msg)?;
+        let mu = compute_mu_prehash_on(self.backend, &self.hvk, ctx, hash, msg)?;
         self.sign_mu_with_seed(&mu, seed)
     }
 
@@ -450,7 +472,7 @@ impl SigningKey {
         ctx: &[u8],
         seed: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu_prehashed(&self.hvk, ctx, hash, digest)?;
+        let mu = compute_mu_prehashed_on(self.backend, &self.hvk, ctx, hash, digest)?;
         self.sign_mu_with_seed(&mu, seed)
     }
 
@@ -460,10 +482,14 @@ impl SigningKey {
         let seed: &[u8; SIGN_SEED_LEN] = seed.try_into().map_err(|_| Error::InvalidLength)?;
         // Hedging: seed' = SHAKE256(hsk ‖ μ ‖ seed)[..40].
         let mut seed2 = Zeroizing::new([0u8; SIGN_SEED_LEN]);
-        shake256(&[&self.hsk[..], mu, seed], &mut seed2[..]);
+        shake256_on(
+            permute1_for(self.backend),
+            &[&self.hsk[..], mu, seed],
+            &mut seed2[..],
+        );
         let mut sig = vec![0u8; signature_size(self.logn)];
         if sign_inner(
-            fft::kernels(self.backend),
+            self.backend,
             self.logn,
             &self.basis,
             &self.gram,
@@ -496,7 +522,7 @@ impl SigningKey {
         msg: &[u8],
         ctx: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        let mu = compute_mu(&self.hvk, ctx, msg)?;
+        let mu = compute_mu_on(self.backend, &self.hvk, ctx, msg)?;
         self.sign_mu_with_rng(rng, &mu)
     }
 

@@ -159,7 +159,7 @@
 //!
 //! * Signing: the sampler evaluates up to 8 speculative 11-byte attempts of both
 //!   requests of a leaf at once with AVX2 and replays the serial order on masks
-//!   (`sampler_avx2`: same integers, same bytes consumed); the SHAKE256 stream keeps a
+//!   (`kernels::falcon::fndsa::sampler_avx2`: same integers, same bytes consumed); the SHAKE256 stream keeps a
 //!   look-ahead window (`prng`); the FFT-domain operations use the backend's kernel
 //!   table, fetched once per signature. Hash-to-point reduces and left-packs 16 words
 //!   at a time.
@@ -192,16 +192,14 @@
 //!   [`MuHasher`], [`hash_vrfy_key`].
 
 pub(crate) mod codec;
-mod fxp;
+pub(crate) mod fxp;
 pub mod hash;
 mod keygen;
 mod keys;
-mod ntru;
+pub(crate) mod ntru;
 pub mod params;
-mod prng;
-mod sampler;
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-mod sampler_avx2;
+pub(crate) mod prng;
+pub(crate) mod sampler;
 mod sign;
 mod verify;
 

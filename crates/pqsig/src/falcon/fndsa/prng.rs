@@ -30,9 +30,17 @@ pub struct ShakeStream {
 }
 
 impl ShakeStream {
-    /// The stream of SHAKE256 over the concatenation of `parts`.
+    /// The stream of SHAKE256 over the concatenation of `parts` (tests: the process-wide
+    /// backend's permutation).
+    #[cfg(test)]
     pub fn new(parts: &[&[u8]]) -> Self {
-        let mut sponge = Shake256::new();
+        Self::new_on(crate::kernels::select::active(), parts)
+    }
+
+    /// [`ShakeStream::new`] with backend `b`'s Keccak permutation.
+    pub fn new_on(b: crate::kernels::select::Backend, parts: &[&[u8]]) -> Self {
+        let mut sponge =
+            Shake256::new().with_permutation(crate::kernels::keccak::f1600::permute1_for(b));
         for p in parts {
             sponge.absorb(p);
         }

@@ -19,6 +19,7 @@
 //! bytes consumed, no leak beyond the two above.
 
 use super::prng::ShakeStream;
+use crate::kernels::falcon::fndsa::SamplerPair;
 use crate::kernels::falcon::fpr::{expm_p63, Fpr};
 
 /// `m · 2^e` for `2^52 <= m < 2^53`, as exact binary64 bits (build-time constant).
@@ -28,11 +29,11 @@ pub(super) const fn scaled(m: u64, e: i32) -> Fpr {
 }
 
 /// 1/(2·σ0²), σ0 = 1.8205 (base sampler width).
-pub(super) const INV_2SQRSIGMA0: Fpr = scaled(5435486223186882, -55);
+pub(crate) const INV_2SQRSIGMA0: Fpr = scaled(5435486223186882, -55);
 /// ln 2.
-pub(super) const LOG2: Fpr = scaled(6243314768165359, -53);
+pub(crate) const LOG2: Fpr = scaled(6243314768165359, -53);
 /// 1/ln 2.
-pub(super) const INV_LOG2: Fpr = scaled(6497320848556798, -52);
+pub(crate) const INV_LOG2: Fpr = scaled(6497320848556798, -52);
 
 /// 1/σ per logn (index 0 unused). fn-dsa's values, each one ulp below round 3's
 /// `fpr_inv_sigma` (recomputed at full precision by fn-dsa).
@@ -51,7 +52,7 @@ pub(crate) const INV_SIGMA: [Fpr; 11] = [
 ];
 
 /// σ_min per logn (index 0 unused); identical to round 3.
-pub(super) const SIGMA_MIN: [Fpr; 11] = [
+pub(crate) const SIGMA_MIN: [Fpr; 11] = [
     Fpr::from_bits(0),
     scaled(5028307297130123, -52),
     scaled(5098636688852518, -52),
@@ -68,7 +69,7 @@ pub(super) const SIGMA_MIN: [Fpr; 11] = [
 /// Cumulative distribution of the half-Gaussian of width σ0 (Table 5 of the Falcon
 /// specification) at 79-bit precision: entry k is `2^79 · P(z > k)` split into limbs of
 /// 31, 24 and 24 bits (high to low).
-pub(super) const GAUSS0: [[u32; 3]; 18] = [
+pub(crate) const GAUSS0: [[u32; 3]; 18] = [
     [1375468055, 6936092, 9176346],
     [711562636, 1023934, 15582455],
     [289335016, 4826132, 14746371],
@@ -104,13 +105,9 @@ const GAUSS0_79: [u128; 18] = {
 /// σ_min).
 pub struct Sampler {
     pub(crate) rng: ShakeStream,
-    pub(super) logn: u32,
-    /// AVX2 was detected: [`Sampler::next_pair`] may use the speculative kernel.
-    #[cfg_attr(
-        not(all(target_arch = "x86_64", not(feature = "fpr-emulated"))),
-        allow(dead_code)
-    )]
-    fast: bool,
+    pub(crate) logn: u32,
+    /// The backend's vectorised pair sampler, if it has one (AVX2, native `Fpr`).
+    pair: Option<SamplerPair>,
 }
 
 impl Sampler {
@@ -118,20 +115,16 @@ impl Sampler {
     /// [`Sampler::next_pair`] when it is AVX2 or AVX-512 and available (and `Fpr` is
     /// native).
     pub fn new(rng: ShakeStream, logn: u32, backend: crate::kernels::select::Backend) -> Self {
-        use crate::kernels::select::Backend;
-        let fast = cfg!(all(target_arch = "x86_64", not(feature = "fpr-emulated")))
-            && matches!(backend, Backend::Avx2 | Backend::Avx512)
-            && backend.is_available();
-        Sampler { rng, logn, fast }
+        let pair = crate::kernels::falcon::fndsa::kernels(backend).sampler_pair;
+        Sampler { rng, logn, pair }
     }
 
     /// Two samples with the same width (`1/isigma`) and centres `mu0`, then `mu1`:
     /// exactly `(self.next(mu0, isigma), self.next(mu1, isigma))`.
     #[inline]
     pub fn next_pair(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (i32, i32) {
-        #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-        if self.fast {
-            return super::sampler_avx2::next_pair(self, mu0, mu1, isigma);
+        if let Some(pair) = self.pair {
+            return pair(self, mu0, mu1, isigma);
         }
         let a = self.next(mu0, isigma);
         let b = self.next(mu1, isigma);

@@ -18,6 +18,7 @@ use super::prng::ShakeStream;
 use super::sampler::Sampler;
 use crate::kernels::falcon::fft::{self, FftKernels};
 use crate::kernels::falcon::fpr::Fpr;
+use crate::kernels::select::Backend;
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -363,7 +364,7 @@ fn ffsamp(
 /// Writes the fixed-length signature into `sig` (its length must be
 /// `signature_size(logn)`). Returns false if 27 attempts failed (invalid key).
 pub(crate) fn sign_inner(
-    k: &FftKernels,
+    b: Backend,
     logn: u32,
     basis: &[Fpr],
     gram: &[Fpr],
@@ -371,6 +372,7 @@ pub(crate) fn sign_inner(
     mu: &[u8; MU_LEN],
     sig: &mut [u8],
 ) -> bool {
+    let k = fft::kernels(b);
     let n = 1usize << logn;
     debug_assert_eq!(sig.len(), signature_size(logn));
     let (b00, rest) = basis.split_at(n);
@@ -383,10 +385,10 @@ pub(crate) fn sign_inner(
     let mut work = Zeroizing::new(vec![Fpr::from_bits(0); 9 * n]);
 
     for attempt in 0..MAX_ATTEMPTS {
-        let mut rng = ShakeStream::new(&[&seed[..], &[attempt]]);
+        let mut rng = ShakeStream::new_on(b, &[&seed[..], &[attempt]]);
         let mut nonce = [0u8; NONCE_LEN];
         rng.fill(&mut nonce);
-        hash_to_point_on(k.backend, &nonce, mu, &mut hm);
+        hash_to_point_on(b, &nonce, mu, &mut hm);
 
         let (g, rest) = work.split_at_mut(3 * n);
         let (t, tmp) = rest.split_at_mut(2 * n);
@@ -404,7 +406,7 @@ pub(crate) fn sign_inner(
         (k.poly_mul_fft)(t0, b11, logn);
         (k.poly_mulconst)(t0, INV_Q, logn);
 
-        let mut samp = Sampler::new(rng, logn, k.backend);
+        let mut samp = Sampler::new(rng, logn, b);
         {
             let (g00, rest) = g.split_at_mut(n);
             let (g01, g11) = rest.split_at_mut(n);

@@ -10,6 +10,7 @@
 //! n−1 coefficients' worth first, then one coefficient at a time for redraws and for
 //! the last coefficient (whose parity is constrained).
 
+use crate::kernels::falcon::keygen::KeygenKernels;
 use crate::kernels::keccak::sponge::Shake256;
 
 /// Cumulative distribution of |x| for the n = 1024 Gaussian, scaled by 2^63:
@@ -56,7 +57,7 @@ const LANES: usize = 8;
 /// table[k]} (the first k with r1 >= table[k], the table being decreasing), negated
 /// if r0's top bit is set. Constant time; written so that it vectorises.
 #[inline(always)]
-fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
+pub(crate) fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
     const M63: u64 = (1u64 << 63) - 1;
     let word = |c: &[u8]| {
         let mut w = [0u8; 8];
@@ -92,34 +93,6 @@ fn base_samples_body(bytes: &[u8], out: &mut [i32]) {
     crate::wipe::wipe(&mut cnt, [0; LANES]);
 }
 
-fn base_samples_portable(bytes: &[u8], out: &mut [i32]) {
-    base_samples_body(bytes, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn base_samples_avx2(bytes: &[u8], out: &mut [i32]) {
-    base_samples_body(bytes, out)
-}
-
-/// Dispatch: the same code compiled for AVX2 when the active backend has it.
-fn base_samples(bytes: &[u8], out: &mut [i32], avx2: bool) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2 {
-        // SAFETY: `avx2` is set only when the CPU supports AVX2 (checked by the caller
-        // through the backend selection).
-        unsafe { base_samples_avx2(bytes, out) };
-        return;
-    }
-    let _ = avx2;
-    base_samples_portable(bytes, out)
-}
-
-fn avx2_available() -> bool {
-    use crate::kernels::select::{self, Backend};
-    matches!(select::active(), Backend::Avx2 | Backend::Avx512)
-}
-
 /// Reads `count` coefficients (16·2^(10−logn) bytes each) into `vals`.
 fn draw(
     rng: &mut Shake256,
@@ -127,7 +100,7 @@ fn draw(
     vals: &mut [i32],
     buf: &mut [u8; BUF_LEN],
     samp: &mut [i32; BUF_LEN / 16],
-    avx2: bool,
+    kk: &KeygenKernels,
 ) {
     let g = 1usize << (10 - logn);
     let per = 16 * g;
@@ -136,7 +109,7 @@ fn draw(
         let bytes = &mut buf[..out.len() * per];
         rng.squeeze(bytes);
         let s = &mut samp[..out.len() * g];
-        base_samples(bytes, s, avx2);
+        (kk.solver.base_samples)(bytes, s);
         for (o, grp) in out.iter_mut().zip(s.chunks_exact(g)) {
             *o = grp.iter().fold(0i32, |a, &x| a.wrapping_add(x));
         }
@@ -152,9 +125,14 @@ fn draw(
 /// discarded and redrawn, as the reference does. The redraws reveal only facts about
 /// the discarded samples (for the parity: nothing, the redraw count is geometric with
 /// parameter 1/2 whatever f is), so the kept coefficients do not influence timing.
-pub(crate) fn sample_poly(rng: &mut Shake256, f: &mut [i8], logn: u32, buf: &mut [u8; BUF_LEN]) {
+pub(crate) fn sample_poly(
+    kk: &KeygenKernels,
+    rng: &mut Shake256,
+    f: &mut [i8],
+    logn: u32,
+    buf: &mut [u8; BUF_LEN],
+) {
     let n = 1usize << logn;
-    let avx2 = avx2_available();
     let mut vals = [0i32; 1024];
     let mut samp = [0i32; BUF_LEN / 16];
     // Coefficients 0..n-1 first: read exactly that many; redraw the rejected ones.
@@ -162,7 +140,7 @@ pub(crate) fn sample_poly(rng: &mut Shake256, f: &mut [i8], logn: u32, buf: &mut
     let mut parity = 0u32;
     while filled < n - 1 {
         let want = n - 1 - filled;
-        draw(rng, logn, &mut vals[..want], buf, &mut samp, avx2);
+        draw(rng, logn, &mut vals[..want], buf, &mut samp, kk);
         for &s in &vals[..want] {
             if (-127..=127).contains(&s) {
                 f[filled] = s as i8;
@@ -173,7 +151,7 @@ pub(crate) fn sample_poly(rng: &mut Shake256, f: &mut [i8], logn: u32, buf: &mut
     }
     // The last coefficient: must be in range and make the total parity odd.
     loop {
-        draw(rng, logn, &mut vals[..1], buf, &mut samp, avx2);
+        draw(rng, logn, &mut vals[..1], buf, &mut samp, kk);
         let s = vals[0];
         if (-127..=127).contains(&s) && (parity ^ (s as u32 & 1)) == 1 {
             f[n - 1] = s as i8;
@@ -194,10 +172,13 @@ mod tests {
         b[..8].copy_from_slice(&r0.to_le_bytes());
         b[8..].copy_from_slice(&r1.to_le_bytes());
         let mut o = [0i32; 1];
-        base_samples(&b, &mut o, false);
-        let mut o2 = [0i32; 1];
-        base_samples(&b, &mut o2, avx2_available());
-        assert_eq!(o, o2);
+        base_samples_body(&b, &mut o);
+        for bk in crate::kernels::select::Backend::available() {
+            let kk = crate::kernels::falcon::keygen::kernels(bk);
+            let mut o2 = [0i32; 1];
+            (kk.solver.base_samples)(&b, &mut o2);
+            assert_eq!(o, o2, "{bk}");
+        }
         o[0]
     }
 

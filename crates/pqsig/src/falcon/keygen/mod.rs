@@ -25,42 +25,39 @@
 //! Cost: the stream the reference reads is large (two 64-bit words per base sample,
 //! ~12 candidates per key at n = 512), so SHAKE256 is about half of the time.
 
-/// Defines a function whose body is compiled twice, for the baseline target and with
-/// AVX2 enabled, and runs the AVX2 build when the active backend has it: the integer
-/// loops of the solver are written to vectorise, and 256-bit registers double their
-/// throughput. Both builds compute exactly the same thing (integer code, or binary64
-/// operations in the same order with no contraction).
-macro_rules! dual {
+/// Defines a solver loop whose body is compiled per ISA by `kernels::falcon::keygen`:
+/// `name(kk, args)` calls `kk`'s build of `name::body(args)` (the baseline one, or one
+/// compiled with AVX2 enabled: the integer loops are written to vectorise, and 256-bit
+/// registers double their throughput). Every build computes exactly the same thing
+/// (integer code, or binary64 operations in the same order with no contraction).
+macro_rules! solver_loop {
     ($(#[$m:meta])* $vis:vis fn $name:ident($($a:ident: $t:ty),* $(,)?) $(-> $r:ty)? $body:block) => {
         $(#[$m])*
+        #[inline]
         #[allow(clippy::too_many_arguments)]
-        $vis fn $name($($a: $t),*) $(-> $r)? {
+        $vis fn $name(
+            kk: &crate::kernels::falcon::keygen::KeygenKernels,
+            $($a: $t),*
+        ) $(-> $r)? {
+            (kk.solver.$name)($($a),*)
+        }
+        /// The body of the function of the same name, built per ISA by
+        /// `kernels::falcon::keygen`.
+        pub(crate) mod $name {
+            #[allow(unused_imports)]
+            use super::*;
             #[inline(always)]
             #[allow(clippy::too_many_arguments)]
-            fn body($($a: $t),*) $(-> $r)? $body
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                #[allow(clippy::too_many_arguments)]
-                unsafe fn avx2($($a: $t),*) $(-> $r)? {
-                    body($($a),*)
-                }
-                if crate::falcon::keygen::use_avx2() {
-                    // SAFETY: the active backend is AVX2 or AVX-512, which the selection
-                    // only picks when the CPU has AVX2.
-                    return unsafe { avx2($($a),*) };
-                }
-            }
-            body($($a),*)
+            pub(crate) fn body($($a: $t),*) $(-> $r)? $body
         }
     };
 }
 
-mod gauss;
-mod modp;
+pub(crate) mod gauss;
+pub(crate) mod modp;
 mod primes;
-mod solve;
-mod zint;
+pub(crate) mod solve;
+pub(crate) mod zint;
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -68,18 +65,10 @@ use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Error;
 use crate::falcon::{codec, params, verify};
-use crate::kernels::falcon::fft;
 use crate::kernels::falcon::fpr::{self, Fpr};
+use crate::kernels::falcon::keygen::{kernels, KeygenKernels};
 use crate::kernels::keccak::sponge::Shake256;
-
-/// Whether the solver's vectorised loops run their AVX2 build (active backend AVX2 or
-/// AVX-512).
-#[inline]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // only x86 has the AVX2 build
-pub(crate) fn use_avx2() -> bool {
-    use crate::kernels::select::{self, Backend};
-    matches!(select::active(), Backend::Avx2 | Backend::Avx512)
-}
+use crate::kernels::select::{self, Backend};
 
 /// A Falcon key pair in raw form: the NTRU secrets (f, g, F, G) and the public key
 /// h = g/f mod q. The secret polynomials are zeroized on drop.
@@ -137,8 +126,17 @@ pub struct NtruSolution {
 ///
 /// `logn` in 1..=10 (9 and 10 are Falcon-512 and Falcon-1024); other values give
 /// [`Error::Unsupported`].
-#[allow(non_snake_case)]
 pub fn keygen_from_shake(rng: &mut Shake256, logn: u32) -> Result<KeyPair, Error> {
+    keygen_from_shake_with(&kernels(select::active()), rng, logn)
+}
+
+/// [`keygen_from_shake`] with the kernels `kk` (every step runs on `kk.backend`).
+#[allow(non_snake_case)]
+pub fn keygen_from_shake_with(
+    kk: &KeygenKernels,
+    rng: &mut Shake256,
+    logn: u32,
+) -> Result<KeyPair, Error> {
     if !params::logn_ok(logn) {
         return Err(Error::Unsupported);
     }
@@ -151,14 +149,14 @@ pub fn keygen_from_shake(rng: &mut Shake256, logn: u32) -> Result<KeyPair, Error
     let mut buf = Zeroizing::new([0u8; 16 * 512]);
     // Rejection loop. Leaks only which check failed for discarded candidates.
     loop {
-        sample_fg(rng, &mut f, &mut g, logn, &mut buf);
-        if !fits_encoding(&f, &g, logn) || !norms_ok(&f, &g, logn) {
+        sample_fg_with(kk, rng, &mut f, &mut g, logn, &mut buf);
+        if !fits_encoding(&f, &g, logn) || !norms_ok_with(kk, &f, &g, logn) {
             continue;
         }
-        if !verify::compute_public(&mut h, &f, &g, logn) {
+        if !verify::compute_public_with(kk.ntt, &mut h, &f, &g, logn) {
             continue;
         }
-        if solve::solve_ntru(logn, &f, &g, &mut F, &mut G, 127) {
+        if solve::solve_ntru(kk, logn, &f, &g, &mut F, &mut G, 127) {
             break;
         }
     }
@@ -175,9 +173,15 @@ pub fn keygen_from_shake(rng: &mut Shake256, logn: u32) -> Result<KeyPair, Error
 /// Round-3 key generation from the 48-byte seed that the NIST API draws
 /// (`crypto_sign_keypair`): SHAKE256(seed) feeds [`keygen_from_shake`].
 pub fn keygen_from_seed48(seed: &[u8; 48], logn: u32) -> Result<KeyPair, Error> {
-    let mut rng = Shake256::new();
+    keygen_from_seed48_on(seed, logn, select::active())
+}
+
+/// [`keygen_from_seed48`] on backend `b` (SHAKE256, sampling, norm checks and solver).
+pub fn keygen_from_seed48_on(seed: &[u8; 48], logn: u32, b: Backend) -> Result<KeyPair, Error> {
+    let kk = kernels(b);
+    let mut rng = Shake256::new().with_permutation(kk.permute1);
     rng.absorb(seed);
-    keygen_from_shake(&mut rng, logn)
+    keygen_from_shake_with(&kk, &mut rng, logn)
 }
 
 /// Samples f then g as the round-3 reference does (each coefficient the sum of
@@ -185,8 +189,19 @@ pub fn keygen_from_seed48(seed: &[u8; 48], logn: u32) -> Result<KeyPair, Error> 
 /// outside [−127, 127] and a last coefficient of even total parity are redrawn).
 /// `f`, `g` have 2^logn entries; `buf` is scratch (wiped by the caller).
 pub fn sample_fg(rng: &mut Shake256, f: &mut [i8], g: &mut [i8], logn: u32, buf: &mut [u8; 8192]) {
-    gauss::sample_poly(rng, f, logn, buf);
-    gauss::sample_poly(rng, g, logn, buf);
+    sample_fg_with(&kernels(select::active()), rng, f, g, logn, buf)
+}
+
+fn sample_fg_with(
+    kk: &KeygenKernels,
+    rng: &mut Shake256,
+    f: &mut [i8],
+    g: &mut [i8],
+    logn: u32,
+    buf: &mut [u8; 8192],
+) {
+    gauss::sample_poly(kk, rng, f, logn, buf);
+    gauss::sample_poly(kk, rng, g, logn, buf);
 }
 
 /// True when every coefficient of f and g fits the compact secret key's width
@@ -203,6 +218,10 @@ fn fits_encoding(f: &[i8], g: &[i8], logn: u32) -> bool {
 /// `BNORM_MAX` (floating point, the reference's operation order). Constant-time up to
 /// the returned decision.
 pub fn norms_ok(f: &[i8], g: &[i8], logn: u32) -> bool {
+    norms_ok_with(&kernels(select::active()), f, g, logn)
+}
+
+fn norms_ok_with(kk: &KeygenKernels, f: &[i8], g: &[i8], logn: u32) -> bool {
     let n = 1usize << logn;
     let sq: i32 = f[..n]
         .iter()
@@ -212,7 +231,7 @@ pub fn norms_ok(f: &[i8], g: &[i8], logn: u32) -> bool {
     if sq >= 16823 {
         return false;
     }
-    let fk = fft::active();
+    let fk = kk.fft;
     let mut rt = Zeroizing::new(vec![fpr::ZERO; 2 * n + n / 2 + 1]);
     let (rt1, rest) = rt.split_at_mut(n);
     let (rt2, rt3) = rest.split_at_mut(n);
@@ -254,7 +273,8 @@ pub fn solve(f: &[i8], g: &[i8], logn: u32) -> Option<NtruSolution> {
     }
     let mut F = Zeroizing::new(vec![0i8; n]);
     let mut G = Zeroizing::new(vec![0i8; n]);
-    if solve::solve_ntru(logn, &f[..n], &g[..n], &mut F, &mut G, 127) {
+    let kk = kernels(select::active());
+    if solve::solve_ntru(&kk, logn, &f[..n], &g[..n], &mut F, &mut G, 127) {
         Some(NtruSolution { F, G })
     } else {
         None

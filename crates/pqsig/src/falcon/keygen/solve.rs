@@ -37,8 +37,8 @@ use zeroize::Zeroizing;
 
 use super::modp::{self, SmallPrime, PRIMES};
 use super::zint;
-use crate::kernels::falcon::fft::{self, FftKernels};
 use crate::kernels::falcon::fpr::{self, Fpr};
+use crate::kernels::falcon::keygen::KeygenKernels;
 
 /// Word lengths (31-bit words) of f and g at each depth (enough for the deepest
 /// resultants), as in the reference.
@@ -78,6 +78,7 @@ fn buf_fpr(len: usize) -> Buf<Fpr> {
 /// false (the caller draws a new (f, g)). F and G are written only on success.
 #[allow(non_snake_case)]
 pub(crate) fn solve_ntru(
+    kk: &KeygenKernels,
     logn: u32,
     f: &[i8],
     g: &[i8],
@@ -86,11 +87,10 @@ pub(crate) fn solve_ntru(
     lim: i32,
 ) -> bool {
     let n = 1usize << logn;
-    let fk = fft::active();
-    let chain = FgChain::new(logn, f, g);
+    let chain = FgChain::new(kk, logn, f, g);
 
     // Deepest level: the resultants and their Bezout coefficients (times q).
-    let Some((mut fd, mut gd)) = solve_deepest(logn, &chain) else {
+    let Some((mut fd, mut gd)) = solve_deepest(kk, logn, &chain) else {
         return false;
     };
 
@@ -99,7 +99,7 @@ pub(crate) fn solve_ntru(
     let mut depth = logn;
     while depth > last_generic {
         depth -= 1;
-        match solve_intermediate(fk, logn, depth, &chain, &fd, &gd) {
+        match solve_intermediate(kk, logn, depth, &chain, &fd, &gd) {
             Some((a, b)) => {
                 fd = a;
                 gd = b;
@@ -108,10 +108,10 @@ pub(crate) fn solve_ntru(
         }
     }
     let (fw, gw) = if logn > 2 {
-        let Some((a, b)) = solve_depth1(fk, logn, f, g, &fd, &gd) else {
+        let Some((a, b)) = solve_depth1(kk, logn, f, g, &fd, &gd) else {
             return false;
         };
-        solve_depth0(fk, logn, f, g, &a, &b)
+        solve_depth0(kk, logn, f, g, &a, &b)
     } else {
         (fd, gd)
     };
@@ -129,7 +129,7 @@ pub(crate) fn solve_ntru(
         }
     }
     // Check f·G − g·F = q modulo p0 (all terms are small, so this is exact).
-    if !check_equation(logn, f, g, &Ft, &Gt) {
+    if !check_equation(kk, logn, f, g, &Ft, &Gt) {
         return false;
     }
     F[..n].copy_from_slice(&Ft);
@@ -139,7 +139,7 @@ pub(crate) fn solve_ntru(
 
 /// f·G − g·F == q modulo (X^n+1, p0), via the NTT.
 #[allow(non_snake_case)]
-fn check_equation(logn: u32, f: &[i8], g: &[i8], F: &[i8], G: &[i8]) -> bool {
+fn check_equation(kk: &KeygenKernels, logn: u32, f: &[i8], g: &[i8], F: &[i8], G: &[i8]) -> bool {
     let n = 1usize << logn;
     let sp = &PRIMES[0];
     let p = sp.p;
@@ -155,10 +155,10 @@ fn check_equation(logn: u32, f: &[i8], g: &[i8], F: &[i8], G: &[i8]) -> bool {
         c[i] = modp::set(F[i] as i32, p);
         d[i] = modp::set(G[i] as i32, p);
     }
-    sp.ntt(a, gm, logn);
-    sp.ntt(b, gm, logn);
-    sp.ntt(c, gm, logn);
-    sp.ntt(d, gm, logn);
+    sp.ntt(kk, a, gm, logn);
+    sp.ntt(kk, b, gm, logn);
+    sp.ntt(kk, c, gm, logn);
+    sp.ntt(kk, d, gm, logn);
     // (fG − gF)/R must equal q/R in every slot.
     let r = sp.mmul(12289, 1);
     let mut bad = 0u32;
@@ -185,7 +185,7 @@ struct FgChain {
 }
 
 impl FgChain {
-    fn new(logn: u32, f: &[i8], g: &[i8]) -> FgChain {
+    fn new(kk: &KeygenKernels, logn: u32, f: &[i8], g: &[i8]) -> FgChain {
         let mut off = [0usize; 11];
         let mut total = 0;
         for d in 0..=logn as usize {
@@ -205,8 +205,8 @@ impl FgChain {
                 bf[i] = modp::set(f[i] as i32, sp.p);
                 bg[i] = modp::set(g[i] as i32, sp.p);
             }
-            sp.ntt(bf, &gm, logn);
-            sp.ntt(bg, &gm, logn);
+            sp.ntt(kk, bf, &gm, logn);
+            sp.ntt(kk, bg, &gm, logn);
         }
         let mut chain = FgChain {
             data,
@@ -218,7 +218,7 @@ impl FgChain {
         // RNS steps while the degree is large.
         let mut d = 0;
         while d < logn && (n >> d) > BINARY_MAX_N {
-            chain.step(logn, d);
+            chain.step(kk, logn, d);
             d += 1;
         }
         if d == logn {
@@ -227,7 +227,7 @@ impl FgChain {
         // Binary steps from level d0 = d.
         let d0 = d;
         if chain.plain[d0 as usize].is_empty() {
-            let (ft, gt) = chain.plain_from_ntt(logn, d0);
+            let (ft, gt) = chain.plain_from_ntt(kk, logn, d0);
             let slen = MAX_BL_SMALL[d0 as usize];
             let nd = n >> d0;
             let mut both = buf_u32(2 * slen * nd);
@@ -253,7 +253,7 @@ impl FgChain {
                 chain.plain[dd as usize] = buf_u32(0);
             }
             for dd in d0..logn {
-                chain.step(logn, dd);
+                chain.step(kk, logn, dd);
             }
         }
         chain
@@ -270,7 +270,7 @@ impl FgChain {
     }
 
     /// Computes level d+1 from level d (RNS).
-    fn step(&mut self, logn_top: u32, d: u32) {
+    fn step(&mut self, kk: &KeygenKernels, logn_top: u32, d: u32) {
         let logn = logn_top - d;
         let n = 1usize << logn;
         let hn = n >> 1;
@@ -306,13 +306,13 @@ impl FgChain {
                 sp.mkgm_inv(logn, igm);
                 for blk in 0..2 {
                     let o = (blk * slen + u) * n;
-                    sp.intt(&mut plain[o..o + n], igm, logn);
+                    sp.intt(kk, &mut plain[o..o + n], igm, logn);
                 }
             }
         }
         for blk in 0..2 {
             let o = blk * slen * n;
-            zint::rebuild_crt(&mut plain[o..o + slen * n], slen, n, n, true, &mut tmp);
+            zint::rebuild_crt(kk, &mut plain[o..o + slen * n], slen, n, n, true, &mut tmp);
         }
         let (gm, rest) = tmp.split_at_mut(n);
         let t1 = &mut rest[..n];
@@ -321,8 +321,8 @@ impl FgChain {
             sp.mkgm_fwd(logn, gm);
             for (blk, dblk) in [(0, &mut *df), (1, &mut *dg)] {
                 let o = blk * slen * n;
-                zint::mod_small_signed_batch(t1, &plain[o..], slen, n, n, sp);
-                sp.ntt(t1, gm, logn);
+                zint::mod_small_signed_batch(kk, t1, &plain[o..], slen, n, n, sp);
+                sp.ntt(kk, t1, gm, logn);
                 let drow = &mut dblk[u * hn..(u + 1) * hn];
                 for v in 0..hn {
                     drow[v] = sp.mmul(sp.mmul(t1[2 * v], t1[2 * v + 1]), sp.r2);
@@ -333,7 +333,7 @@ impl FgChain {
     }
 
     /// Plain f_d, g_d from the NTT rows (inverse NTT and CRT, as the reference).
-    fn plain_from_ntt(&self, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
+    fn plain_from_ntt(&self, kk: &KeygenKernels, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
         let slen = MAX_BL_SMALL[d as usize];
         let n = 1usize << (logn - d);
         let mut ft = buf_u32(slen * n);
@@ -345,20 +345,20 @@ impl FgChain {
         for u in 0..slen {
             let sp = &PRIMES[u];
             sp.mkgm_inv(logn - d, &mut igm);
-            sp.intt(&mut ft[u * n..(u + 1) * n], &igm, logn - d);
-            sp.intt(&mut gt[u * n..(u + 1) * n], &igm, logn - d);
+            sp.intt(kk, &mut ft[u * n..(u + 1) * n], &igm, logn - d);
+            sp.intt(kk, &mut gt[u * n..(u + 1) * n], &igm, logn - d);
         }
         let mut tmp = buf_u32(slen + 2 * n);
-        zint::rebuild_crt(&mut ft, slen, n, n, true, &mut tmp);
-        zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(kk, &mut ft, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(kk, &mut gt, slen, n, n, true, &mut tmp);
         (ft, gt)
     }
 
     /// Plain f_d, g_d (MAX_BL_SMALL[d] words, n_d coefficients each, word-major).
-    fn plain(&self, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
+    fn plain(&self, kk: &KeygenKernels, logn: u32, d: u32) -> (Buf<u32>, Buf<u32>) {
         let saved = &self.plain[d as usize];
         if saved.is_empty() {
-            return self.plain_from_ntt(logn, d);
+            return self.plain_from_ntt(kk, logn, d);
         }
         let slen = MAX_BL_SMALL[d as usize];
         let n = 1usize << (logn - d);
@@ -439,7 +439,7 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
 
 /// Deepest level: (F, G) with Res(f)·G − Res(g)·F = q, as MAX_BL_SMALL[logn]-word
 /// integers. None if the resultants are not coprime (or the product by q overflows).
-fn solve_deepest(logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
+fn solve_deepest(kk: &KeygenKernels, logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
     let len = MAX_BL_SMALL[logn as usize];
     let mut fp = buf_u32(len);
     let mut gp = buf_u32(len);
@@ -448,8 +448,8 @@ fn solve_deepest(logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
         fp.copy_from_slice(&rf[..len]);
         gp.copy_from_slice(&rg[..len]);
         // The resultants are positive: no signed normalisation.
-        zint::rebuild_crt(&mut fp, len, 1, 1, false, &mut tmp);
-        zint::rebuild_crt(&mut gp, len, 1, 1, false, &mut tmp);
+        zint::rebuild_crt(kk, &mut fp, len, 1, 1, false, &mut tmp);
+        zint::rebuild_crt(kk, &mut gp, len, 1, 1, false, &mut tmp);
     } else {
         let r = &chain.plain[logn as usize];
         fp.copy_from_slice(&r[..len]);
@@ -467,7 +467,7 @@ fn solve_deepest(logn: u32, chain: &FgChain) -> Option<(Buf<u32>, Buf<u32>)> {
     Some((big_f, big_g))
 }
 
-dual! {
+solver_loop! {
 /// Converts `n` big integers of `flen` words (word-major, `stride`) to floating point,
 /// summing the words from the lowest, as the reference does (`poly_big_to_fp`).
 fn big_to_fp(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize) {
@@ -529,6 +529,7 @@ fn set_wide(v: i32, p: u32) -> u32 {
 /// Output: `ft`, `gt` (llen rows of n residues each, coefficient form).
 #[allow(clippy::too_many_arguments)]
 fn lift_rns(
+    kk: &KeygenKernels,
     logn: u32,
     llen: usize,
     fd: &[u32],
@@ -551,10 +552,10 @@ fn lift_rns(
         let sp = &PRIMES[u];
         sp.mkgm(logn, gm, igm);
         fg_ntt(u, sp, gm, fx, gx);
-        zint::mod_small_signed_batch(fp, fd, dlen, hn, hn, sp);
-        zint::mod_small_signed_batch(gp, gd, dlen, hn, hn, sp);
-        sp.ntt(fp, gm, logn - 1);
-        sp.ntt(gp, gm, logn - 1);
+        zint::mod_small_signed_batch(kk, fp, fd, dlen, hn, hn, sp);
+        zint::mod_small_signed_batch(kk, gp, gd, dlen, hn, hn, sp);
+        sp.ntt(kk, fp, gm, logn - 1);
+        sp.ntt(kk, gp, gm, logn - 1);
         // F = F'(X^2)·g(−X), G = G'(X^2)·f(−X): at the pair (w, −w), g(−w) is the other
         // value of the pair.
         let rf = &mut out_f[u * n..(u + 1) * n];
@@ -567,8 +568,8 @@ fn lift_rns(
             rg[2 * v] = sp.mmul(fx[2 * v + 1], m_g);
             rg[2 * v + 1] = sp.mmul(fx[2 * v], m_g);
         }
-        sp.intt(rf, igm, logn);
-        sp.intt(rg, igm, logn);
+        sp.intt(kk, rf, igm, logn);
+        sp.intt(kk, rg, igm, logn);
     }
 }
 
@@ -645,7 +646,7 @@ fn lift_binary(
 /// logn <= 2). Input: F', G' at depth+1 (MAX_BL_SMALL[depth+1] words, n/2 each).
 /// Output: F, G at depth (MAX_BL_SMALL[depth] words, n each).
 fn solve_intermediate(
-    fk: &FftKernels,
+    kk: &KeygenKernels,
     logn_top: u32,
     depth: u32,
     chain: &FgChain,
@@ -660,7 +661,7 @@ fn solve_intermediate(
 
     // f_d, g_d: NTT rows (from the chain) and plain integers (slen words).
     let rows = chain.level(logn_top, depth);
-    let (ft, gt) = chain.plain(logn_top, depth);
+    let (ft, gt) = chain.plain(kk, logn_top, depth);
 
     // Unreduced F, G as llen-word integers: exact products in binary at small degrees,
     // else modulo llen primes and the CRT (as the reference).
@@ -675,6 +676,7 @@ fn solve_intermediate(
             let mut big_f = buf_u32(llen * n);
             let mut big_g = buf_u32(llen * n);
             lift_rns(
+                kk,
                 logn,
                 llen,
                 fd,
@@ -687,16 +689,16 @@ fn solve_intermediate(
                         fx.copy_from_slice(&cf[u * n..(u + 1) * n]);
                         gx.copy_from_slice(&cg[u * n..(u + 1) * n]);
                     } else {
-                        zint::mod_small_signed_batch(fx, &ft, slen, n, n, sp);
-                        zint::mod_small_signed_batch(gx, &gt, slen, n, n, sp);
-                        sp.ntt(fx, gm, logn);
-                        sp.ntt(gx, gm, logn);
+                        zint::mod_small_signed_batch(kk, fx, &ft, slen, n, n, sp);
+                        zint::mod_small_signed_batch(kk, gx, &gt, slen, n, n, sp);
+                        sp.ntt(kk, fx, gm, logn);
+                        sp.ntt(kk, gx, gm, logn);
                     }
                 },
             );
             let mut tmp = buf_u32(llen + 2 * n);
-            zint::rebuild_crt(&mut big_f, llen, n, n, true, &mut tmp);
-            zint::rebuild_crt(&mut big_g, llen, n, n, true, &mut tmp);
+            zint::rebuild_crt(kk, &mut big_f, llen, n, n, true, &mut tmp);
+            zint::rebuild_crt(kk, &mut big_g, llen, n, n, true, &mut tmp);
             (big_f, big_g)
         }
     };
@@ -711,21 +713,21 @@ fn solve_intermediate(
 
     // f, g approximated by their top (at most 10) words; scaled down by 2^scale_fg.
     let rlen = slen.min(10);
-    big_to_fp(rt3, &ft[(slen - rlen) * n..], rlen, n, n);
-    big_to_fp(rt4, &gt[(slen - rlen) * n..], rlen, n, n);
+    big_to_fp(kk, rt3, &ft[(slen - rlen) * n..], rlen, n, n);
+    big_to_fp(kk, rt4, &gt[(slen - rlen) * n..], rlen, n, n);
     let scale_fg = 31 * (slen - rlen) as i32;
     let (avg, std) = BITLENGTH[depth as usize];
     let minbl_fg = avg - 6 * std;
     let maxbl_fg = avg + 6 * std;
 
     // rt5 = 1/(f·adj f + g·adj g); rt3, rt4 = adj f, adj g.
-    (fk.fft)(rt3, logn);
-    (fk.fft)(rt4, logn);
-    (fk.poly_invnorm2_fft)(rt5, rt3, rt4, logn);
-    (fk.poly_adj_fft)(rt3, logn);
-    (fk.poly_adj_fft)(rt4, logn);
+    (kk.fft.fft)(rt3, logn);
+    (kk.fft.fft)(rt4, logn);
+    (kk.fft.poly_invnorm2_fft)(rt5, rt3, rt4, logn);
+    (kk.fft.poly_adj_fft)(rt3, logn);
+    (kk.fft.poly_adj_fft)(rt4, logn);
 
-    let mut kprod = KfProduct::new(logn, depth, &ft, &gt, slen);
+    let mut kprod = KfProduct::new(kk, logn, depth, &ft, &gt, slen);
     let mut k = buf_u32(n);
 
     let mut fglen = llen;
@@ -734,17 +736,17 @@ fn solve_intermediate(
     loop {
         let rlen = fglen.min(10);
         let scale_big = 31 * (fglen - rlen) as i32;
-        big_to_fp(rt1, &big_f[(fglen - rlen) * n..], rlen, n, n);
-        big_to_fp(rt2, &big_g[(fglen - rlen) * n..], rlen, n, n);
+        big_to_fp(kk, rt1, &big_f[(fglen - rlen) * n..], rlen, n, n);
+        big_to_fp(kk, rt2, &big_g[(fglen - rlen) * n..], rlen, n, n);
 
         // rt2 = (F·adj f + G·adj g) / (f·adj f + g·adj g).
-        (fk.fft)(rt1, logn);
-        (fk.fft)(rt2, logn);
-        (fk.poly_mul_fft)(rt1, rt3, logn);
-        (fk.poly_mul_fft)(rt2, rt4, logn);
-        (fk.poly_add)(rt2, rt1, logn);
-        (fk.poly_mul_autoadj_fft)(rt2, rt5, logn);
-        (fk.ifft)(rt2, logn);
+        (kk.fft.fft)(rt1, logn);
+        (kk.fft.fft)(rt2, logn);
+        (kk.fft.poly_mul_fft)(rt1, rt3, logn);
+        (kk.fft.poly_mul_fft)(rt2, rt4, logn);
+        (kk.fft.poly_add)(rt2, rt1, logn);
+        (kk.fft.poly_mul_autoadj_fft)(rt2, rt5, logn);
+        (kk.fft.ifft)(rt2, logn);
 
         // Rescale to 2^scale_k: multiply by 2^-dc (a public exponent).
         let pdc = pow2_neg(scale_k - scale_big + scale_fg);
@@ -760,7 +762,7 @@ fn solve_intermediate(
         // (F, G) -= (k·f, k·g)·2^scale_k, modulo 2^(31·fglen).
         let sch = (scale_k / 31) as usize;
         let scl = (scale_k % 31) as u32;
-        kprod.sub(&mut big_f, &mut big_g, fglen, &k, sch, scl);
+        kprod.sub(kk, &mut big_f, &mut big_g, fglen, &k, sch, scl);
 
         // Expected size of (F, G) now; drop a word when it is no longer needed.
         let new_maxbl = scale_k + maxbl_fg + 10;
@@ -860,7 +862,7 @@ enum KfProduct {
 const WIDE_MIN_N: usize = 8;
 
 impl KfProduct {
-    fn new(logn: u32, depth: u32, ft: &[u32], gt: &[u32], slen: usize) -> Self {
+    fn new(kk: &KeygenKernels, logn: u32, depth: u32, ft: &[u32], gt: &[u32], slen: usize) -> Self {
         let n = 1usize << logn;
         let digit = |src: &[u32], j: usize, v: usize| {
             let w = src[j * n + v];
@@ -928,11 +930,11 @@ impl KfProduct {
             let (gmu, igmu) = (&mut gm[u * n..(u + 1) * n], &mut igm[u * n..(u + 1) * n]);
             sp.mkgm(logn, gmu, igmu);
             let rf = &mut f_ntt[u * n..(u + 1) * n];
-            zint::mod_small_signed_batch(rf, ft, slen, n, n, sp);
-            sp.ntt(rf, gmu, logn);
+            zint::mod_small_signed_batch(kk, rf, ft, slen, n, n, sp);
+            sp.ntt(kk, rf, gmu, logn);
             let rg = &mut g_ntt[u * n..(u + 1) * n];
-            zint::mod_small_signed_batch(rg, gt, slen, n, n, sp);
-            sp.ntt(rg, gmu, logn);
+            zint::mod_small_signed_batch(kk, rg, gt, slen, n, n, sp);
+            sp.ntt(kk, rg, gmu, logn);
         }
         KfProduct::Rns {
             logn,
@@ -951,7 +953,16 @@ impl KfProduct {
     /// n words per row. k holds i32 values (as u32).
     #[allow(clippy::too_many_arguments)]
     #[allow(non_snake_case)]
-    fn sub(&mut self, F: &mut [u32], G: &mut [u32], fglen: usize, k: &[u32], sch: usize, scl: u32) {
+    fn sub(
+        &mut self,
+        kk: &KeygenKernels,
+        F: &mut [u32],
+        G: &mut [u32],
+        fglen: usize,
+        k: &[u32],
+        sch: usize,
+        scl: u32,
+    ) {
         match self {
             KfProduct::Exact {
                 logn,
@@ -961,8 +972,8 @@ impl KfProduct {
                 cols,
             } => {
                 let n = 1usize << *logn;
-                zint::sub_mul_small_exact(F, fglen, fdig, *dlen, k, n, sch, scl, cols);
-                zint::sub_mul_small_exact(G, fglen, gdig, *dlen, k, n, sch, scl, cols);
+                zint::sub_mul_small_exact(kk, F, fglen, fdig, *dlen, k, n, sch, scl, cols);
+                zint::sub_mul_small_exact(kk, G, fglen, gdig, *dlen, k, n, sch, scl, cols);
             }
             KfProduct::ExactWide {
                 logn,
@@ -976,8 +987,8 @@ impl KfProduct {
             } => {
                 let n = 1usize << *logn;
                 for (ext, X) in [(&**fext, &mut *F), (&**gext, &mut *G)] {
-                    zint::mul_small_exact_wide(prod, ext, *slen, k, n, lo, hi);
-                    zint::sub_scaled_batch(X, fglen, prod, *slen + 2, n, sch, scl, tmp);
+                    zint::mul_small_exact_wide(kk, prod, ext, *slen, k, n, lo, hi);
+                    zint::sub_scaled_batch(kk, X, fglen, prod, *slen + 2, n, sch, scl, tmp);
                 }
             }
             KfProduct::Rns {
@@ -1002,7 +1013,7 @@ impl KfProduct {
                     for (t, &kv) in kt.iter_mut().zip(k.iter()) {
                         *t = set_wide(kv as i32, sp.p);
                     }
-                    sp.ntt(kt, gm, logn);
+                    sp.ntt(kk, kt, gm, logn);
                     let rf = &mut kf[u * n..(u + 1) * n];
                     let rg = &mut kg[u * n..(u + 1) * n];
                     let sf = &f_ntt[u * n..(u + 1) * n];
@@ -1012,13 +1023,13 @@ impl KfProduct {
                         rf[i] = sp.mmul(km, sf[i]);
                         rg[i] = sp.mmul(km, sg[i]);
                     }
-                    sp.intt(rf, igm, logn);
-                    sp.intt(rg, igm, logn);
+                    sp.intt(kk, rf, igm, logn);
+                    sp.intt(kk, rg, igm, logn);
                 }
-                zint::rebuild_crt(kf, tlen, n, n, true, rest);
-                zint::rebuild_crt(kg, tlen, n, n, true, rest);
-                zint::sub_scaled_batch(F, fglen, kf, tlen, n, sch, scl, rest);
-                zint::sub_scaled_batch(G, fglen, kg, tlen, n, sch, scl, rest);
+                zint::rebuild_crt(kk, kf, tlen, n, n, true, rest);
+                zint::rebuild_crt(kk, kg, tlen, n, n, true, rest);
+                zint::sub_scaled_batch(kk, F, fglen, kf, tlen, n, sch, scl, rest);
+                zint::sub_scaled_batch(kk, G, fglen, kg, tlen, n, sch, scl, rest);
             }
         }
     }
@@ -1028,7 +1039,7 @@ impl KfProduct {
 /// round (the unreduced values fit in 53 bits of precision). Output: F, G with one
 /// word per coefficient (the rounded value as u32).
 fn solve_depth1(
-    fk: &FftKernels,
+    kk: &KeygenKernels,
     logn_top: u32,
     f: &[i8],
     g: &[i8],
@@ -1053,6 +1064,7 @@ fn solve_depth1(
         let (fx_top, rest) = rest.split_at_mut(n_top);
         let gx_top = &mut rest[..n_top];
         lift_rns(
+            kk,
             logn,
             llen,
             fd,
@@ -1067,8 +1079,8 @@ fn solve_depth1(
                     fx_top[i] = modp::set(f[i] as i32, sp.p);
                     gx_top[i] = modp::set(g[i] as i32, sp.p);
                 }
-                sp.ntt(fx_top, gm_top, logn_top);
-                sp.ntt(gx_top, gm_top, logn_top);
+                sp.ntt(kk, fx_top, gm_top, logn_top);
+                sp.ntt(kk, gx_top, gm_top, logn_top);
                 for v in 0..n {
                     fx[v] = sp.mmul(sp.mmul(fx_top[2 * v], fx_top[2 * v + 1]), sp.r2);
                     gx[v] = sp.mmul(sp.mmul(gx_top[2 * v], gx_top[2 * v + 1]), sp.r2);
@@ -1078,20 +1090,20 @@ fn solve_depth1(
                     sp.mkgm_inv(logn, &mut igm);
                     let rf = &mut ft[u * n..(u + 1) * n];
                     rf.copy_from_slice(fx);
-                    sp.intt(rf, &igm, logn);
+                    sp.intt(kk, rf, &igm, logn);
                     let rg = &mut gt[u * n..(u + 1) * n];
                     rg.copy_from_slice(gx);
-                    sp.intt(rg, &igm, logn);
+                    sp.intt(kk, rg, &igm, logn);
                 }
             },
         );
     }
     {
         let mut tmp = buf_u32(llen + 2 * n);
-        zint::rebuild_crt(&mut big_f, llen, n, n, true, &mut tmp);
-        zint::rebuild_crt(&mut big_g, llen, n, n, true, &mut tmp);
-        zint::rebuild_crt(&mut ft, slen, n, n, true, &mut tmp);
-        zint::rebuild_crt(&mut gt, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(kk, &mut big_f, llen, n, n, true, &mut tmp);
+        zint::rebuild_crt(kk, &mut big_g, llen, n, n, true, &mut tmp);
+        zint::rebuild_crt(kk, &mut ft, slen, n, n, true, &mut tmp);
+        zint::rebuild_crt(kk, &mut gt, slen, n, n, true, &mut tmp);
     }
 
     let mut rt = buf_fpr(6 * n);
@@ -1100,18 +1112,18 @@ fn solve_depth1(
     let (rt3, rest) = rest.split_at_mut(n);
     let (rt4, rest) = rest.split_at_mut(n);
     let (rt5, rt6) = rest.split_at_mut(n);
-    big_to_fp(rt1, &big_f, llen, n, n);
-    big_to_fp(rt2, &big_g, llen, n, n);
-    big_to_fp(rt3, &ft, slen, n, n);
-    big_to_fp(rt4, &gt, slen, n, n);
-    (fk.fft)(rt1, logn);
-    (fk.fft)(rt2, logn);
-    (fk.fft)(rt3, logn);
-    (fk.fft)(rt4, logn);
-    (fk.poly_add_muladj_fft)(rt5, rt1, rt2, rt3, rt4, logn);
-    (fk.poly_invnorm2_fft)(rt6, rt3, rt4, logn);
-    (fk.poly_mul_autoadj_fft)(rt5, rt6, logn);
-    (fk.ifft)(rt5, logn);
+    big_to_fp(kk, rt1, &big_f, llen, n, n);
+    big_to_fp(kk, rt2, &big_g, llen, n, n);
+    big_to_fp(kk, rt3, &ft, slen, n, n);
+    big_to_fp(kk, rt4, &gt, slen, n, n);
+    (kk.fft.fft)(rt1, logn);
+    (kk.fft.fft)(rt2, logn);
+    (kk.fft.fft)(rt3, logn);
+    (kk.fft.fft)(rt4, logn);
+    (kk.fft.poly_add_muladj_fft)(rt5, rt1, rt2, rt3, rt4, logn);
+    (kk.fft.poly_invnorm2_fft)(rt6, rt3, rt4, logn);
+    (kk.fft.poly_mul_autoadj_fft)(rt5, rt6, logn);
+    (kk.fft.ifft)(rt5, logn);
     for z in rt5.iter_mut() {
         let zv = *z;
         if !Fpr::lt(zv, fpr::PTWO63M1) || !Fpr::lt(fpr::MTWO63M1, zv) {
@@ -1119,13 +1131,13 @@ fn solve_depth1(
         }
         *z = Fpr::of(zv.rint());
     }
-    (fk.fft)(rt5, logn);
-    (fk.poly_mul_fft)(rt3, rt5, logn);
-    (fk.poly_mul_fft)(rt4, rt5, logn);
-    (fk.poly_sub)(rt1, rt3, logn);
-    (fk.poly_sub)(rt2, rt4, logn);
-    (fk.ifft)(rt1, logn);
-    (fk.ifft)(rt2, logn);
+    (kk.fft.fft)(rt5, logn);
+    (kk.fft.poly_mul_fft)(rt3, rt5, logn);
+    (kk.fft.poly_mul_fft)(rt4, rt5, logn);
+    (kk.fft.poly_sub)(rt1, rt3, logn);
+    (kk.fft.poly_sub)(rt2, rt4, logn);
+    (kk.fft.ifft)(rt1, logn);
+    (kk.fft.ifft)(rt2, logn);
     let mut out_f = buf_u32(n);
     let mut out_g = buf_u32(n);
     for i in 0..n {
@@ -1139,7 +1151,7 @@ fn solve_depth1(
 /// numerator and denominator of the Babai coefficient modulo p, the quotient rounded
 /// through the FFT, and the reduction. Output: F, G (i32 as u32, one per coefficient).
 fn solve_depth0(
-    fk: &FftKernels,
+    kk: &KeygenKernels,
     logn: u32,
     f: &[i8],
     g: &[i8],
@@ -1170,14 +1182,14 @@ fn solve_depth0(
         fp[v] = set_wide(zint::one_to_plain(fd[v]), p);
         gp[v] = set_wide(zint::one_to_plain(gd[v]), p);
     }
-    sp.ntt(fp, gm, logn - 1);
-    sp.ntt(gp, gm, logn - 1);
+    sp.ntt(kk, fp, gm, logn - 1);
+    sp.ntt(kk, gp, gm, logn - 1);
     for i in 0..n {
         ft[i] = modp::set(f[i] as i32, p);
         gt[i] = modp::set(g[i] as i32, p);
     }
-    sp.ntt(ft, gm, logn);
-    sp.ntt(gt, gm, logn);
+    sp.ntt(kk, ft, gm, logn);
+    sp.ntt(kk, gt, gm, logn);
     // Unreduced F, G in NTT form.
     for v in 0..hn {
         let m_f = sp.mmul(fp[v], sp.r2);
@@ -1195,8 +1207,8 @@ fn solve_depth0(
     }
     fa[0] = modp::set(f[0] as i32, p);
     ga[0] = modp::set(g[0] as i32, p);
-    sp.ntt(fa, gm, logn);
-    sp.ntt(ga, gm, logn);
+    sp.ntt(kk, fa, gm, logn);
+    sp.ntt(kk, ga, gm, logn);
     // num = F·adj f + G·adj g, den = f·adj f + g·adj g.
     for i in 0..n {
         let wf = sp.mmul(fa[i], sp.r2);
@@ -1204,8 +1216,8 @@ fn solve_depth0(
         num[i] = modp::add(sp.mmul(wf, big_f[i]), sp.mmul(wg, big_g[i]), p);
         den[i] = modp::add(sp.mmul(wf, ft[i]), sp.mmul(wg, gt[i]), p);
     }
-    sp.intt(num, igm, logn);
-    sp.intt(den, igm, logn);
+    sp.intt(kk, num, igm, logn);
+    sp.intt(kk, den, igm, logn);
 
     // Quotient through the FFT (den is auto-adjoint: its FFT is real).
     let mut rt = buf_fpr(n + hn);
@@ -1215,28 +1227,28 @@ fn solve_depth0(
         for i in 0..n {
             tmp[i] = Fpr::of(modp::norm(den[i], p) as i64);
         }
-        (fk.fft)(&mut tmp, logn);
+        (kk.fft.fft)(&mut tmp, logn);
         rden.copy_from_slice(&tmp[..hn]);
     }
     for i in 0..n {
         rnum[i] = Fpr::of(modp::norm(num[i], p) as i64);
     }
-    (fk.fft)(rnum, logn);
-    (fk.poly_div_autoadj_fft)(rnum, rden, logn);
-    (fk.ifft)(rnum, logn);
+    (kk.fft.fft)(rnum, logn);
+    (kk.fft.poly_div_autoadj_fft)(rnum, rden, logn);
+    (kk.fft.ifft)(rnum, logn);
     // k in NTT form; reduce (F, G) -= k·(f, g).
     let kt = num;
     for i in 0..n {
         kt[i] = set_wide(rnum[i].rint() as i32, p);
     }
-    sp.ntt(kt, gm, logn);
+    sp.ntt(kk, kt, gm, logn);
     for i in 0..n {
         let kw = sp.mmul(kt[i], sp.r2);
         big_f[i] = modp::sub(big_f[i], sp.mmul(kw, ft[i]), p);
         big_g[i] = modp::sub(big_g[i], sp.mmul(kw, gt[i]), p);
     }
-    sp.intt(big_f, igm, logn);
-    sp.intt(big_g, igm, logn);
+    sp.intt(kk, big_f, igm, logn);
+    sp.intt(kk, big_g, igm, logn);
     let mut out_f = buf_u32(n);
     let mut out_g = buf_u32(n);
     for i in 0..n {

@@ -60,7 +60,7 @@ pub(crate) fn mod_small_signed(
     modp::sub(z, rx & neg, sp.p)
 }
 
-dual! {
+solver_loop! {
 /// Residues modulo `sp` of `n` signed integers of `dlen` words (word-major with stride
 /// `stride`, coefficient i at offset i) into `out[..n]`.
 pub(crate) fn mod_small_signed_batch(
@@ -97,7 +97,7 @@ pub(crate) fn mod_small_signed_batch(
 }
 }
 
-dual! {
+solver_loop! {
 /// Rebuilds `n` integers of `xlen` words from their RNS form, in place: on input row j
 /// (`xx[j*stride .. j*stride+n]`) holds the residues modulo `PRIMES[j]`; on output it
 /// holds word j of each integer. With `signed`, values are normalised into
@@ -188,7 +188,7 @@ pub(crate) fn rebuild_crt(
 }
 }
 
-dual! {
+solver_loop! {
 /// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) for `n` integers at once (x:
 /// `xlen` words, y: signed `ylen` words sign-extended, both word-major with stride n).
 /// `scl < 31`; `tmp` needs 2n words. Vectorises over the coefficients.
@@ -241,7 +241,7 @@ pub(crate) fn sub_scaled_batch(
 /// this (vector width) with zeros.
 pub(crate) const DIG_PAD: usize = 4;
 
-dual! {
+solver_loop! {
 /// `X <- X − (k·f)·2^(31·sch + scl)` modulo 2^(31·xlen), negacyclic (X^n + 1), with
 /// the product computed exactly: k has n signed 32-bit coefficients (|k| < 2^31), f has
 /// n big coefficients given as signed 31-bit digits (`dig`: n rows of `dlen` digits,
@@ -316,7 +316,7 @@ pub(crate) fn sub_mul_small_exact(
 }
 }
 
-dual! {
+solver_loop! {
 /// `out <- k·f` exactly, negacyclic, vectorised across the n outputs: `ext` holds, per
 /// digit j of f (signed 31-bit digits, j < slen, the top one signed), the row
 /// (−f_0[j], …, −f_{n−1}[j], f_0[j], …, f_{n−1}[j]); k has n signed 32-bit
@@ -956,7 +956,15 @@ mod tests {
             }
         }
         let mut tmp = vec![0u32; xlen + 2 * n];
-        rebuild_crt(&mut xx, xlen, n, n, true, &mut tmp);
+        rebuild_crt(
+            &crate::kernels::falcon::keygen::kernels(crate::kernels::select::Backend::detect()),
+            &mut xx,
+            xlen,
+            n,
+            n,
+            true,
+            &mut tmp,
+        );
         for (i, &v) in vals.iter().enumerate() {
             let words: Vec<u32> = (0..xlen).map(|j| xx[j * n + i]).collect();
             let u = from_words(&words);

@@ -29,7 +29,7 @@
 //! is reported as `InvalidKey` (the reference would sample with it or loop forever).
 
 mod ffsampling;
-mod norm;
+pub(crate) mod norm;
 mod ops;
 pub mod prng;
 pub mod round3;
@@ -159,6 +159,18 @@ impl CompactKey {
     /// From f, g, F, G of degree `2^logn` (logn 1..=10; each slice n values). The
     /// active backend's kernels are used.
     pub fn new(f: &[i8], g: &[i8], F: &[i8], G: &[i8], logn: u32) -> Result<CompactKey, Error> {
+        Self::new_on(f, g, F, G, logn, select::active())
+    }
+
+    /// [`CompactKey::new`] with the kernels of backend `b` (portable if unavailable).
+    pub fn new_on(
+        f: &[i8],
+        g: &[i8],
+        F: &[i8],
+        G: &[i8],
+        logn: u32,
+        b: Backend,
+    ) -> Result<CompactKey, Error> {
         let n = tree::check_key(f, g, F, G, logn)?;
         let mut fgFG = Vec::with_capacity(4 * n);
         for p in [f, g, F, G] {
@@ -167,7 +179,7 @@ impl CompactKey {
         Ok(CompactKey {
             logn,
             fgFG,
-            k: Kernels::of(select::active()),
+            k: Kernels::of(b),
         })
     }
 

@@ -19,6 +19,8 @@
 //! depends on the key only, not on the signature being made.
 
 use crate::kernels::falcon::fpr::Fpr;
+#[cfg(not(feature = "fpr-emulated"))]
+use crate::kernels::falcon::norm::kernels as norm_kernels;
 use crate::kernels::select::Backend;
 
 /// s2 coefficient from the lattice point's second half: `−rint(t)` truncated to 16 bits.
@@ -60,7 +62,7 @@ fn rint32(t: Fpr) -> (i32, bool) {
 /// The vectorizable pass (module docs): `None` when its conditions do not hold.
 #[cfg(not(feature = "fpr-emulated"))]
 #[inline(always)]
-fn sqnorm_fast(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
+pub(crate) fn sqnorm_fast(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
     let mut sum = 0u64;
     let mut bad = 0u32;
     for (&h, &t) in hm.iter().zip(t0.iter()) {
@@ -85,29 +87,10 @@ fn sqnorm_fast(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
 /// `s2[i] ← −rint(t1[i])` (16 bits) where the fast pass applied.
 #[cfg(not(feature = "fpr-emulated"))]
 #[inline(always)]
-fn s2_fast(s2: &mut [i16], t1: &[Fpr]) {
+pub(crate) fn s2_fast(s2: &mut [i16], t1: &[Fpr]) {
     for (o, &t) in s2.iter_mut().zip(t1.iter()) {
         *o = rint32(t).0.wrapping_neg() as i16;
     }
-}
-
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-#[target_feature(enable = "avx2")]
-unsafe fn sqnorm_avx2(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
-    sqnorm_fast(hm, t0, t1)
-}
-
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-#[target_feature(enable = "avx2")]
-unsafe fn s2_avx2(s2: &mut [i16], t1: &[Fpr]) {
-    s2_fast(s2, t1)
-}
-
-/// Whether `b`'s vector code may run here.
-#[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
-#[inline(always)]
-fn simd(b: Backend) -> bool {
-    matches!(b, Backend::Avx2 | Backend::Avx512) && b.is_available()
 }
 
 /// The saturated squared norm of `(hm − rint(t0), −rint(t1))` (module docs); `hm`,
@@ -117,16 +100,8 @@ pub(crate) fn sqnorm(b: Backend, hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> (u32, bo
     let _ = b;
     #[cfg(not(feature = "fpr-emulated"))]
     {
-        #[cfg(target_arch = "x86_64")]
-        let r = if simd(b) {
-            // SAFETY: AVX2 was detected (`simd`).
-            unsafe { sqnorm_avx2(hm, t0, t1) }
-        } else {
-            sqnorm_fast(hm, t0, t1)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let r = sqnorm_fast(hm, t0, t1);
-        if let Some(v) = r {
+        // `b`'s build of the pass (kernels::falcon::norm: AVX2 where available).
+        if let Some(v) = (norm_kernels(b).sqnorm_fast)(hm, t0, t1) {
             return (v, true);
         }
     }
@@ -138,13 +113,7 @@ pub(crate) fn write_s2(b: Backend, s2: &mut [i16], t1: &[Fpr], fast: bool) {
     let _ = (b, fast);
     #[cfg(not(feature = "fpr-emulated"))]
     if fast {
-        #[cfg(target_arch = "x86_64")]
-        if simd(b) {
-            // SAFETY: AVX2 was detected (`simd`).
-            unsafe { s2_avx2(s2, t1) };
-            return;
-        }
-        s2_fast(s2, t1);
+        (norm_kernels(b).s2_fast)(s2, t1);
         return;
     }
     for (o, &t) in s2.iter_mut().zip(t1.iter()) {
@@ -184,7 +153,7 @@ mod tests {
             let t1: Vec<Fpr> = (0..n).map(|_| val()).collect();
             let hm: Vec<u16> = (0..n).map(|_| (next() % 12289) as u16).collect();
             let want = sqnorm_exact(&hm, &t0, &t1);
-            for b in [Backend::Portable, Backend::Avx2, Backend::Avx512] {
+            for b in Backend::available() {
                 let (got, fast) = sqnorm(b, &hm, &t0, &t1);
                 assert_eq!(got, want, "round {round}, {b}");
                 if scale < 5000.0 {

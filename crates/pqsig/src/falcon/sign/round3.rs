@@ -22,6 +22,7 @@ use super::{CompactKey, ExpandedKey};
 use crate::error::Error;
 use crate::falcon::params::{self, NONCE_LEN};
 use crate::falcon::{codec, hash, verify};
+use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
 use crate::kernels::select::Backend;
 use alloc::vec;
@@ -69,9 +70,15 @@ impl CompactKey {
         seed: &[u8; SEED_LEN],
         format: Format,
     ) -> Result<Vec<u8>, Error> {
-        sign_bytes(self.logn, msg, nonce, seed, format, |hm, rng, s2| {
-            self.sign(hm, rng, s2)
-        })
+        sign_bytes(
+            self.backend(),
+            self.logn,
+            msg,
+            nonce,
+            seed,
+            format,
+            |hm, rng, s2| self.sign(hm, rng, s2),
+        )
     }
 
     /// Round-3 signature from the hashed point `hm` = HashToPoint(SHAKE256(nonce ‖
@@ -88,9 +95,15 @@ impl CompactKey {
         if hm.len() != 1usize << self.logn {
             return Err(Error::InvalidLength);
         }
-        sign_point(self.logn, hm, nonce, seed, format, |hm, rng, s2| {
-            self.sign(hm, rng, s2)
-        })
+        sign_point(
+            self.backend(),
+            self.logn,
+            hm,
+            nonce,
+            seed,
+            format,
+            |hm, rng, s2| self.sign(hm, rng, s2),
+        )
     }
 }
 
@@ -114,9 +127,15 @@ impl ExpandedKey {
         seed: &[u8; SEED_LEN],
         format: Format,
     ) -> Result<Vec<u8>, Error> {
-        sign_bytes(self.logn, msg, nonce, seed, format, |hm, rng, s2| {
-            self.sign(hm, rng, s2)
-        })
+        sign_bytes(
+            self.backend(),
+            self.logn,
+            msg,
+            nonce,
+            seed,
+            format,
+            |hm, rng, s2| self.sign(hm, rng, s2),
+        )
     }
 }
 
@@ -148,6 +167,7 @@ pub fn sign_with_backend(
 
 /// Steps 2–4 of the module docs around one signer (`sign_once(hm, rng, s2)`).
 fn sign_bytes(
+    b: Backend,
     logn: u32,
     msg: &[u8],
     nonce: &[u8; NONCE_LEN],
@@ -156,12 +176,13 @@ fn sign_bytes(
     sign_once: impl FnMut(&[u16], &mut Shake256, &mut [i16]) -> Result<(), Error>,
 ) -> Result<Vec<u8>, Error> {
     let mut hm = vec![0u16; 1usize << logn];
-    hash::hash_to_point_msg(nonce, msg, &mut hm);
-    sign_point(logn, &hm, nonce, seed, format, sign_once)
+    hash::hash_to_point_msg_with(b, nonce, msg, &mut hm);
+    sign_point(b, logn, &hm, nonce, seed, format, sign_once)
 }
 
 /// Steps 3–4 of the module docs from the hashed point `hm` (2^logn coefficients).
 fn sign_point(
+    b: Backend,
     logn: u32,
     hm: &[u16],
     nonce: &[u8; NONCE_LEN],
@@ -170,7 +191,7 @@ fn sign_point(
     mut sign_once: impl FnMut(&[u16], &mut Shake256, &mut [i16]) -> Result<(), Error>,
 ) -> Result<Vec<u8>, Error> {
     let n = 1usize << logn;
-    let mut rng = Shake256::new();
+    let mut rng = Shake256::new().with_permutation(permute1_for(b));
     rng.absorb(seed);
     let size = match format {
         Format::Compressed => params::sig_compressed_max_size(logn),

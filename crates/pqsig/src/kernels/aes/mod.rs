@@ -83,6 +83,7 @@ impl Engine {
 
     /// The engine backend `b` uses on this CPU (see the module documentation).
     pub fn for_backend(b: Backend) -> Engine {
+        crate::kernels::trace::record("aes::Engine::for_backend", b);
         let wanted: &[Engine] = match b {
             Backend::Portable => &[],
             Backend::Avx2 => &[Engine::AesNi],

@@ -84,6 +84,7 @@ pub struct Kernels {
 /// * `avx512`: GFNI on zmm (plus VBMI byte permutes for `mat_mul_batch` when present);
 ///   without GFNI the AVX2 shuffle kernels.
 pub fn kernels(b: Backend) -> &'static Kernels {
+    crate::kernels::trace::record("gf16::kernels", b);
     match b {
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `Backend::Neon.is_available()`: NEON detected.

@@ -15,6 +15,7 @@ pub type Permute1 = fn(&mut [u64; 25]);
 
 /// The one-state permutation of backend `b` (the portable one if `b` is unavailable).
 pub fn permute1_for(b: Backend) -> Permute1 {
+    crate::kernels::trace::record("keccak::permute1_for", b);
     match b {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
@@ -50,15 +51,28 @@ fn permute1_bmi(s: &mut [u64; 25]) {
     unsafe fn imp(s: &mut [u64; 25]) {
         keccak_f1600_body(s)
     }
-    // SAFETY: reachable only through `permute1_for(Backend::Avx2)` after
-    // `bmi_detected()`.
+    // SAFETY: reachable only through `permute1_for(Backend::Avx2)` and `permute1_avx2`,
+    // both after `bmi_detected()`.
     unsafe { imp(s) }
 }
 
-/// Safe entry to the AVX-512 permutation; only handed out by [`permute1_for`] after
-/// `Backend::Avx512.is_available()` (AVX2 and AVX-512 F, VL, BW, DQ detected).
+/// The AVX2 backend's one-state permutation for static kernel tables (the ML-DSA AVX2
+/// table): the BMI build where BMI1/BMI2 are detected (a cached check per permutation),
+/// else portable.
 #[cfg(target_arch = "x86_64")]
-fn permute1_avx512(s: &mut [u64; 25]) {
+pub(crate) fn permute1_avx2(s: &mut [u64; 25]) {
+    if bmi_detected() {
+        permute1_bmi(s)
+    } else {
+        keccak_f1600(s)
+    }
+}
+
+/// Safe entry to the AVX-512 permutation; only handed out by [`permute1_for`] after
+/// `Backend::Avx512.is_available()` (AVX2 and AVX-512 F, VL, BW, DQ detected), and by
+/// the AVX-512 kernel tables (themselves handed out only after that check).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn permute1_avx512(s: &mut [u64; 25]) {
     // SAFETY: reachable only through `permute1_for(Backend::Avx512)` after the
     // availability check, so the CPU has AVX2, AVX-512F and AVX-512VL.
     unsafe { super::f1600_avx512::keccak_f1600_avx512(s) }

@@ -227,36 +227,52 @@ pub type Shake256 = Shake<SHAKE256_RATE>;
 /// SHA3 with output length `RATE`-determined: rate = 200 - 2*outlen.
 pub type Sha3<const RATE: usize> = Sponge<RATE, 0x06>;
 
-/// One-shot SHAKE256 over several input pieces.
+/// One-shot SHAKE256 over several input pieces (process-wide backend's permutation).
 pub fn shake256(inputs: &[&[u8]], out: &mut [u8]) {
-    let mut h = Shake256::new();
+    shake256_on(keccak_f1600_active, inputs, out)
+}
+
+/// One-shot SHAKE256 with the permutation `p` (a key's backend's).
+pub fn shake256_on(p: Permute1, inputs: &[&[u8]], out: &mut [u8]) {
+    let mut h = Shake256::new().with_permutation(p);
     for i in inputs {
         h.absorb(i);
     }
     h.squeeze(out);
 }
 
-/// One-shot SHAKE128.
+/// One-shot SHAKE128 (process-wide backend's permutation).
 pub fn shake128(inputs: &[&[u8]], out: &mut [u8]) {
-    let mut h = Shake128::new();
+    shake128_on(keccak_f1600_active, inputs, out)
+}
+
+/// One-shot SHAKE128 with the permutation `p`.
+pub fn shake128_on(p: Permute1, inputs: &[&[u8]], out: &mut [u8]) {
+    let mut h = Shake128::new().with_permutation(p);
     for i in inputs {
         h.absorb(i);
     }
     h.squeeze(out);
 }
 
-/// One-shot SHA3 with `out.len()` in {28, 32, 48, 64}.
+/// One-shot SHA3 with `out.len()` in {28, 32, 48, 64} (process-wide backend's
+/// permutation).
 pub fn sha3(data: &[u8], out: &mut [u8]) {
+    sha3_on(keccak_f1600_active, data, out)
+}
+
+/// One-shot SHA3 with the permutation `p`.
+pub fn sha3_on(p: Permute1, data: &[u8], out: &mut [u8]) {
     match out.len() {
-        28 => sha3_with::<144>(data, out),
-        32 => sha3_with::<136>(data, out),
-        48 => sha3_with::<104>(data, out),
-        64 => sha3_with::<72>(data, out),
+        28 => sha3_with::<144>(p, data, out),
+        32 => sha3_with::<136>(p, data, out),
+        48 => sha3_with::<104>(p, data, out),
+        64 => sha3_with::<72>(p, data, out),
         _ => debug_assert!(false, "unsupported SHA3 length"),
     }
 }
-fn sha3_with<const R: usize>(data: &[u8], out: &mut [u8]) {
-    let mut h = Sha3::<R>::new();
+fn sha3_with<const R: usize>(p: Permute1, data: &[u8], out: &mut [u8]) {
+    let mut h = Sha3::<R>::new().with_permutation(p);
     h.absorb(data);
     h.squeeze(out);
 }

@@ -24,6 +24,7 @@ pub fn permute4_portable(st: &mut StateX4) {
 
 /// The four-way permutation of a backend.
 pub fn permute4_for(b: Backend) -> Permute4 {
+    crate::kernels::trace::record("keccak::permute4_for", b);
     match b {
         Backend::Portable => permute4_portable,
         #[cfg(target_arch = "x86_64")]

@@ -30,6 +30,7 @@ pub fn permute8_portable(st: &mut StateX8) {
 
 /// The eight-way permutation of a backend.
 pub fn permute8_for(b: Backend) -> Permute8 {
+    crate::kernels::trace::record("keccak::permute8_for", b);
     match b {
         Backend::Portable => permute8_portable,
         #[cfg(target_arch = "x86_64")]

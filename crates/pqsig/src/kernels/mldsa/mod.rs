@@ -34,6 +34,7 @@ pub(crate) mod avx512;
 pub mod portable;
 mod zetas;
 
+use crate::kernels::keccak::f1600::Permute1;
 use crate::kernels::keccak::x4::Permute4;
 use crate::kernels::keccak::x8::Permute8;
 use crate::kernels::select::{self, Backend};
@@ -104,6 +105,8 @@ pub struct Kernels {
     pub sub: fn(out: &mut [Poly], a: &[Poly]),
     /// `a ← a · 2^d`.
     pub shiftl: fn(&mut [Poly]),
+    /// One-state Keccak-f\[1600\] (the single SHAKE streams: tr, μ, ρ′, c̃, SampleInBall).
+    pub permute1: Permute1,
     /// Four-way Keccak-f\[1600\].
     pub permute4: Permute4,
     /// Eight-way Keccak-f\[1600\].
@@ -118,6 +121,7 @@ pub struct Kernels {
 /// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
 /// measured default of the backend, mostly radix-2 — the backend's own kernels).
 pub fn kernels(b: Backend) -> &'static Kernels {
+    crate::kernels::trace::record("mldsa::kernels", b);
     crate::kernels::ntt::dispatch::mldsa_selected(b)
 }
 

@@ -17,13 +17,11 @@
 //! * [`solve`] — the recursion.
 
 mod big;
-mod mp;
-#[cfg(target_arch = "x86_64")]
-mod mp_avx2;
+pub(crate) mod mp;
 mod poly;
-mod primes;
+pub(crate) mod primes;
 mod solve;
-mod zint;
+pub(crate) mod zint;
 
 pub(crate) use mp::NttCtx;
 pub(crate) use solve::{ntt_ctx, solve_ntru};

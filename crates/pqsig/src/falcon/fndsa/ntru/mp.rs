@@ -9,6 +9,8 @@
 //! transform pairs `a[2j]`, `a[2j+1]` as the values at w and −w.
 
 use super::primes::PRIMES;
+use crate::kernels::falcon::fndsa::FnDsaKernels;
+use crate::kernels::falcon::ntru::NttKern;
 
 /// One RNS modulus with its constants (`g`, `ig`, `s` in Montgomery form).
 #[derive(Clone, Copy, Debug)]
@@ -252,59 +254,6 @@ impl SmallPrime {
     }
 }
 
-/// One backend's kernels modulo the RNS primes (portable: the [`SmallPrime`] methods
-/// and [`super::zint`]; AVX2: `mp_avx2`). All give identical results.
-#[allow(clippy::type_complexity)]
-pub(crate) struct NttKern {
-    pub ntt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
-    pub intt: fn(&SmallPrime, u32, &mut [u32], &[u32]),
-    /// [`super::zint::rebuild_crt`].
-    pub rebuild_crt: fn(&mut [u32], usize, usize, usize, bool, &mut [u32]),
-    /// `out[j] = mod_small_signed(x[j..], len, n, ..)` for j < n.
-    pub mod_small_signed_batch: fn(&mut [u32], &[u32], usize, usize, &SmallPrime, u32),
-}
-
-fn mod_small_signed_batch(
-    out: &mut [u32],
-    x: &[u32],
-    len: usize,
-    n: usize,
-    sp: &SmallPrime,
-    rx: u32,
-) {
-    for (j, o) in out[..n].iter_mut().enumerate() {
-        *o = super::zint::mod_small_signed(&x[j..], len, n, sp.p, sp.p0i, sp.r2, rx);
-    }
-}
-
-static PORTABLE: NttKern = NttKern {
-    ntt: |sp, logn, a, gm| sp.ntt(logn, a, gm),
-    intt: |sp, logn, a, igm| sp.intt(logn, a, igm),
-    rebuild_crt: super::zint::rebuild_crt,
-    mod_small_signed_batch,
-};
-
-#[cfg(target_arch = "x86_64")]
-static AVX2: NttKern = NttKern {
-    ntt: super::mp_avx2::ntt,
-    intt: super::mp_avx2::intt,
-    rebuild_crt: super::mp_avx2::rebuild_crt,
-    mod_small_signed_batch: super::mp_avx2::mod_small_signed_batch,
-};
-
-/// The kernels of backend `b` (AVX2 for AVX2 and AVX-512 when available).
-pub(crate) fn ntt_kern(b: crate::kernels::select::Backend) -> &'static NttKern {
-    match b {
-        #[cfg(target_arch = "x86_64")]
-        crate::kernels::select::Backend::Avx2 | crate::kernels::select::Backend::Avx512
-            if b.is_available() =>
-        {
-            &AVX2
-        }
-        _ => &PORTABLE,
-    }
-}
-
 /// The NTT twiddle tables of the solver's primes (computed once per key generation)
 /// and the backend's NTT kernels.
 ///
@@ -318,11 +267,13 @@ pub(crate) struct NttCtx {
     /// Offset of each prime's tables and their logn.
     at: alloc::vec::Vec<(usize, u32)>,
     k: &'static NttKern,
+    /// The backend's FN-DSA kernels (the fixed-point divisions of the Babai steps).
+    fk: &'static FnDsaKernels,
 }
 
 impl NttCtx {
     /// Tables for the first `max_logn.len()` primes, prime i at degree `2^max_logn[i]`.
-    pub(crate) fn new(max_logn: &[u32], k: &'static NttKern) -> Self {
+    pub(crate) fn new(max_logn: &[u32], k: &'static NttKern, fk: &'static FnDsaKernels) -> Self {
         let mut at = alloc::vec::Vec::with_capacity(max_logn.len());
         let mut total = 0usize;
         for &l in max_logn {
@@ -336,12 +287,12 @@ impl NttCtx {
             sp.mkgm(l, &mut gm[off..off + (1 << l)]);
             sp.mkigm(l, &mut igm[off..off + (1 << l)]);
         }
-        NttCtx { gm, igm, at, k }
+        NttCtx { gm, igm, at, k, fk }
     }
 
-    /// Whether the AVX2 kernels are in use (AVX2 detected).
-    pub(crate) fn fast(&self) -> bool {
-        !core::ptr::eq(self.k, &PORTABLE)
+    /// The backend's FN-DSA kernels.
+    pub(crate) fn fxk(&self) -> &'static FnDsaKernels {
+        self.fk
     }
 
     /// Forward NTT modulo prime i, degree 2^logn (`a.len() >= 2^logn`).
@@ -527,7 +478,11 @@ mod tests {
 
     #[test]
     fn twiddle_prefixes() {
-        let tw = NttCtx::new(&[10, 9, 4], &PORTABLE);
+        let tw = NttCtx::new(
+            &[10, 9, 4],
+            crate::kernels::falcon::ntru::kernels(crate::kernels::select::Backend::Portable),
+            crate::kernels::falcon::fndsa::kernels(crate::kernels::select::Backend::Portable),
+        );
         for (i, top) in [(0usize, 10u32), (1, 9), (2, 4)] {
             for logn in 1..=top {
                 let n = 1usize << logn;

@@ -71,7 +71,11 @@ pub(crate) fn ntt_ctx(logn: u32, b: crate::kernels::select::Backend) -> NttCtx {
     if max_logn.is_empty() {
         max_logn.push(logn);
     }
-    NttCtx::new(&max_logn, mp::ntt_kern(b))
+    NttCtx::new(
+        &max_logn,
+        crate::kernels::falcon::ntru::kernels(b),
+        crate::kernels::falcon::fndsa::kernels(b),
+    )
 }
 
 /// (f, g) at one depth: f then g, `SMALL_LEN[depth]` words per coefficient, word i of
@@ -325,7 +329,7 @@ fn solve_intermediate(
     let mut rt3 = Zeroizing::new(vec![Fxr::ZERO; n]);
     big_to_fixed(logn, &ft[n * blen..], rlen, scale_x - scale_t, &mut rt3);
     fxp::fft(logn, &mut rt3);
-    fxp::inv_mul2e_fft(logn, &mut rt3, scale_t, tw.fast());
+    fxp::inv_mul2e_fft(logn, &mut rt3, scale_t, tw.fxk());
 
     if use_sub_ntt {
         // f in RNS + NTT over slen + 1 primes.
@@ -468,7 +472,7 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
     }
     fxp::fft(logn, &mut den);
     fxp::fft(logn, &mut num);
-    fxp::div_selfadj_fft(logn, &mut num, &den[..hn], tw.fast());
+    fxp::div_selfadj_fft(logn, &mut num, &den[..hn], tw.fxk());
     fxp::ifft(logn, &mut num);
     for i in 0..n {
         t2[i] = mp::set(num[i].round(), p);

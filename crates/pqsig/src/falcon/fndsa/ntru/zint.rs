@@ -80,8 +80,8 @@ pub(crate) fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
 
 /// One CRT step for one integer at `x` (stride n): its first i words hold x mod q_i
 /// (q_i = the first i primes' product, `q`), word i holds x mod p_i; afterwards words
-/// 0..=i hold x mod q_{i+1}.
-#[cfg(any(test, target_arch = "x86_64"))]
+/// 0..=i hold x mod q_{i+1}. Used by the AVX2 CRT rebuild (`kernels::falcon::ntru`).
+#[cfg(target_arch = "x86_64")]
 pub(crate) fn crt_step(x: &mut [u32], i: usize, n: usize, q: &[u32]) {
     let sp = &PRIMES[i];
     let (p, p0i) = (sp.p, sp.p0i);

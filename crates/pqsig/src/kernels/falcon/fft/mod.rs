@@ -146,6 +146,7 @@ pub static PORTABLE: FftKernels = FftKernels {
 /// The kernel table of a backend: AVX2 (also for AVX-512) when it is available and the
 /// native `Fpr` is selected, portable otherwise (the SIMD code works on hardware `f64`).
 pub fn kernels(b: Backend) -> &'static FftKernels {
+    crate::kernels::trace::record("falcon::fft::kernels", b);
     match b {
         #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
         // SAFETY: `b.is_available()` for Avx2 or Avx512: AVX2 detected either way.

@@ -108,6 +108,7 @@ pub(crate) type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) ->
 /// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
 /// measured default of the backend, mostly radix-2 — the backend's own kernels).
 pub fn kernels(b: Backend) -> &'static NttKernels {
+    crate::kernels::trace::record("falcon::ntt::kernels", b);
     crate::kernels::ntt::dispatch::falcon_selected(b)
 }
 

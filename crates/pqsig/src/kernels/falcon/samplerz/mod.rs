@@ -604,6 +604,7 @@ pub struct SamplerKernels {
 /// emulated `Fpr`, the AVX-512 backend reuses the AVX2 kernels (its own work on
 /// hardware `f64`).
 pub fn kernels(b: Backend) -> &'static SamplerKernels {
+    crate::kernels::trace::record("falcon::samplerz::kernels", b);
     match b {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.

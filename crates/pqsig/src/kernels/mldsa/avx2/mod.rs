@@ -34,6 +34,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     add: arith::add,
     sub: arith::sub,
     shiftl: arith::shiftl,
+    permute1: crate::kernels::keccak::f1600::permute1_avx2,
     permute4: permute4_avx2,
     permute8: permute8_avx2,
     permute8_native: false,

@@ -22,6 +22,7 @@ pub(crate) static KERNELS: Kernels = Kernels {
     invntt_tomont: ntt::invntt_tomont,
     pointwise_montgomery: ntt::pointwise_montgomery,
     matvec_montgomery: ntt::matvec_montgomery,
+    permute1: crate::kernels::keccak::f1600::permute1_avx512,
     permute4: permute4_avx512,
     permute8: permute8_avx512,
     permute8_native: true,

@@ -1,20 +1,20 @@
 //! AVX2 versions of the NTRU solver's arithmetic modulo the 31-bit RNS primes: eight
 //! 32-bit lanes, Montgomery products (R = 2^32) on the even and odd lanes with
 //! `vpmuludq`, reductions with unsigned minima. Every function computes exactly the
-//! values of its portable counterpart in [`super::mp`] (all results are canonical, in
+//! values of its portable counterpart in `falcon::fndsa::ntru::mp` (all results are canonical, in
 //! `[0, p)`), so the solver's outputs do not depend on the backend; the tests compare
 //! them on random inputs.
 //!
 //! Each function is a whole `#[target_feature(enable = "avx2")]` function; the safe
-//! entry points ([`ntt`], [`intt`]) are only reached through `mp::ntt_kern` after
+//! entry points ([`ntt`], [`intt`], ...) are only reached through `ntru::kernels` after
 //! AVX2 was detected.
 
 // Value-only intrinsics are safe inside `#[target_feature]` functions.
 #![allow(unused_unsafe)]
 
-use super::mp::{half as half1, SmallPrime};
-use super::primes::PRIMES;
-use super::zint;
+use crate::falcon::fndsa::ntru::mp::{half as half1, SmallPrime};
+use crate::falcon::fndsa::ntru::primes::PRIMES;
+use crate::falcon::fndsa::ntru::zint;
 use core::arch::x86_64::*;
 
 /// Loads 8 words at `a[i..]`.

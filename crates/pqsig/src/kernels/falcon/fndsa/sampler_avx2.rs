@@ -42,8 +42,8 @@
 // Value-only intrinsics are safe inside `#[target_feature]` functions.
 #![allow(unused_unsafe)]
 
-use super::prng::{MAX_LOOKAHEAD, WINDOW_PAD};
-use super::sampler::{Sampler, GAUSS0, INV_2SQRSIGMA0, INV_LOG2, LOG2, SIGMA_MIN};
+use crate::falcon::fndsa::prng::{MAX_LOOKAHEAD, WINDOW_PAD};
+use crate::falcon::fndsa::sampler::{Sampler, GAUSS0, INV_2SQRSIGMA0, INV_LOG2, LOG2, SIGMA_MIN};
 use crate::kernels::falcon::fpr::{Fpr, EXPM_COEFFS, PTWO63};
 use core::arch::x86_64::*;
 
@@ -60,11 +60,10 @@ const _: () = assert!(SPAN <= MAX_LOOKAHEAD && (SLOTS - 1) * SLOT_BYTES + 16 <= 
 /// Half-width of the undecided band around each threshold, on the scale of T (< 2^64).
 const APPROX_MARGIN: f64 = 16777216.0;
 
-/// `(self.next(mu0, isigma), self.next(mu1, isigma))` through the slots. Called only
-/// when [`Sampler`] saw AVX2 at construction.
+/// `(s.next(mu0, isigma), s.next(mu1, isigma))` through the slots. Only reachable
+/// through the AVX2 table of `kernels::falcon::fndsa` (AVX2 detected).
 pub(super) fn next_pair(s: &mut Sampler, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (i32, i32) {
-    // SAFETY: `Sampler::fast` (the caller's condition) is set only when the backend is
-    // AVX2 or AVX-512 and available on this CPU.
+    // SAFETY: reachable only through `fndsa::AVX2`, handed out after AVX2 was detected.
     unsafe { pair_avx2(s, mu0, mu1, isigma) }
 }
 
