@@ -397,7 +397,7 @@ fn compute_mus(
                 if ctx.len() > 255 {
                     out[i] = Err(Error::ContextTooLong);
                 } else if msg.len() > MU_COPY_LIMIT {
-                    match super::compute_mu(v.tr, ctx, msg) {
+                    match super::compute_mu_on(kern.permute1, v.tr, ctx, msg) {
                         Ok(m) => mu[i] = m,
                         Err(e) => out[i] = Err(e),
                     }
@@ -447,7 +447,10 @@ mod tests {
                 let keys: Vec<_> = (0..5u8)
                     .map(|s| super::super::keygen_internal_on(ps, &[s; 32], b).unwrap())
                     .collect();
-                let msgs: Vec<Vec<u8>> = (0..13).map(|i| vec![i as u8; i * 7 % 20]).collect();
+                // Item 11's message is over MU_COPY_LIMIT: hashed on its own, not copied.
+                let msgs: Vec<Vec<u8>> = (0..13)
+                    .map(|i| vec![i as u8; if i == 11 { MU_COPY_LIMIT + 1 } else { i * 7 % 20 }])
+                    .collect();
                 let mut sigs = Vec::new();
                 for (i, m) in msgs.iter().enumerate() {
                     let (sk, _) = &keys[i % keys.len()];

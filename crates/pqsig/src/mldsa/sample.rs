@@ -260,6 +260,7 @@ pub fn sample_in_ball(kern: &Kernels, p: &Params, ctilde: &[u8], c: &mut Poly) {
 /// SampleInBall from the first SHAKE256 block of c̃ (squeezed elsewhere, e.g. by
 /// [`h256_many`] across signatures). `None` in the rare case that one block does not hold
 /// enough accepted positions; the caller then runs [`sample_in_ball`] (same result).
+#[cfg(feature = "std")] // the batch engine's
 pub(crate) fn sample_in_ball_from_block(
     p: &Params,
     block: &[u8; SHAKE256_RATE],
@@ -291,6 +292,7 @@ pub fn h256(kern: &Kernels, inputs: &[&[u8]], out: &mut [u8]) {
 /// 136 bytes of H(`inputs[i]`). Runs eight-way, then four-way, then one-way, like the
 /// samplers' groups: the batch engine hashes the single-stream values of many
 /// signatures (tr, μ, c̃, SampleInBall) this way. Public data only (no wiping).
+#[cfg(feature = "std")] // the batch engine's
 pub(crate) fn h256_many(kern: &Kernels, inputs: &[&[u8]], outs: &mut [[u8; SHAKE256_RATE]]) {
     debug_assert_eq!(inputs.len(), outs.len());
     let mut start = 0;
