@@ -10,7 +10,7 @@ use std::time::Instant;
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_else(|| "ML-DSA-65".into());
     let alg = Algorithm::from_name(&name).expect("algorithm");
-    let n = 64;
+    let n: usize = std::env::var("BATCH_N").ok().and_then(|v| v.parse().ok()).unwrap_or(64);
     let sks: Vec<SigningKey> = (0..n)
         .map(|i| SigningKey::from_seed(alg, &vec![i as u8; alg.seed_len()]).unwrap())
         .collect();
