@@ -305,3 +305,83 @@ macro_rules! signature_type {
     };
 }
 pub(crate) use signature_type;
+
+/// `Signer` (OS randomness, `std` only, the key's inherent `sign(msg)`),
+/// `RandomizedSigner` (`$with_rng`: the inherent `sign_with_rng` on the caller's RNG
+/// through [`rng::Compat`]) and `Keypair` (`$vk`) for a key of a scheme whose only
+/// signing randomness is drawn per signature (round-3 Falcon, SNOVA).
+macro_rules! hedged_signer {
+    ($key:ty, $sig:ident, $vk_ty:ty, |$k:ident, $r:ident, $m:ident| $with_rng:expr, |$kk:ident| $vk:expr) => {
+        #[cfg(feature = "std")]
+        impl signature::Signer<$sig> for $key {
+            fn try_sign(&self, msg: &[u8]) -> signature::Result<$sig> {
+                <$key>::sign(self, msg).map($sig).map_err(sig_err)
+            }
+        }
+
+        impl RandomizedSigner<$sig> for $key {
+            fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
+                &self,
+                rng: &mut R,
+                msg: &[u8],
+            ) -> signature::Result<$sig> {
+                let ($k, $m) = (self, msg);
+                Compat::run(rng, |$r| $with_rng).map($sig).map_err(sig_err)
+            }
+        }
+
+        impl Keypair for $key {
+            type VerifyingKey = $vk_ty;
+            fn verifying_key(&self) -> $vk_ty {
+                let $kk = self;
+                $vk
+            }
+        }
+    };
+}
+pub(crate) use hedged_signer;
+
+/// SPKI and PKCS#8 encoding and decoding through `keyfile` for a family whose keys are
+/// `from_bytes(param_set, bytes)` / `to_bytes()` (round-3 Falcon, SNOVA): the OID names
+/// the parameter set; another family's key is `OidUnknown` / `KeyMalformed`.
+macro_rules! key_documents {
+    ($family:ident, $vk:ty, $sk:ty) => {
+        impl spki::EncodePublicKey for $vk {
+            fn to_public_key_der(&self) -> spki::Result<Document> {
+                encode_spki(Algorithm::$family(self.param_set()), self.to_bytes())
+            }
+        }
+
+        impl spki::DecodePublicKey for $vk {
+            fn from_public_key_der(bytes: &[u8]) -> spki::Result<Self> {
+                match decode_spki(bytes)? {
+                    (Algorithm::$family(ps), pk) => {
+                        <$vk>::from_bytes(ps, &pk).map_err(key_invalid_spki)
+                    }
+                    (other, _) => Err(wrong_family(other)),
+                }
+            }
+        }
+
+        impl pkcs8::EncodePrivateKey for $sk {
+            fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
+                let alg = Algorithm::$family(self.param_set());
+                let der = keyfile::encode_private_der(alg, self.to_bytes(), MlDsaForm::Seed)
+                    .map_err(pkcs8_error)?;
+                secret_document(&der)
+            }
+        }
+
+        impl pkcs8::DecodePrivateKey for $sk {
+            fn from_pkcs8_der(bytes: &[u8]) -> pkcs8::Result<Self> {
+                let key = decode_pkcs8(bytes)?;
+                let Algorithm::$family(ps) = key.algorithm() else {
+                    return Err(wrong_family_pkcs8(key.algorithm()));
+                };
+                let sk = key.secret_key_bytes().map_err(pkcs8_error)?;
+                <$sk>::from_bytes(ps, &sk).map_err(key_invalid_pkcs8)
+            }
+        }
+    };
+}
+pub(crate) use key_documents;
