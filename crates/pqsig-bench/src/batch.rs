@@ -48,7 +48,9 @@ impl Fixture {
             })
             .collect();
         let vks: Vec<VerifyingKey> = sks.iter().map(SigningKey::verifying_key).collect();
-        let msgs: Vec<Vec<u8>> = (0..n).map(|i| format!("batch message {i:06}").into_bytes()).collect();
+        let msgs: Vec<Vec<u8>> = (0..n)
+            .map(|i| format!("batch message {i:06}").into_bytes())
+            .collect();
         let sigs = sks
             .iter()
             .zip(&msgs)
@@ -148,7 +150,9 @@ impl Unit for BatchUnit<'_> {
                     }
                 };
                 if bytes {
-                    SigningKey::from_bytes(fx.alg, &fx.sk_bytes[i]).and_then(|k| sign(&k)).is_ok()
+                    SigningKey::from_bytes(fx.alg, &fx.sk_bytes[i])
+                        .and_then(|k| sign(&k))
+                        .is_ok()
                 } else {
                     sign(&fx.sks[i]).is_ok()
                 }
@@ -171,7 +175,9 @@ impl Unit for BatchUnit<'_> {
 
 /// Thread counts measured: 1, 2, and all hardware threads when there are more.
 fn thread_counts() -> Vec<usize> {
-    let hw = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let hw = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
     let mut t = vec![1, 2];
     if hw > 2 {
         t.push(hw);
@@ -183,7 +189,14 @@ fn thread_counts() -> Vec<usize> {
 /// `cap`).
 pub fn bench(name: &str, n: usize, rounds: usize, cap: Duration, totals: &mut Totals) -> Vec<Row> {
     let Ok(alg) = Algorithm::from_name(name) else {
-        return vec![Row::warning(name, "verify_batch", "pqsig", "auto", None, "unknown algorithm".into())];
+        return vec![Row::warning(
+            name,
+            "verify_batch",
+            "pqsig",
+            "auto",
+            None,
+            "unknown algorithm".into(),
+        )];
     };
     let fx = Fixture::new(alg, n);
     // The scheme rows leave the last backend they timed pinned: batch rows run on the
@@ -194,7 +207,11 @@ pub fn bench(name: &str, n: usize, rounds: usize, cap: Duration, totals: &mut To
     for verify in [true, false] {
         let mut kinds = Vec::new();
         for bytes in [true, false] {
-            kinds.push(if verify { Kind::VerifyLoop { bytes } } else { Kind::SignLoop { bytes } });
+            kinds.push(if verify {
+                Kind::VerifyLoop { bytes }
+            } else {
+                Kind::SignLoop { bytes }
+            });
             for threads in thread_counts() {
                 kinds.push(if verify {
                     Kind::VerifyBatch { bytes, threads }
@@ -203,16 +220,27 @@ pub fn bench(name: &str, n: usize, rounds: usize, cap: Duration, totals: &mut To
                 });
             }
         }
-        let mut units: Vec<BatchUnit<'_>> =
-            kinds.iter().map(|&kind| BatchUnit { fx: &fx, kind, failures: 0 }).collect();
+        let mut units: Vec<BatchUnit<'_>> = kinds
+            .iter()
+            .map(|&kind| BatchUnit {
+                fx: &fx,
+                kind,
+                failures: 0,
+            })
+            .collect();
         let plan = Plan {
-            rounds: if verify { rounds } else { rounds.div_ceil(4).max(1) },
+            rounds: if verify {
+                rounds
+            } else {
+                rounds.div_ceil(4).max(1)
+            },
             samples_per_round: 1,
             warmup_rounds: 1,
             max_time: cap,
         };
         let stats = {
-            let mut dyn_units: Vec<&mut dyn Unit> = units.iter_mut().map(|u| u as &mut dyn Unit).collect();
+            let mut dyn_units: Vec<&mut dyn Unit> =
+                units.iter_mut().map(|u| u as &mut dyn Unit).collect();
             measure::interleaved(&mut dyn_units, plan, totals)
         };
         for (u, s) in units.iter().zip(stats) {

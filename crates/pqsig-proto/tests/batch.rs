@@ -4,30 +4,12 @@
 
 mod common;
 
-use common::{key, keymap, TestServer, TOKEN};
+use common::{key, keymap, sign, verify, TestServer, TOKEN};
 use pqsig_proto::server::ServerConfig;
 use pqsig_proto::{
     split_batch, ErrorCode, Handler, Input, KeyRef, Request, Response, SignRequest, VerifyRequest,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn sign(id: &str, msg: &[u8]) -> SignRequest {
-    SignRequest {
-        key_id: id.into(),
-        input: Input::Message(msg.to_vec()),
-        context: vec![],
-        deterministic: false,
-    }
-}
-
-fn verify(key: KeyRef, msg: &[u8], sig: &[u8]) -> VerifyRequest {
-    VerifyRequest {
-        key,
-        input: Input::Message(msg.to_vec()),
-        context: vec![],
-        signature: sig.to_vec(),
-    }
-}
 
 /// Compares answers item by item, naming the first difference without dumping signatures.
 fn assert_same(got: &[Response], want: &[Response]) {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{key, keymap, TestServer, KEYS, TOKEN};
+use common::{key, keymap, sign, verify, TestServer, KEYS, TOKEN};
 use pqsig_proto::codec::{self, encode_request, op, Header, HEADER_LEN, MAX_PAYLOAD};
 use pqsig_proto::server::ServerConfig;
 use pqsig_proto::{
@@ -15,24 +15,6 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
-
-fn sign(id: &str, msg: &[u8]) -> SignRequest {
-    SignRequest {
-        key_id: id.into(),
-        input: Input::Message(msg.to_vec()),
-        context: vec![],
-        deterministic: false,
-    }
-}
-
-fn verify(key: KeyRef, msg: &[u8], sig: &[u8]) -> VerifyRequest {
-    VerifyRequest {
-        key,
-        input: Input::Message(msg.to_vec()),
-        context: vec![],
-        signature: sig.to_vec(),
-    }
-}
 
 fn server_code(r: Result<impl std::fmt::Debug, ClientError>) -> ErrorCode {
     match r {

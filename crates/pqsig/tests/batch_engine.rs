@@ -33,7 +33,9 @@ const PER_ALG: usize = 10;
 impl Fixture {
     fn new(alg: Algorithm) -> Self {
         let sks: Vec<SigningKey> = (0..3u8)
-            .map(|s| SigningKey::from_seed(alg, &vec![s.wrapping_mul(37) ^ 5; alg.seed_len()]).unwrap())
+            .map(|s| {
+                SigningKey::from_seed(alg, &vec![s.wrapping_mul(37) ^ 5; alg.seed_len()]).unwrap()
+            })
             .collect();
         let vks: Vec<VerifyingKey> = sks.iter().map(SigningKey::verifying_key).collect();
         let (mut msgs, mut ctxs, mut sigs, mut mus) = (vec![], vec![], vec![], vec![]);
@@ -143,7 +145,9 @@ fn single_sign(it: &SignItem<'_>) -> Result<Vec<u8>, Error> {
         SignKey::Object(k) => SigningKey::from_bytes(k.algorithm(), &k.to_bytes())?,
         SignKey::Encoded { alg, sk } => SigningKey::from_bytes(alg, sk)?,
     };
-    let Message::Raw(m) = it.message else { unreachable!() };
+    let Message::Raw(m) = it.message else {
+        unreachable!()
+    };
     if it.deterministic {
         sk.sign_deterministic(m, it.context)
     } else {
@@ -157,10 +161,18 @@ fn fixtures(algs: &[Algorithm]) -> Vec<Fixture> {
 
 /// The fast parameter sets of each family (the every-algorithm test covers the rest).
 fn fast_algs() -> Vec<Algorithm> {
-    ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "Falcon-512", "Falcon-padded-512", "FN-DSA-512", "SNOVA_I_S"]
-        .iter()
-        .map(|n| Algorithm::from_name(n).unwrap())
-        .collect()
+    [
+        "ML-DSA-44",
+        "ML-DSA-65",
+        "ML-DSA-87",
+        "Falcon-512",
+        "Falcon-padded-512",
+        "FN-DSA-512",
+        "SNOVA_I_S",
+    ]
+    .iter()
+    .map(|n| Algorithm::from_name(n).unwrap())
+    .collect()
 }
 
 /// Checks `got` against the single calls; returns how many items were valid (so that
@@ -169,7 +181,12 @@ fn check_verify(items: &[VerifyItem<'_>], got: &[Result<(), Error>], what: &str)
     assert_eq!(got.len(), items.len(), "{what}");
     let mut valid = 0;
     for (i, (it, g)) in items.iter().zip(got).enumerate() {
-        assert_eq!(*g, single_verify(it), "{what}: item {i} ({})", it.algorithm());
+        assert_eq!(
+            *g,
+            single_verify(it),
+            "{what}: item {i} ({})",
+            it.algorithm()
+        );
         valid += g.is_ok() as usize;
     }
     valid
@@ -185,9 +202,13 @@ fn check_sign(items: &[SignItem<'_>], got: &[Result<Vec<u8>, Error>], what: &str
                 // Hedged: a different signature, valid under the key.
                 let vk = match it.key {
                     SignKey::Object(k) => k.verifying_key(),
-                    SignKey::Encoded { alg, sk } => SigningKey::from_bytes(alg, sk).unwrap().verifying_key(),
+                    SignKey::Encoded { alg, sk } => {
+                        SigningKey::from_bytes(alg, sk).unwrap().verifying_key()
+                    }
                 };
-                let Message::Raw(m) = it.message else { unreachable!() };
+                let Message::Raw(m) = it.message else {
+                    unreachable!()
+                };
                 assert_eq!(vk.verify(m, it.context, sig), Ok(()), "{what}: item {i}");
             }
             (g, w) => assert_eq!(g.as_ref().err(), w.as_ref().err(), "{what}: item {i}"),
@@ -206,10 +227,17 @@ fn every_algorithm_mixed_in_one_batch_equals_single_calls() {
         };
         let got = batch::verify_batch_with(&items, &opts);
         let valid = check_verify(&items, &got, &format!("threads {threads:?}"));
-        assert!(valid >= Algorithm::ALL.len() * 3, "too few valid items: {valid}");
+        assert!(
+            valid >= Algorithm::ALL.len() * 3,
+            "too few valid items: {valid}"
+        );
     }
     let sign: Vec<SignItem<'_>> = fx.iter().flat_map(Fixture::sign_items).collect();
-    check_sign(&sign, &batch::sign_batch_with(&sign, &Options::threads(2)), "sign");
+    check_sign(
+        &sign,
+        &batch::sign_batch_with(&sign, &Options::threads(2)),
+        "sign",
+    );
 }
 
 #[test]
@@ -220,7 +248,12 @@ fn pinned_backends_and_empty_batches() {
     for b in pqsig::Backend::available() {
         let vks: Vec<Vec<VerifyingKey>> = fx
             .iter()
-            .map(|f| f.vks.iter().map(|k| k.clone().with_backend(b).unwrap()).collect())
+            .map(|f| {
+                f.vks
+                    .iter()
+                    .map(|k| k.clone().with_backend(b).unwrap())
+                    .collect()
+            })
             .collect();
         let mut items = Vec::new();
         for (f, vks) in fx.iter().zip(&vks) {
@@ -238,7 +271,11 @@ fn pinned_backends_and_empty_batches() {
             threads: Some(1),
             ..Options::default()
         };
-        check_verify(&items, &batch::verify_batch_with(&items, &opts), &format!("{b}"));
+        check_verify(
+            &items,
+            &batch::verify_batch_with(&items, &opts),
+            &format!("{b}"),
+        );
     }
 }
 
@@ -302,7 +339,11 @@ impl Device for Scripted {
             preferred_batch: 7,
             max_batch: 7,
             max_in_flight: 3,
-            timeout: Duration::from_millis(if matches!(self.script, Script::Silent) { 30 } else { 20_000 }),
+            timeout: Duration::from_millis(if matches!(self.script, Script::Silent) {
+                30
+            } else {
+                20_000
+            }),
         }
     }
 
@@ -370,7 +411,12 @@ fn devices_that_misbehave_give_the_cpu_results() {
     let fx = fixtures(&fast_algs());
     let items: Vec<VerifyItem<'_>> = fx.iter().flat_map(Fixture::verify_items).collect();
     let sign: Vec<SignItem<'_>> = fx.iter().flat_map(Fixture::sign_items).collect();
-    for script in [Script::SlowReversed, Script::Faulty, Script::Refusing, Script::Silent] {
+    for script in [
+        Script::SlowReversed,
+        Script::Faulty,
+        Script::Refusing,
+        Script::Silent,
+    ] {
         let dev = Scripted::new(&format!("scripted-{script:?}"), script);
         let opts = Options {
             device: Some(dev.clone()),
@@ -378,8 +424,15 @@ fn devices_that_misbehave_give_the_cpu_results() {
         };
         let got = batch::verify_batch_with(&items, &opts);
         assert!(check_verify(&items, &got, &format!("{script:?}")) > 10);
-        check_sign(&sign, &batch::sign_batch_with(&sign, &opts), &format!("{script:?} sign"));
-        let (sub, ok) = (dev.submitted.load(Ordering::SeqCst), dev.answered_ok.load(Ordering::SeqCst));
+        check_sign(
+            &sign,
+            &batch::sign_batch_with(&sign, &opts),
+            &format!("{script:?} sign"),
+        );
+        let (sub, ok) = (
+            dev.submitted.load(Ordering::SeqCst),
+            dev.answered_ok.load(Ordering::SeqCst),
+        );
         assert!(sub > 0, "{script:?}: the device was never used");
         match script {
             Script::Silent => assert_eq!(ok, 0),
@@ -401,7 +454,11 @@ fn registry_names_devices_and_the_builtin_queue_works() {
 
     let dev = Scripted::new("registry-test", Script::SlowReversed);
     device::register(dev.clone()).unwrap();
-    assert_eq!(device::register(dev.clone()), Err(Error::Unsupported), "duplicate name");
+    assert_eq!(
+        device::register(dev.clone()),
+        Err(Error::Unsupported),
+        "duplicate name"
+    );
     assert_eq!(
         device::register(Scripted::new("cpu", Script::SlowReversed)),
         Err(Error::Unsupported)
@@ -413,8 +470,16 @@ fn registry_names_devices_and_the_builtin_queue_works() {
     let items: Vec<VerifyItem<'_>> = fx.iter().flat_map(Fixture::verify_items).collect();
     let sign: Vec<SignItem<'_>> = fx.iter().flat_map(Fixture::sign_items).collect();
     let opts = Options::default().with_device_name("cpu-queue").unwrap();
-    check_verify(&items, &batch::verify_batch_with(&items, &opts), "cpu-queue");
-    check_sign(&sign, &batch::sign_batch_with(&sign, &opts), "cpu-queue sign");
+    check_verify(
+        &items,
+        &batch::verify_batch_with(&items, &opts),
+        "cpu-queue",
+    );
+    check_sign(
+        &sign,
+        &batch::sign_batch_with(&sign, &opts),
+        "cpu-queue sign",
+    );
     // Owned items convert back to the same borrowed items.
     let owned: Vec<OwnedVerifyItem> = items
         .iter()
@@ -433,7 +498,11 @@ fn registry_names_devices_and_the_builtin_queue_works() {
         })
         .collect();
     let back: Vec<VerifyItem<'_>> = owned.iter().map(OwnedVerifyItem::as_item).collect();
-    check_verify(&back, &batch::verify_batch_with(&back, &Options::default()), "owned");
+    check_verify(
+        &back,
+        &batch::verify_batch_with(&back, &Options::default()),
+        "owned",
+    );
 }
 
 /// ML-DSA's transforms by definition (evaluation at ζ^(2·brv8(i)+1), O(n²)): an
@@ -527,10 +596,17 @@ impl KernelDevice for NaiveNtt {
 #[test]
 fn kernel_device_receives_whole_groups_and_cannot_change_verdicts() {
     let alg = Algorithm::from_name("ML-DSA-44").unwrap();
-    let sks: Vec<SigningKey> = (0..24u8).map(|s| SigningKey::from_seed(alg, &[s; 32]).unwrap()).collect();
-    let pks: Vec<Vec<u8>> = sks.iter().map(|k| k.verifying_key().to_bytes().to_vec()).collect();
+    let sks: Vec<SigningKey> = (0..24u8)
+        .map(|s| SigningKey::from_seed(alg, &[s; 32]).unwrap())
+        .collect();
+    let pks: Vec<Vec<u8>> = sks
+        .iter()
+        .map(|k| k.verifying_key().to_bytes().to_vec())
+        .collect();
     let msgs: Vec<Vec<u8>> = (0..24).map(|i| vec![i as u8; 5]).collect();
-    let mut sigs: Vec<Vec<u8>> = (0..24).map(|i| sks[i].sign(&msgs[i], b"").unwrap()).collect();
+    let mut sigs: Vec<Vec<u8>> = (0..24)
+        .map(|i| sks[i].sign(&msgs[i], b"").unwrap())
+        .collect();
     sigs[3][0] ^= 1;
     let items: Vec<VerifyItem<'_>> = (0..24)
         .map(|i| VerifyItem::encoded(alg, &pks[i], &msgs[i], &sigs[i]))

@@ -6,7 +6,9 @@ use pqsig::any::SigningKey;
 use pqsig::Algorithm;
 use pqsig_proto::background::BackgroundServer;
 use pqsig_proto::server::ServerConfig;
-use pqsig_proto::{Client, Endpoint, Handler, KeyMapHandler};
+use pqsig_proto::{
+    Client, Endpoint, Handler, Input, KeyMapHandler, KeyRef, SignRequest, VerifyRequest,
+};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -68,5 +70,25 @@ impl TestServer {
         let mut c = Client::connect(&self.tcp, Some(Duration::from_secs(30))).unwrap();
         c.hello(TOKEN).unwrap();
         c
+    }
+}
+
+/// A SIGN of `msg` with key `id` (hedged, empty context).
+pub fn sign(id: &str, msg: &[u8]) -> SignRequest {
+    SignRequest {
+        key_id: id.into(),
+        input: Input::Message(msg.to_vec()),
+        context: vec![],
+        deterministic: false,
+    }
+}
+
+/// A VERIFY of `sig` over `msg` under `key` (empty context).
+pub fn verify(key: KeyRef, msg: &[u8], sig: &[u8]) -> VerifyRequest {
+    VerifyRequest {
+        key,
+        input: Input::Message(msg.to_vec()),
+        context: vec![],
+        signature: sig.to_vec(),
     }
 }

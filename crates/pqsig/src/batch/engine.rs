@@ -13,8 +13,8 @@ use crate::mldsa::batch as mb;
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
-use std::collections::HashMap;
 use core::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -29,18 +29,30 @@ pub(crate) fn verify(items: &[VerifyItem<'_>], opts: &Options) -> Vec<Result<(),
     let mut out: Vec<Option<Result<(), Error>>> = vec![None; items.len()];
     if let Some(dev) = &opts.device {
         let jobs = on_device(dev.as_ref(), Operation::Verify, items, |it| it.algorithm());
-        run_jobs(dev.as_ref(), jobs, items, &mut out, |idx| {
-            Job::Verify(idx.iter().map(|&i| OwnedVerifyItem::from_item(&items[i])).collect())
-        }, |o| match o {
-            JobOutput::Verify(v) => Some(v),
-            _ => None,
-        });
+        run_jobs(
+            dev.as_ref(),
+            jobs,
+            &mut out,
+            |idx| {
+                Job::Verify(
+                    idx.iter()
+                        .map(|&i| OwnedVerifyItem::from_item(&items[i]))
+                        .collect(),
+                )
+            },
+            |o| match o {
+                JobOutput::Verify(v) => Some(v),
+                _ => None,
+            },
+        );
     }
     let rest: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
     for (i, r) in cpu_verify(items, &rest, opts) {
         out[i] = Some(r);
     }
-    out.into_iter().map(|r| r.unwrap_or(Err(Error::Device(DeviceError::Failed)))).collect()
+    out.into_iter()
+        .map(|r| r.unwrap_or(Err(Error::Device(DeviceError::Failed))))
+        .collect()
 }
 
 /// Signs `items` as the options say.
@@ -48,21 +60,30 @@ pub(crate) fn sign(items: &[SignItem<'_>], opts: &Options) -> Vec<Result<Vec<u8>
     let mut out: Vec<Option<Result<Vec<u8>, Error>>> = vec![None; items.len()];
     if let Some(dev) = &opts.device {
         let jobs = on_device(dev.as_ref(), Operation::Sign, items, |it| it.algorithm());
-        run_jobs(dev.as_ref(), jobs, items, &mut out, |idx| {
-            Job::Sign(idx.iter().map(|&i| OwnedSignItem::from_item(&items[i])).collect())
-        }, |o| match o {
-            JobOutput::Sign(v) => Some(v),
-            _ => None,
-        });
+        run_jobs(
+            dev.as_ref(),
+            jobs,
+            &mut out,
+            |idx| {
+                Job::Sign(
+                    idx.iter()
+                        .map(|&i| OwnedSignItem::from_item(&items[i]))
+                        .collect(),
+                )
+            },
+            |o| match o {
+                JobOutput::Sign(v) => Some(v),
+                _ => None,
+            },
+        );
     }
     let rest: Vec<usize> = (0..items.len()).filter(|&i| out[i].is_none()).collect();
-    let units: Vec<Vec<usize>> = rest.iter().map(|&i| vec![i]).collect();
-    for (i, r) in run_units(opts.threads, &units, |u| {
-        u.iter().map(|&i| (i, sign_one(&items[i]))).collect()
-    }) {
+    for (i, r) in run_units(opts.threads, &rest, |&i| vec![(i, sign_one(&items[i]))]) {
         out[i] = Some(r);
     }
-    out.into_iter().map(|r| r.unwrap_or(Err(Error::Device(DeviceError::Failed)))).collect()
+    out.into_iter()
+        .map(|r| r.unwrap_or(Err(Error::Device(DeviceError::Failed))))
+        .collect()
 }
 
 /// The device's share of a batch: the indices of the items it supports, cut into jobs of
@@ -75,17 +96,18 @@ fn on_device<T>(
 ) -> Vec<Vec<usize>> {
     let caps = dev.capabilities();
     let size = caps.preferred_batch.clamp(1, caps.max_batch.max(1));
-    let idx: Vec<usize> = (0..items.len()).filter(|&i| caps.supports(alg(&items[i]), op)).collect();
+    let idx: Vec<usize> = (0..items.len())
+        .filter(|&i| caps.supports(alg(&items[i]), op))
+        .collect();
     idx.chunks(size).map(<[usize]>::to_vec).collect()
 }
 
 /// Submits the jobs (at most `max_in_flight` outstanding), collects the outputs in
 /// whatever order they complete, and leaves `out[i] = None` for every item whose job was
 /// refused, failed, timed out or answered malformed (the CPU runs those).
-fn run_jobs<T, R>(
+fn run_jobs<R>(
     dev: &dyn Device,
     jobs: Vec<Vec<usize>>,
-    _items: &[T],
     out: &mut [Option<Result<R, Error>>],
     make: impl Fn(&[usize]) -> Job,
     take: impl Fn(JobOutput) -> Option<Vec<Result<R, Error>>>,
@@ -111,7 +133,10 @@ fn run_jobs<T, R>(
                 Ok(t) => waiting.push((t, idx, Instant::now())),
                 Err(DeviceError::Busy) if !waiting.is_empty() => {
                     // Try this job again once something completes.
-                    queue = core::iter::once(idx).chain(queue).collect::<Vec<_>>().into_iter();
+                    queue = core::iter::once(idx)
+                        .chain(queue)
+                        .collect::<Vec<_>>()
+                        .into_iter();
                     break;
                 }
                 Err(_) => {}
@@ -175,7 +200,10 @@ fn cpu_verify(
                 continue;
             }
             VerifyKey::Object(any::VerifyingKey::MlDsa(vk)) => (vk.param_set(), vk.kern),
-            VerifyKey::Encoded { alg: Algorithm::MlDsa(ps), .. } => (ps, encoded_kern),
+            VerifyKey::Encoded {
+                alg: Algorithm::MlDsa(ps),
+                ..
+            } => (ps, encoded_kern),
             _ => {
                 singles.push(i);
                 continue;
@@ -194,7 +222,11 @@ fn cpu_verify(
             .1
             .push(i);
     }
-    let unit = if opts.kernel_device.is_some() { DEVICE_GROUP } else { LOCKSTEP };
+    let unit = if opts.kernel_device.is_some() {
+        DEVICE_GROUP
+    } else {
+        LOCKSTEP
+    };
     let mut units: Vec<Unit> = Vec::new();
     for key in order {
         let (kern, members) = &groups[&key];

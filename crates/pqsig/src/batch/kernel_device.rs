@@ -63,6 +63,11 @@ impl Transforms for DeviceTransforms<'_> {
         self.run(TransformMode::MlDsaNtt, polys, 9 * Q, self.kern.ntt)
     }
     fn invntt_tomont(&self, polys: &mut [Poly]) {
-        self.run(TransformMode::MlDsaInvNttToMont, polys, Q, self.kern.invntt_tomont)
+        self.run(
+            TransformMode::MlDsaInvNttToMont,
+            polys,
+            Q,
+            self.kern.invntt_tomont,
+        )
     }
 }

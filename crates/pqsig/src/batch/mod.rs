@@ -205,7 +205,10 @@ impl core::fmt::Debug for Options {
         f.debug_struct("Options")
             .field("threads", &self.threads)
             .field("device", &self.device.as_ref().map(|d| d.info().name))
-            .field("kernel_device", &self.kernel_device.as_ref().map(|d| d.name().to_string()))
+            .field(
+                "kernel_device",
+                &self.kernel_device.as_ref().map(|d| d.name().to_string()),
+            )
             .field("backend", &self.backend)
             .finish()
     }

@@ -23,9 +23,9 @@ use super::sample;
 use crate::error::Error;
 use crate::kernels::keccak::sponge::SHAKE256_RATE;
 use crate::kernels::mldsa::{Kernels, Poly};
+use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
-use alloc::collections::BTreeMap;
 use core::cell::Cell;
 
 /// A key as the batch caller holds it.
@@ -312,7 +312,9 @@ fn decode_keys<'s>(
     let mut slot = vec![None; items.len()];
     let mut by_rho: BTreeMap<&[u8], Vec<usize>> = BTreeMap::new();
     for &i in &idx {
-        let KeyIn::Encoded(pk) = items[i].key else { continue };
+        let KeyIn::Encoded(pk) = items[i].key else {
+            continue;
+        };
         let same = by_rho.entry(&pk[..32]).or_default();
         let j = match same.iter().find(|&&j| pks[j] == pk) {
             Some(&j) => j,
@@ -449,7 +451,16 @@ mod tests {
                     .collect();
                 // Item 11's message is over MU_COPY_LIMIT: hashed on its own, not copied.
                 let msgs: Vec<Vec<u8>> = (0..13)
-                    .map(|i| vec![i as u8; if i == 11 { MU_COPY_LIMIT + 1 } else { i * 7 % 20 }])
+                    .map(|i| {
+                        vec![
+                            i as u8;
+                            if i == 11 {
+                                MU_COPY_LIMIT + 1
+                            } else {
+                                i * 7 % 20
+                            }
+                        ]
+                    })
                     .collect();
                 let mut sigs = Vec::new();
                 for (i, m) in msgs.iter().enumerate() {
