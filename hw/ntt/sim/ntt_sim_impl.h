@@ -231,8 +231,19 @@ template <class V> struct Sim : Base {
     m->eval();
   }
 
+  // A request that breaks an AXI rule or hangs leaves the card reset (as a host
+  // driver would after a bus error); an incomplete one (cycle limit) is left as it is.
   int run(uint32_t *words, uint32_t num, uint32_t mode, uint64_t limit,
           ntt_sim_cycles *cyc) override {
+    int rc = run_inner(words, num, mode, limit, cyc);
+    if (rc == NTT_SIM_EOUTSIDE || rc == NTT_SIM_EBURST || rc == NTT_SIM_EPROTOCOL ||
+        rc == NTT_SIM_ETIMEOUT)
+      hard_reset();
+    return rc;
+  }
+
+  int run_inner(uint32_t *words, uint32_t num, uint32_t mode, uint64_t limit,
+                ntt_sim_cycles *cyc) {
     err = NTT_SIM_OK;
     msg.clear();
     if (mode > 1) return fail(NTT_SIM_EBADARG, "mode %llu", mode);
