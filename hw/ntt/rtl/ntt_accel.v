@@ -121,14 +121,17 @@ module ntt_accel #(
       r_buf <= 32'd0; r_mode <= 1'b0; r_num <= 16'd0; r_done <= 1'b0; r_ie <= 1'b0;
     end else begin
       if (done_pulse) r_done <= 1'b1;
-      // write: accept address and data together
       s_awready <= 1'b0;
       s_wready  <= 1'b0;
+      // write: address and data together; ready for one cycle (the handshake), the
+      // response in the cycle after it
+      if (s_awready) begin
+        s_bvalid <= 1'b1;
+        s_bresp  <= 2'b00;
+      end
       if (s_awvalid && s_wvalid && !s_awready && !s_bvalid) begin
         s_awready <= 1'b1;
         s_wready  <= 1'b1;
-        s_bvalid  <= 1'b1;
-        s_bresp   <= 2'b00;
         case (s_awaddr[7:2])
           6'h00: if (s_wdata[0] && !busy) begin r_start <= 1'b1; r_done <= 1'b0; end
           6'h01: r_ie <= s_wdata[0];
@@ -141,9 +144,9 @@ module ntt_accel #(
       if (s_bvalid && s_bready) s_bvalid <= 1'b0;
       // read
       s_arready <= 1'b0;
+      if (s_arready) s_rvalid <= 1'b1;
       if (s_arvalid && !s_arready && !s_rvalid) begin
         s_arready <= 1'b1;
-        s_rvalid  <= 1'b1;
         s_rdata   <= rd;
         s_rresp   <= 2'b00;
       end

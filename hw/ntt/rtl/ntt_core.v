@@ -216,27 +216,33 @@ module ntt_core #(
   reg [AB-1:0] p_a2    [0:PIPE-1];
 
   // gather: two rows (lo = row J, hi = row J2) -> BFU lanes
-  wire [RWD-1:0] g_b0 = bk_rdata[({p_src[0], 1'b0})*RWD +: RWD];
-  wire [RWD-1:0] g_b1 = bk_rdata[({p_src[0], 1'b1})*RWD +: RWD];
+  reg  [RWD-1:0] g_b0, g_b1;   // bank 0 / 1 of the buffer read by the compute
+  always @(*) begin
+    case (p_src[0])
+      2'd0: begin g_b0 = bk_rdata[0*RWD +: RWD]; g_b1 = bk_rdata[1*RWD +: RWD]; end
+      2'd1: begin g_b0 = bk_rdata[2*RWD +: RWD]; g_b1 = bk_rdata[3*RWD +: RWD]; end
+      2'd2: begin g_b0 = bk_rdata[4*RWD +: RWD]; g_b1 = bk_rdata[5*RWD +: RWD]; end
+      default: begin g_b0 = bk_rdata[6*RWD +: RWD]; g_b1 = bk_rdata[7*RWD +: RWD]; end
+    endcase
+  end
   wire [2*RWD-1:0] g_cat = p_par[0] ? {g_b0, g_b1} : {g_b1, g_b0};  // {hi, lo}
   reg  [BFUS*RB-1:0] bf_a, bf_b;
   wire [BFUS*RB-1:0] bf_ao, bf_bo;
-  integer ii;
-  reg [4:0] pa;
+  // constant version of ins0 for the crossbars (elaboration-time indices)
+  function integer cins0(input integer x, input integer l);
+    cins0 = ((x >> l) << (l + 1)) | (x & ((1 << l) - 1));
+  endfunction
+
+  integer ii, ll;
   always @(*) begin
-    pa = 5'd0;
-    bf_a = {(BFUS*RB){1'b0}};
-    bf_b = {(BFUS*RB){1'b0}};
     for (ii = 0; ii < BFUS; ii = ii + 1) begin
-      if (p_within[0]) begin
-        pa = ins0(ii, p_loglen[0]);
-        bf_a[ii*RB +: RB] = g_cat[pa*RB +: RB];
-        bf_b[ii*RB +: RB] = g_cat[(pa + (5'd1 << p_loglen[0]))*RB +: RB];
-      end else begin
-        pa = ii;
-        bf_a[ii*RB +: RB] = g_cat[ii*RB +: RB];
-        bf_b[ii*RB +: RB] = g_cat[(BFUS+ii)*RB +: RB];
-      end
+      bf_a[ii*RB +: RB] = g_cat[ii*RB +: RB];
+      bf_b[ii*RB +: RB] = g_cat[(BFUS+ii)*RB +: RB];
+      for (ll = 0; ll < LOGB; ll = ll + 1)
+        if (p_within[0] && p_loglen[0] == ll) begin
+          bf_a[ii*RB +: RB] = g_cat[cins0(ii, ll)*RB +: RB];
+          bf_b[ii*RB +: RB] = g_cat[(cins0(ii, ll) + (1 << ll))*RB +: RB];
+        end
     end
   end
 
@@ -249,21 +255,19 @@ module ntt_core #(
   endgenerate
 
   // scatter: BFU lanes -> two rows
+  integer si, sl;
   reg [2*RWD-1:0] s_cat;
-  reg [4:0] sa;
   always @(*) begin
-    s_cat = {(2*RWD){1'b0}};
-    sa = 5'd0;
-    for (ii = 0; ii < BFUS; ii = ii + 1) begin
-      if (p_within[PIPE-1]) begin
-        sa = ins0(ii, p_loglen[PIPE-1]);
-        s_cat[sa*RB +: RB] = bf_ao[ii*RB +: RB];
-        s_cat[(sa + (5'd1 << p_loglen[PIPE-1]))*RB +: RB] = bf_bo[ii*RB +: RB];
-      end else begin
-        s_cat[ii*RB +: RB] = bf_ao[ii*RB +: RB];
-        s_cat[(BFUS+ii)*RB +: RB] = bf_bo[ii*RB +: RB];
-      end
+    for (si = 0; si < BFUS; si = si + 1) begin
+      s_cat[si*RB +: RB] = bf_ao[si*RB +: RB];
+      s_cat[(BFUS+si)*RB +: RB] = bf_bo[si*RB +: RB];
     end
+    for (sl = 0; sl < LOGB; sl = sl + 1)
+      if (p_within[PIPE-1] && p_loglen[PIPE-1] == sl)
+        for (si = 0; si < BFUS; si = si + 1) begin
+          s_cat[cins0(si, sl)*RB +: RB] = bf_ao[si*RB +: RB];
+          s_cat[(cins0(si, sl) + (1 << sl))*RB +: RB] = bf_bo[si*RB +: RB];
+        end
   end
   wire wb_v = p_v[PIPE-1];
   wire [1:0] wb_dst = p_dst[PIPE-1];
@@ -291,8 +295,11 @@ module ntt_core #(
   reg  [DW-1:0] fifo [0:3];
   reg  [1:0]    f_wp, f_rp;
   reg  [2:0]    f_n;      // entries present
-  wire [RWD-1:0] sr_b0 = bk_rdata[({s_rd_buf, 1'b0})*RWD +: RWD];
-  wire [RWD-1:0] sr_b1 = bk_rdata[({s_rd_buf, 1'b1})*RWD +: RWD];
+  // the final buffer is Y (odd layer count) or X of the pair: two candidates
+  wire [RWD-1:0] sr_b0 = s_rd_buf[1] ? bk_rdata[(4 + 2*FINAL_Y)*RWD +: RWD]
+                                     : bk_rdata[(0 + 2*FINAL_Y)*RWD +: RWD];
+  wire [RWD-1:0] sr_b1 = s_rd_buf[1] ? bk_rdata[(5 + 2*FINAL_Y)*RWD +: RWD]
+                                     : bk_rdata[(1 + 2*FINAL_Y)*RWD +: RWD];
   wire [RWD-1:0] sr_row0 = s_rd_par ? sr_b1 : sr_b0;   // row 2t in bank parity(t)
   wire [RWD-1:0] sr_row1 = s_rd_par ? sr_b0 : sr_b1;
   wire [DW-1:0] sr_beat;
@@ -328,39 +335,33 @@ module ntt_core #(
   // bank port multiplexers (combinational: the banks register address and data).
   // Loader and write-back never hit the same bank in one cycle, nor do the compute
   // and storer reads (see the buffer rotation above); write-back has priority anyway.
+  generate
+    for (gi = 0; gi < 8; gi = gi + 1) begin : g_port
+      localparam [1:0] BUFI = gi / 2;
+      localparam       PAR  = gi % 2;
+      wire ld_hit = r_fire && (BUFI == {l_poly[0], 1'b0});
+      wire wb_hit = wb_v && (BUFI == wb_dst);
+      wire c_hit  = c_go && (BUFI == c_src);
+      wire s_hit  = s_go && (BUFI == s_buf);
+      always @(*) begin
+        bk_we[gi] = ld_hit || wb_hit;
+        bk_re[gi] = c_hit || s_hit;
+        if (wb_hit) begin
+          bk_waddr[gi*AB +: AB]   = (PAR == wb_par) ? p_a1[PIPE-1] : p_a2[PIPE-1];
+          bk_wdata[gi*RWD +: RWD] = (PAR == wb_par) ? s_cat[RWD-1:0] : s_cat[2*RWD-1:RWD];
+        end else begin
+          bk_waddr[gi*AB +: AB]   = l_t;
+          bk_wdata[gi*RWD +: RWD] = (PAR == l_par) ? r_row0 : r_row1;
+        end
+        if (c_hit)
+          bk_raddr[gi*AB +: AB] = (PAR == c_parJ) ? c_J[RW-1:1] : c_J2[RW-1:1];
+        else
+          bk_raddr[gi*AB +: AB] = s_tt;
+      end
+    end
+  endgenerate
+
   integer k;
-  always @(*) begin
-    bk_we = 8'd0; bk_waddr = {(8*AB){1'b0}}; bk_wdata = {(8*RWD){1'b0}};
-    bk_re = 8'd0; bk_raddr = {(8*AB){1'b0}};
-    if (r_fire) begin
-      bk_we[{l_poly[0], 1'b0, 1'b0}] = 1'b1;
-      bk_we[{l_poly[0], 1'b0, 1'b1}] = 1'b1;
-      bk_waddr[({l_poly[0], 1'b0, 1'b0})*AB +: AB] = l_t;
-      bk_waddr[({l_poly[0], 1'b0, 1'b1})*AB +: AB] = l_t;
-      bk_wdata[({l_poly[0], 1'b0, 1'b0})*RWD +: RWD] = l_par ? r_row1 : r_row0;
-      bk_wdata[({l_poly[0], 1'b0, 1'b1})*RWD +: RWD] = l_par ? r_row0 : r_row1;
-    end
-    if (wb_v) begin
-      bk_we[{wb_dst, wb_par}]     = 1'b1;
-      bk_waddr[({wb_dst, wb_par})*AB +: AB]  = p_a1[PIPE-1];
-      bk_wdata[({wb_dst, wb_par})*RWD +: RWD]  = s_cat[RWD-1:0];
-      bk_we[{wb_dst, ~wb_par}]    = 1'b1;
-      bk_waddr[({wb_dst, ~wb_par})*AB +: AB] = p_a2[PIPE-1];
-      bk_wdata[({wb_dst, ~wb_par})*RWD +: RWD] = s_cat[2*RWD-1:RWD];
-    end
-    if (s_go) begin
-      bk_re[{s_buf, 1'b0}] = 1'b1;
-      bk_re[{s_buf, 1'b1}] = 1'b1;
-      bk_raddr[({s_buf, 1'b0})*AB +: AB] = s_tt;
-      bk_raddr[({s_buf, 1'b1})*AB +: AB] = s_tt;
-    end
-    if (c_go) begin
-      bk_re[{c_src, c_parJ}]     = 1'b1;
-      bk_raddr[({c_src, c_parJ})*AB +: AB]  = c_J[RW-1:1];
-      bk_re[{c_src, ~c_parJ}]    = 1'b1;
-      bk_raddr[({c_src, ~c_parJ})*AB +: AB] = c_J2[RW-1:1];
-    end
-  end
 
   always @(posedge clk) begin
     done_pulse <= 1'b0;
