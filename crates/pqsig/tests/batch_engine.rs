@@ -6,7 +6,7 @@
 
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::batch::device::{self, OwnedVerifyItem};
-use pqsig::batch::kernel_device::MlDsaPoly;
+use pqsig::batch::MlDsaPoly;
 use pqsig::batch::{
     self, Capabilities, Device, DeviceInfo, Job, JobOutput, KernelDevice, Message, Operation,
     Options, SignItem, SignKey, Ticket, TransformMode, VerifyItem, VerifyKey,
@@ -573,7 +573,20 @@ impl KernelDevice for NaiveNtt {
     fn max_polys(&self) -> usize {
         4096
     }
-    fn transform(&self, mode: TransformMode, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+    fn supports(&self, mode: TransformMode) -> bool {
+        matches!(
+            mode,
+            TransformMode::MlDsaNtt | TransformMode::MlDsaInvNttToMont
+        )
+    }
+    fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
+        Err(DeviceError::Declined)
+    }
+    fn transform_mldsa(
+        &self,
+        mode: TransformMode,
+        polys: &mut [MlDsaPoly],
+    ) -> Result<(), DeviceError> {
         self.requests.lock().unwrap().push((mode, polys.len()));
         match self.mode {
             "fail" => return Err(DeviceError::Failed),
@@ -587,6 +600,7 @@ impl KernelDevice for NaiveNtt {
             match mode {
                 TransformMode::MlDsaNtt => naive::ntt(&mut p.coeffs),
                 TransformMode::MlDsaInvNttToMont => naive::invntt_tomont(&mut p.coeffs),
+                _ => return Err(DeviceError::Declined),
             }
         }
         Ok(())

@@ -14,6 +14,7 @@
 //! * [`xof`] — SNOVA's public-seed expansion: SHAKE128 counter mode and AES-128-CTR.
 //! * [`ntt`] — the NTT engine: radix-2, radix-4 and Winograd radix-8/16 variants of the
 //!   ML-DSA and Falcon transforms, selectable per process (`PQSIG_NTT`).
+//! * [`device`] — devices serving the NTT entries of the tables (the hardware seam).
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.
 //! * [`trace`] — which backend each dispatch point was asked for (feature
@@ -24,6 +25,7 @@
 //! no scheme module decides on an ISA itself.
 
 pub mod aes;
+pub mod device;
 pub mod falcon;
 pub mod gf16;
 pub mod keccak;
