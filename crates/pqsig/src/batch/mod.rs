@@ -11,8 +11,9 @@
 //!   ML-DSA verification runs each group in lockstep (`mldsa::batch`: the single-stream
 //!   hashes of the group multi-way, ExpandA lanes filled across keys, one NTT call for
 //!   the group), the other schemes item by item. Groups are cut into work units spread
-//!   over the cores with rayon; [`Options::threads`] sets how many threads
-//!   (`None`: rayon's global pool, one per core; `Some(1)`: the calling thread).
+//!   over the cores: the calling thread and helper threads that join it (`workers.rs`);
+//!   [`Options::threads`] sets how many (`None`: one per core; `Some(1)`: the calling
+//!   thread alone).
 //! * **A device** ([`device::Device`]): an engine that takes whole batches, chosen by
 //!   name ([`Options::device`], `PQSIG_DEVICE=NAME`, the CLI's `--device NAME`). Work
 //!   the device declines, cannot take now (busy), fails or times out runs on the CPU
@@ -57,6 +58,7 @@
 pub mod device;
 mod engine;
 mod kernel_device;
+mod workers;
 
 use crate::algorithm::Algorithm;
 use crate::any;
@@ -195,8 +197,8 @@ impl<'a> SignItem<'a> {
 /// Where and how a batch runs.
 #[derive(Clone, Default)]
 pub struct Options {
-    /// Threads of the CPU engine: `None` for rayon's global pool (one per core),
-    /// `Some(1)` for the calling thread only, `Some(n)` for a pool of `n` threads.
+    /// Threads of the CPU engine: `None` for one per core, `Some(1)` for the calling
+    /// thread only, `Some(n)` for the caller and `n − 1` helper threads.
     pub threads: Option<usize>,
     /// A batch device; `None` for the CPU engine alone.
     pub device: Option<Arc<dyn Device>>,

@@ -165,8 +165,8 @@ fn format_of(ps: ParamSet) -> round3::Format {
 pub struct VerifyingKey {
     ps: ParamSet,
     bytes: Vec<u8>,
-    prepared: PreparedPublicKey,
-    backend: Backend,
+    pub(crate) prepared: PreparedPublicKey,
+    pub(crate) backend: Backend,
 }
 
 impl VerifyingKey {

@@ -25,6 +25,8 @@
 //! # Ok::<(), pqsig::Error>(())
 //! ```
 
+#[cfg(feature = "std")] // the batch engine's
+pub(crate) mod batch;
 pub mod codec;
 pub mod fndsa;
 pub mod hash;
