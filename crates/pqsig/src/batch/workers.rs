@@ -129,19 +129,32 @@ impl Pool {
             call: trampoline::<F>,
         };
         sh.slot.store(&post as *const Post as *mut Post, SeqCst);
+        // From here until the retraction `post` and `work` must outlive every helper
+        // inside them, even if `work` panics on this thread: the guard retracts and waits
+        // in its drop, which runs on unwinding too.
+        let retract = Retract(sh);
         if sh.sleepers.load(SeqCst) > 0 {
             let _g = sh.lock.lock().unwrap_or_else(PoisonError::into_inner);
             sh.wake.notify_all();
         }
         work();
-        // Retract, then wait for the helpers that entered (they are working). A helper
-        // that checks the slot from now on sees null and leaves `post` alone.
-        sh.slot.store(core::ptr::null_mut(), SeqCst);
-        while sh.active.load(SeqCst) != 0 {
-            core::hint::spin_loop();
-        }
+        drop(retract);
         if sh.panicked.swap(false, SeqCst) {
             panic!("a batch helper thread panicked");
+        }
+    }
+}
+
+/// Retracts the current post and waits for the helpers that entered it (they are
+/// working and about to finish). A helper that checks the slot afterwards sees null and
+/// leaves the post alone.
+struct Retract<'a>(&'a Shared);
+
+impl Drop for Retract<'_> {
+    fn drop(&mut self) {
+        self.0.slot.store(core::ptr::null_mut(), SeqCst);
+        while self.0.active.load(SeqCst) != 0 {
+            core::hint::spin_loop();
         }
     }
 }
