@@ -89,9 +89,9 @@ pub mod internals {
         /// first).
         pub mod verify {
             pub use crate::falcon::verify::{
-                complete_private_with, compute_public_with, open_signed_message,
-                open_signed_message_with, public_key_from_fg, to_ntt_monty, verify, verify_raw,
-                verify_raw_with, verify_with, PreparedPublicKey,
+                complete_private, complete_private_with, compute_public, compute_public_with,
+                open_signed_message, open_signed_message_with, public_key_from_fg, to_ntt_monty,
+                verify, verify_raw, verify_raw_with, verify_with, PreparedPublicKey,
             };
         }
         /// NTRU key generation: the 48-byte-seed flow, the f, g sampler, NTRUSolve.
