@@ -16,9 +16,9 @@
 //! (these polynomials can be secret: `s1`, `y`, Falcon's `f`); a device receives secret
 //! data by design, as the hardware of the papers does.
 //!
-//! Without `std` there is no device slot: the tables are the CPU's.
+//! Without `std` there is no device slot and no serving: the tables are the CPU's.
 
-use super::mldsa::{Kernels, Poly, Q};
+use super::mldsa::Poly;
 use alloc::string::String;
 
 /// What a request asks for. The conventions are the portable kernels' (their module
@@ -82,6 +82,7 @@ pub trait KernelDevice: Send + Sync {
     }
 }
 
+#[cfg(feature = "std")]
 /// Runs ML-DSA polynomials through `dev`, in requests of at most `max_polys`, and
 /// falls back to `cpu` for any request that fails or comes back out of bounds.
 pub(crate) fn serve_mldsa(
@@ -91,8 +92,8 @@ pub(crate) fn serve_mldsa(
     cpu: fn(&mut [Poly]),
 ) {
     let bound = match mode {
-        TransformMode::MlDsaNtt => 9 * Q,
-        _ => Q,
+        TransformMode::MlDsaNtt => 9 * super::mldsa::Q,
+        _ => super::mldsa::Q,
     };
     if !dev.supports(mode) {
         return cpu(polys);
@@ -112,6 +113,7 @@ pub(crate) fn serve_mldsa(
     }
 }
 
+#[cfg(feature = "std")]
 /// Runs Falcon polynomials of `2^logn` coefficients through `dev` (as [`serve_mldsa`];
 /// the bound is canonical, `[0, 12289)`).
 pub(crate) fn serve_falcon(
@@ -147,6 +149,7 @@ pub use slot::*;
 mod slot {
     use super::*;
     use crate::kernels::falcon::ntt::NttKernels;
+    use crate::kernels::mldsa::Kernels;
     use crate::kernels::select::Backend;
     use crate::Error;
     use alloc::sync::Arc;
@@ -309,10 +312,4 @@ mod slot {
             _ => &portable::FALCON,
         }
     }
-}
-
-#[cfg(not(feature = "std"))]
-#[inline]
-pub(crate) fn active() -> bool {
-    false
 }
