@@ -14,10 +14,10 @@
 //! `count` times in one mode; `falcon_sign_ticks <count> 0 k <backend>` runs the kernel's
 //! dependent loop `count` times.
 
-use pqsig::falcon::sign::prng::{Prng, SEED_LEN};
 use pqsig::falcon::{keygen_from_seed, ParamSet, SigningKey};
 use pqsig::kernels::falcon::fpr::{self, Fpr};
 use pqsig::kernels::falcon::samplerz::{kernels, Request, WINDOW};
+use pqsig::kernels::internals::falcon::sign::prng::{Prng, SEED_LEN};
 use pqsig::Backend;
 use std::hint::black_box;
 use std::time::Instant;

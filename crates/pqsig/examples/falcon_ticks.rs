@@ -15,8 +15,9 @@ fn main() {
         KeyPairGenerator, KeyPairGeneratorStandard, SigningKey as _, SigningKeyStandard,
         VerifyingKey as _, VerifyingKeyStandard, DOMAIN_NONE, HASH_ID_RAW,
     };
-    use pqsig::falcon::{codec, hash, verify, ParamSet, VerifyingKey};
+    use pqsig::falcon::{ParamSet, VerifyingKey};
     use pqsig::kernels::falcon::ntt;
+    use pqsig::kernels::internals::falcon::{codec, hash, verify};
     use pqsig::kernels::keccak::f1600;
     use pqsig::kernels::keccak::sponge::Shake256;
     use pqsig::Backend;

@@ -211,7 +211,7 @@ fn main() {
                     ));
                 }));
                 b.push(time(200, |_| {
-                    fndsa::hash::hash_to_point(black_box(&nonce), &mu, &mut c);
+                    pqsig::kernels::internals::fndsa::hash_to_point(black_box(&nonce), &mu, &mut c);
                 }));
                 d.push(time(200, |_| {
                     black_box(

@@ -70,6 +70,43 @@
 //! let _ = pqsig::kernels::falcon::fndsa::avx2::modq::decode;
 //! ```
 //!
+//! Scheme internals that take raw shapes (slices that must be 2^logn long, unchecked
+//! encodings) are private as well: the round-3 Falcon signer, codecs, hash-to-point and
+//! verifier, and FN-DSA's hash-to-point, do not resolve from outside the crate ...
+//!
+//! ```compile_fail,E0603
+//! use pqsig::falcon::sign::CompactKey;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::falcon::sign::round3::SEED_LEN;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::falcon::codec::comp_decode;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::falcon::verify::verify_raw;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::falcon::hash::hash_to_point_msg;
+//! ```
+//! ```compile_fail,E0603
+//! let _ = pqsig::falcon::fndsa::hash::hash_to_point;
+//! ```
+//!
+//! ... except through the door `kernels::internals` (not API: raw shapes; may panic on
+//! malformed shapes), while the public API keeps what a user needs, shape-checked:
+//!
+//! ```
+//! let _ = pqsig::kernels::internals::falcon::sign::CompactKey::new;
+//! let _ = pqsig::kernels::internals::falcon::codec::comp_decode;
+//! let _ = pqsig::kernels::internals::fndsa::hash_to_point;
+//! use pqsig::falcon::{self, ParamSet};
+//! let (_sk, vk) = falcon::keygen_from_seed(ParamSet::Falcon512, &[0u8; 48])?;
+//! assert!(vk.decode_signature(&[0x39]).is_err());
+//! assert!(vk.verify_point(&[0; 3], &[0; 3]).is_err());
+//! # Ok::<(), pqsig::Error>(())
+//! ```
+//!
 //! Falcon's and FN-DSA's own kernels go through the same kind of accessor:
 //!
 //! ```

@@ -8,9 +8,9 @@
 mod common;
 
 use common::XorShift;
-use pqsig::falcon::sign::prng::{Prng, SEED_LEN};
 use pqsig::kernels::falcon::fpr::{self, Fpr};
 use pqsig::kernels::falcon::samplerz::{kernels, Leaf, Request, SamplerKernels, WINDOW};
+use pqsig::kernels::internals::falcon::sign::prng::{Prng, SEED_LEN};
 use pqsig::Backend;
 
 fn tables() -> Vec<&'static SamplerKernels> {

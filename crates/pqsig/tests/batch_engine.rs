@@ -6,7 +6,7 @@
 
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::batch::device::{self, OwnedVerifyItem};
-use pqsig::batch::kernel_device::MlDsaPoly;
+use pqsig::batch::MlDsaPoly;
 use pqsig::batch::{
     self, Capabilities, Device, DeviceInfo, Job, JobOutput, KernelDevice, Message, Operation,
     Options, SignItem, SignKey, Ticket, TransformMode, VerifyItem, VerifyKey,
@@ -573,7 +573,20 @@ impl KernelDevice for NaiveNtt {
     fn max_polys(&self) -> usize {
         4096
     }
-    fn transform(&self, mode: TransformMode, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+    fn supports(&self, mode: TransformMode) -> bool {
+        matches!(
+            mode,
+            TransformMode::MlDsaNtt | TransformMode::MlDsaInvNttToMont
+        )
+    }
+    fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
+        Err(DeviceError::Declined)
+    }
+    fn transform_mldsa(
+        &self,
+        mode: TransformMode,
+        polys: &mut [MlDsaPoly],
+    ) -> Result<(), DeviceError> {
         self.requests.lock().unwrap().push((mode, polys.len()));
         match self.mode {
             "fail" => return Err(DeviceError::Failed),
@@ -587,6 +600,7 @@ impl KernelDevice for NaiveNtt {
             match mode {
                 TransformMode::MlDsaNtt => naive::ntt(&mut p.coeffs),
                 TransformMode::MlDsaInvNttToMont => naive::invntt_tomont(&mut p.coeffs),
+                _ => return Err(DeviceError::Declined),
             }
         }
         Ok(())
@@ -636,5 +650,73 @@ fn kernel_device_receives_whole_groups_and_cannot_change_verdicts() {
             ],
             "{mode}"
         );
+    }
+}
+
+/// Round-3 Falcon in lockstep: hash-to-point four-way across inputs of the same block
+/// count (messages across the 95/96-byte and 231/232-byte edges, long ones hashed
+/// alone), keys as objects and encodings, tampered, truncated and wrong-degree
+/// signatures, a wrong key — every verdict the single call's, on 1 and 2 threads.
+#[test]
+fn falcon_lockstep_equals_single_calls() {
+    let lens = [
+        0usize, 1, 40, 95, 96, 97, 135, 136, 231, 232, 300, 4055, 4056, 5000,
+    ];
+    for name in [
+        "Falcon-512",
+        "Falcon-1024",
+        "Falcon-padded-512",
+        "Falcon-padded-1024",
+    ] {
+        let alg = Algorithm::from_name(name).unwrap();
+        let other = Algorithm::from_name(if name.contains("1024") {
+            "Falcon-512"
+        } else {
+            "Falcon-1024"
+        })
+        .unwrap();
+        let sks: Vec<SigningKey> = (0..3u8)
+            .map(|s| SigningKey::from_seed(alg, &vec![s + 1; alg.seed_len()]).unwrap())
+            .collect();
+        let vks: Vec<VerifyingKey> = sks.iter().map(SigningKey::verifying_key).collect();
+        let pks: Vec<Vec<u8>> = vks.iter().map(|k| k.to_bytes().to_vec()).collect();
+        let wrong_degree = SigningKey::from_seed(other, &vec![9; other.seed_len()])
+            .unwrap()
+            .sign(b"x", b"")
+            .unwrap();
+        let mut msgs = Vec::new();
+        let mut sigs = Vec::new();
+        for (i, &len) in lens.iter().cycle().take(3 * lens.len()).enumerate() {
+            let msg: Vec<u8> = (0..len).map(|b| (b * 13 + i) as u8).collect();
+            let mut sig = sks[i % 3].sign(&msg, b"").unwrap();
+            match i % 7 {
+                3 => sig[60] ^= 4,
+                5 => sig.truncate(sig.len() - 1),
+                6 if i % 2 == 0 => sig = wrong_degree.clone(),
+                _ => {}
+            }
+            msgs.push(msg);
+            sigs.push(sig);
+        }
+        let mut bad_key = pks[0].clone();
+        bad_key[0] ^= 1;
+        let items: Vec<VerifyItem<'_>> = (0..msgs.len())
+            .map(|i| {
+                let k = (i + (i % 11 == 4) as usize) % 3; // some under the wrong key
+                match i % 4 {
+                    0 => VerifyItem::new(&vks[k], &msgs[i], &sigs[i]),
+                    1 if i % 9 == 1 => VerifyItem::encoded(alg, &bad_key, &msgs[i], &sigs[i]),
+                    _ => VerifyItem::encoded(alg, &pks[k], &msgs[i], &sigs[i]),
+                }
+            })
+            .collect();
+        for threads in [1, 2] {
+            let got = batch::verify_batch_with(&items, &Options::threads(threads));
+            let ok = check_verify(&items, &got, &format!("{name} threads {threads}"));
+            assert!(
+                ok > items.len() / 3 && ok < items.len(),
+                "{name}: {ok} valid"
+            );
+        }
     }
 }

@@ -6,10 +6,12 @@
 mod common;
 
 use common::XorShift;
-use pqsig::falcon::codec::{self, comp_decode, comp_encode, modq_decode, modq_encode};
-use pqsig::falcon::codec::{trim_i8_decode, trim_i8_encode};
 use pqsig::falcon::params::{self, NONCE_LEN};
-use pqsig::falcon::verify;
+use pqsig::kernels::internals::falcon::codec::{
+    self, comp_decode, comp_encode, modq_decode, modq_encode,
+};
+use pqsig::kernels::internals::falcon::codec::{trim_i8_decode, trim_i8_encode};
+use pqsig::kernels::internals::falcon::verify;
 use pqsig::Error;
 
 /// MSB-first bit string builder for hand-made encodings.
@@ -784,5 +786,94 @@ fn comp_decode_matches_bitwise_model() {
             comp_decode_model(n, &input),
             "logn {logn} input {input:02x?}"
         );
+    }
+}
+
+/// Runs `f`, failing the test with `what` if it panics.
+fn no_panic<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(_) => panic!("{what}: panicked"),
+    }
+}
+
+/// The raw codec layer (not API: behind `pqsig::kernels::internals`) on every logn,
+/// out-of-range ones included, buffers of every shape and random bytes: no panic. The
+/// public API validates before it calls these; this keeps them robust anyway.
+#[test]
+fn codec_layer_sweep_never_panics() {
+    const HUGE: usize = 1 << 20;
+    let mut rng = XorShift(0x5eed_0003);
+    for logn in [0u32, 1, 2, 9, 10, 11, 31, 32, u32::MAX] {
+        for len in [0usize, 1, 7, 100, 1000, 2000, HUGE] {
+            let buf = rng.bytes(len);
+            let tag = format!("logn {logn} len {len}");
+            let _ = no_panic(&format!("decode_public_key {tag}"), || {
+                codec::decode_public_key(&buf)
+            });
+            let _ = no_panic(&format!("decode_secret_key {tag}"), || {
+                codec::decode_secret_key(&buf)
+            });
+            let _ = no_panic(&format!("decode_secret_key_logn {tag}"), || {
+                codec::decode_secret_key_logn(&buf, logn)
+            });
+            for padded in [false, true] {
+                let _ = no_panic(&format!("decode_signature {tag}"), || {
+                    codec::decode_signature(&buf, padded)
+                });
+                let _ = no_panic(&format!("decode_signature_logn {tag}"), || {
+                    codec::decode_signature_logn(&buf, logn, padded)
+                });
+                let _ = no_panic(&format!("verify {tag}"), || {
+                    verify::verify(&buf, b"m", &buf, padded)
+                });
+                let _ = no_panic(&format!("open_signed_message {tag}"), || {
+                    verify::open_signed_message(&buf, &buf, padded)
+                });
+            }
+            let _ = no_panic(&format!("decode_signed_message {tag}"), || {
+                codec::decode_signed_message(&buf, logn)
+            });
+            let _ = no_panic(&format!("decode_signed_message_padded {tag}"), || {
+                codec::decode_signed_message_padded(&buf, logn)
+            });
+            for n in [0usize, 1, 512, 1024, 1025] {
+                let _ = no_panic(&format!("modq_decode {tag} n {n}"), || {
+                    codec::modq_decode(&mut vec![0u16; n], &buf, logn)
+                });
+                let _ = no_panic(&format!("comp_decode {tag} n {n}"), || {
+                    codec::comp_decode(&mut vec![0i16; n], &buf, logn)
+                });
+                for bits in [0u32, 1, 5, 8, 9, 33] {
+                    let _ = no_panic(&format!("trim_i8_decode {tag} n {n} bits {bits}"), || {
+                        codec::trim_i8_decode(&mut vec![0i8; n], &buf, logn, bits)
+                    });
+                }
+                let _ = no_panic(&format!("decode_public_key_into {tag} n {n}"), || {
+                    codec::decode_public_key_into(&mut vec![0u16; n], &buf, logn)
+                });
+            }
+        }
+        for n in [0usize, 1, 512, 1024, 1025] {
+            for out_len in [0usize, 1, 100, 4000] {
+                let tag = format!("logn {logn} n {n} out {out_len}");
+                let mut out = vec![0u8; out_len];
+                let _ = no_panic(&format!("modq_encode {tag}"), || {
+                    codec::modq_encode(&mut out, &vec![12288u16; n], logn)
+                });
+                let _ = no_panic(&format!("comp_encode {tag}"), || {
+                    codec::comp_encode(&mut out, &vec![-2047i16; n], logn)
+                });
+                let _ = no_panic(&format!("trim_i8_encode {tag}"), || {
+                    codec::trim_i8_encode(&mut out, &vec![-127i8; n], logn, 8)
+                });
+                let _ = no_panic(&format!("encode_public_key {tag}"), || {
+                    codec::encode_public_key(&vec![1u16; n], logn)
+                });
+                let _ = no_panic(&format!("public_key_from_fg {tag}"), || {
+                    verify::public_key_from_fg(&vec![1i8; n], &vec![1i8; n], logn)
+                });
+            }
+        }
     }
 }

@@ -5,8 +5,8 @@
 mod common;
 
 use common::XorShift;
-use pqsig::falcon::keygen;
 use pqsig::falcon::params;
+use pqsig::kernels::internals::falcon::keygen;
 
 const Q: i64 = 12289;
 

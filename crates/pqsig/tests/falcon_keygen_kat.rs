@@ -7,7 +7,7 @@
 
 mod common;
 
-use pqsig::falcon::keygen;
+use pqsig::kernels::internals::falcon::keygen;
 use pqsig::rng::drbg::KatDrbg;
 
 struct Record {

@@ -11,9 +11,9 @@
 mod common;
 
 use common::{backends, XorShift};
-use pqsig::falcon::sign::prng::Prng;
 use pqsig::kernels::falcon::fpr::{self, Fpr};
 use pqsig::kernels::falcon::samplerz::{kernels, Request, RCDT, WINDOW};
+use pqsig::kernels::internals::falcon::sign::prng::Prng;
 use pqsig::kernels::keccak::sponge::{shake256, Shake256};
 
 fn shake_ctx(label: &str) -> Shake256 {

@@ -22,8 +22,8 @@ mod common;
 #[cfg(feature = "kat")]
 use common::{backends, parse_rsp, unhex};
 use pqsig::error::Error;
-use pqsig::falcon::sign::round3::{Format, SEED_LEN};
-use pqsig::falcon::sign::{CompactKey, ExpandedKey};
+use pqsig::kernels::internals::falcon::sign::round3::{Format, SEED_LEN};
+use pqsig::kernels::internals::falcon::sign::{CompactKey, ExpandedKey};
 #[cfg(feature = "kat")]
 use pqsig::rng::drbg::KatDrbg;
 
@@ -291,9 +291,11 @@ fn small_degrees_match_reference() {
 fn small_degrees_match_reference_once() {
     for &(logn, sk_hex, sigs) in SMALL {
         let sk = unhex(sk_hex);
-        let parts = pqsig::falcon::codec::decode_secret_key(&sk).expect("sk");
+        let parts = pqsig::kernels::internals::falcon::codec::decode_secret_key(&sk).expect("sk");
         assert_eq!(parts.logn, logn);
-        let pk = pqsig::falcon::verify::public_key_from_fg(&parts.f, &parts.g, logn).expect("pk");
+        let pk =
+            pqsig::kernels::internals::falcon::verify::public_key_from_fg(&parts.f, &parts.g, logn)
+                .expect("pk");
         for b in backends() {
             let ck = CompactKey::from_bytes(&sk).expect("sk").with_backend(b);
             let ek = ExpandedKey::from_bytes_with_backend(&sk, b).expect("sk");
@@ -311,7 +313,7 @@ fn small_degrees_match_reference_once() {
                 assert_eq!(s1.len(), len, "{what}: dynamic length");
                 assert_eq!(digest(&s1), want, "{what}: dynamic");
                 assert_eq!(s2, s1, "{what}: expanded");
-                pqsig::falcon::verify::verify(&pk, &msg, &s1, padded)
+                pqsig::kernels::internals::falcon::verify::verify(&pk, &msg, &s1, padded)
                     .unwrap_or_else(|e| panic!("{what}: does not verify: {e}"));
             }
         }
@@ -320,7 +322,7 @@ fn small_degrees_match_reference_once() {
 
 #[test]
 fn sizes_and_errors() {
-    use pqsig::falcon::sign::ldl_tree_size;
+    use pqsig::kernels::internals::falcon::sign::ldl_tree_size;
     assert_eq!(ldl_tree_size(9), 10 * 512);
     assert_eq!(ldl_tree_size(10), 11 * 1024);
     assert_eq!(ExpandedKey::size(9), 15 * 512);

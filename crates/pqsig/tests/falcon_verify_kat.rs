@@ -5,10 +5,10 @@
 
 mod common;
 
-use pqsig::falcon::codec;
 use pqsig::falcon::params;
-use pqsig::falcon::verify::{self, PreparedPublicKey};
 use pqsig::kernels::falcon::ntt::{kernels, NttKernels};
+use pqsig::kernels::internals::falcon::codec;
+use pqsig::kernels::internals::falcon::verify::{self, PreparedPublicKey};
 use pqsig::{Backend, Error};
 
 struct Record {

@@ -16,12 +16,12 @@ mod common;
 
 use common::XorShift;
 use pqsig::backend::{self, Backend};
-use pqsig::falcon::codec::{comp_decode, comp_encode};
-use pqsig::falcon::hash::hash_to_point_msg_with;
 use pqsig::falcon::params::NONCE_LEN;
-use pqsig::falcon::verify::PreparedPublicKey;
 use pqsig::falcon::{keygen_from_seed, ParamSet, VerifyingKey};
 use pqsig::kernels::falcon::ntt;
+use pqsig::kernels::internals::falcon::codec::{comp_decode, comp_encode};
+use pqsig::kernels::internals::falcon::hash::hash_to_point_msg_with;
+use pqsig::kernels::internals::falcon::verify::PreparedPublicKey;
 use pqsig::kernels::keccak::f1600::{keccak_f1600, permute1_for};
 use pqsig::kernels::keccak::sponge::{Sha3, Shake128, Shake256};
 use pqsig::Error;
@@ -288,8 +288,11 @@ fn verification_every_backend_agrees() {
                         ps.name()
                     );
                     // The parts form (decoded s2, explicit nonce) agrees.
-                    if let Ok(d) = pqsig::falcon::codec::decode_signature_logn(s, logn, ps.padded())
-                    {
+                    if let Ok(d) = pqsig::kernels::internals::falcon::codec::decode_signature_logn(
+                        s,
+                        logn,
+                        ps.padded(),
+                    ) {
                         assert_eq!(
                             prepared.verify_parts_with(k, &d.nonce, m, &d.s2),
                             want,

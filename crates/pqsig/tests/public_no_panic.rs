@@ -1,7 +1,12 @@
 //! Every public decoder, encoder and constructor that takes bytes returns a typed error
 //! on malformed input and never panics: wrong lengths (0, 1, len − 1, len + 1, huge),
-//! random bytes, and out-of-range parameters, for every algorithm.
+//! random bytes, and out-of-range parameters, for every algorithm. For Falcon and FN-DSA
+//! this covers every public function that takes bytes or slices (keys, seeds, signatures,
+//! signed messages, points, digests, μ, contexts) and the size functions of `params`.
+//! (The raw codecs behind `pqsig::kernels::internals` are not API and are swept in
+//! `falcon_codec.rs`.)
 
+use pqsig::mldsa::prehash::HashAlg;
 use pqsig::{any, falcon, keyfile, mldsa, snova, Algorithm};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -190,11 +195,31 @@ fn mldsa_constructors() {
     }
 }
 
+/// Garbage of length `n`: random words and the extreme values.
+fn points(rng: &mut Rng, n: usize) -> Vec<(Vec<u16>, Vec<i16>)> {
+    let b = rng.bytes(4 * n);
+    let c: Vec<u16> = b[..2 * n]
+        .chunks_exact(2)
+        .map(|w| u16::from_le_bytes([w[0], w[1]]))
+        .collect();
+    let s: Vec<i16> = b[2 * n..]
+        .chunks_exact(2)
+        .map(|w| i16::from_le_bytes([w[0], w[1]]))
+        .collect();
+    vec![
+        (c, s),
+        (vec![u16::MAX; n], vec![i16::MIN; n]),
+        (vec![12289; n], vec![i16::MAX; n]),
+        (vec![0; n], vec![0; n]),
+    ]
+}
+
 #[test]
 fn falcon_constructors_and_codecs() {
     let mut rng = Rng(0x5eed_0003);
     for ps in falcon::ParamSet::ALL {
         let alg = Algorithm::Falcon(ps);
+        let n = 1usize << ps.logn();
         for (l, b, wrong) in inputs(&mut rng, alg.public_key_len()) {
             let r = no_panic(&format!("{ps:?} VerifyingKey::from_bytes({l})"), || {
                 falcon::VerifyingKey::from_bytes(ps, &b)
@@ -211,97 +236,164 @@ fn falcon_constructors_and_codecs() {
                 assert!(r.is_err());
             }
         }
+        for l in wrong_lengths(falcon::keys::SEED_LEN) {
+            let seed = rng.bytes(l);
+            let r = no_panic(&format!("{ps:?} keygen_from_seed({l})"), || {
+                falcon::keygen_from_seed(ps, &seed)
+            });
+            assert_eq!(r.err(), Some(pqsig::Error::InvalidLength));
+            for &b in pqsig::Backend::ALL {
+                let r = no_panic(&format!("{ps:?} keygen_from_seed_on({l}, {b})"), || {
+                    falcon::keygen_from_seed_on(ps, &seed, b)
+                });
+                assert!(r.is_err());
+            }
+        }
         let (sk, vk) = falcon::keygen_from_seed(ps, &[5u8; 48]).expect("keygen");
-        let _ = sk;
+        let xsk = sk.expand();
         for (l, sig, _) in inputs(&mut rng, alg.signature_len()) {
             let r = no_panic(&format!("{ps:?} verify({l})"), || vk.verify(b"m", &sig));
+            assert!(r.is_err());
+            let r = no_panic(&format!("{ps:?} verify_with_context({l})"), || {
+                vk.verify_with_context(b"m", &sig[..l.min(3)], &sig)
+            });
             assert!(r.is_err());
             let r = no_panic(&format!("{ps:?} signed_message({l})"), || {
                 falcon::keys::signed_message(ps, &sig, b"m")
             });
             assert!(r.is_err() || l == alg.signature_len());
-        }
-        // Raw points of the wrong shape.
-        for n in [0usize, 1, 511, 513, 1023, 1025] {
-            let r = no_panic(&format!("{ps:?} verify_point({n})"), || {
-                vk.verify_point(&vec![0u16; n], &vec![0i16; n])
+            let r = no_panic(
+                &format!("{ps:?} VerifyingKey::decode_signature({l})"),
+                || vk.decode_signature(&sig),
+            );
+            assert!(r.is_err() || l == alg.signature_len());
+            let r2 = no_panic(&format!("{ps:?} decode_signature({l})"), || {
+                falcon::decode_signature(ps, &sig)
+            });
+            assert_eq!(r, r2);
+            if let Ok(d) = r {
+                assert_eq!(d.s2.len(), n);
+                let mut h = vk.point_hasher(&d.nonce);
+                h.update(b"m");
+                let r = no_panic("verify_point(decoded garbage)", || {
+                    vk.verify_point(&h.finalize(), &d.s2)
+                });
+                assert!(r.is_err());
+            }
+            let r = no_panic(&format!("{ps:?} open({l})"), || vk.open(&sig));
+            assert!(r.is_err());
+            let r = no_panic(&format!("{ps:?} check_against_public({l})"), || {
+                sk.check_against_public(&sig)
             });
             assert!(r.is_err());
         }
+        // Signed messages (NIST layout) of every length around the real ones.
+        let real = sk
+            .sign_with_nonce_and_seed(b"m", &[1u8; 40], &[2u8; 48])
+            .expect("sign");
+        let sm = falcon::keys::signed_message(ps, &real, b"m").expect("sm");
+        assert_eq!(vk.open(&sm), Ok(&b"m"[..]));
+        for l in [0, 1, 2, 3, 41, 42, 43, sm.len() - 1] {
+            let r = no_panic(&format!("{ps:?} open(truncated {l})"), || vk.open(&sm[..l]));
+            assert!(r.is_err());
+        }
+        let mut long = sm.clone();
+        long.push(0);
+        let _ = no_panic(&format!("{ps:?} open(+1)"), || vk.open(&long));
+        // Raw points: wrong shapes, and right shapes with garbage values.
+        for m in [0usize, 1, n - 1, n + 1, 511, 513, 1023, 1025, HUGE] {
+            let r = no_panic(&format!("{ps:?} verify_point({m})"), || {
+                vk.verify_point(&vec![0u16; m], &vec![0i16; m])
+            });
+            assert!(r.is_err());
+            let r = no_panic(&format!("{ps:?} verify_point(c0 {m}, s2 {n})"), || {
+                vk.verify_point(&vec![0u16; m], &vec![0i16; n])
+            });
+            assert!(r.is_err());
+            let r = no_panic(&format!("{ps:?} verify_point(c0 {n}, s2 {m})"), || {
+                vk.verify_point(&vec![0u16; n], &vec![0i16; m])
+            });
+            assert!(r.is_err());
+            let r = no_panic(&format!("{ps:?} sign_point({m})"), || {
+                sk.sign_point_with_nonce_and_seed(&vec![0u16; m], &[0u8; 40], &[0u8; 48])
+            });
+            assert_eq!(r.err(), Some(pqsig::Error::InvalidLength));
+            let h = vk.point_hasher(&[0u8; 40]);
+            assert_eq!(h.degree(), n);
+            let r = no_panic(&format!("{ps:?} PointHasher::finalize_into({m})"), || {
+                h.finalize_into(&mut vec![0u16; m])
+            });
+            assert_eq!(r, Err(pqsig::Error::InvalidLength));
+        }
+        for (i, (c0, s2)) in points(&mut rng, n).into_iter().enumerate() {
+            let r = no_panic(&format!("{ps:?} verify_point(garbage {i})"), || {
+                vk.verify_point(&c0, &s2)
+            });
+            // (c0, s2) = (0, 0) has s1 = 0: a norm of 0 passes (round 3 has no s2 ≠ 0 rule).
+            assert!(
+                r.is_err() || c0.iter().all(|&v| v == 0),
+                "garbage point {i} verified"
+            );
+            // A point not from a hash (values ≥ q included) still signs or errs.
+            let r = no_panic(&format!("{ps:?} sign_point(garbage {i})"), || {
+                sk.sign_point_with_nonce_and_seed(&c0, &[3u8; 40], &[4u8; 48])
+            });
+            if let Ok(sig) = r {
+                let _ = no_panic("verify(signature of a garbage point)", || {
+                    vk.verify(b"m", &sig)
+                });
+            }
+        }
+        // Messages of any length (the nonce and seed are typed arrays).
+        for l in [0usize, 1, 135, 136, 137, HUGE] {
+            let msg = rng.bytes(l);
+            let sig = no_panic(&format!("{ps:?} sign({l})"), || {
+                sk.sign_with_nonce_and_seed(&msg, &[6u8; 40], &[7u8; 48])
+            })
+            .expect("sign");
+            let xsig = no_panic(&format!("{ps:?} expanded sign({l})"), || {
+                xsk.sign_with_nonce_and_seed(&msg, &[6u8; 40], &[7u8; 48])
+            })
+            .expect("sign");
+            assert_eq!(sig, xsig);
+            let mut h = sk.point_hasher(&[6u8; 40]);
+            h.update(&msg);
+            let mut c = vec![0u16; n];
+            h.finalize_into(&mut c).expect("finalize_into");
+            let psig = sk
+                .sign_point_with_nonce_and_seed(&c, &[6u8; 40], &[7u8; 48])
+                .expect("sign_point");
+            assert_eq!(psig, sig);
+            assert_eq!(vk.verify(&msg, &sig), Ok(()));
+        }
     }
-    // The codec layer, every logn including out-of-range ones.
-    use falcon::codec;
-    for logn in [0u32, 1, 2, 9, 10, 11, 31, 32, u32::MAX] {
-        for len in [0usize, 1, 7, 100, 1000, 2000, HUGE] {
-            let buf = rng.bytes(len);
-            let tag = format!("logn {logn} len {len}");
-            let _ = no_panic(&format!("decode_public_key {tag}"), || {
-                codec::decode_public_key(&buf)
-            });
-            let _ = no_panic(&format!("decode_secret_key {tag}"), || {
-                codec::decode_secret_key(&buf)
-            });
-            let _ = no_panic(&format!("decode_secret_key_logn {tag}"), || {
-                codec::decode_secret_key_logn(&buf, logn)
-            });
-            for padded in [false, true] {
-                let _ = no_panic(&format!("decode_signature {tag}"), || {
-                    codec::decode_signature(&buf, padded)
-                });
-                let _ = no_panic(&format!("decode_signature_logn {tag}"), || {
-                    codec::decode_signature_logn(&buf, logn, padded)
-                });
-                let _ = no_panic(&format!("verify {tag}"), || {
-                    falcon::verify::verify(&buf, b"m", &buf, padded)
-                });
-                let _ = no_panic(&format!("open_signed_message {tag}"), || {
-                    falcon::verify::open_signed_message(&buf, &buf, padded)
-                });
-            }
-            let _ = no_panic(&format!("decode_signed_message {tag}"), || {
-                codec::decode_signed_message(&buf, logn)
-            });
-            let _ = no_panic(&format!("decode_signed_message_padded {tag}"), || {
-                codec::decode_signed_message_padded(&buf, logn)
-            });
-            for n in [0usize, 1, 512, 1024, 1025] {
-                let _ = no_panic(&format!("modq_decode {tag} n {n}"), || {
-                    codec::modq_decode(&mut vec![0u16; n], &buf, logn)
-                });
-                let _ = no_panic(&format!("comp_decode {tag} n {n}"), || {
-                    codec::comp_decode(&mut vec![0i16; n], &buf, logn)
-                });
-                for bits in [0u32, 1, 5, 8, 9, 33] {
-                    let _ = no_panic(&format!("trim_i8_decode {tag} n {n} bits {bits}"), || {
-                        codec::trim_i8_decode(&mut vec![0i8; n], &buf, logn, bits)
-                    });
-                }
-                let _ = no_panic(&format!("decode_public_key_into {tag} n {n}"), || {
-                    codec::decode_public_key_into(&mut vec![0u16; n], &buf, logn)
-                });
-            }
-        }
-        for n in [0usize, 1, 512, 1024, 1025] {
-            for out_len in [0usize, 1, 100, 4000] {
-                let tag = format!("logn {logn} n {n} out {out_len}");
-                let mut out = vec![0u8; out_len];
-                let _ = no_panic(&format!("modq_encode {tag}"), || {
-                    codec::modq_encode(&mut out, &vec![12288u16; n], logn)
-                });
-                let _ = no_panic(&format!("comp_encode {tag}"), || {
-                    codec::comp_encode(&mut out, &vec![-2047i16; n], logn)
-                });
-                let _ = no_panic(&format!("trim_i8_encode {tag}"), || {
-                    codec::trim_i8_encode(&mut out, &vec![-127i8; n], logn, 8)
-                });
-                let _ = no_panic(&format!("encode_public_key {tag}"), || {
-                    codec::encode_public_key(&vec![1u16; n], logn)
-                });
-                let _ = no_panic(&format!("public_key_from_fg {tag}"), || {
-                    falcon::verify::public_key_from_fg(&vec![1i8; n], &vec![1i8; n], logn)
-                });
-            }
-        }
+}
+
+#[test]
+fn params_are_total() {
+    use falcon::{fndsa, params};
+    for logn in [0u32, 1, 2, 9, 10, 11, 31, 32, 63, 64, 65, u32::MAX] {
+        let _ = no_panic(&format!("falcon params {logn}"), || {
+            (
+                params::logn_ok(logn),
+                params::degree(logn),
+                params::l2_bound(logn),
+                params::pk_body_size(logn),
+                params::pk_size(logn),
+                params::sk_size(logn),
+                params::sig_compressed_max_size(logn),
+                params::sig_padded_size(logn),
+            )
+        });
+        let _ = no_panic(&format!("fndsa params {logn}"), || {
+            (
+                fndsa::params::logn_ok(logn),
+                fndsa::params::fg_bits(logn),
+                fndsa::params::vrfy_key_size(logn),
+                fndsa::params::sign_key_size(logn),
+                fndsa::params::signature_size(logn),
+            )
+        });
     }
 }
 
@@ -351,6 +443,103 @@ fn fndsa_constructors_and_codecs() {
             assert!(r.is_err());
             for mu_len in [0usize, 63, 64, 65] {
                 let _ = no_panic("fndsa verify_mu", || vk.verify_mu(&vec![0; mu_len], &sig));
+            }
+            for h in HashAlg::ALL {
+                let r = no_panic(&format!("fndsa verify_prehash({l})"), || {
+                    vk.verify_prehash(h, b"m", b"", &sig)
+                });
+                assert!(r.is_err());
+                for dl in wrong_lengths(h.output_len()) {
+                    let r = no_panic(&format!("fndsa verify_prehashed(digest {dl})"), || {
+                        vk.verify_prehashed(h, &vec![0u8; dl], b"", &sig)
+                    });
+                    assert!(r.is_err());
+                }
+            }
+        }
+        // The signing key's byte- and slice-taking calls.
+        let fsk = fndsa::SigningKey::from_bytes(&sk.to_bytes()[..]).expect("sk");
+        for l in wrong_lengths(fndsa::params::SIGN_SEED_LEN) {
+            let seed = rng.bytes(l);
+            let r = no_panic(&format!("fndsa sign_with_seed(seed {l})"), || {
+                fsk.sign_with_seed(b"m", b"", &seed)
+            });
+            assert_eq!(r.err(), Some(pqsig::Error::InvalidLength));
+            let r = no_panic(&format!("fndsa sign_prehash_with_seed(seed {l})"), || {
+                fsk.sign_prehash_with_seed(HashAlg::Sha2_256, b"m", b"", &seed)
+            });
+            assert!(r.is_err());
+            let r = no_panic(&format!("fndsa sign_mu_with_seed(seed {l})"), || {
+                fsk.sign_mu_with_seed(&[0u8; 64], &seed)
+            });
+            assert!(r.is_err());
+        }
+        for l in wrong_lengths(64) {
+            let r = no_panic(&format!("fndsa sign_mu_with_seed(mu {l})"), || {
+                fsk.sign_mu_with_seed(&vec![0u8; l], &[0u8; 40])
+            });
+            assert!(r.is_err());
+        }
+        for h in HashAlg::ALL {
+            for dl in wrong_lengths(h.output_len()) {
+                let r = no_panic(
+                    &format!("fndsa sign_prehashed_with_seed(digest {dl})"),
+                    || fsk.sign_prehashed_with_seed(h, &vec![0u8; dl], b"", &[0u8; 40]),
+                );
+                assert!(r.is_err());
+            }
+        }
+        for ctx_len in [256usize, 1000] {
+            let ctx = vec![1u8; ctx_len];
+            let r = no_panic("fndsa sign_with_seed(long ctx)", || {
+                fsk.sign_with_seed(b"m", &ctx, &[0u8; 40])
+            });
+            assert_eq!(r.err(), Some(pqsig::Error::ContextTooLong));
+            assert!(no_panic("fndsa verify(long ctx)", || vk.verify(
+                b"m",
+                &ctx,
+                &[0u8; 666]
+            ))
+            .is_err());
+            assert!(no_panic("fndsa compute_mu(long ctx)", || fsk.compute_mu(b"m", &ctx)).is_err());
+            assert!(no_panic("fndsa vk compute_mu(long ctx)", || vk
+                .compute_mu(b"m", &ctx))
+            .is_err());
+            let hvk = fsk.hashed_verifying_key();
+            assert!(no_panic("compute_mu", || fndsa::compute_mu(hvk, &ctx, b"m")).is_err());
+            assert!(no_panic("MuHasher::new", || fndsa::MuHasher::new(hvk, &ctx)).is_err());
+            for h in HashAlg::ALL {
+                assert!(no_panic("compute_mu_prehash", || {
+                    fndsa::compute_mu_prehash(hvk, &ctx, h, b"m")
+                })
+                .is_err());
+                assert!(no_panic("compute_mu_prehashed", || {
+                    fndsa::compute_mu_prehashed(hvk, b"", h, &ctx)
+                })
+                .is_err());
+            }
+        }
+        for l in [0usize, 1, 897, HUGE] {
+            let b = rng.bytes(l);
+            let _ = no_panic("hash_vrfy_key", || fndsa::hash_vrfy_key(&b));
+            for &bk in pqsig::Backend::ALL {
+                let _ = no_panic("hash_vrfy_key_on", || fndsa::hash_vrfy_key_on(bk, &b));
+            }
+        }
+    }
+    for logn in [0u32, 1, 11, 32, u32::MAX] {
+        for seed_len in [0usize, 32, 1000] {
+            let seed = rng.bytes(seed_len);
+            let r = no_panic(
+                &format!("fndsa keygen_from_seed({logn}, {seed_len})"),
+                || fndsa::keygen_from_seed(logn, &seed),
+            );
+            assert!(r.is_err());
+            for &b in pqsig::Backend::ALL {
+                let r = no_panic("fndsa from_seed_on", || {
+                    fndsa::SigningKey::from_seed_on(logn, &seed, b)
+                });
+                assert!(r.is_err());
             }
         }
     }

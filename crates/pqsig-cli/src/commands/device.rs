@@ -1,6 +1,6 @@
 //! `pqsig device list`: the names `--device` accepts, one a line, name then description.
 //! `cpu` (no device: the CPU engine, the default) comes first, then the registered
-//! devices in registration order.
+//! batch devices and then the kernel devices (NTT accelerators), in registration order.
 
 use crate::cli::{DeviceArgs, DeviceCommand};
 use crate::exit::Failure;
@@ -24,6 +24,11 @@ fn list() -> Result<(), Failure> {
         let i = d.info();
         (i.name, i.description)
     }));
+    rows.extend(
+        pqsig::batch::kernel_devices()
+            .iter()
+            .map(|d| (d.name(), d.description())),
+    );
     let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     let mut out = Out::new();
     for (name, description) in rows {

@@ -33,6 +33,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
     // Checked for every command, like --backend: a typo never passes silently.
     let batch = batch_options(cli.device.as_deref())?;
+    // A kernel device (an NTT accelerator) serves single operations too: every ML-DSA
+    // and Falcon table the library hands out from here on routes its transforms to it.
+    if let Some(dev) = &batch.kernel_device {
+        pqsig::batch::set_kernel_device(Some(dev.clone()));
+    }
     match cli.command {
         Command::List(a) => list::run(a),
         Command::Keygen(a) => keygen::run(a),
@@ -57,9 +62,7 @@ pub fn batch_options(device: Option<&str>) -> Result<Options, Failure> {
         return Ok(Options::from_env());
     };
     Options::default().with_device_name(name).map_err(|e| {
-        let known: Vec<String> = std::iter::once(pqsig::batch::device::CPU.to_string())
-            .chain(pqsig::batch::device::list().iter().map(|d| d.info().name))
-            .collect();
+        let known = Options::device_names();
         Failure::error(format!(
             "--device {name}: {e} (known: {})",
             known.join(", ")

@@ -2,16 +2,16 @@
 //! for the technique and the list of what is covered and declassified).
 
 use super::{check, vg, Rng};
-use pqsig::falcon::codec;
-use pqsig::falcon::keygen::{keygen_from_seed48, KeyPair};
 use pqsig::falcon::params::{sk_size, FG_BITS, FG_CAP_BITS};
-use pqsig::falcon::sign::prng::Prng;
-use pqsig::falcon::sign::CompactKey;
-use pqsig::falcon::verify::{complete_private_with, compute_public_with};
 use pqsig::kernels::falcon::fft::{self, FftKernels};
 use pqsig::kernels::falcon::fpr::{self, emulated, native, Fpr};
 use pqsig::kernels::falcon::ntt::{self, NttKernels, Q};
 use pqsig::kernels::falcon::samplerz::{self, SamplerKernels, WINDOW};
+use pqsig::kernels::internals::falcon::codec;
+use pqsig::kernels::internals::falcon::keygen::{keygen_from_seed48, KeyPair};
+use pqsig::kernels::internals::falcon::sign::prng::Prng;
+use pqsig::kernels::internals::falcon::sign::CompactKey;
+use pqsig::kernels::internals::falcon::verify::{complete_private_with, compute_public_with};
 use pqsig::Backend;
 use std::hint::black_box;
 

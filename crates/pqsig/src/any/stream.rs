@@ -23,12 +23,11 @@ use crate::algorithm::Algorithm;
 use crate::error::Error;
 use crate::falcon::codec;
 use crate::falcon::fndsa;
-use crate::falcon::hash::PointHasher;
 use crate::falcon::keys::{NONCE_LEN, SIGN_SEED_LEN};
+use crate::falcon::PointHasher;
 use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
 use crate::{mldsa, snova};
-use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -212,9 +211,7 @@ impl Signer<'_> {
                 k.sign_mu_with_seed(&mu.finalize(), &seed[..])
             }
             (SigningKey::Falcon(k), SignState::Falcon { point, nonce, seed }) => {
-                let mut hm = vec![0u16; 1usize << k.param_set().logn()];
-                point.finalize(&mut hm);
-                k.sign_point_with_nonce_and_seed(&hm, &nonce, &seed)
+                k.sign_point_with_nonce_and_seed(&point.finalize(), &nonce, &seed)
             }
             (SigningKey::Snova(k), SignState::Snova { mut digest, salt }) => {
                 let mut dg = [0u8; snova::DIGEST_LEN];
@@ -292,9 +289,7 @@ impl Verifier<'_> {
                 k.verify_mu(&mu.finalize(), &self.sig)
             }
             (VerifyingKey::Falcon(k), VerifyState::Falcon { point, s2 }) => {
-                let mut c0 = vec![0u16; s2.len()];
-                point.finalize(&mut c0);
-                k.verify_point(&c0, &s2)
+                k.verify_point(&point.finalize(), &s2)
             }
             (VerifyingKey::Snova(k), VerifyState::Snova(mut digest)) => {
                 let mut dg = [0u8; snova::DIGEST_LEN];

@@ -243,7 +243,8 @@ pub const CPU: &str = "cpu";
 pub fn register(dev: Arc<dyn Device>) -> Result<(), Error> {
     let name = dev.info().name;
     let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
-    if name.eq_ignore_ascii_case(CPU) || reg.iter().any(|d| d.info().name == name) {
+    let kernel_taken = crate::kernels::device::kernel_device_by_name(&name).is_some();
+    if name.eq_ignore_ascii_case(CPU) || kernel_taken || reg.iter().any(|d| d.info().name == name) {
         return Err(Error::Unsupported);
     }
     reg.push(dev);

@@ -7,15 +7,14 @@ use super::{sign_one, verify_one, Message, Options, SignItem, VerifyItem, Verify
 use crate::algorithm::Algorithm;
 use crate::any;
 use crate::error::{DeviceError, Error};
+use crate::falcon::batch as fb;
+use crate::kernels::falcon::ntt::{self as fntt, NttKernels};
 use crate::kernels::mldsa::{self as km, Kernels};
 use crate::kernels::select;
 use crate::mldsa::batch as mb;
-use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::sync::atomic::{AtomicUsize, Ordering};
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Items of one ML-DSA lockstep unit on the CPU. Eight fills the eight-way Keccak and
@@ -172,66 +171,101 @@ fn run_jobs<R>(
     }
 }
 
-/// A lockstep unit's key: parameter set and the kernel table its keys run on.
+/// A lockstep unit's key: scheme, parameter set and the kernel table its keys run on.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct GroupKey {
-    ps: crate::mldsa::ParamSet,
-    kern: usize,
+enum GroupKey {
+    MlDsa(crate::mldsa::ParamSet, usize),
+    Falcon(crate::falcon::ParamSet, usize),
 }
 
-/// The CPU engine over `idx`: ML-DSA items in lockstep units per (parameter set,
-/// backend), every other item a unit of its own.
+/// A piece of CPU work: one item, or a lockstep group.
+enum Unit {
+    Single(usize),
+    MlDsa(crate::mldsa::ParamSet, &'static Kernels, Vec<usize>),
+    Falcon(crate::falcon::ParamSet, &'static NttKernels, Vec<usize>),
+}
+
+/// The CPU engine over `idx`: ML-DSA and round-3 Falcon items in lockstep units per
+/// (parameter set, backend), every other item a unit of its own.
 fn cpu_verify(
     items: &[VerifyItem<'_>],
     idx: &[usize],
     opts: &Options,
 ) -> Vec<(usize, Result<(), Error>)> {
-    let encoded_kern = km::kernels(opts.backend.unwrap_or_else(select::active));
-    let mut groups: HashMap<GroupKey, (&'static Kernels, Vec<usize>)> = HashMap::new();
-    let mut order: Vec<GroupKey> = Vec::new();
+    let encoded_backend = opts.backend.unwrap_or_else(select::active);
+    let encoded_kern = km::kernels(encoded_backend);
+    let encoded_fkern = fntt::kernels(encoded_backend);
+    let mut groups: HashMap<GroupKey, Vec<usize>> = HashMap::new();
+    let mut order: Vec<(GroupKey, Unit)> = Vec::new();
     let mut singles: Vec<usize> = Vec::new();
     for &i in idx {
         let it = &items[i];
+        let raw_no_ctx = matches!(it.message, Message::Raw(_)) && it.context.is_empty();
         let mu_with_ctx = matches!(it.message, Message::Mu(_)) && !it.context.is_empty();
-        let (ps, kern) = match it.key {
+        let (key, template) = match it.key {
             // `Unsupported` in the single call: left to it.
             _ if mu_with_ctx => {
                 singles.push(i);
                 continue;
             }
-            VerifyKey::Object(any::VerifyingKey::MlDsa(vk)) => (vk.param_set(), vk.kern),
+            VerifyKey::Object(any::VerifyingKey::MlDsa(vk)) => (
+                GroupKey::MlDsa(vk.param_set(), vk.kern as *const Kernels as usize),
+                Unit::MlDsa(vk.param_set(), vk.kern, Vec::new()),
+            ),
             VerifyKey::Encoded {
                 alg: Algorithm::MlDsa(ps),
                 ..
-            } => (ps, encoded_kern),
+            } => (
+                GroupKey::MlDsa(ps, encoded_kern as *const Kernels as usize),
+                Unit::MlDsa(ps, encoded_kern, Vec::new()),
+            ),
+            // Round-3 Falcon defines no context and no external μ: those items take the
+            // single call's path (and its error).
+            VerifyKey::Object(any::VerifyingKey::Falcon(vk)) if raw_no_ctx => {
+                let fk = fntt::kernels(vk.backend);
+                (
+                    GroupKey::Falcon(vk.param_set(), fk as *const NttKernels as usize),
+                    Unit::Falcon(vk.param_set(), fk, Vec::new()),
+                )
+            }
+            VerifyKey::Encoded {
+                alg: Algorithm::Falcon(ps),
+                ..
+            } if raw_no_ctx => (
+                GroupKey::Falcon(ps, encoded_fkern as *const NttKernels as usize),
+                Unit::Falcon(ps, encoded_fkern, Vec::new()),
+            ),
             _ => {
                 singles.push(i);
                 continue;
             }
         };
-        let key = GroupKey {
-            ps,
-            kern: kern as *const Kernels as usize,
-        };
         groups
             .entry(key)
             .or_insert_with(|| {
-                order.push(key);
-                (kern, Vec::new())
+                order.push((key, template));
+                Vec::new()
             })
-            .1
             .push(i);
     }
-    let unit = if opts.kernel_device.is_some() {
-        DEVICE_GROUP
-    } else {
-        LOCKSTEP
-    };
+    let threads = thread_count(opts.threads);
     let mut units: Vec<Unit> = Vec::new();
-    for key in order {
-        let (kern, members) = &groups[&key];
-        for chunk in members.chunks(unit) {
-            units.push(Unit::MlDsa(key.ps, kern, chunk.to_vec()));
+    for (key, template) in order {
+        let members = &groups[&key];
+        let mut rest = &members[..];
+        while !rest.is_empty() {
+            let take = if opts.kernel_device.is_some() {
+                DEVICE_GROUP
+            } else {
+                guided(rest.len(), threads)
+            };
+            let (chunk, tail) = rest.split_at(take.min(rest.len()));
+            units.push(match template {
+                Unit::MlDsa(ps, kern, _) => Unit::MlDsa(ps, kern, chunk.to_vec()),
+                Unit::Falcon(ps, fk, _) => Unit::Falcon(ps, fk, chunk.to_vec()),
+                Unit::Single(_) => unreachable!("groups hold lockstep units only"),
+            });
+            rest = tail;
         }
     }
     units.extend(singles.into_iter().map(Unit::Single));
@@ -250,13 +284,30 @@ fn cpu_verify(
             }
             members.iter().copied().zip(res).collect()
         }
+        Unit::Falcon(ps, fk, members) => {
+            let group: Vec<fb::Item<'_>> =
+                members.iter().map(|&i| falcon_item(&items[i])).collect();
+            let mut res = vec![Ok(()); members.len()];
+            fb::verify_group(*ps, fk, kdev, &group, &mut res);
+            members.iter().copied().zip(res).collect()
+        }
     })
 }
 
-/// A piece of CPU work: one item, or an ML-DSA lockstep group.
-enum Unit {
-    Single(usize),
-    MlDsa(crate::mldsa::ParamSet, &'static Kernels, Vec<usize>),
+/// A round-3 Falcon batch item in the lockstep path's terms (raw message, no context).
+fn falcon_item<'a>(it: &VerifyItem<'a>) -> fb::Item<'a> {
+    fb::Item {
+        key: match it.key {
+            VerifyKey::Object(any::VerifyingKey::Falcon(vk)) => fb::KeyIn::Object(vk),
+            VerifyKey::Object(k) => fb::KeyIn::Encoded(k.to_bytes()),
+            VerifyKey::Encoded { pk, .. } => fb::KeyIn::Encoded(pk),
+        },
+        msg: match it.message {
+            Message::Raw(m) => m,
+            Message::Mu(m) => m,
+        },
+        sig: it.signature,
+    }
 }
 
 /// An ML-DSA batch item in the lockstep path's terms (a μ with a context never gets
@@ -279,58 +330,47 @@ fn mldsa_item<'a>(it: &VerifyItem<'a>) -> mb::Item<'a> {
     }
 }
 
-/// Runs `f` over every unit on the requested threads and gathers the results.
-///
-/// The calling thread works too: it and `threads − 1` helpers spawned into a rayon pool
-/// take units from one shared counter until none is left. Why not `pool.install`: that
-/// hands everything to the pool's threads and leaves the caller waiting for them to wake
-/// — on a VM, tens of microseconds per call once the workers sleep, a large share of a
-/// 64-item batch (measured: 2 threads slower than 1 when calls come between other
-/// work). Here a late helper finds the units already taken and costs nothing.
+/// The size of the next lockstep unit when `left` items of a group remain: full units
+/// of [`LOCKSTEP`] while there is plenty of work, then smaller ones (guided scheduling:
+/// about `left / (2·threads)`, at least 4 to keep the four-way Keccak full), so that
+/// the threads finish together — with 8-item units
+/// a thread that started late or runs slower (a VM's vCPUs do) could leave the others
+/// waiting for most of a unit at the end.
+fn guided(left: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        return LOCKSTEP;
+    }
+    (left / (2 * threads)).clamp(4, LOCKSTEP)
+}
+
+/// The engine's thread count for `Options::threads` (`None`: one per core; 1 in a
+/// forked child, see [`forked_child`]).
+fn thread_count(threads: Option<usize>) -> usize {
+    if forked_child() {
+        return 1;
+    }
+    threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, core::num::NonZeroUsize::get)
+    })
+}
+
+/// Runs `f` over every unit on the requested threads and gathers the results
+/// (`workers.rs`: the caller works, helpers join it).
 fn run_units<U: Sync, R: Send>(
     threads: Option<usize>,
     units: &[U],
     f: impl Fn(&U) -> Vec<(usize, R)> + Sync,
 ) -> Vec<(usize, R)> {
-    let n = threads.unwrap_or_else(rayon::current_num_threads);
-    if n <= 1 || units.len() <= 1 || forked_child() {
-        return units.iter().flat_map(&f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(units.len()));
-    let work = || {
-        let mut mine = Vec::new();
-        while let Some(u) = units.get(next.fetch_add(1, Ordering::Relaxed)) {
-            mine.extend(f(u));
-        }
-        done.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
-    };
-    let work = &work;
-    let helpers = (n - 1).min(units.len() - 1);
-    match threads {
-        None => rayon::in_place_scope(|s| spawn_and_work(s, helpers, work)),
-        Some(n) => match pool(n - 1) {
-            Some(p) => p.in_place_scope(|s| spawn_and_work(s, helpers, work)),
-            None => work(),
-        },
-    }
-    done.into_inner().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Spawns `helpers` copies of `work` into the scope's pool and runs one here.
-fn spawn_and_work<'s, F: Fn() + Sync>(s: &rayon::Scope<'s>, helpers: usize, work: &'s F) {
-    for _ in 0..helpers {
-        s.spawn(move |_| work());
-    }
-    work();
+    super::workers::run_units(thread_count(threads), units, f)
 }
 
 /// Whether this process is a child forked after the engine's threads were started here.
 /// Threads do not survive fork(): such a child (multiprocessing's default start method on
-/// Linux) inherits pools whose workers do not exist and would wait on them forever, so it
-/// runs its batches on the calling thread (its siblings are the parallelism). The first
-/// process to use the engine's threads owns them. (A rayon global pool started by other
-/// code before a fork is beyond the engine's sight.)
+/// Linux) inherits pools whose helpers do not exist, so it runs its batches on the
+/// calling thread (its siblings are the parallelism). The first process to use the
+/// engine's threads owns them. (A post nobody joins is retracted by its caller, so the
+/// child would not hang on the missing helpers, but the pools' locks may have been held
+/// at the fork.)
 fn forked_child() -> bool {
     use core::sync::atomic::{AtomicU32, Ordering};
     static OWNER: AtomicU32 = AtomicU32::new(0);
@@ -339,26 +379,4 @@ fn forked_child() -> bool {
         Ok(_) => false,
         Err(owner) => owner != pid,
     }
-}
-
-/// A rayon pool of `n` threads (the helpers of a call on `n + 1` threads), built once per
-/// size and kept.
-fn pool(n: usize) -> Option<Arc<rayon::ThreadPool>> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(|| Mutex::new(HashMap::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&n) {
-        return Some(Arc::clone(p));
-    }
-    let p = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(|i| alloc::format!("pqsig-batch-{i}"))
-            .build()
-            .ok()?,
-    );
-    pools.insert(n, Arc::clone(&p));
-    Some(p)
 }

@@ -11,17 +11,21 @@
 //!   ML-DSA verification runs each group in lockstep (`mldsa::batch`: the single-stream
 //!   hashes of the group multi-way, ExpandA lanes filled across keys, one NTT call for
 //!   the group), the other schemes item by item. Groups are cut into work units spread
-//!   over the cores with rayon; [`Options::threads`] sets how many threads
-//!   (`None`: rayon's global pool, one per core; `Some(1)`: the calling thread).
+//!   over the cores: the calling thread and helper threads that join it (`workers.rs`);
+//!   [`Options::threads`] sets how many (`None`: one per core; `Some(1)`: the calling
+//!   thread alone).
 //! * **A device** ([`device::Device`]): an engine that takes whole batches, chosen by
 //!   name ([`Options::device`], `PQSIG_DEVICE=NAME`, the CLI's `--device NAME`). Work
 //!   the device declines, cannot take now (busy), fails or times out runs on the CPU
 //!   engine instead, with the same results.
-//! * **A kernel device** ([`kernel_device::KernelDevice`]): a device that serves only the
+//! * **A kernel device** ([`KernelDevice`]): a device that serves only the
 //!   NTT / inverse NTT entries of the CPU engine's kernel table (the ML-DSA FPGA design's
 //!   `{buffer, num_polys, mode}` request). With one attached, each lockstep group's
 //!   transforms reach it as one request per stage; a failed or malformed reply is redone
-//!   by the CPU kernels.
+//!   by the CPU kernels. Kernel devices are registered by name
+//!   ([`register_kernel_device`]) like batch devices; [`set_kernel_device`] routes the
+//!   transforms of single operations (keygen, sign, verify) to one process-wide, as
+//!   the CLI's `--device NAME` does for a kernel device.
 //!
 //! Available with feature `std` (threads, device registry, OS randomness for hedged
 //! signing).
@@ -53,7 +57,8 @@
 
 pub mod device;
 mod engine;
-pub mod kernel_device;
+mod kernel_device;
+mod workers;
 
 use crate::algorithm::Algorithm;
 use crate::any;
@@ -62,8 +67,12 @@ use crate::kernels::select::Backend;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+pub use crate::kernels::device::{KernelDevice, TransformMode};
 pub use device::{Capabilities, Device, DeviceInfo, Job, JobOutput, Operation, Ticket};
-pub use kernel_device::{KernelDevice, TransformMode};
+pub use kernel_device::{
+    kernel_device, kernel_device_by_name, kernel_devices, register_kernel_device,
+    set_kernel_device, MlDsaPoly, RequestCycles,
+};
 
 /// A public key as a batch item holds it.
 #[derive(Clone, Copy, Debug)]
@@ -188,8 +197,8 @@ impl<'a> SignItem<'a> {
 /// Where and how a batch runs.
 #[derive(Clone, Default)]
 pub struct Options {
-    /// Threads of the CPU engine: `None` for rayon's global pool (one per core),
-    /// `Some(1)` for the calling thread only, `Some(n)` for a pool of `n` threads.
+    /// Threads of the CPU engine: `None` for one per core, `Some(1)` for the calling
+    /// thread only, `Some(n)` for the caller and `n − 1` helper threads.
     pub threads: Option<usize>,
     /// A batch device; `None` for the CPU engine alone.
     pub device: Option<Arc<dyn Device>>,
@@ -227,17 +236,34 @@ impl Options {
     /// unknown name: the CPU engine; an unknown name does not make signing impossible,
     /// as with `PQSIG_BACKEND`).
     pub fn from_env() -> Self {
-        Options {
-            device: device::from_env(),
-            ..Options::default()
+        match std::env::var("PQSIG_DEVICE") {
+            Ok(v) if !v.trim().is_empty() => {
+                Options::default().with_device_name(&v).unwrap_or_default()
+            }
+            _ => Options::default(),
         }
     }
 
-    /// The same options with the device registered as `name` (`cpu` for none;
+    /// The same options with the device registered as `name`: a batch device, or a
+    /// kernel device serving the CPU engine's transforms (`cpu` for none;
     /// `Device(NotFound)` for an unknown name).
     pub fn with_device_name(mut self, name: &str) -> Result<Self, Error> {
-        self.device = device::by_name(name)?;
+        match device::by_name(name) {
+            Ok(dev) => self.device = dev,
+            Err(e) => {
+                self.kernel_device = Some(kernel_device_by_name(name).ok_or(e)?);
+            }
+        }
         Ok(self)
+    }
+
+    /// Every name `with_device_name` accepts: `cpu`, the batch devices, the kernel
+    /// devices, in registration order.
+    pub fn device_names() -> Vec<String> {
+        core::iter::once(device::CPU.to_string())
+            .chain(device::list().iter().map(|d| d.info().name))
+            .chain(kernel_devices().iter().map(|d| d.name()))
+            .collect()
     }
 }
 

@@ -644,7 +644,10 @@ pub fn decode_secret_key_logn(sk: &[u8], logn: u32) -> Result<SecretKeyParts, Er
     Ok(parts)
 }
 
-/// A decoded detached signature.
+/// A decoded detached round-3 signature: the degree, the 40-byte nonce and s2
+/// (2^logn coefficients, each |s2_i| ≤ 2047). Public as `falcon::DecodedSignature`, made
+/// by `falcon::VerifyingKey::decode_signature` (the nonce is what streaming verification
+/// hashes first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
     pub logn: u32,

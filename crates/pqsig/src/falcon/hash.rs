@@ -11,10 +11,13 @@
 //! and the nonce is known, which this crate does not target; it yields the same c.)
 
 use super::params::{self, NONCE_LEN};
+use crate::error::Error;
 use crate::kernels::falcon::ntt::{self, NttKernels};
 use crate::kernels::keccak::f1600::permute1_for;
 use crate::kernels::keccak::sponge::Shake256;
 use crate::kernels::select::{self, Backend};
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// 5q: words at or above it are rejected.
 const REJECT: u32 = 5 * params::Q;
@@ -72,20 +75,58 @@ pub fn hash_to_point_msg_with(b: Backend, nonce: &[u8; NONCE_LEN], msg: &[u8], c
 
 /// Incremental c = HashToPoint(SHAKE256(nonce ‖ message)): the nonce first, then the
 /// message in pieces of any size, for signing and verifying data too large to hold in
-/// memory. The point equals [`hash_to_point_msg`] over the concatenated pieces.
+/// memory. The point equals the one-shot hash over the concatenated pieces.
+///
+/// Made by [`VerifyingKey::point_hasher`](crate::falcon::VerifyingKey::point_hasher) or
+/// [`SigningKey::point_hasher`](crate::falcon::SigningKey::point_hasher), which fix the
+/// degree (2^logn coefficients) and the backend.
+///
+/// ```
+/// use pqsig::falcon::{self, ParamSet};
+///
+/// let (sk, vk) = falcon::keygen_from_seed(ParamSet::Falcon512, &[1u8; 48])?;
+/// let sig = sk.sign_with_nonce_and_seed(b"a long message", &[2u8; 40], &[3u8; 48])?;
+/// let parsed = vk.decode_signature(&sig)?;               // the nonce comes first
+/// let mut h = vk.point_hasher(&parsed.nonce);
+/// h.update(b"a long ");
+/// h.update(b"message");
+/// assert_eq!(vk.verify_point(&h.finalize(), &parsed.s2), Ok(()));
+/// # Ok::<(), pqsig::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct PointHasher {
     sponge: Shake256,
     backend: Backend,
+    logn: u32,
+}
+
+impl core::fmt::Debug for PointHasher {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PointHasher")
+            .field("backend", &self.backend)
+            .field("logn", &self.logn)
+            .finish_non_exhaustive()
+    }
 }
 
 impl PointHasher {
-    /// Starts SHAKE256(nonce ‖ …) with backend `b`'s Keccak permutation and, in
-    /// [`PointHasher::finalize`], its sampling kernel (every backend gives the same point).
-    pub fn new(b: Backend, nonce: &[u8; NONCE_LEN]) -> Self {
+    /// Starts SHAKE256(nonce ‖ …) for a point of 2^logn coefficients (logn in 1..=10)
+    /// with backend `b`'s Keccak permutation and, when finalized, its sampling kernel
+    /// (every backend gives the same point).
+    pub(crate) fn new(b: Backend, nonce: &[u8; NONCE_LEN], logn: u32) -> Self {
+        debug_assert!(params::logn_ok(logn));
         let mut sponge = Shake256::new().with_permutation(permute1_for(b));
         sponge.absorb(nonce);
-        PointHasher { sponge, backend: b }
+        PointHasher {
+            sponge,
+            backend: b,
+            logn,
+        }
+    }
+
+    /// The number of coefficients of the point (2^logn of the key that made it).
+    pub fn degree(&self) -> usize {
+        params::degree(self.logn)
     }
 
     /// Absorbs the next piece of the message.
@@ -93,8 +134,25 @@ impl PointHasher {
         self.sponge.absorb(data);
     }
 
-    /// Fills `c` (n = `c.len()` ≤ 1024 coefficients) with the point.
-    pub fn finalize(mut self, c: &mut [u16]) {
+    /// The point: [`Self::degree`] coefficients in `[0, q)`.
+    pub fn finalize(self) -> Vec<u16> {
+        let mut c = vec![0u16; self.degree()];
+        self.finalize_raw(&mut c);
+        c
+    }
+
+    /// [`Self::finalize`] into `c`, which must hold exactly [`Self::degree`] coefficients
+    /// (else `InvalidLength`, and `c` is left untouched).
+    pub fn finalize_into(self, c: &mut [u16]) -> Result<(), Error> {
+        if c.len() != self.degree() {
+            return Err(Error::InvalidLength);
+        }
+        self.finalize_raw(c);
+        Ok(())
+    }
+
+    /// Fills `c` (any length: `c.len()` coefficients of the stream) with the point.
+    pub(crate) fn finalize_raw(mut self, c: &mut [u16]) {
         hash_to_point_on(ntt::kernels(self.backend), &mut self.sponge, c)
     }
 }
@@ -153,12 +211,18 @@ mod tests {
         hash_to_point_msg(&nonce, &msg, &mut want);
         for split in [0usize, 1, 135, 136, 137, 2999, 3000] {
             for &b in Backend::ALL.iter().filter(|b| b.is_available()) {
-                let mut h = PointHasher::new(b, &nonce);
+                let mut h = PointHasher::new(b, &nonce, 9);
                 h.update(&msg[..split]);
                 h.update(&[]);
                 h.update(&msg[split..]);
+                let h2 = h.clone();
+                assert_eq!(h.finalize(), want, "split {split} on {b}");
                 let mut got = [0u16; 512];
-                h.finalize(&mut got);
+                assert_eq!(
+                    h2.clone().finalize_into(&mut got[..511]),
+                    Err(Error::InvalidLength)
+                );
+                h2.finalize_into(&mut got).unwrap();
                 assert_eq!(got, want, "split {split} on {b}");
             }
         }

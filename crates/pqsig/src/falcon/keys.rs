@@ -134,7 +134,7 @@ pub const NONCE_LEN: usize = params::NONCE_LEN;
 /// Bytes of the per-signature sampler seed (secret, absorbed into SHAKE256).
 pub const SIGN_SEED_LEN: usize = round3::SEED_LEN;
 
-use super::codec;
+use super::codec::{self, Signature as DecodedSignature};
 use super::hash::PointHasher;
 use super::keygen as kg;
 use super::sign::{round3, CompactKey, ExpandedKey};
@@ -165,8 +165,8 @@ fn format_of(ps: ParamSet) -> round3::Format {
 pub struct VerifyingKey {
     ps: ParamSet,
     bytes: Vec<u8>,
-    prepared: PreparedPublicKey,
-    backend: Backend,
+    pub(crate) prepared: PreparedPublicKey,
+    pub(crate) backend: Backend,
 }
 
 impl VerifyingKey {
@@ -224,16 +224,26 @@ impl VerifyingKey {
         self.verify(msg, sig)
     }
 
-    /// A hasher of SHAKE256(`nonce` ‖ message) on this key's backend, for verifying a
-    /// message streamed in pieces: take the nonce from the signature
-    /// ([`codec::decode_signature_logn`]), feed the message, then [`Self::verify_point`].
+    /// A hasher of SHAKE256(`nonce` ‖ message) on this key's backend and degree, for
+    /// verifying a message streamed in pieces: take the nonce from the signature
+    /// ([`Self::decode_signature`]), feed the message, then [`Self::verify_point`] with
+    /// [`PointHasher::finalize`] and the decoded s2.
     pub fn point_hasher(&self, nonce: &[u8; NONCE_LEN]) -> PointHasher {
-        PointHasher::new(self.backend, nonce)
+        PointHasher::new(self.backend, nonce, self.ps.logn())
+    }
+
+    /// Decodes a detached signature of this key's parameter set (compressed, or padded
+    /// for the padded sets) on this key's backend, as strictly as [`Self::verify`] does:
+    /// its nonce and s2, without checking it against any message. `InvalidSignature` for
+    /// a malformed signature of any length.
+    pub fn decode_signature(&self, sig: &[u8]) -> Result<DecodedSignature, Error> {
+        codec::decode_signature_logn_on(self.backend, sig, self.ps.logn(), self.ps.padded())
     }
 
     /// Verifies the decoded signature vector `s2` against the hashed point `c0` (both
-    /// 2^logn long, else `InvalidSignature`): `VerificationFailed` if the norm bound
-    /// fails. With `c0` from [`Self::point_hasher`] this is [`Self::verify`].
+    /// 2^logn long, else `InvalidSignature`; any `u16` and `i16` values are accepted, a
+    /// `c0` not from a hash simply fails): `VerificationFailed` if the norm bound fails.
+    /// With `c0` from [`Self::point_hasher`] this is [`Self::verify`].
     pub fn verify_point(&self, c0: &[u16], s2: &[i16]) -> Result<(), Error> {
         let logn = self.ps.logn();
         let n = 1usize << logn;
@@ -426,7 +436,7 @@ impl SigningKey {
     /// message streamed in pieces: draw the nonce first, feed the message, then
     /// [`Self::sign_point_with_nonce_and_seed`].
     pub fn point_hasher(&self, nonce: &[u8; NONCE_LEN]) -> PointHasher {
-        PointHasher::new(self.key.backend(), nonce)
+        PointHasher::new(self.key.backend(), nonce, self.ps.logn())
     }
 
     /// Signs the hashed point `hm` = HashToPoint(SHAKE256(nonce ‖ message)) (2^logn
@@ -509,6 +519,13 @@ fn os_sign_inputs() -> Result<([u8; NONCE_LEN], Zeroizing<[u8; SIGN_SEED_LEN]>),
     crate::rng::os_fill(&mut nonce)?;
     crate::rng::os_fill(&mut seed[..])?;
     Ok((nonce, seed))
+}
+
+/// Decodes a detached signature of parameter set `ps` (compressed, or padded for the
+/// padded sets) on the process-wide backend: see [`VerifyingKey::decode_signature`].
+/// `InvalidSignature` for a malformed signature of any length.
+pub fn decode_signature(ps: ParamSet, sig: &[u8]) -> Result<DecodedSignature, Error> {
+    codec::decode_signature_logn(sig, ps.logn(), ps.padded())
 }
 
 /// The NIST API's signed message for a detached signature `sig` of `msg`: `siglen ‖

@@ -1,13 +1,15 @@
 //! Falcon (round 3) and FN-DSA (the putative FIPS 206 draft of the `fn-dsa` 0.4.0 crate).
 //!
 //! * [`params`] — degrees, sizes, bounds.
-//! * [`codec`] — public key, compact secret key, compressed / padded signatures (strict).
-//! * [`hash`] — hash-to-point (SHAKE256 → `Z_q[x]/(x^n+1)`).
-//! * [`verify`] — verification (NTT mod q, norm bound).
-//! * [`keys`] — the public API: parameter sets, key types, sign and verify.
-//! * [`keygen`](mod@keygen) — NTRU key generation (Gaussian f, g; NTRUSolve with exact big integers).
-//! * [`sign`] — signing: LDL tree, fast Fourier sampling, SamplerZ's software side.
+//! * [`keys`] — the public API: parameter sets, key types, sign and verify, the NIST
+//!   signed-message form ([`keys::signed_message`]), and streaming: [`PointHasher`]
+//!   (from [`VerifyingKey::point_hasher`] / [`SigningKey::point_hasher`]),
+//!   [`VerifyingKey::decode_signature`] for the nonce, [`VerifyingKey::verify_point`].
 //! * [`fndsa`] — FN-DSA (draft) on top of the same core.
+//!
+//! The round-3 internals (`codec`, `hash`, `verify`, `keygen`, `sign`: raw shapes,
+//! slices that must be 2^logn long) are private to the crate; every public function
+//! here checks its input and returns an [`Error`](crate::Error) instead of panicking.
 //!
 //! ```
 //! use pqsig::falcon::{self, ParamSet};
@@ -25,19 +27,23 @@
 //! # Ok::<(), pqsig::Error>(())
 //! ```
 
-pub mod codec;
+#[cfg(feature = "std")] // the batch engine's
+pub(crate) mod batch;
+pub(crate) mod codec;
 pub mod fndsa;
-pub mod hash;
-pub mod keygen;
+pub(crate) mod hash;
+pub(crate) mod keygen;
 pub mod keys;
 pub mod params;
-pub mod sign;
-pub mod verify;
+pub(crate) mod sign;
+pub(crate) mod verify;
 
 pub use crate::traits::FalconSignature as Signature;
+pub use codec::Signature as DecodedSignature;
+pub use hash::PointHasher;
 #[cfg(feature = "std")]
 pub use keys::keygen;
 pub use keys::{
-    keygen_from_seed, keygen_from_seed_on, keygen_with_rng, ExpandedSigningKey, FnDsaParamSet,
-    ParamSet, SigningKey, VerifyingKey,
+    decode_signature, keygen_from_seed, keygen_from_seed_on, keygen_with_rng, ExpandedSigningKey,
+    FnDsaParamSet, ParamSet, SigningKey, VerifyingKey,
 };

@@ -4,6 +4,9 @@
 //! reference implementation's test degrees (insecure, but every function supports them).
 //! Sizes follow the reference implementation's `falcon.h` formulas; the bit widths of the
 //! secret key fields are its `max_fg_bits` / `max_FG_bits` tables.
+//!
+//! Every function is total: for an unsupported logn the sizes and bounds are 0 (none of
+//! them panics).
 
 /// The modulus.
 pub const Q: u32 = 12289;
@@ -41,14 +44,22 @@ pub const fn logn_ok(logn: u32) -> bool {
     logn >= MIN_LOGN && logn <= MAX_LOGN
 }
 
-/// n = 2^logn.
+/// n = 2^logn (0 where 2^logn does not fit a `usize`).
 pub const fn degree(logn: u32) -> usize {
-    1usize << logn
+    if logn < usize::BITS {
+        1usize << logn
+    } else {
+        0
+    }
 }
 
-/// Squared-norm acceptance bound (inclusive). `logn` must be in 1..=10.
+/// Squared-norm acceptance bound (inclusive); 0 unless `logn` is in 1..=10.
 pub const fn l2_bound(logn: u32) -> u32 {
-    L2_BOUND[logn as usize]
+    if logn_ok(logn) {
+        L2_BOUND[logn as usize]
+    } else {
+        0
+    }
 }
 
 /// Bytes of `count` values of `bits` bits each, packed.
@@ -56,32 +67,49 @@ const fn packed(count: usize, bits: u32) -> usize {
     (count * bits as usize).div_ceil(8)
 }
 
-/// Encoded h: 14 bits per coefficient.
+/// Encoded h: 14 bits per coefficient (0 unless `logn` is in 1..=10).
 pub const fn pk_body_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     packed(degree(logn), 14)
 }
 
-/// Public key: header byte + h (897 for logn 9, 1793 for logn 10).
+/// Public key: header byte + h (897 for logn 9, 1793 for logn 10; 0 unless `logn` is in
+/// 1..=10).
 pub const fn pk_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     1 + pk_body_size(logn)
 }
 
 /// Compact secret key: header + f + g (`FG_BITS` each) + F (`FG_CAP_BITS`)
-/// (1281 for logn 9, 2305 for logn 10).
+/// (1281 for logn 9, 2305 for logn 10; 0 unless `logn` is in 1..=10).
 pub const fn sk_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     let n = degree(logn);
     1 + 2 * packed(n, FG_BITS[logn as usize]) + packed(n, FG_CAP_BITS[logn as usize])
 }
 
 /// Largest detached compressed signature: header + nonce + the longest comp(s2) the
-/// reference signer emits (752 for logn 9, 1462 for logn 10).
+/// reference signer emits (752 for logn 9, 1462 for logn 10; 0 unless `logn` is in
+/// 1..=10).
 pub const fn sig_compressed_max_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     ((11usize << logn) + (101usize >> (10 - logn))).div_ceil(8) + 41
 }
 
 /// Padded signature: header + nonce + comp(s2) + zero padding (666 for logn 9, 1280 for
-/// logn 10).
+/// logn 10; 0 unless `logn` is in 1..=10).
 pub const fn sig_padded_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     let s = 10 - logn;
     44 + 3 * (256 >> s) + 2 * (128 >> s) + 3 * (64 >> s) + 2 * (16 >> s)
         - 2 * (2 >> s)
@@ -110,5 +138,13 @@ mod tests {
             assert!(sig_padded_size(logn) > 1 + NONCE_LEN);
             assert!(sig_padded_size(logn) <= sig_compressed_max_size(logn));
         }
+        for logn in [0, 11, 31, 32, 63, 64, 65, u32::MAX] {
+            assert_eq!(pk_size(logn), 0);
+            assert_eq!(sk_size(logn), 0);
+            assert_eq!(sig_padded_size(logn), 0);
+            assert_eq!(sig_compressed_max_size(logn), 0);
+            assert_eq!(l2_bound(logn), 0);
+        }
+        assert_eq!(degree(u32::MAX), 0);
     }
 }

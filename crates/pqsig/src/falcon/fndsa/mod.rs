@@ -189,11 +189,16 @@
 //! * Verification: `verify`, `verify_prehash`, `verify_prehashed`, `verify_mu`
 //!   (`Err(InvalidSignature)` for malformed bytes, `Err(VerificationFailed)` otherwise).
 //! * μ: [`compute_mu`], [`compute_mu_prehash`], [`compute_mu_prehashed`], the streaming
-//!   [`MuHasher`], [`hash_vrfy_key`].
+//!   [`MuHasher`], [`hash_vrfy_key`] (each with an `_on` form pinning the backend).
+//! * Sizes and bounds: [`params`] (total functions: 0 for an unsupported logn).
+//!
+//! The codecs, hash-to-point, sampler, PRNG and NTRU solver are private to the crate
+//! (raw shapes); every public function here checks its input and returns an
+//! [`Error`](crate::Error) instead of panicking.
 
 pub(crate) mod codec;
 pub(crate) mod fxp;
-pub mod hash;
+pub(crate) mod hash;
 mod keygen;
 mod keys;
 pub(crate) mod ntru;
@@ -204,7 +209,10 @@ mod sign;
 mod verify;
 
 pub use crate::traits::FnDsaSignature as Signature;
-pub use hash::{compute_mu, compute_mu_prehash, compute_mu_prehashed, hash_vrfy_key, MuHasher};
+pub use hash::{
+    compute_mu, compute_mu_on, compute_mu_prehash, compute_mu_prehash_on, compute_mu_prehashed,
+    compute_mu_prehashed_on, hash_vrfy_key, hash_vrfy_key_on, MuHasher,
+};
 #[cfg(feature = "std")]
 pub use keys::keygen;
 pub use keys::{keygen_from_seed, keygen_with_rng, SigningKey, VerifyingKey};

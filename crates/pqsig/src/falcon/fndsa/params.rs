@@ -1,5 +1,7 @@
 //! FN-DSA (draft, fn-dsa 0.4.0) sizes and bounds per degree. DRAFT: will change with
 //! FIPS 206.
+//!
+//! Every function is total: for a logn outside 2..=10 the sizes are 0 (none panics).
 
 /// Smallest supported logn (degree 4; toy degrees 2..=8 exist only for tests).
 pub const LOGN_MIN: u32 = 2;
@@ -47,22 +49,32 @@ pub const fn fg_bits(logn: u32) -> u32 {
     }
 }
 
-/// Verifying-key length: header + 14 bits per coefficient.
+/// Verifying-key length: header + 14 bits per coefficient (0 for an unsupported logn).
 #[inline]
 pub const fn vrfy_key_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     1 + (7 << (logn - 2))
 }
 
-/// Signing-key length: header + f + g + F (8 bits) + hashed verifying key.
+/// Signing-key length: header + f + g + F (8 bits) + hashed verifying key (0 for an
+/// unsupported logn).
 #[inline]
 pub const fn sign_key_size(logn: u32) -> usize {
+    if !logn_ok(logn) {
+        return 0;
+    }
     1 + ((fg_bits(logn) as usize) << (logn - 2)) + (1 << logn) + MU_LEN
 }
 
-/// Signature length (fixed; the round-3 "padded" sizes).
+/// Signature length (fixed; the round-3 "padded" sizes; 0 for an unsupported logn).
 #[inline]
 pub const fn signature_size(logn: u32) -> usize {
     const SIZES: [usize; 11] = [0, 0, 47, 52, 63, 82, 122, 200, 356, 666, 1280];
+    if !logn_ok(logn) {
+        return 0;
+    }
     SIZES[logn as usize]
 }
 
@@ -78,5 +90,10 @@ mod tests {
         assert_eq!(sign_key_size(10), 2369);
         assert_eq!(signature_size(9), 666);
         assert_eq!(signature_size(10), 1280);
+        for logn in [0, 1, 11, 32, u32::MAX] {
+            assert_eq!(vrfy_key_size(logn), 0);
+            assert_eq!(sign_key_size(logn), 0);
+            assert_eq!(signature_size(logn), 0);
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! 1. decode the compact secret key `0x50 + logn ‖ f ‖ g ‖ F` and recompute G;
 //! 2. `c = HashToPoint(SHAKE256(nonce ‖ message))`;
 //! 3. `rng = SHAKE256(seed)` (48 bytes); sign `c` with it (each attempt seeds the sampler
-//!    PRNG with the next 56 bytes, see [`super`]);
+//!    PRNG with the next 56 bytes, see the `sign` module);
 //! 4. encode `0x30 + logn ‖ nonce ‖ comp(s2)`. If comp(s2) does not fit — the variable
 //!    length form allows [`params::sig_compressed_max_size`] bytes in all, the padded
 //!    form exactly [`params::sig_padded_size`] — sign again with the same nonce and the

@@ -56,10 +56,12 @@ pub struct ShakeXN<const W: usize, const RATE: usize> {
 }
 
 impl<const W: usize, const RATE: usize> ShakeXN<W, RATE> {
-    /// Absorbs `W` inputs of equal length in one go and pads them.
+    /// Absorbs `W` inputs in one go and pads them. Their lengths may differ as long as
+    /// they have the same number of whole blocks (`len / RATE`), e.g. all shorter than
+    /// one block; each input is padded at its own end.
     pub fn absorb_once(permute: PermuteN<W>, inputs: [&[u8]; W]) -> Self {
         let len = inputs[0].len();
-        debug_assert!(inputs.iter().all(|x| x.len() == len));
+        debug_assert!(inputs.iter().all(|x| x.len() / RATE == len / RATE));
         let mut st = StateXN::default();
         let mut off = 0;
         // Whole blocks.
@@ -74,8 +76,8 @@ impl<const W: usize, const RATE: usize> ShakeXN<W, RATE> {
             off += RATE;
         }
         // Final partial block with padding: whole lanes, then the tail bytes of one lane.
-        let k = len - off;
         for (j, inp) in inputs.iter().enumerate() {
+            let k = inp.len() - off;
             let words = inp[off..].chunks_exact(8);
             let tail = words.remainder();
             for (lane, c) in st.s.iter_mut().zip(words) {
@@ -88,6 +90,20 @@ impl<const W: usize, const RATE: usize> ShakeXN<W, RATE> {
             st.s[(RATE - 1) / 8][j] ^= 0x80 << (8 * ((RATE - 1) % 8));
         }
         ShakeXN { st, permute }
+    }
+
+    /// Squeezes one block and hands each instance's block to `f` as its `RATE / 8`
+    /// lanes (little-endian 64-bit words of the output stream), instance by instance.
+    pub fn squeeze_lanes_each(&mut self, mut f: impl FnMut(usize, &[u64])) {
+        (self.permute)(&mut self.st);
+        let mut lanes = [0u64; 25];
+        for j in 0..W {
+            for (l, lane) in lanes.iter_mut().zip(self.st.s.iter()).take(RATE / 8) {
+                *l = lane[j];
+            }
+            f(j, &lanes[..RATE / 8]);
+        }
+        lanes.zeroize();
     }
 
     /// Squeezes `nblocks` blocks into each output (each `out[j].len() >= nblocks*RATE`).
@@ -123,8 +139,12 @@ pub(super) fn check_against_single<const W: usize, const R: usize>(
     use super::sponge::{Shake128, Shake256};
     use alloc::vec::Vec;
 
-    let inputs: [Vec<u8>; W] =
-        core::array::from_fn(|j| (0..len).map(|i| (i * 31 + j * 101 + 7) as u8).collect());
+    // Lane j's length: `len`'s whole blocks and a tail of its own (absorb_once takes
+    // uneven lengths with equal block counts).
+    let inputs: [Vec<u8>; W] = core::array::from_fn(|j| {
+        let lj = len / R * R + (len % R + 5 * j) % R;
+        (0..lj).map(|i| (i * 31 + j * 101 + 7) as u8).collect()
+    });
     let mut xn = ShakeXN::<W, R>::absorb_once(permute, core::array::from_fn(|j| &inputs[j][..]));
     let mut outs = [[0u8; 3 * 168]; W];
     xn.squeeze_blocks(outs.each_mut().map(|o| &mut o[..]), 3);
@@ -140,5 +160,20 @@ pub(super) fn check_against_single<const W: usize, const R: usize>(
             h.squeeze(&mut want);
         }
         assert_eq!(&got[..3 * R], &want[..], "backend {b:?} len {len} lane {j}");
+    }
+    // The same through `squeeze_lanes_each`.
+    let mut xn = ShakeXN::<W, R>::absorb_once(permute, core::array::from_fn(|j| &inputs[j][..]));
+    let mut lanes_out = [[0u8; 168]; W];
+    xn.squeeze_lanes_each(|j, lanes| {
+        for (c, l) in lanes_out[j].chunks_exact_mut(8).zip(lanes) {
+            c.copy_from_slice(&l.to_le_bytes());
+        }
+    });
+    for j in 0..W {
+        assert_eq!(
+            &lanes_out[j][..R],
+            &outs[j][..R],
+            "lanes, backend {b:?} len {len} lane {j}"
+        );
     }
 }

@@ -208,9 +208,15 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
 }
 
 /// The ML-DSA table of a backend with the variant selected now for the backend whose
-/// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels).
+/// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels);
+/// while a kernel device is set, that backend's table with its transforms routed to the
+/// device (`kernels::device`).
 #[inline]
 pub(crate) fn mldsa_selected(b: Backend) -> &'static Kernels {
+    #[cfg(feature = "std")]
+    if crate::kernels::device::active() {
+        return crate::kernels::device::mldsa_routed(b);
+    }
     let eff = mldsa::base_kernels(b).backend;
     mldsa_kernels(eff, variant_for(Modulus::MlDsa, eff))
 }
@@ -219,6 +225,10 @@ pub(crate) fn mldsa_selected(b: Backend) -> &'static Kernels {
 /// kernels actually run (portable where `b` is unavailable or has no Falcon kernels).
 #[inline]
 pub(crate) fn falcon_selected(b: Backend) -> &'static NttKernels {
+    #[cfg(feature = "std")]
+    if crate::kernels::device::active() {
+        return crate::kernels::device::falcon_routed(b);
+    }
     let eff = fntt::base_kernels(b).backend;
     falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
 }

@@ -1,0 +1,315 @@
+//! Devices behind kernel-table entries: a device (a simulated or real NTT accelerator)
+//! serves the NTT and inverse NTT of otherwise-CPU kernel tables, one request per call
+//! in the ML-DSA FPGA design's shape `{buffer, num_polys, mode}`.
+//!
+//! Two ways a device is used:
+//! * **process-wide** ([`set_kernel_device`]): every ML-DSA and Falcon (q = 12289) table
+//!   that `kernels::mldsa::kernels` / `kernels::falcon::ntt::kernels` hand out has its
+//!   transforms routed to the device — single calls (keygen, sign, verify, KATs) and the
+//!   batch engine's lockstep groups alike;
+//! * **per batch** (`batch::Options::kernel_device`): only that batch's ML-DSA groups.
+//!
+//! Requests are fallible. An error, or a reply with a coefficient outside the kernel's
+//! documented output bound, makes the caller restore the input and run the CPU kernel
+//! on it, so a device can slow a result down but never change it. Requests larger than
+//! [`KernelDevice::max_polys`] are split. The backup of the input is wiped afterwards
+//! (these polynomials can be secret: `s1`, `y`, Falcon's `f`); a device receives secret
+//! data by design, as the hardware of the papers does.
+//!
+//! Without `std` there is no device slot and no serving: the tables are the CPU's.
+
+use super::mldsa::Poly;
+use alloc::string::String;
+
+/// What a request asks for. The conventions are the portable kernels' (their module
+/// docs); a device answers with residues congruent to the kernel's output inside the
+/// kernel's output bound (canonical residues are always accepted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TransformMode {
+    /// ML-DSA forward NTT (q = 8380417, n = 256, FIPS 204 bit-reversed output order).
+    /// In: |a| < q. Out: |a| < 9q.
+    MlDsaNtt,
+    /// ML-DSA inverse NTT times 2^32 (includes 1/n). In: |a| < q. Out: |a| < q.
+    MlDsaInvNttToMont,
+    /// Falcon forward NTT mod 12289 of `2^logn` coefficients (reference `mq_NTT` order).
+    /// In and out canonical, `[0, q)`.
+    FalconNtt { logn: u32 },
+    /// Falcon inverse NTT mod 12289 (includes 1/n). In and out canonical.
+    FalconIntt { logn: u32 },
+}
+
+/// Cycles a device reports for one request (simulated hardware: from the simulation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RequestCycles {
+    /// Moving the batch from memory into the device.
+    pub load: u64,
+    /// The transforms.
+    pub compute: u64,
+    /// Moving the results back.
+    pub store: u64,
+    /// From start to done (load, compute and store overlap in a pipelined device).
+    pub total: u64,
+}
+
+/// A device serving kernel-table entries.
+pub trait KernelDevice: Send + Sync {
+    /// Its name (what `--device` / `PQSIG_DEVICE` select it by).
+    fn name(&self) -> String;
+    /// A one-line description for `pqsig device list`.
+    fn description(&self) -> String {
+        String::from("kernel device (NTT / inverse NTT)")
+    }
+    /// Most polynomials in one request.
+    fn max_polys(&self) -> usize;
+    /// Whether the device takes requests of this mode (others run on the CPU).
+    fn supports(&self, mode: TransformMode) -> bool;
+    /// Transforms every polynomial of `polys` in place (ML-DSA modes).
+    fn transform_mldsa(
+        &self,
+        mode: TransformMode,
+        polys: &mut [Poly],
+    ) -> Result<(), crate::DeviceError>;
+    /// Transforms the `coeffs.len() >> logn` polynomials of `coeffs` in place (Falcon
+    /// modes).
+    fn transform_falcon(
+        &self,
+        mode: TransformMode,
+        coeffs: &mut [u16],
+    ) -> Result<(), crate::DeviceError>;
+    /// The cycles of the last request this device completed, where it counts them.
+    fn last_cycles(&self) -> Option<RequestCycles> {
+        None
+    }
+}
+
+#[cfg(feature = "std")]
+/// Runs ML-DSA polynomials through `dev`, in requests of at most `max_polys`, and
+/// falls back to `cpu` for any request that fails or comes back out of bounds.
+pub(crate) fn serve_mldsa(
+    dev: &dyn KernelDevice,
+    mode: TransformMode,
+    polys: &mut [Poly],
+    cpu: fn(&mut [Poly]),
+) {
+    let bound = match mode {
+        TransformMode::MlDsaNtt => 9 * super::mldsa::Q,
+        _ => super::mldsa::Q,
+    };
+    if !dev.supports(mode) {
+        return cpu(polys);
+    }
+    let step = dev.max_polys().max(1);
+    for chunk in polys.chunks_mut(step) {
+        let mut backup = zeroize::Zeroizing::new(chunk.to_vec());
+        let ok = dev.transform_mldsa(mode, chunk).is_ok()
+            && chunk
+                .iter()
+                .all(|p| p.coeffs.iter().all(|&c| c > -bound && c < bound));
+        if !ok {
+            chunk.copy_from_slice(&backup);
+            cpu(chunk);
+        }
+        zeroize::Zeroize::zeroize(&mut *backup);
+    }
+}
+
+#[cfg(feature = "std")]
+/// Runs Falcon polynomials of `2^logn` coefficients through `dev` (as [`serve_mldsa`];
+/// the bound is canonical, `[0, 12289)`).
+pub(crate) fn serve_falcon(
+    dev: &dyn KernelDevice,
+    mode: TransformMode,
+    logn: u32,
+    a: &mut [u16],
+    cpu: fn(&mut [u16], u32),
+) {
+    let n = 1usize << logn;
+    // Whole polynomials only; a trailing partial one (never produced by the library)
+    // stays with the CPU kernel, which leaves it untouched.
+    let whole = a.len() / n * n;
+    if !dev.supports(mode) || whole == 0 {
+        return cpu(a, logn);
+    }
+    let step = dev.max_polys().max(1) * n;
+    for chunk in a[..whole].chunks_mut(step) {
+        let backup = zeroize::Zeroizing::new(chunk.to_vec());
+        let ok = dev.transform_falcon(mode, chunk).is_ok()
+            && chunk.iter().all(|&c| u32::from(c) < super::falcon::ntt::Q);
+        if !ok {
+            chunk.copy_from_slice(&backup);
+            cpu(chunk, logn);
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+pub use slot::*;
+
+#[cfg(feature = "std")]
+mod slot {
+    use super::*;
+    use crate::kernels::falcon::ntt::NttKernels;
+    use crate::kernels::mldsa::Kernels;
+    use crate::kernels::select::Backend;
+    use crate::Error;
+    use alloc::sync::Arc;
+    use alloc::vec::Vec;
+    use core::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, PoisonError, RwLock};
+
+    static ACTIVE: AtomicBool = AtomicBool::new(false);
+    static SLOT: RwLock<Option<Arc<dyn KernelDevice>>> = RwLock::new(None);
+    static REGISTRY: Mutex<Vec<Arc<dyn KernelDevice>>> = Mutex::new(Vec::new());
+
+    /// Registers a kernel device under its name. `Error::Unsupported` if the name is
+    /// empty, `cpu`, or taken (by a kernel device or a batch device: `--device` names
+    /// either kind).
+    pub fn register_kernel_device(dev: Arc<dyn KernelDevice>) -> Result<(), Error> {
+        let name = dev.name();
+        let mut reg = REGISTRY.lock().unwrap_or_else(PoisonError::into_inner);
+        let taken = reg.iter().any(|d| d.name().eq_ignore_ascii_case(&name))
+            || crate::batch::device::list()
+                .iter()
+                .any(|d| d.info().name.eq_ignore_ascii_case(&name));
+        if name.is_empty() || name.eq_ignore_ascii_case("cpu") || taken {
+            return Err(Error::Unsupported);
+        }
+        reg.push(dev);
+        Ok(())
+    }
+
+    /// The registered kernel devices, in registration order.
+    pub fn kernel_devices() -> Vec<Arc<dyn KernelDevice>> {
+        REGISTRY
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The kernel device registered as `name` (case-insensitive, as batch devices).
+    pub fn kernel_device_by_name(name: &str) -> Option<Arc<dyn KernelDevice>> {
+        let name = name.trim();
+        kernel_devices()
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Routes the NTT / inverse NTT of every ML-DSA and Falcon kernel table handed out
+    /// from now on to `dev` (`None`: back to the CPU). Process-wide, like
+    /// `backend::set_backend`; tables fetched before the call keep what they had.
+    pub fn set_kernel_device(dev: Option<Arc<dyn KernelDevice>>) {
+        let mut slot = SLOT.write().unwrap_or_else(PoisonError::into_inner);
+        ACTIVE.store(dev.is_some(), Ordering::Release);
+        *slot = dev;
+    }
+
+    /// The process-wide kernel device, if one is set.
+    pub fn kernel_device() -> Option<Arc<dyn KernelDevice>> {
+        SLOT.read().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Whether a process-wide kernel device is set (one relaxed load per table fetch).
+    #[inline]
+    pub(crate) fn active() -> bool {
+        ACTIVE.load(Ordering::Relaxed)
+    }
+
+    fn with_device(f: impl FnOnce(Option<&dyn KernelDevice>)) {
+        let dev = kernel_device();
+        f(dev.as_deref())
+    }
+
+    // One routed table per backend: the backend's own (radix-2) table with its two
+    // transforms going through the slot's device, the backend's transforms as fallback.
+    macro_rules! routed {
+        ($mt:ident, $mbase:expr, $fbase:expr) => {
+            pub(super) mod $mt {
+                use super::*;
+                fn ntt(a: &mut [Poly]) {
+                    let cpu = $mbase.ntt;
+                    with_device(|d| match d {
+                        Some(d) => serve_mldsa(d, TransformMode::MlDsaNtt, a, cpu),
+                        None => cpu(a),
+                    })
+                }
+                fn invntt(a: &mut [Poly]) {
+                    let cpu = $mbase.invntt_tomont;
+                    with_device(|d| match d {
+                        Some(d) => serve_mldsa(d, TransformMode::MlDsaInvNttToMont, a, cpu),
+                        None => cpu(a),
+                    })
+                }
+                fn fntt(a: &mut [u16], logn: u32) {
+                    let cpu = $fbase.ntt;
+                    with_device(|d| match d {
+                        Some(d) => serve_falcon(d, TransformMode::FalconNtt { logn }, logn, a, cpu),
+                        None => cpu(a, logn),
+                    })
+                }
+                fn fintt(a: &mut [u16], logn: u32) {
+                    let cpu = $fbase.intt;
+                    with_device(|d| match d {
+                        Some(d) => {
+                            serve_falcon(d, TransformMode::FalconIntt { logn }, logn, a, cpu)
+                        }
+                        None => cpu(a, logn),
+                    })
+                }
+                pub(in super::super) static MLDSA: Kernels = Kernels {
+                    ntt,
+                    invntt_tomont: invntt,
+                    ..$mbase
+                };
+                pub(in super::super) static FALCON: NttKernels = NttKernels {
+                    ntt: fntt,
+                    intt: fintt,
+                    ..$fbase
+                };
+            }
+        };
+    }
+
+    routed!(
+        portable,
+        crate::kernels::mldsa::portable::KERNELS,
+        crate::kernels::falcon::ntt::portable::KERNELS
+    );
+    #[cfg(target_arch = "x86_64")]
+    routed!(
+        avx2,
+        crate::kernels::mldsa::avx2::KERNELS,
+        crate::kernels::falcon::ntt::avx2::KERNELS
+    );
+    #[cfg(target_arch = "x86_64")]
+    routed!(
+        avx512,
+        crate::kernels::mldsa::avx512::KERNELS,
+        crate::kernels::falcon::ntt::avx512::KERNELS
+    );
+
+    /// The routed ML-DSA table of the backend whose kernels run for `b`.
+    pub(crate) fn mldsa_routed(b: Backend) -> &'static Kernels {
+        // SAFETY (every SIMD arm): `base_kernels` returns a SIMD table only after
+        // `b.is_available()`, so its `backend` names a detected backend; the routed
+        // table holds that backend's entries.
+        match crate::kernels::mldsa::base_kernels(b).backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => &avx2::MLDSA,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => &avx512::MLDSA,
+            _ => &portable::MLDSA,
+        }
+    }
+
+    /// The routed Falcon NTT table of the backend whose kernels run for `b`.
+    pub(crate) fn falcon_routed(b: Backend) -> &'static NttKernels {
+        // SAFETY (every SIMD arm): as in `mldsa_routed`.
+        match crate::kernels::falcon::ntt::base_kernels(b).backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => &avx2::FALCON,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => &avx512::FALCON,
+            _ => &portable::FALCON,
+        }
+    }
+}
