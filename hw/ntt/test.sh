@@ -41,10 +41,18 @@ if command -v iverilog >/dev/null && command -v vvp >/dev/null; then
   for c in $configs; do
     IFS=: read -r q n b <<<"$c"
     iverilog -g2005 -P tb_ntt.Q="$q" -P tb_ntt.N="$n" -P tb_ntt.BFUS="$b" \
-      -DVEC_DIR=\""$here/tb/vectors"\" -o "$tmp/tb_$q_$n_$b" "$here/tb/tb_ntt.v" "$here"/rtl/*.v
-    out="$(vvp -n "$tmp/tb_$q_$n_$b")"
+      -DVEC_DIR=\""$here/tb/vectors"\" -o "$tmp/tb_${q}_${n}_${b}" "$here/tb/tb_ntt.v" "$here"/rtl/*.v
+    out="$(vvp -n "$tmp/tb_${q}_${n}_${b}")"
     echo "$out" | sed 's/^/   /'
     echo "$out" | grep -qx PASS || { echo "   FAILED: q=$q n=$n bfus=$b"; status=1; }
+  done
+  for q in 8380417 12289; do
+    iverilog -g2005 -P tb_units.Q="$q" -DVEC_DIR=\""$here/tb/vectors"\" -o "$tmp/tbu_$q" \
+      "$here/tb/tb_units.v" "$here/rtl/ntt_wino8.v" "$here/rtl/ntt_r2x8.v" \
+      "$here/rtl/ntt_bfu.v" "$here/rtl/ntt_modmul.v"
+    out="$(vvp -n "$tmp/tbu_$q")"
+    echo "$out" | sed 's/^/   /'
+    echo "$out" | grep -q '^PASS' || { echo "   FAILED: units q=$q"; status=1; }
   done
 else
   echo "== hw/ntt: Icarus Verilog bench SKIPPED (iverilog not installed)"

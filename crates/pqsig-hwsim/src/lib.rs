@@ -20,6 +20,7 @@
 //! * Falcon (q = 12289, n = 512, 1024): the kernels' `ntt` / `intt` (reference `mq_NTT`
 //!   order; inverse including 1/n), which are canonical already.
 
+pub mod device;
 mod ffi;
 pub mod golden;
 
@@ -317,3 +318,5 @@ impl Drop for RtlNtt {
         unsafe { ffi::ntt_sim_free(self.h.as_ptr()) };
     }
 }
+
+pub use device::{register, RtlNttDevice};
