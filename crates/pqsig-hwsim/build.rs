@@ -26,7 +26,10 @@ const ALL: &[(u32, u32, u32)] = &[
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let hw = manifest.join("../../hw/ntt").canonicalize().expect("hw/ntt not found");
+    let hw = manifest
+        .join("../../hw/ntt")
+        .canonicalize()
+        .expect("hw/ntt not found");
     let rtl = hw.join("rtl");
     let sim = hw.join("sim");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
@@ -36,7 +39,11 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PQSIG_HWSIM_CONFIGS");
 
     let verilator = env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
-    let root = match Command::new(&verilator).arg("--getenv").arg("VERILATOR_ROOT").output() {
+    let root = match Command::new(&verilator)
+        .arg("--getenv")
+        .arg("VERILATOR_ROOT")
+        .output()
+    {
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
         _ => {
             eprintln!(
@@ -53,8 +60,15 @@ fn main() {
         Ok(s) if !s.trim().is_empty() => s
             .split(',')
             .map(|c| {
-                let v: Vec<u32> = c.trim().split(':').map(|x| x.parse().expect("q:n:bfus")).collect();
-                assert!(v.len() == 3 && ALL.contains(&(v[0], v[1], v[2])), "unknown config {c}");
+                let v: Vec<u32> = c
+                    .trim()
+                    .split(':')
+                    .map(|x| x.parse().expect("q:n:bfus"))
+                    .collect();
+                assert!(
+                    v.len() == 3 && ALL.contains(&(v[0], v[1], v[2])),
+                    "unknown config {c}"
+                );
                 (v[0], v[1], v[2])
             })
             .collect(),
@@ -75,7 +89,15 @@ fn main() {
         let prefix = format!("Vntt_q{q}_n{n}_b{b}_r2");
         let mdir = out.join(&prefix);
         let status = Command::new(&verilator)
-            .args(["--cc", "--build", "-j", "1", "-O2", "-Wno-fatal", "-Wno-WIDTH"])
+            .args([
+                "--cc",
+                "--build",
+                "-j",
+                "1",
+                "-O2",
+                "-Wno-fatal",
+                "-Wno-WIDTH",
+            ])
             .args(["-Wno-LATCH", "-Wno-UNSIGNED", "--top-module", "ntt_accel"])
             .arg("--prefix")
             .arg(&prefix)
@@ -91,7 +113,11 @@ fn main() {
             .expect("running verilator");
         assert!(status.success(), "verilator failed for {prefix}");
         let lib = format!("{}_model", prefix.to_lowercase());
-        fs::copy(mdir.join(format!("{prefix}__ALL.a")), out.join(format!("lib{lib}.a"))).unwrap();
+        fs::copy(
+            mdir.join(format!("{prefix}__ALL.a")),
+            out.join(format!("lib{lib}.a")),
+        )
+        .unwrap();
         libs.push(lib);
         header.push_str(&format!("#include \"{prefix}/{prefix}.h\"\n"));
         xlist.push_str(&format!(" X({prefix}, {q}u, {n}u, {b}u, 0u)"));
@@ -103,7 +129,10 @@ fn main() {
     // harness (references the models)
     let mut h = cc::Build::new();
     h.cpp(true).std("c++17").opt_level(2).warnings(false);
-    h.include(&out).include(&sim).include(&vinc).include(vinc.join("vltstd"));
+    h.include(&out)
+        .include(&sim)
+        .include(&vinc)
+        .include(vinc.join("vltstd"));
     for &(q, n, b) in &configs {
         h.include(out.join(format!("Vntt_q{q}_n{n}_b{b}_r2")));
     }
@@ -118,7 +147,8 @@ fn main() {
     let mut r = cc::Build::new();
     r.cpp(true).std("c++17").opt_level(2).warnings(false);
     r.include(&vinc).include(vinc.join("vltstd"));
-    r.file(vinc.join("verilated.cpp")).file(vinc.join("verilated_threads.cpp"));
+    r.file(vinc.join("verilated.cpp"))
+        .file(vinc.join("verilated_threads.cpp"));
     r.compile("ntt_sim_verilated");
     println!("cargo:rustc-link-lib=dylib=pthread");
 }

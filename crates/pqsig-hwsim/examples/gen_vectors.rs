@@ -17,7 +17,11 @@ fn write(path: &std::path::Path, w: &[u32]) {
 }
 
 fn main() {
-    let dir = std::path::PathBuf::from(std::env::args().nth(1).unwrap_or("hw/ntt/tb/vectors".into()));
+    let dir = std::path::PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or("hw/ntt/tb/vectors".into()),
+    );
     std::fs::create_dir_all(&dir).unwrap();
     for cfg in [Config::new(8380417, 256, 1), Config::new(12289, 1024, 1)] {
         let input = golden::Words::new(cfg.n as u64 * 31).residues(cfg.q, K * cfg.n as usize);

@@ -109,7 +109,8 @@ impl KernelDevice for RtlNttDevice {
         }
         let c = {
             let mut card = self.mldsa.lock().unwrap_or_else(PoisonError::into_inner);
-            card.run(m, &mut words, polys.len()).map_err(|_| DeviceError::Failed)?
+            card.run(m, &mut words, polys.len())
+                .map_err(|_| DeviceError::Failed)?
         };
         for (p, w) in polys.iter_mut().zip(words.chunks(N)) {
             for (d, &s) in p.coeffs.iter_mut().zip(w) {

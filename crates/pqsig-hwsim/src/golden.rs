@@ -8,7 +8,10 @@ use pqsig::Backend;
 
 /// Maps signed ML-DSA coefficients (|a| < q) to canonical words.
 pub fn mldsa_to_words(coeffs: &[i32]) -> Vec<u32> {
-    coeffs.iter().map(|&c| c.rem_euclid(mldsa::Q) as u32).collect()
+    coeffs
+        .iter()
+        .map(|&c| c.rem_euclid(mldsa::Q) as u32)
+        .collect()
 }
 
 /// Transforms `num_polys` polynomials of `words` as the portable kernel does, and

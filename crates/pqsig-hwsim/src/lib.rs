@@ -57,7 +57,15 @@ pub struct Config {
 
 impl Config {
     pub const fn new(q: u32, n: u32, bfus: u32) -> Self {
-        Config { q, n, bfus, kind: BfuKind::Radix2, stall_pct: 0, seed: 1, buf_offset: 0 }
+        Config {
+            q,
+            n,
+            bfus,
+            kind: BfuKind::Radix2,
+            stall_pct: 0,
+            seed: 1,
+            buf_offset: 0,
+        }
     }
     /// log2 n.
     pub fn logn(&self) -> u32 {
@@ -197,7 +205,9 @@ impl RtlNtt {
 
     fn check(&self, buf: &[u32], num_polys: usize) -> Result<usize, SimError> {
         if num_polys > MAX_POLYS {
-            return Err(SimError::BadArg(format!("num_polys {num_polys} > {MAX_POLYS}")));
+            return Err(SimError::BadArg(format!(
+                "num_polys {num_polys} > {MAX_POLYS}"
+            )));
         }
         let words = num_polys * self.cfg.n as usize;
         if buf.len() < words {
@@ -207,7 +217,11 @@ impl RtlNtt {
                 self.cfg.n
             )));
         }
-        if let Some((index, &value)) = buf[..words].iter().enumerate().find(|(_, &w)| w >= self.cfg.q) {
+        if let Some((index, &value)) = buf[..words]
+            .iter()
+            .enumerate()
+            .find(|(_, &w)| w >= self.cfg.q)
+        {
             return Err(SimError::NotCanonical { index, value });
         }
         Ok(words)
@@ -217,7 +231,11 @@ impl RtlNtt {
         let mut b = [0 as c_char; 256];
         // SAFETY: `b` is writable for its length; the handle is live.
         unsafe { ffi::ntt_sim_error_message(self.h.as_ptr(), b.as_mut_ptr(), b.len() as u32) };
-        let msg: String = b.iter().take_while(|&&c| c != 0).map(|&c| c as u8 as char).collect();
+        let msg: String = b
+            .iter()
+            .take_while(|&&c| c != 0)
+            .map(|&c| c as u8 as char)
+            .collect();
         match code {
             ffi::EBADARG => SimError::BadArg(msg),
             ffi::ECONFIG => SimError::Config(self.cfg),
@@ -233,7 +251,12 @@ impl RtlNtt {
 
     /// Runs one request: transforms the first `num_polys` polynomials of `buf` in place
     /// (each `n` canonical words). On error `buf` is unchanged.
-    pub fn run(&mut self, mode: Mode, buf: &mut [u32], num_polys: usize) -> Result<Cycles, SimError> {
+    pub fn run(
+        &mut self,
+        mode: Mode,
+        buf: &mut [u32],
+        num_polys: usize,
+    ) -> Result<Cycles, SimError> {
         self.run_inner(mode, buf, num_polys, None)
     }
 
@@ -268,7 +291,13 @@ impl RtlNtt {
         // SAFETY: `tmp` holds `num_polys * n` words as the harness requires; `c` is valid.
         let rc = unsafe {
             match limit {
-                None => ffi::ntt_sim_run(self.h.as_ptr(), tmp.as_mut_ptr(), num_polys as u32, m, &mut c),
+                None => ffi::ntt_sim_run(
+                    self.h.as_ptr(),
+                    tmp.as_mut_ptr(),
+                    num_polys as u32,
+                    m,
+                    &mut c,
+                ),
                 Some(l) => ffi::ntt_sim_run_for(
                     self.h.as_ptr(),
                     tmp.as_mut_ptr(),
@@ -283,7 +312,12 @@ impl RtlNtt {
             return Err(self.error(rc));
         }
         buf[..words].copy_from_slice(&tmp);
-        Ok(Cycles { load: c.load, compute: c.compute, store: c.store, total: c.total })
+        Ok(Cycles {
+            load: c.load,
+            compute: c.compute,
+            store: c.store,
+            total: c.total,
+        })
     }
 
     /// Pulses the card's reset (ARESETn) and clears the memory model.

@@ -22,7 +22,10 @@ fn device_transforms_match_the_kernels() {
             *c = (gen.next_u32() % (2 * 8380417 - 1)) as i32 - 8380416;
         }
     }
-    for (mode, f) in [(TransformMode::MlDsaNtt, k.ntt), (TransformMode::MlDsaInvNttToMont, k.invntt_tomont)] {
+    for (mode, f) in [
+        (TransformMode::MlDsaNtt, k.ntt),
+        (TransformMode::MlDsaInvNttToMont, k.invntt_tomont),
+    ] {
         let mut a = polys.clone();
         let mut b = polys.clone();
         dev.transform_mldsa(mode, &mut a).unwrap();
@@ -37,7 +40,11 @@ fn device_transforms_match_the_kernels() {
     }
     let fk = falcon::ntt::base_kernels(Backend::Portable);
     for logn in [9u32, 10] {
-        let v: Vec<u16> = gen.residues(12289, 3 << logn).iter().map(|&x| x as u16).collect();
+        let v: Vec<u16> = gen
+            .residues(12289, 3 << logn)
+            .iter()
+            .map(|&x| x as u16)
+            .collect();
         for (mode, f) in [
             (TransformMode::FalconNtt { logn }, fk.ntt),
             (TransformMode::FalconIntt { logn }, fk.intt),
@@ -50,10 +57,14 @@ fn device_transforms_match_the_kernels() {
         }
         // a partial polynomial or a non-canonical word is declined, not a panic
         let mut bad = v[..100].to_vec();
-        assert!(dev.transform_falcon(TransformMode::FalconNtt { logn }, &mut bad).is_err());
+        assert!(dev
+            .transform_falcon(TransformMode::FalconNtt { logn }, &mut bad)
+            .is_err());
         let mut bad = v.clone();
         bad[7] = 20000;
-        assert!(dev.transform_falcon(TransformMode::FalconNtt { logn }, &mut bad).is_err());
+        assert!(dev
+            .transform_falcon(TransformMode::FalconNtt { logn }, &mut bad)
+            .is_err());
     }
 }
 
