@@ -68,13 +68,16 @@ fi
 work="$root/target/hw-ntt-report"
 mkdir -p "$work"
 cd "$root"
+accel_src="$(for f in ntt_accel ntt_bank ntt_bfu ntt_core ntt_modmul ntt_tw_q12289_n1024 \
+  ntt_tw_q12289_n512 ntt_tw_q8380417_n256; do printf '%s ' "$here/rtl/$f.v"; done)"
 cargo build -q -j1 -p pqsig-hwsim --example cycles >&2
 cyc_bin="$root/target/debug/examples/cycles"
 for c in $configs; do
   IFS=: read -r q n b <<<"$c"
   cycles="$("$cyc_bin" "$q:$n:$b")"
   tag="q${q}_n${n}_b${b}"
-  yosys -q -l "$work/$tag.log" -p "read_verilog -DSYNTHESIS $(ls "$here"/rtl/*.v | tr '\n' ' '); \
+  # the accelerator's files only (ABC's result depends slightly on what else is read)
+  yosys -q -l "$work/$tag.log" -p "read_verilog -DSYNTHESIS $accel_src; \
       chparam -set Q $q -set N $n -set BFUS $b -set KIND 0 ntt_accel; \
       synth_xilinx -family xc7 -top ntt_accel -flatten; write_json $work/$tag.json" >/dev/null 2>>"$work/$tag.log"
   res="$(python3 "$here/gen/netlist_stats.py" "$work/$tag.json")"

@@ -129,7 +129,7 @@ impl KernelDevice for RtlNttDevice {
         };
         let card = self.card(logn).ok_or(DeviceError::Declined)?;
         let n = 1usize << logn;
-        if coeffs.len() % n != 0 || coeffs.len() / n > MAX_POLYS {
+        if !coeffs.len().is_multiple_of(n) || coeffs.len() / n > MAX_POLYS {
             return Err(DeviceError::Declined);
         }
         let k = coeffs.len() / n;
