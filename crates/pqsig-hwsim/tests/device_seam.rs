@@ -6,7 +6,10 @@ use pqsig::batch::{self, KernelDevice, MlDsaPoly, TransformMode};
 use pqsig::kernels::{falcon, mldsa};
 use pqsig::Backend;
 use pqsig_hwsim::{golden, RtlNttDevice};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// The kernel-device slot is process-wide: the tests that install a device take turns.
+static SLOT: Mutex<()> = Mutex::new(());
 
 #[test]
 fn device_transforms_match_the_kernels() {
@@ -72,6 +75,7 @@ fn device_transforms_match_the_kernels() {
 fn signatures_and_keys_are_identical_with_the_device_installed() {
     use pqsig::any::SigningKey;
     use pqsig::Algorithm;
+    let _turn = SLOT.lock().unwrap_or_else(|e| e.into_inner());
     pqsig_hwsim::register().unwrap();
     let dev = batch::kernel_device_by_name("rtl-ntt").expect("registered");
     // CPU references
@@ -94,4 +98,54 @@ fn signatures_and_keys_are_identical_with_the_device_installed() {
     assert!(ok, "verification through rtl-ntt");
     assert!(ml_cycles.is_some());
     let _ = Arc::strong_count(&dev);
+}
+
+#[test]
+fn every_mldsa_and_falcon_set_is_identical_through_the_device() {
+    use pqsig::any::SigningKey;
+    use pqsig::Algorithm;
+    // ML-DSA-44/65/87 (deterministic signatures) and Falcon-512/1024 (public keys from
+    // the NTT, verification), with a private rtl-ntt installed process-wide.
+    let _turn = SLOT.lock().unwrap_or_else(|e| e.into_inner());
+    let sets = [0usize, 1, 2, 3, 4].map(|i| Algorithm::ALL[i]);
+    let mut cpu = Vec::new();
+    for alg in sets {
+        let sk =
+            SigningKey::from_seed(alg, &[9u8; 48][..if i_mldsa(alg) { 32 } else { 48 }]).unwrap();
+        let pk = sk.verifying_key().to_bytes().to_vec();
+        let sig = if i_mldsa(alg) {
+            sk.sign_deterministic(b"m", b"").unwrap()
+        } else {
+            sk.sign(b"m", b"").unwrap()
+        };
+        cpu.push((pk, sig));
+    }
+    let dev: Arc<dyn KernelDevice> = Arc::new(RtlNttDevice::with_bfus(2).unwrap());
+    batch::set_kernel_device(Some(dev.clone()));
+    let mut got = Vec::new();
+    for (alg, (pk, sig)) in sets.iter().zip(&cpu) {
+        let sk =
+            SigningKey::from_seed(*alg, &[9u8; 48][..if i_mldsa(*alg) { 32 } else { 48 }]).unwrap();
+        let pk2 = sk.verifying_key().to_bytes().to_vec();
+        let sig2 = if i_mldsa(*alg) {
+            Some(sk.sign_deterministic(b"m", b"").unwrap())
+        } else {
+            None
+        };
+        let ok = sk.verifying_key().verify(b"m", b"", sig).is_ok();
+        got.push((pk2 == *pk, sig2.map(|s| s == *sig).unwrap_or(true), ok));
+    }
+    batch::set_kernel_device(None);
+    for (alg, g) in sets.iter().zip(&got) {
+        assert_eq!(
+            *g,
+            (true, true, true),
+            "{alg:?}: (public key, signature, verification) through rtl-ntt"
+        );
+    }
+    assert!(dev.last_cycles().is_some());
+}
+
+fn i_mldsa(a: pqsig::Algorithm) -> bool {
+    matches!(a, pqsig::Algorithm::MlDsa(_))
 }
