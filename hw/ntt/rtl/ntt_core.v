@@ -18,7 +18,8 @@
 // one write per bank per cycle (simple dual-port block RAM).
 //
 // The butterfly schedule has no read-after-write stall for a write-back latency up to
-// 12 cycles (checked exhaustively by hw/ntt/gen/schedule_check.py); the datapath writes back 9 cycles after the issue.
+// 12 cycles (checked exhaustively by hw/ntt/gen/schedule_check.py); the datapath
+// writes back 9 cycles after the issue.
 module ntt_core #(
     parameter integer Q     = 8380417,
     parameter integer N     = 256,

@@ -51,8 +51,8 @@ int ntt_sim_run_for(ntt_sim *h, uint32_t *words, uint32_t num_polys, uint32_t mo
                     uint64_t max_cycles, ntt_sim_cycles *cycles);
 /* Asserts ARESETn for a few cycles and clears the memory model. */
 int ntt_sim_reset(ntt_sim *h);
-/* Test hook: make the memory model's next request start at buf_offset + delta_bytes
- * while the registers still describe the real buffer (0 = normal). */
+/* Places the buffer of the next requests at buf_offset bytes inside its 4 KiB page
+ * (< 4096; a multiple of the bus width 8*bfus, or the device refuses the request). */
 int ntt_sim_set_buf_offset(ntt_sim *h, uint32_t buf_offset);
 /* Test hook: programs BUF_ADDR = real buffer + delta (the device then accesses outside
  * the buffer, which the assertions must catch). */
