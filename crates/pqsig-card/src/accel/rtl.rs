@@ -1,0 +1,27 @@
+//! The `rtl` accelerator slot: the Verilator model of hw/ntt (crate `pqsig-hwsim`,
+//! `RtlNtt`, branch hw-ntt). Not wired yet: the lead replaces `run` with a call into
+//! `RtlNtt` (same data layout as `Timed`: ML-DSA 256 × i32 LE, Falcon 2^logn × u16 LE)
+//! and reports its simulated cycle counters. Until then every request fails cleanly.
+
+use super::{Accelerator, Completion};
+use crate::regs::{Mode, Status, ACCEL_RTL};
+use std::time::Instant;
+
+pub struct Rtl {
+    pub clock_mhz: f64,
+}
+
+impl Accelerator for Rtl {
+    fn kind(&self) -> u32 {
+        ACCEL_RTL
+    }
+    fn clock_hz(&self) -> f64 {
+        self.clock_mhz * 1e6
+    }
+    fn bfus(&self) -> u32 {
+        0
+    }
+    fn run(&self, _: Mode, _: u32, _: &mut [u8], _: Instant) -> Result<Completion, Status> {
+        Err(Status::Failed)
+    }
+}
