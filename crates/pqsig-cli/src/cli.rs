@@ -100,6 +100,10 @@ pub enum Command {
     Client(crate::commands::client::ClientArgs),
     /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
     Serve(crate::commands::serve::ServeArgs),
+    /// Run a simulated NTT accelerator card until SIGINT/SIGTERM (PQSIG_CARD=PATH and
+    /// --device card / card-per-call reach it).
+    #[command(after_help = crate::commands::card::AFTER_HELP)]
+    Card(crate::commands::card::CardArgs),
 }
 
 const LIST_EXAMPLES: &str = "\
