@@ -38,6 +38,13 @@ pub struct Counters {
     pub errors: AtomicU64,
     /// Sum of modelled device time, ns.
     pub device_ns: AtomicU64,
+    /// Requests whose results were ready only after their modelled end (the CPU was
+    /// slower than the modelled hardware, or the card thread was preempted), and by
+    /// how much in all, ns.
+    pub late: AtomicU64,
+    pub late_ns: AtomicU64,
+    /// Time the card spent picking up requests: doorbell seen → data loaded, ns.
+    pub pickup_ns: AtomicU64,
 }
 
 /// A bound card, not yet serving.
@@ -216,7 +223,12 @@ fn client(
         h.window_len.store(regs::WINDOW_LEN as u64, Ordering::Relaxed);
         h.clock_khz.store((accel.clock_hz() / 1e3).round() as u32, Ordering::Relaxed);
         h.accel.store(accel.kind(), Ordering::Relaxed);
-        h.bfus.store(accel.bfus(), Ordering::Relaxed);
+        if let Some(m) = accel.model() {
+            h.bfus.store(m.bfus, Ordering::Relaxed);
+            h.bfu_latency.store(m.bfu_latency, Ordering::Relaxed);
+            h.bus_bits.store(m.bus_bits, Ordering::Relaxed);
+            h.setup.store(m.setup, Ordering::Relaxed);
+        }
         for s in &st.regs().slots {
             s.idle.store(1, Ordering::Relaxed);
         }
@@ -284,6 +296,7 @@ fn serve_slots(
     stop: &AtomicBool,
     spin: Duration,
 ) {
+    crate::futex::precise_timers();
     let regs = st.regs();
     let h = &regs.header;
     let mut served = [0u32; regs::SLOTS];
@@ -321,10 +334,13 @@ fn serve_slots(
 
 /// Serves request `seq` of slot `i` and signals its completion.
 fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, counters: &Counters) {
-    let picked_up = Instant::now();
     let s = &st.regs().slots[i];
+    let picked_up = doorbell_instant(s.rung_ns.load(Ordering::Relaxed));
+    counters
+        .pickup_ns
+        .fetch_add(picked_up.elapsed().as_nanos() as u64, Ordering::Relaxed);
     s.idle.store(0, Ordering::Release);
-    let result = run_request(st, s, accel, picked_up);
+    let result = run_request(st, s, accel, picked_up, counters);
     let (status, c) = match result {
         Ok(c) => (Status::Ok, c),
         Err(e) => (e, Default::default()),
@@ -350,6 +366,29 @@ fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, coun
     futex::publish(&s.done, seq, &s.host_sleeping);
 }
 
+/// CLOCK_MONOTONIC in ns (the clock `Instant` reads on Linux; one per machine, so
+/// host and card timestamps compare).
+pub fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid timespec to write.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The instant a request was rung, from its `rung_ns` register: the device time of a
+/// request counts from there, as on hardware, so the card thread's own pickup delay
+/// (wake-up, scheduling) is not charged as device time. A timestamp in the future or
+/// more than 10 ms back (a host's clock register is not trusted) counts as now.
+fn doorbell_instant(rung_ns: u64) -> Instant {
+    let now = Instant::now();
+    let back = monotonic_ns().wrapping_sub(rung_ns);
+    if back <= 10_000_000 {
+        now.checked_sub(Duration::from_nanos(back)).unwrap_or(now)
+    } else {
+        now
+    }
+}
+
 /// Validates the registers, loads the data, runs it, stores it back and holds the
 /// release until the accelerator's modelled end.
 fn run_request(
@@ -357,6 +396,7 @@ fn run_request(
     s: &regs::Slot,
     accel: &dyn Accelerator,
     picked_up: Instant,
+    counters: &Counters,
 ) -> Result<crate::accel::Completion, Status> {
     let mode = Mode::decode(s.mode.load(Ordering::Relaxed)).ok_or(Status::BadMode)?;
     let num_polys = s.num_polys.load(Ordering::Relaxed);
@@ -397,6 +437,11 @@ fn run_request(
     // The "DMA store", inside the modelled time.
     map.write(base + offset, &data);
     if let Some(at) = done.release_at {
+        let now = Instant::now();
+        if now > at {
+            counters.late.fetch_add(1, Ordering::Relaxed);
+            counters.late_ns.fetch_add((now - at).as_nanos() as u64, Ordering::Relaxed);
+        }
         release_at(at);
     }
     Ok(done)

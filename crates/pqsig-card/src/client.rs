@@ -3,6 +3,7 @@
 //! are); the kernel devices in [`crate::device`] build the two driver paths on it.
 
 use crate::card::poll_readable;
+use crate::cycles::CycleModel;
 use crate::futex;
 use crate::regs::{self, RegPage, Status};
 use crate::shm::{fd_len, Mapping};
@@ -35,6 +36,12 @@ pub struct Conn {
     sock: UnixStream,
     page: Mapping,
     seq: [u32; regs::SLOTS],
+    /// The card's cycle model and clock (from the register page), to predict when each
+    /// slot's request completes: `expected[slot]`, and when the accelerator is free.
+    model: Option<CycleModel>,
+    clock_hz: f64,
+    expected: [Option<Instant>; regs::SLOTS],
+    busy_until: Instant,
     /// How long a completion wait polls before it sleeps.
     pub spin: Duration,
     /// How long a completion wait lasts at most, beyond the request's device time.
@@ -57,10 +64,14 @@ impl Conn {
             return Err(bad("unexpected HELLO"));
         }
         let page = Mapping::map(&fd, len)?;
-        let conn = Conn {
+        let mut conn = Conn {
             sock,
             page,
             seq: [0; regs::SLOTS],
+            model: None,
+            clock_hz: 0.0,
+            expected: [None; regs::SLOTS],
+            busy_until: Instant::now(),
             spin: Duration::from_micros(spin_us_from_env()),
             timeout: Duration::from_secs(5),
         };
@@ -71,6 +82,14 @@ impl Conn {
         {
             return Err(bad("register page of another version"));
         }
+        let model = CycleModel {
+            bfus: h.bfus.load(Ordering::Relaxed),
+            bfu_latency: h.bfu_latency.load(Ordering::Relaxed),
+            bus_bits: h.bus_bits.load(Ordering::Relaxed),
+            setup: h.setup.load(Ordering::Relaxed),
+        };
+        conn.clock_hz = conn.clock_hz();
+        conn.model = (model.bfus > 0 && conn.clock_hz > 0.0).then_some(model);
         Ok(conn)
     }
 
@@ -112,12 +131,23 @@ impl Conn {
     pub fn submit(&mut self, slot: usize, region: u32, offset: u64, mode: u32, num_polys: u32) -> u32 {
         let seq = self.seq[slot].wrapping_add(1).max(1);
         self.seq[slot] = seq;
+        // When the card should finish it (it queues behind this client's earlier ones).
+        self.expected[slot] = match (self.model, regs::Mode::decode(mode)) {
+            (Some(m), Some(md)) if num_polys <= regs::MAX_POLYS => {
+                let ns = CycleModel::nanos(m.request(md, num_polys).total, self.clock_hz);
+                let end = self.busy_until.max(Instant::now()) + Duration::from_nanos(ns);
+                self.busy_until = end;
+                Some(end)
+            }
+            _ => None,
+        };
         let regs = self.regs();
         let s = &regs.slots[slot];
         s.region.store(region, Ordering::Relaxed);
         s.offset.store(offset, Ordering::Relaxed);
         s.mode.store(mode, Ordering::Relaxed);
         s.num_polys.store(num_polys, Ordering::Relaxed);
+        s.rung_ns.store(crate::card::monotonic_ns(), Ordering::Relaxed);
         s.start.store(seq, Ordering::SeqCst);
         let h = &regs.header;
         h.doorbell.fetch_add(1, Ordering::SeqCst);
@@ -130,8 +160,20 @@ impl Conn {
     /// Waits for request `seq` of `slot` and reads its completion registers.
     /// `TimedOut` after `timeout` (`expected` device time added), or at once when the
     /// card has gone away.
+    /// With a cycle model the host first sleeps (precise timers) until shortly before
+    /// the predicted completion, then polls for `spin`, then sleeps on the futex.
     pub fn wait(&self, slot: usize, seq: u32, expected: Duration) -> io::Result<Completed> {
         let s = &self.regs().slots[slot];
+        if let Some(at) = self.expected[slot] {
+            if s.done.load(Ordering::Acquire) != seq {
+                PRECISE.with(|p| {
+                    if !p.replace(true) {
+                        futex::precise_timers();
+                    }
+                });
+                futex::sleep_until_near(at, WAKE_EARLY);
+            }
+        }
         let deadline = Instant::now() + expected + self.timeout;
         let fd = self.sock.as_raw_fd();
         let ok = futex::wait_until(
@@ -184,11 +226,20 @@ impl Conn {
     }
 }
 
-/// `PQSIG_CARD_SPIN_US`: how long a host polls for a completion before sleeping on the
-/// futex (default 2000 µs: most requests complete within it).
+/// How long before a request's predicted completion a waiting host wakes to poll
+/// (covers the card's own per-request work beyond the model: copies, wake-ups).
+const WAKE_EARLY: Duration = Duration::from_micros(15);
+
+thread_local! {
+    /// Whether this thread asked for precise timers already.
+    static PRECISE: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// `PQSIG_CARD_SPIN_US`: how long a host polls for a completion (after the predicted
+/// completion time, when there is one) before sleeping on the futex (default 200 µs).
 pub fn spin_us_from_env() -> u64 {
     std::env::var("PQSIG_CARD_SPIN_US")
         .ok()
         .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(2000)
+        .unwrap_or(200)
 }

@@ -16,6 +16,23 @@
 use core::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+/// Asks for precise sleeps on this thread (timer slack 1 ns instead of the default
+/// 50 µs), so that sleeping until just before a deadline and then polling is exact.
+pub fn precise_timers() {
+    // SAFETY: PR_SET_TIMERSLACK takes a plain integer and affects only this thread.
+    unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+}
+
+/// Sleeps until `at − margin` if that is in the future (with precise timers), so that
+/// the caller polls only the last `margin`: a waiting thread then leaves the core to
+/// the others (on a shared machine, the one it waits for) instead of spinning.
+pub fn sleep_until_near(at: Instant, margin: Duration) {
+    let now = Instant::now();
+    if at > now + margin {
+        std::thread::sleep(at - now - margin);
+    }
+}
+
 /// Sleeps while `*word == expected`, at most `timeout`.
 pub fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
     let ts = libc::timespec {

@@ -51,9 +51,13 @@ pub struct Header {
     pub clock_khz: AtomicU32,
     /// `ACCEL_TIMED` or `ACCEL_RTL`.
     pub accel: AtomicU32,
-    /// Butterfly units of the cycle model.
+    /// The cycle model's parameters (`cycles::CycleModel`; 0 bfus: no model, e.g.
+    /// `rtl`, whose cycles come from simulation), so a driver can predict when a
+    /// request will complete and sleep until then instead of polling.
     pub bfus: AtomicU32,
-    _pad0: AtomicU32,
+    pub bfu_latency: AtomicU32,
+    pub bus_bits: AtomicU32,
+    pub setup: AtomicU32,
     /// Doorbell (a futex word): the host adds 1 after writing a slot's `start`.
     pub doorbell: AtomicU32,
     /// 1 while the card's service thread sleeps on `doorbell` (the host then wakes it).
@@ -72,6 +76,11 @@ pub struct Slot {
     /// [`Mode::encode`].
     pub mode: AtomicU32,
     pub num_polys: AtomicU32,
+    /// When the host rang for this request (CLOCK_MONOTONIC, ns): what hardware would
+    /// latch on the doorbell write. A queued request starts on the modelled
+    /// accelerator at `max(rung, end of the previous request)`, not when the card's
+    /// software thread gets round to it (see `card::doorbell_instant`).
+    pub rung_ns: AtomicU64,
     /// Request sequence number written by the host last (see the module docs).
     pub start: AtomicU32,
     /// Sequence number of the last completed request (a futex word: the completion).

@@ -34,8 +34,8 @@ pub trait Accelerator: Send + Sync {
     fn kind(&self) -> u32;
     /// The clock its cycles are counted at.
     fn clock_hz(&self) -> f64;
-    /// Butterfly units (reported in the register page).
-    fn bfus(&self) -> u32;
+    /// The cycle model it follows, if any (reported in the register page).
+    fn model(&self) -> Option<crate::cycles::CycleModel>;
     /// Runs the request; an error status for data it refuses (never a panic).
     fn run(
         &self,

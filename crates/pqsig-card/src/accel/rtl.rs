@@ -18,8 +18,8 @@ impl Accelerator for Rtl {
     fn clock_hz(&self) -> f64 {
         self.clock_mhz * 1e6
     }
-    fn bfus(&self) -> u32 {
-        0
+    fn model(&self) -> Option<crate::cycles::CycleModel> {
+        None
     }
     fn run(&self, _: Mode, _: u32, _: &mut [u8], _: Instant) -> Result<Completion, Status> {
         Err(Status::Failed)

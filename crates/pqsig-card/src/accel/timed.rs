@@ -6,8 +6,9 @@
 //! Time is reserved on one accelerator for all clients: a request starts at
 //! `max(now, end of the previous request)` and ends its modelled duration later. The
 //! CPU work (copies and transforms) runs inside that window; the release waits on the
-//! monotonic clock — sleeping while more than [`SLEEP_MARGIN`] remains (so a long
-//! request does not hold a core), then busy-waiting to the exact instant.
+//! monotonic clock — sleeping with precise timers until [`SLEEP_MARGIN`] remains (so a
+//! request does not hold a core: on a shared machine a spinning card thread is what
+//! gets preempted, and then releases late), then busy-waiting to the exact instant.
 
 use super::{input_in_bounds, Accelerator, Completion};
 use crate::cycles::CycleModel;
@@ -17,8 +18,9 @@ use pqsig::Backend;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// Remaining time above which the release sleeps instead of spinning.
-const SLEEP_MARGIN: Duration = Duration::from_micros(500);
+/// The release sleeps (precise timers, `futex::precise_timers`) until this long before
+/// its instant, then busy-waits.
+const SLEEP_MARGIN: Duration = Duration::from_micros(30);
 
 pub struct Timed {
     model: CycleModel,
@@ -87,16 +89,9 @@ impl Timed {
 /// Returns at `at` on the monotonic clock: sleeps while more than [`SLEEP_MARGIN`]
 /// remains, then busy-waits.
 pub fn release_at(at: Instant) {
-    loop {
-        let now = Instant::now();
-        if now >= at {
-            return;
-        }
-        if at - now > SLEEP_MARGIN {
-            std::thread::sleep(at - now - SLEEP_MARGIN);
-        } else {
-            core::hint::spin_loop();
-        }
+    crate::futex::sleep_until_near(at, SLEEP_MARGIN);
+    while Instant::now() < at {
+        core::hint::spin_loop();
     }
 }
 
@@ -107,8 +102,8 @@ impl Accelerator for Timed {
     fn clock_hz(&self) -> f64 {
         self.clock_hz
     }
-    fn bfus(&self) -> u32 {
-        self.model.bfus
+    fn model(&self) -> Option<CycleModel> {
+        Some(self.model)
     }
 
     fn run(
