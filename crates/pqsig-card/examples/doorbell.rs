@@ -1,10 +1,11 @@
 //! Doorbell → completion latency of a card: no-op requests (`Mode::Nop`: no data, no
 //! device time beyond the model's setup cycles) rung and awaited one at a time.
 //!
-//! `cargo run --example doorbell -p pqsig-card [-- ROUNDS]` with `PQSIG_CARD=PATH`
-//! (a card started with `pqsig card`); without it, a card on a thread of this process.
-//! `PQSIG_CARD_SPIN_US=0` makes the host sleep on the futex at once (the sleep/wake
-//! path); the card's side is `pqsig card --spin-us`.
+//! `cargo run --example doorbell -p pqsig-card [-- ROUNDS [GAP_US]]` with
+//! `PQSIG_CARD=PATH` (a card started with `pqsig card`); without it, a card on a thread
+//! of this process. `PQSIG_CARD_SPIN_US=0` makes the host sleep on the futex at once;
+//! a GAP_US longer than the card's `--spin-us` (default 200) between rounds lets the
+//! card's service thread fall asleep on its doorbell each time: both futex paths.
 
 use pqsig_card::client::Conn;
 use pqsig_card::regs::Mode;
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
+    let gap_us: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(0);
     let (_card, path) = match std::env::var_os(pqsig_card::ENV) {
         Some(p) => (None, p.into()),
         None => {
@@ -23,6 +25,9 @@ fn main() {
     let mut c = Conn::connect(&path).expect("connect");
     let mut lat = Vec::with_capacity(rounds);
     for i in 0..rounds + 100 {
+        if gap_us > 0 {
+            std::thread::sleep(Duration::from_micros(gap_us));
+        }
         let t = Instant::now();
         let seq = c.submit(0, 0, 0, Mode::Nop.encode(), 0);
         let done = c.wait(0, seq, Duration::from_secs(1)).expect("completion");
@@ -35,7 +40,7 @@ fn main() {
     lat.sort_unstable();
     let q = |f: f64| lat[((lat.len() - 1) as f64 * f) as usize];
     println!(
-        "{{\"rounds\":{rounds},\"spin_us\":{},\"p10_ns\":{},\"median_ns\":{},\"p90_ns\":{},\"p99_ns\":{}}}",
+        "{{\"rounds\":{rounds},\"gap_us\":{gap_us},\"spin_us\":{},\"p10_ns\":{},\"median_ns\":{},\"p90_ns\":{},\"p99_ns\":{}}}",
         c.spin.as_micros(),
         q(0.1),
         q(0.5),

@@ -221,7 +221,7 @@ pub fn run(args: BenchArgs, forced: Option<Backend>, batch: &Options) -> Result<
             }
             out.flush()?;
             if let Some(n) = args.batch {
-                let brows = measure_batch(alg, b, n as usize, args.iters, budget, batch)
+                let brows = measure_batch(alg, b, n as usize, args.iters, budget, batch, &args.ops)
                     .map_err(|e| Failure::error(format!("bench: {alg} batch on {b}: {e}")))?;
                 let device = device_name(batch);
                 for r in &brows {
@@ -281,7 +281,23 @@ fn measure_batch(
     iters: u32,
     budget: Duration,
     opts: &Options,
+    only: &[String],
 ) -> Result<Vec<BatchRow>, Error> {
+    let wanted = |op: &str| only.is_empty() || only.iter().any(|o| o == op);
+    let card = card_device(opts)?;
+    let mut rows = Vec::new();
+    if let Some(dev) = &card {
+        if alg.name().starts_with("ML-DSA") && (wanted("ntt") || wanted("intt")) {
+            rows.extend(
+                measure_transforms(dev, b, n, iters, budget)?
+                    .into_iter()
+                    .filter(|r| wanted(r.op)),
+            );
+        }
+    }
+    if !wanted("verify_batch") && !wanted("sign_batch") {
+        return Ok(rows);
+    }
     let keys = distinct_keys(alg, b, n)?;
     let sks: Vec<_> = keys.iter().map(|(sk, _)| sk.to_bytes()).collect();
     let pks: Vec<&[u8]> = keys.iter().map(|(_, vk)| vk.to_bytes()).collect();
@@ -322,14 +338,7 @@ fn measure_batch(
         threads.push(cores());
     }
     let per_item = |t: Duration| t / n as u32;
-    let mut rows = Vec::new();
-    let card = card_device(opts)?;
-    if let Some(dev) = &card {
-        if alg.name().starts_with("ML-DSA") {
-            rows.extend(measure_transforms(dev, b, n, iters, budget)?);
-        }
-    }
-    for op in ["verify_batch", "sign_batch"] {
+    for op in ["verify_batch", "sign_batch"].into_iter().filter(|op| wanted(op)) {
         for &t in &threads {
             let o = Options {
                 // All cores: the default pool, as callers who set nothing get it.
