@@ -12,13 +12,22 @@ use pqsig_card::regs::Mode;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20_000);
-    let gap_us: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(20_000);
+    let gap_us: u64 = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(0);
     let (_card, path) = match std::env::var_os(pqsig_card::ENV) {
         Some(p) => (None, p.into()),
         None => {
-            let path = std::env::temp_dir().join(format!("pqsig-doorbell-{}.sock", std::process::id()));
-            let card = pqsig_card::CardConfig::new(path.clone()).spawn().expect("card");
+            let path =
+                std::env::temp_dir().join(format!("pqsig-doorbell-{}.sock", std::process::id()));
+            let card = pqsig_card::CardConfig::new(path.clone())
+                .spawn()
+                .expect("card");
             (Some(card), path)
         }
     };

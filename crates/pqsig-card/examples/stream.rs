@@ -17,15 +17,21 @@ fn main() {
     let (_card, path) = match std::env::var_os(pqsig_card::ENV) {
         Some(p) => (None, p.into()),
         None => {
-            let path = std::env::temp_dir().join(format!("pqsig-stream-{}.sock", std::process::id()));
-            let card = pqsig_card::CardConfig::new(path.clone()).spawn().expect("card");
+            let path =
+                std::env::temp_dir().join(format!("pqsig-stream-{}.sock", std::process::id()));
+            let card = pqsig_card::CardConfig::new(path.clone())
+                .spawn()
+                .expect("card");
             (Some(card), path)
         }
     };
     let mut c = Conn::connect(&path).expect("connect");
     let data = vec![0u8; polys as usize * 1024];
     for s in 0..regs::SLOTS {
-        assert!(c.window_write(s * regs::SLOT_BYTES, &data), "POLYS too large for a slot");
+        assert!(
+            c.window_write(s * regs::SLOT_BYTES, &data),
+            "POLYS too large for a slot"
+        );
     }
     let mode = Mode::MlDsaNtt.encode();
     let mut seqs: Vec<u32> = (0..regs::SLOTS)
@@ -36,7 +42,9 @@ fn main() {
     let end = start + Duration::from_secs_f64(seconds);
     let mut slot = 0;
     while Instant::now() < end {
-        let done = c.wait(slot, seqs[slot], Duration::from_secs(1)).expect("completion");
+        let done = c
+            .wait(slot, seqs[slot], Duration::from_secs(1))
+            .expect("completion");
         assert_eq!(done.status(), Status::Ok);
         requests += 1;
         device_ns += done.device_ns;

@@ -5,7 +5,11 @@ use pqsig_card::regs::Mode;
 use std::time::Instant;
 
 fn main() {
-    let t = Timed::new(pqsig_card::CycleModel::default(), 1e9, pqsig::backend::active());
+    let t = Timed::new(
+        pqsig_card::CycleModel::default(),
+        1e9,
+        pqsig::backend::active(),
+    );
     for polys in [4u32, 16, 64, 256] {
         let mut data = vec![0u8; polys as usize * 1024];
         let mut best = u128::MAX;
@@ -13,12 +17,16 @@ fn main() {
         for _ in 0..200 {
             data.fill(0);
             let s = Instant::now();
-            t.run(Mode::MlDsaNtt, polys, &mut data, Instant::now()).unwrap();
+            t.run(Mode::MlDsaNtt, polys, &mut data, Instant::now())
+                .unwrap();
             let e = s.elapsed().as_nanos();
             best = best.min(e);
             all.push(e);
         }
         all.sort();
-        println!("{polys} polys: best {best} ns, median {} ns", all[all.len() / 2]);
+        println!(
+            "{polys} polys: best {best} ns, median {} ns",
+            all[all.len() / 2]
+        );
     }
 }

@@ -132,7 +132,12 @@ impl Card {
                 Err(_) => std::thread::sleep(Duration::from_millis(10)),
             }
         }
-        for c in self.conns.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+        for c in self
+            .conns
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain(..)
+        {
             let _ = c.shutdown(std::net::Shutdown::Both);
         }
         for t in threads {
@@ -219,9 +224,12 @@ fn client(
         h.version.store(regs::VERSION, Ordering::Relaxed);
         h.slots.store(regs::SLOTS as u32, Ordering::Relaxed);
         h.max_polys.store(regs::MAX_POLYS, Ordering::Relaxed);
-        h.window_offset.store(regs::WINDOW_OFFSET as u64, Ordering::Relaxed);
-        h.window_len.store(regs::WINDOW_LEN as u64, Ordering::Relaxed);
-        h.clock_khz.store((accel.clock_hz() / 1e3).round() as u32, Ordering::Relaxed);
+        h.window_offset
+            .store(regs::WINDOW_OFFSET as u64, Ordering::Relaxed);
+        h.window_len
+            .store(regs::WINDOW_LEN as u64, Ordering::Relaxed);
+        h.clock_khz
+            .store((accel.clock_hz() / 1e3).round() as u32, Ordering::Relaxed);
         h.accel.store(accel.kind(), Ordering::Relaxed);
         if let Some(m) = accel.model() {
             h.bfus.store(m.bfus, Ordering::Relaxed);
@@ -233,7 +241,15 @@ fn client(
             s.idle.store(1, Ordering::Relaxed);
         }
     }
-    wire::send(&sock, Msg { op: wire::OP_HELLO, id: 0, size: len as u64 }, Some(&fd))?;
+    wire::send(
+        &sock,
+        Msg {
+            op: wire::OP_HELLO,
+            id: 0,
+            size: len as u64,
+        },
+        Some(&fd),
+    )?;
     drop(fd);
 
     let service = {
@@ -251,13 +267,39 @@ fn client(
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&m.id);
-                Ok((Msg { op: if gone.is_some() { wire::OK } else { wire::REFUSED }, id: m.id, size: 0 }, None))
+                Ok((
+                    Msg {
+                        op: if gone.is_some() {
+                            wire::OK
+                        } else {
+                            wire::REFUSED
+                        },
+                        id: m.id,
+                        size: 0,
+                    },
+                    None,
+                ))
             }
-            _ => Ok((Msg { op: wire::REFUSED, id: 0, size: 0 }, None)),
+            _ => Ok((
+                Msg {
+                    op: wire::REFUSED,
+                    id: 0,
+                    size: 0,
+                },
+                None,
+            )),
         };
         let sent = match reply {
             Ok((msg, fd)) => wire::send(&sock, msg, fd.as_ref()),
-            Err(_) => wire::send(&sock, Msg { op: wire::REFUSED, id: 0, size: 0 }, None),
+            Err(_) => wire::send(
+                &sock,
+                Msg {
+                    op: wire::REFUSED,
+                    id: 0,
+                    size: 0,
+                },
+                None,
+            ),
         };
         if sent.is_err() {
             break;
@@ -275,7 +317,14 @@ fn alloc(
     size: u64,
     next_id: &mut u32,
 ) -> io::Result<(Msg, Option<std::os::fd::OwnedFd>)> {
-    let refused = Ok((Msg { op: wire::REFUSED, id: 0, size: 0 }, None));
+    let refused = Ok((
+        Msg {
+            op: wire::REFUSED,
+            id: 0,
+            size: 0,
+        },
+        None,
+    ));
     let mut regions = st.regions.lock().unwrap_or_else(PoisonError::into_inner);
     if size == 0 || size > wire::MAX_ALLOC || regions.len() >= wire::MAX_REGIONS {
         return refused;
@@ -285,7 +334,14 @@ fn alloc(
     let id = *next_id;
     *next_id = next_id.wrapping_add(1).max(1);
     regions.insert(id, map);
-    Ok((Msg { op: wire::OK, id, size }, Some(fd)))
+    Ok((
+        Msg {
+            op: wire::OK,
+            id,
+            size,
+        },
+        Some(fd),
+    ))
 }
 
 /// The service thread: waits on the doorbell, serves pending slots in ring order.
@@ -356,9 +412,10 @@ fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, coun
     counters.requests.fetch_add(1, Ordering::Relaxed);
     counters.device_ns.fetch_add(c.device_ns, Ordering::Relaxed);
     if status == Status::Ok {
-        counters
-            .polys
-            .fetch_add(u64::from(s.num_polys.load(Ordering::Relaxed)), Ordering::Relaxed);
+        counters.polys.fetch_add(
+            u64::from(s.num_polys.load(Ordering::Relaxed)),
+            Ordering::Relaxed,
+        );
     } else {
         counters.errors.fetch_add(1, Ordering::Relaxed);
     }
@@ -369,7 +426,10 @@ fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, coun
 /// CLOCK_MONOTONIC in ns (the clock `Instant` reads on Linux; one per machine, so
 /// host and card timestamps compare).
 pub fn monotonic_ns() -> u64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is a valid timespec to write.
     unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
@@ -440,10 +500,11 @@ fn run_request(
         let now = Instant::now();
         if now > at {
             counters.late.fetch_add(1, Ordering::Relaxed);
-            counters.late_ns.fetch_add((now - at).as_nanos() as u64, Ordering::Relaxed);
+            counters
+                .late_ns
+                .fetch_add((now - at).as_nanos() as u64, Ordering::Relaxed);
         }
         release_at(at);
     }
     Ok(done)
 }
-

@@ -128,7 +128,14 @@ impl Conn {
     /// Writes slot `slot`'s buffer address, mode and size registers, then `start`, and
     /// rings the doorbell. Returns the request's sequence number. The registers are
     /// written as given (no checks: the card's job).
-    pub fn submit(&mut self, slot: usize, region: u32, offset: u64, mode: u32, num_polys: u32) -> u32 {
+    pub fn submit(
+        &mut self,
+        slot: usize,
+        region: u32,
+        offset: u64,
+        mode: u32,
+        num_polys: u32,
+    ) -> u32 {
         let seq = self.seq[slot].wrapping_add(1).max(1);
         self.seq[slot] = seq;
         // When the card should finish it (it queues behind this client's earlier ones).
@@ -147,7 +154,8 @@ impl Conn {
         s.offset.store(offset, Ordering::Relaxed);
         s.mode.store(mode, Ordering::Relaxed);
         s.num_polys.store(num_polys, Ordering::Relaxed);
-        s.rung_ns.store(crate::card::monotonic_ns(), Ordering::Relaxed);
+        s.rung_ns
+            .store(crate::card::monotonic_ns(), Ordering::Relaxed);
         s.start.store(seq, Ordering::SeqCst);
         let h = &regs.header;
         h.doorbell.fetch_add(1, Ordering::SeqCst);
@@ -186,7 +194,10 @@ impl Conn {
             || poll_readable(fd, 0),
         );
         if !ok {
-            return Err(io::Error::new(io::ErrorKind::TimedOut, "card: no completion"));
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "card: no completion",
+            ));
         }
         Ok(Completed {
             status: s.status.load(Ordering::Relaxed),
@@ -203,7 +214,15 @@ impl Conn {
 
     /// Asks the card for a fresh buffer of `size` bytes and maps it: `(region, map)`.
     pub fn alloc(&mut self, size: usize) -> io::Result<(u32, Mapping)> {
-        wire::send(&self.sock, Msg { op: wire::OP_ALLOC, id: 0, size: size as u64 }, None)?;
+        wire::send(
+            &self.sock,
+            Msg {
+                op: wire::OP_ALLOC,
+                id: 0,
+                size: size as u64,
+            },
+            None,
+        )?;
         let (m, fd) = wire::recv_with_fd(&self.sock)?;
         if m.op != wire::OK {
             return Err(bad("allocation refused"));
@@ -217,7 +236,15 @@ impl Conn {
 
     /// Tells the card to forget region `id` (unmap the host's mapping first).
     pub fn free(&mut self, id: u32) -> io::Result<()> {
-        wire::send(&self.sock, Msg { op: wire::OP_FREE, id, size: 0 }, None)?;
+        wire::send(
+            &self.sock,
+            Msg {
+                op: wire::OP_FREE,
+                id,
+                size: 0,
+            },
+            None,
+        )?;
         let (m, _) = wire::recv_with_fd(&self.sock)?;
         if m.op != wire::OK {
             return Err(bad("free refused"));

@@ -149,12 +149,17 @@ impl CardDevice {
     /// connection).
     pub fn accel(&self) -> Option<&'static str> {
         let link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
-        link.accel.map(|a| if a == regs::ACCEL_RTL { "rtl" } else { "timed" })
+        link.accel
+            .map(|a| if a == regs::ACCEL_RTL { "rtl" } else { "timed" })
     }
 
     /// The card's clock in MHz (0 before the first connection).
     pub fn clock_mhz(&self) -> f64 {
-        self.link.lock().unwrap_or_else(PoisonError::into_inner).clock_hz / 1e6
+        self.link
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clock_hz
+            / 1e6
     }
 
     /// The sums over every successful call since the last [`CardDevice::reset_stats`].
@@ -326,7 +331,13 @@ fn pooled(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> Re
         let t = Instant::now();
         conn.window_write(slot * regs::SLOT_BYTES, &data[lo * pb..hi * pb]);
         b.transfer_ns += ns(t);
-        let seq = conn.submit(slot, 0, (slot * regs::SLOT_BYTES) as u64, mode.encode(), (hi - lo) as u32);
+        let seq = conn.submit(
+            slot,
+            0,
+            (slot * regs::SLOT_BYTES) as u64,
+            mode.encode(),
+            (hi - lo) as u32,
+        );
         inflight.push_back((slot, seq, lo * pb, hi * pb));
     }
     while !inflight.is_empty() {
@@ -342,7 +353,9 @@ fn mode_of(m: TransformMode) -> Option<Mode> {
     match m {
         TransformMode::MlDsaNtt => Some(Mode::MlDsaNtt),
         TransformMode::MlDsaInvNttToMont => Some(Mode::MlDsaIntt),
-        TransformMode::FalconNtt { logn } if (1..=10).contains(&logn) => Some(Mode::FalconNtt(logn)),
+        TransformMode::FalconNtt { logn } if (1..=10).contains(&logn) => {
+            Some(Mode::FalconNtt(logn))
+        }
         TransformMode::FalconIntt { logn } if (1..=10).contains(&logn) => {
             Some(Mode::FalconIntt(logn))
         }
@@ -365,7 +378,10 @@ impl KernelDevice for CardDevice {
                 "per-call: the FPGA design's scheme (allocate, map, copy, ring, wait, copy back, free)"
             }
         };
-        format!("NTT card at {} ({how}; CPU fallback when it does not answer)", self.path.display())
+        format!(
+            "NTT card at {} ({how}; CPU fallback when it does not answer)",
+            self.path.display()
+        )
     }
 
     fn max_polys(&self) -> usize {
@@ -380,7 +396,11 @@ impl KernelDevice for CardDevice {
         cfg!(target_endian = "little") && mode_of(mode).is_some()
     }
 
-    fn transform_mldsa(&self, mode: TransformMode, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+    fn transform_mldsa(
+        &self,
+        mode: TransformMode,
+        polys: &mut [MlDsaPoly],
+    ) -> Result<(), DeviceError> {
         let m = match mode_of(mode) {
             Some(m @ (Mode::MlDsaNtt | Mode::MlDsaIntt)) if cfg!(target_endian = "little") => m,
             _ => return Err(DeviceError::Declined),
@@ -397,13 +417,18 @@ impl KernelDevice for CardDevice {
 
     fn transform_falcon(&self, mode: TransformMode, coeffs: &mut [u16]) -> Result<(), DeviceError> {
         let m = match mode_of(mode) {
-            Some(m @ (Mode::FalconNtt(_) | Mode::FalconIntt(_))) if cfg!(target_endian = "little") => m,
+            Some(m @ (Mode::FalconNtt(_) | Mode::FalconIntt(_)))
+                if cfg!(target_endian = "little") =>
+            {
+                m
+            }
             _ => return Err(DeviceError::Declined),
         };
         let whole = coeffs.len() / (m.poly_bytes() / 2) * (m.poly_bytes() / 2);
         // SAFETY: `whole` u16 values are `2 * whole` initialised bytes; any byte pattern
         // is a valid u16; the borrow of `coeffs` covers the view's lifetime.
-        let bytes = unsafe { core::slice::from_raw_parts_mut(coeffs.as_mut_ptr().cast::<u8>(), whole * 2) };
+        let bytes =
+            unsafe { core::slice::from_raw_parts_mut(coeffs.as_mut_ptr().cast::<u8>(), whole * 2) };
         self.transform(m, bytes)
     }
 

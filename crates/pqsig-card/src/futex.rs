@@ -97,7 +97,7 @@ pub fn wait_until(
         }
         polls = polls.wrapping_add(1);
         // Read the clock once every 64 polls: it is the dearest part of the loop.
-        if polls % 64 == 0 && start.elapsed() >= spin {
+        if polls.is_multiple_of(64) && start.elapsed() >= spin {
             break;
         }
         core::hint::spin_loop();

@@ -111,7 +111,10 @@ impl CardConfig {
     /// build without it, or a clock that is not a positive number.
     pub fn accelerator(&self) -> Result<Arc<dyn accel::Accelerator>, String> {
         if !(self.clock_mhz.is_finite() && self.clock_mhz > 0.0 && self.clock_mhz <= 10_000.0) {
-            return Err(format!("--clock-mhz {}: expected a number in (0, 10000]", self.clock_mhz));
+            return Err(format!(
+                "--clock-mhz {}: expected a number in (0, 10000]",
+                self.clock_mhz
+            ));
         }
         match self.accel {
             AccelKind::Timed => Ok(Arc::new(accel::Timed::new(self.model, self.clock_mhz, self.backend))),

@@ -43,12 +43,19 @@ fn check_identical(dev: &CardDevice, seed: u64, sizes: &[usize]) {
             cpu_mldsa(mode, &mut want);
             let mut got = input.clone();
             dev.transform_mldsa(mode, &mut got).expect("card answers");
-            assert!(got == want, "{:?} {mode:?} batch {n}: differs from the CPU", dev.mode());
+            assert!(
+                got == want,
+                "{:?} {mode:?} batch {n}: differs from the CPU",
+                dev.mode()
+            );
         }
     }
     for logn in [9, 10] {
         for n in [1, 3, 17] {
-            for mode in [TransformMode::FalconNtt { logn }, TransformMode::FalconIntt { logn }] {
+            for mode in [
+                TransformMode::FalconNtt { logn },
+                TransformMode::FalconIntt { logn },
+            ] {
                 let input = rng.falcon(n, logn);
                 let mut want = input.clone();
                 cpu_falcon(mode, &mut want, logn);
@@ -84,10 +91,13 @@ fn pooled_device_time_follows_the_cycle_model() {
     let (_card, path) = start_card("model", 125.0);
     let dev = CardDevice::new(DriverMode::Pooled, path);
     let mut polys = Rng(5).mldsa(64);
-    dev.transform_mldsa(TransformMode::MlDsaNtt, &mut polys).unwrap();
+    dev.transform_mldsa(TransformMode::MlDsaNtt, &mut polys)
+        .unwrap();
     let b = dev.last_breakdown();
     let model = pqsig_card::CycleModel::default();
-    let want: u64 = (0..4).map(|_| model.request(Mode::MlDsaNtt, 16).total).sum();
+    let want: u64 = (0..4)
+        .map(|_| model.request(Mode::MlDsaNtt, 16).total)
+        .sum();
     assert_eq!(b.requests, 4, "64 polynomials in 4 chunks of 16");
     assert_eq!(b.cycles.total, want);
     // The call cannot be faster than the hardware it models.
@@ -113,7 +123,10 @@ fn child_role() {
             // A long request (1024 polynomials), then wait to be killed.
             let mut c = Conn::connect(&path).unwrap();
             let input = Rng(3).mldsa(regs::MAX_POLYS as usize / 2);
-            let bytes: Vec<u8> = input.iter().flat_map(|p| p.coeffs.iter().flat_map(|c| c.to_le_bytes())).collect();
+            let bytes: Vec<u8> = input
+                .iter()
+                .flat_map(|p| p.coeffs.iter().flat_map(|c| c.to_le_bytes()))
+                .collect();
             c.window_write(0, &bytes);
             c.submit(0, 0, 0, Mode::MlDsaNtt.encode(), 512);
             std::fs::write(std::env::var("CARD_TEST_MARK").unwrap(), b"x").unwrap();
@@ -140,15 +153,34 @@ fn child(role: &str, socket: &Path, extra: &[(&str, String)]) -> Command {
 fn two_client_processes_share_the_card() {
     let (card, path) = start_card("two", 1000.0);
     let kids: Vec<_> = (0..2)
-        .map(|i| child("client", &path, &[("CARD_TEST_SEED", (100 + i).to_string())]).spawn().unwrap())
+        .map(|i| {
+            child(
+                "client",
+                &path,
+                &[("CARD_TEST_SEED", (100 + i).to_string())],
+            )
+            .spawn()
+            .unwrap()
+        })
         .collect();
     // This process is a third client meanwhile.
-    check_identical(&CardDevice::new(DriverMode::Pooled, path.clone()), 7, &[5, 33]);
+    check_identical(
+        &CardDevice::new(DriverMode::Pooled, path.clone()),
+        7,
+        &[5, 33],
+    );
     for k in kids {
         let out = k.wait_with_output().unwrap();
-        assert!(out.status.success(), "client process failed: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "client process failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
-    assert!(card.counters.clients.load(Ordering::Relaxed) >= 5, "2 × 2 devices + 1");
+    assert!(
+        card.counters.clients.load(Ordering::Relaxed) >= 5,
+        "2 × 2 devices + 1"
+    );
     assert_eq!(card.counters.errors.load(Ordering::Relaxed), 0);
 }
 
@@ -157,10 +189,19 @@ fn a_client_killed_mid_request_leaves_the_card_serving() {
     // 2 MHz: the dying client's 512-polynomial request takes ~140 ms of device time.
     let (card, path) = start_card("kill", 2.0);
     let mark = common::socket_path("mark");
-    let mut kid = child("hang", &path, &[("CARD_TEST_MARK", mark.display().to_string())]).spawn().unwrap();
+    let mut kid = child(
+        "hang",
+        &path,
+        &[("CARD_TEST_MARK", mark.display().to_string())],
+    )
+    .spawn()
+    .unwrap();
     let t = Instant::now();
     while !mark.exists() {
-        assert!(t.elapsed() < Duration::from_secs(20), "child never submitted");
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "child never submitted"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     std::thread::sleep(Duration::from_millis(20)); // the card is inside the request now
@@ -174,12 +215,16 @@ fn a_client_killed_mid_request_leaves_the_card_serving() {
     let mut want = input.clone();
     cpu_mldsa(TransformMode::MlDsaNtt, &mut want);
     let mut got = input;
-    dev.transform_mldsa(TransformMode::MlDsaNtt, &mut got).unwrap();
+    dev.transform_mldsa(TransformMode::MlDsaNtt, &mut got)
+        .unwrap();
     assert!(got == want);
     // The dead client's state is dropped.
     let t = Instant::now();
     while card.counters.live_clients.load(Ordering::Relaxed) > 1 {
-        assert!(t.elapsed() < Duration::from_secs(10), "dead client still counted");
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "dead client still counted"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
 }
@@ -194,7 +239,14 @@ fn bad_requests_get_an_error_status() {
         ("unknown mode", 0, 0, 77, 1, Status::BadMode),
         ("falcon logn 11", 0, 0, 3 | (11 << 8), 1, Status::BadMode),
         ("falcon logn 0", 0, 0, 3, 1, Status::BadMode),
-        ("too many polys", 0, 0, ml, regs::MAX_POLYS + 1, Status::TooManyPolys),
+        (
+            "too many polys",
+            0,
+            0,
+            ml,
+            regs::MAX_POLYS + 1,
+            Status::TooManyPolys,
+        ),
         ("u32::MAX polys", 0, 0, ml, u32::MAX, Status::TooManyPolys),
         ("past the window", 0, win - 1024, ml, 2, Status::BadRange),
         ("offset overflow", 0, u64::MAX - 3, ml, 1, Status::BadRange),
@@ -211,26 +263,47 @@ fn bad_requests_get_an_error_status() {
     c.window_write(0, &[0xff; 1024]); // -1: fine
     c.window_write(1024, &i32::MAX.to_le_bytes());
     let seq = c.submit(0, 0, 0, ml, 2);
-    assert_eq!(c.wait(0, seq, Duration::from_secs(1)).unwrap().status(), Status::BadData);
+    assert_eq!(
+        c.wait(0, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadData
+    );
     c.window_write(0, &[0xff; 2]);
     let seq = c.submit(1, 0, 0, Mode::FalconNtt(9).encode(), 1);
-    assert_eq!(c.wait(1, seq, Duration::from_secs(1)).unwrap().status(), Status::BadData);
+    assert_eq!(
+        c.wait(1, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadData
+    );
     // A per-call buffer: in range works, past its end does not, freed is gone.
     let (id, buf) = c.alloc(2048).unwrap();
     buf.write(0, &[0u8; 2048]);
     let seq = c.submit(2, id, 1024, ml, 1);
-    assert_eq!(c.wait(2, seq, Duration::from_secs(1)).unwrap().status(), Status::Ok);
+    assert_eq!(
+        c.wait(2, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::Ok
+    );
     let seq = c.submit(2, id, 1024, ml, 2);
-    assert_eq!(c.wait(2, seq, Duration::from_secs(1)).unwrap().status(), Status::BadRange);
+    assert_eq!(
+        c.wait(2, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadRange
+    );
     drop(buf);
     c.free(id).unwrap();
     assert!(c.free(id).is_err(), "double free refused");
     let seq = c.submit(2, id, 0, ml, 1);
-    assert_eq!(c.wait(2, seq, Duration::from_secs(1)).unwrap().status(), Status::BadRange);
-    assert!(c.alloc(0).is_err() && c.alloc(1 << 40).is_err(), "silly sizes refused");
+    assert_eq!(
+        c.wait(2, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadRange
+    );
+    assert!(
+        c.alloc(0).is_err() && c.alloc(1 << 40).is_err(),
+        "silly sizes refused"
+    );
     // A no-op round trip (the doorbell latency probe) is fine.
     let seq = c.submit(3, 0, 0, Mode::Nop.encode(), 0);
-    assert_eq!(c.wait(3, seq, Duration::from_secs(1)).unwrap().status(), Status::Ok);
+    assert_eq!(
+        c.wait(3, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::Ok
+    );
     // Garbage on the control socket: the card drops that client only.
     {
         use std::io::Write;

@@ -40,9 +40,15 @@ fn signing_and_verification_on_the_card_are_byte_identical() {
         batch::set_kernel_device(None);
         assert!(got == want, "{mode:?}: results differ on the card");
         let s = dev.stats();
-        assert!(s.calls > 10 && s.requests >= s.calls, "{mode:?}: the card was not used: {s:?}");
+        assert!(
+            s.calls > 10 && s.requests >= s.calls,
+            "{mode:?}: the card was not used: {s:?}"
+        );
     }
-    let served = card.counters.requests.load(std::sync::atomic::Ordering::Relaxed);
+    let served = card
+        .counters
+        .requests
+        .load(std::sync::atomic::Ordering::Relaxed);
     drop(card);
     assert!(served > 20);
 

@@ -15,7 +15,14 @@ struct CardProc(Option<Child>);
 impl CardProc {
     fn start(socket: &std::path::Path) -> CardProc {
         let child = pqsig()
-            .args(["card", "--accel", "timed", "--clock-mhz", "1000", "--socket"])
+            .args([
+                "card",
+                "--accel",
+                "timed",
+                "--clock-mhz",
+                "1000",
+                "--socket",
+            ])
             .arg(socket)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -39,7 +46,10 @@ impl CardProc {
             .unwrap();
         assert!(killed.success());
         let out = child.wait_with_output().unwrap();
-        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     }
 }
 
@@ -61,7 +71,16 @@ fn with_card(socket: &std::path::Path) -> Command {
 #[test]
 fn rtl_needs_the_hw_sim_build() {
     let dir = TempDir::new("card-rtl");
-    let out = run_cmd(pqsig(), &["card", "--accel", "rtl", "--socket", dir.path("s").to_str().unwrap()]);
+    let out = run_cmd(
+        pqsig(),
+        &[
+            "card",
+            "--accel",
+            "rtl",
+            "--socket",
+            dir.path("s").to_str().unwrap(),
+        ],
+    );
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("hw-sim"));
     assert!(!dir.path("s").exists());
@@ -76,7 +95,10 @@ fn card_devices_bench_rows_and_signing() {
     // Listed only with PQSIG_CARD; --device card without it says what is missing.
     let listed = stdout(&run_cmd(with_card(&sock), &["device", "list"]));
     assert!(listed.lines().any(|l| l.starts_with("card ")), "{listed}");
-    assert!(listed.lines().any(|l| l.starts_with("card-per-call ")), "{listed}");
+    assert!(
+        listed.lines().any(|l| l.starts_with("card-per-call ")),
+        "{listed}"
+    );
     let plain = stdout(&run_cmd(pqsig(), &["device", "list"]));
     assert!(!plain.contains("card"));
     let out = run_cmd(pqsig(), &["--device", "card", "device", "list"]);
@@ -87,8 +109,22 @@ fn card_devices_bench_rows_and_signing() {
     for (dev, mode) in [("card", "pooled"), ("card-per-call", "per-call")] {
         let out = run_cmd(
             with_card(&sock),
-            &["--device", dev, "--backend", "portable", "bench", "--alg", "ML-DSA-44", "--batch", "4",
-              "--json", "--iters", "2", "--time", "0.05"],
+            &[
+                "--device",
+                dev,
+                "--backend",
+                "portable",
+                "bench",
+                "--alg",
+                "ML-DSA-44",
+                "--batch",
+                "4",
+                "--json",
+                "--iters",
+                "2",
+                "--time",
+                "0.05",
+            ],
         );
         assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
         let rows: Vec<serde_json::Value> = stdout(&out)
@@ -97,12 +133,18 @@ fn card_devices_bench_rows_and_signing() {
             .filter(|r: &serde_json::Value| r["type"] == "batch")
             .collect();
         for op in ["ntt", "intt", "verify_batch", "sign_batch"] {
-            let r = rows.iter().find(|r| r["op"] == op).unwrap_or_else(|| panic!("{dev}: no {op} row"));
+            let r = rows
+                .iter()
+                .find(|r| r["op"] == op)
+                .unwrap_or_else(|| panic!("{dev}: no {op} row"));
             assert_eq!(r["device"], dev);
             assert_eq!(r["device_mode"], mode, "{r}");
             assert_eq!(r["accel"], "timed");
             for f in ["host_ns", "transfer_ns", "wait_ns", "device_ns"] {
-                assert!(r[f].as_f64().is_some_and(|v| v >= 0.0), "{dev} {op}: {f} in {r}");
+                assert!(
+                    r[f].as_f64().is_some_and(|v| v >= 0.0),
+                    "{dev} {op}: {f} in {r}"
+                );
             }
             assert!(r["device_ns"].as_f64().unwrap() > 0.0, "{r}");
             let o = r["overhead_frac"].as_f64().unwrap();
@@ -112,27 +154,77 @@ fn card_devices_bench_rows_and_signing() {
 
     // Signing on the card (deterministic) is byte-identical to the CPU's.
     let seed = "00".repeat(32);
-    let (pk, sk, msg) = (dir.path("pk"), dir.path("sk"), dir.write("msg", b"signed on the card"));
-    let out = run_cmd(pqsig(), &["keygen", "--alg", "ML-DSA-65", "--format", "raw", "--seed", &seed,
-        "--pk", pk.to_str().unwrap(), "--sk", sk.to_str().unwrap()]);
+    let (pk, sk, msg) = (
+        dir.path("pk"),
+        dir.path("sk"),
+        dir.write("msg", b"signed on the card"),
+    );
+    let out = run_cmd(
+        pqsig(),
+        &[
+            "keygen",
+            "--alg",
+            "ML-DSA-65",
+            "--format",
+            "raw",
+            "--seed",
+            &seed,
+            "--pk",
+            pk.to_str().unwrap(),
+            "--sk",
+            sk.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let sign = |device: &str, out_name: &str| {
         let sig = dir.path(out_name);
-        let out = run_cmd(with_card(&sock), &["--device", device, "sign", "--alg", "ML-DSA-65", "--deterministic",
-            "--sk", sk.to_str().unwrap(), "--in", msg.to_str().unwrap(), "--out", sig.to_str().unwrap()]);
+        let out = run_cmd(
+            with_card(&sock),
+            &[
+                "--device",
+                device,
+                "sign",
+                "--alg",
+                "ML-DSA-65",
+                "--deterministic",
+                "--sk",
+                sk.to_str().unwrap(),
+                "--in",
+                msg.to_str().unwrap(),
+                "--out",
+                sig.to_str().unwrap(),
+            ],
+        );
         assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
         std::fs::read(sig).unwrap()
     };
     let cpu = sign("cpu", "cpu.sig");
     assert_eq!(sign("card", "card.sig"), cpu);
     assert_eq!(sign("card-per-call", "pc.sig"), cpu);
-    let out = run_cmd(with_card(&sock), &["--device", "card", "verify", "--alg", "ML-DSA-65", "--pk",
-        pk.to_str().unwrap(), "--in", msg.to_str().unwrap(), "--sig", dir.path("card.sig").to_str().unwrap()]);
+    let out = run_cmd(
+        with_card(&sock),
+        &[
+            "--device",
+            "card",
+            "verify",
+            "--alg",
+            "ML-DSA-65",
+            "--pk",
+            pk.to_str().unwrap(),
+            "--in",
+            msg.to_str().unwrap(),
+            "--sig",
+            dir.path("card.sig").to_str().unwrap(),
+        ],
+    );
     assert_eq!(code(&out), 0);
 
     // SIGTERM: a clean stop, counters printed, socket removed.
     let (status, err) = card.stop();
     assert_eq!(status, 0, "{err}");
-    assert!(err.contains("stopped") && !err.contains(" 0 requests"), "{err}");
+    assert!(
+        err.contains("stopped") && !err.contains(" 0 requests"),
+        "{err}"
+    );
     assert!(!sock.exists());
 }

@@ -1,13 +1,13 @@
 //! The accelerators behind a card: one instance per card, shared by every client, so
 //! that requests of all clients queue for the same (modelled) hardware.
 
-mod timed;
 #[cfg(feature = "rtl")]
 mod rtl;
+mod timed;
 
-pub use timed::{release_at, Timed};
 #[cfg(feature = "rtl")]
 pub use rtl::Rtl;
+pub use timed::{release_at, Timed};
 
 use crate::regs::{Mode, Status};
 use pqsig::batch::RequestCycles;

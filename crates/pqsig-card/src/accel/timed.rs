@@ -120,7 +120,10 @@ impl Accelerator for Timed {
         let device_ns = CycleModel::nanos(cycles.total, self.clock_hz);
         let now = picked_up;
         let (start, end) = {
-            let mut busy = self.busy_until.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut busy = self
+                .busy_until
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             let start = (*busy).max(now);
             let end = start + Duration::from_nanos(device_ns);
             *busy = end;

@@ -11,7 +11,11 @@ pub const Q: i32 = 8_380_417;
 /// A fresh socket path under the system temp directory.
 pub fn socket_path(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir();
-    dir.join(format!("pqsig-card-{tag}-{}-{:x}.sock", std::process::id(), rand_u64()))
+    dir.join(format!(
+        "pqsig-card-{tag}-{}-{:x}.sock",
+        std::process::id(),
+        rand_u64()
+    ))
 }
 
 /// A timed card at `clock_mhz` on a fresh socket.
@@ -30,7 +34,11 @@ pub fn start_card(tag: &str, clock_mhz: f64) -> (CardHandle, PathBuf) {
 fn rand_u64() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
+    h.write_u64(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+    );
     h.finish()
 }
 

@@ -125,8 +125,16 @@ impl CardRow {
     }
 
     fn json(&self) -> String {
-        let overhead = if self.e2e > 0.0 { (self.e2e - self.device) / self.e2e } else { 0.0 };
-        let rate = if self.e2e > 0.0 { self.device / self.e2e } else { 0.0 };
+        let overhead = if self.e2e > 0.0 {
+            (self.e2e - self.device) / self.e2e
+        } else {
+            0.0
+        };
+        let rate = if self.e2e > 0.0 {
+            self.device / self.e2e
+        } else {
+            0.0
+        };
         format!(
             ",\"device_mode\":\"{}\",\"accel\":\"{}\",\"clock_mhz\":{},\"e2e_ns\":{:.0},\
              \"host_ns\":{:.0},\"transfer_ns\":{:.0},\"wait_ns\":{:.0},\"device_ns\":{:.0},\
@@ -158,7 +166,11 @@ impl CardRow {
             self.transfer / 1e3,
             self.wait / 1e3,
             self.device / 1e3,
-            if self.e2e > 0.0 { 100.0 * (self.e2e - self.device) / self.e2e } else { 0.0 }
+            if self.e2e > 0.0 {
+                100.0 * (self.e2e - self.device) / self.e2e
+            } else {
+                0.0
+            }
         )
     }
 }
@@ -338,7 +350,10 @@ fn measure_batch(
         threads.push(cores());
     }
     let per_item = |t: Duration| t / n as u32;
-    for op in ["verify_batch", "sign_batch"].into_iter().filter(|op| wanted(op)) {
+    for op in ["verify_batch", "sign_batch"]
+        .into_iter()
+        .filter(|op| wanted(op))
+    {
         for &t in &threads {
             let o = Options {
                 // All cores: the default pool, as callers who set nothing get it.
@@ -400,11 +415,15 @@ fn measure_batch(
 /// The card kernel device `--device` names, connected (an error when its card does not
 /// answer: a benchmark of the CPU fallback would be mislabelled).
 fn card_device(opts: &Options) -> Result<Option<Arc<CardDevice>>, Error> {
-    let Some(dev) = opts.kernel_device.as_ref().and_then(|k| pqsig_card::card_device(&k.name()))
+    let Some(dev) = opts
+        .kernel_device
+        .as_ref()
+        .and_then(|k| pqsig_card::card_device(&k.name()))
     else {
         return Ok(None);
     };
-    dev.connect().map_err(|_| Error::Device(pqsig::DeviceError::NotFound))?;
+    dev.connect()
+        .map_err(|_| Error::Device(pqsig::DeviceError::NotFound))?;
     Ok(Some(dev))
 }
 

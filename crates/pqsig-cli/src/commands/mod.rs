@@ -68,7 +68,10 @@ pub fn batch_options(device: Option<&str>) -> Result<Options, Failure> {
     Options::default().with_device_name(name).map_err(|e| {
         let known = Options::device_names();
         let hint = if name.trim().to_ascii_lowercase().starts_with("card") {
-            format!("; the card devices need {}=PATH, the socket of a `pqsig card`", pqsig_card::ENV)
+            format!(
+                "; the card devices need {}=PATH, the socket of a `pqsig card`",
+                pqsig_card::ENV
+            )
         } else {
             String::new()
         };
