@@ -423,6 +423,36 @@ fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, coun
     futex::publish(&s.done, seq, &s.host_sleeping);
 }
 
+/// A whole-operation request on the card's CPU engine: the buffer runs from `offset`
+/// to the end of the region; the results go to its start. Device time = CPU time.
+fn run_verify(
+    map: &Mapping,
+    base: usize,
+    len: usize,
+    offset: usize,
+    count: u32,
+) -> Result<crate::accel::Completion, Status> {
+    if offset >= len {
+        return Err(Status::BadRange);
+    }
+    let mut data = vec![0u8; len - offset];
+    if !map.read(base + offset, &mut data) {
+        return Err(Status::BadRange);
+    }
+    let t = Instant::now();
+    let results = std::panic::catch_unwind(|| crate::ops::run_verify(&data, count))
+        .map_err(|_| Status::Failed)?
+        .ok_or(Status::BadData)?;
+    let device_ns = t.elapsed().as_nanos() as u64;
+    if !map.write(base + offset, &results) {
+        return Err(Status::BadRange);
+    }
+    Ok(crate::accel::Completion {
+        device_ns,
+        ..Default::default()
+    })
+}
+
 /// CLOCK_MONOTONIC in ns (the clock `Instant` reads on Linux; one per machine, so
 /// host and card timestamps compare).
 pub fn monotonic_ns() -> u64 {
@@ -460,7 +490,12 @@ fn run_request(
 ) -> Result<crate::accel::Completion, Status> {
     let mode = Mode::decode(s.mode.load(Ordering::Relaxed)).ok_or(Status::BadMode)?;
     let num_polys = s.num_polys.load(Ordering::Relaxed);
-    if num_polys > regs::MAX_POLYS {
+    let limit = if mode == Mode::Verify {
+        crate::ops::MAX_ITEMS
+    } else {
+        regs::MAX_POLYS
+    };
+    if num_polys > limit {
         return Err(Status::TooManyPolys);
     }
     let region = s.region.load(Ordering::Relaxed);
@@ -481,6 +516,9 @@ fn run_request(
         (&*holder, 0, holder.len())
     };
     let offset = usize::try_from(offset).map_err(|_| Status::BadRange)?;
+    if mode == Mode::Verify {
+        return run_verify(map, base, len, offset, num_polys);
+    }
     if offset % 4 != 0 || offset.checked_add(bytes).is_none_or(|end| end > len) {
         return Err(Status::BadRange);
     }

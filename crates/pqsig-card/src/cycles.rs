@@ -47,7 +47,7 @@ impl CycleModel {
     /// Cycles of one request of `num_polys` polynomials in `mode`.
     pub fn request(&self, mode: Mode, num_polys: u32) -> RequestCycles {
         let (n, coeff_bits, inverse) = match mode {
-            Mode::Nop => {
+            Mode::Nop | Mode::Verify => {
                 return RequestCycles {
                     total: u64::from(self.setup),
                     ..RequestCycles::default()

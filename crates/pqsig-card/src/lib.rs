@@ -29,6 +29,8 @@ pub mod client;
 pub mod cycles;
 pub mod device;
 pub mod futex;
+pub mod ops;
+pub mod ops_device;
 pub mod regs;
 pub mod shm;
 pub mod wire;
@@ -46,23 +48,36 @@ use std::time::Duration;
 pub const ENV: &str = "PQSIG_CARD";
 
 static DEVICES: OnceLock<Vec<Arc<CardDevice>>> = OnceLock::new();
+static VERIFY: OnceLock<Option<Arc<ops_device::CardVerify>>> = OnceLock::new();
 
-/// Registers the kernel devices `card` (pooled) and `card-per-call`, reaching the card
-/// on `PQSIG_CARD`'s socket, when that variable is set; nothing otherwise (then
-/// `--device card` is an unknown device, which says more than a silent CPU run).
-/// Idempotent. A card that does not answer (yet) fails requests, which run on the CPU.
+/// Registers the kernel devices `card` (pooled) and `card-per-call` and the batch
+/// device `card-verify` (whole verification jobs), reaching the card on `PQSIG_CARD`'s
+/// socket, when that variable is set; nothing otherwise (then `--device card` is an
+/// unknown device, which says more than a silent CPU run). Idempotent. A card that
+/// does not answer (yet) fails requests, which run on the CPU.
 pub fn register_from_env() -> &'static [Arc<CardDevice>] {
     DEVICES.get_or_init(|| {
         let Some(path) = std::env::var_os(ENV).filter(|p| !p.is_empty()) else {
             return Vec::new();
         };
         let path = PathBuf::from(path);
+        VERIFY.get_or_init(|| {
+            let dev = Arc::new(ops_device::CardVerify::new(path.clone()));
+            pqsig::batch::device::register(dev.clone())
+                .ok()
+                .map(|_| dev)
+        });
         [DriverMode::Pooled, DriverMode::PerCall]
             .into_iter()
             .map(|m| Arc::new(CardDevice::new(m, path.clone())))
             .filter(|d| pqsig::batch::register_kernel_device(d.clone()).is_ok())
             .collect()
     })
+}
+
+/// The `card-verify` batch device, when [`register_from_env`] registered it.
+pub fn card_verify_device() -> Option<Arc<ops_device::CardVerify>> {
+    VERIFY.get().cloned().flatten()
 }
 
 /// The card device registered under `name` (`card` or `card-per-call`), if any.

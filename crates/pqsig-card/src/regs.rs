@@ -122,6 +122,9 @@ pub enum Mode {
     /// Falcon NTT mod 12289 of `2^logn` coefficients, canonical in and out.
     FalconNtt(u32),
     FalconIntt(u32),
+    /// A whole-operation request: verify `num_polys` signatures serialised in the
+    /// buffer, which runs from its offset to the end of its region ([`crate::ops`]).
+    Verify,
 }
 
 impl Mode {
@@ -133,6 +136,7 @@ impl Mode {
             Mode::MlDsaIntt => 2,
             Mode::FalconNtt(l) => 3 | (l << 8),
             Mode::FalconIntt(l) => 4 | (l << 8),
+            Mode::Verify => 5,
         }
     }
 
@@ -146,15 +150,16 @@ impl Mode {
             (2, 0) if logn == 0 => Some(Mode::MlDsaIntt),
             (3, 0) if falcon_ok => Some(Mode::FalconNtt(logn)),
             (4, 0) if falcon_ok => Some(Mode::FalconIntt(logn)),
+            (5, 0) if logn == 0 => Some(Mode::Verify),
             _ => None,
         }
     }
 
     /// Bytes of one polynomial in memory (ML-DSA: 256 × i32; Falcon: 2^logn × u16,
-    /// little-endian).
+    /// little-endian; 0 for requests without polynomials).
     pub fn poly_bytes(self) -> usize {
         match self {
-            Mode::Nop => 0,
+            Mode::Nop | Mode::Verify => 0,
             Mode::MlDsaNtt | Mode::MlDsaIntt => 1024,
             Mode::FalconNtt(l) | Mode::FalconIntt(l) => 2usize << l,
         }
@@ -205,10 +210,11 @@ mod tests {
             Mode::FalconNtt(9),
             Mode::FalconIntt(10),
             Mode::FalconNtt(1),
+            Mode::Verify,
         ] {
             assert_eq!(Mode::decode(m.encode()), Some(m));
         }
-        for bad in [5, 3, 3 | (11 << 8), 1 | (9 << 8), 0x1_0001, u32::MAX] {
+        for bad in [6, 3, 3 | (11 << 8), 1 | (9 << 8), 0x1_0001, u32::MAX] {
             assert_eq!(Mode::decode(bad), None, "{bad:#x}");
         }
     }

@@ -87,6 +87,49 @@ fn both_modes_match_the_cpu_kernels() {
 }
 
 #[test]
+fn whole_verify_jobs_on_the_card_match_the_cpu() {
+    use pqsig::any::SigningKey;
+    use pqsig::batch::{Message, Options, VerifyItem, VerifyKey};
+    let (_card, path) = start_card("ops", 1000.0);
+    let mut owned = Vec::new();
+    for (name, n) in [("ML-DSA-65", 6), ("ML-DSA-44", 3), ("Falcon-512", 2)] {
+        let alg = pqsig::Algorithm::from_name(name).unwrap();
+        for i in 0..n {
+            let sk = SigningKey::from_seed(alg, &vec![i as u8 + 1; alg.seed_len()]).unwrap();
+            let msg = vec![i as u8; 33];
+            let sig = sk.sign(&msg, b"").unwrap();
+            owned.push((alg, sk.verifying_key().to_bytes().to_vec(), msg, sig));
+        }
+    }
+    owned[1].3[7] ^= 1; // fails verification
+    owned[4].1.truncate(5); // a malformed key
+    let items: Vec<VerifyItem> = owned
+        .iter()
+        .map(|(alg, pk, msg, sig)| VerifyItem {
+            key: VerifyKey::Encoded { alg: *alg, pk },
+            message: Message::Raw(msg),
+            context: b"",
+            signature: sig,
+        })
+        .collect();
+    let want = pqsig::batch::verify_batch(&items);
+    let dev = std::sync::Arc::new(pqsig_card::ops_device::CardVerify::new(path));
+    let opts = Options {
+        device: Some(dev.clone()),
+        ..Options::default()
+    };
+    let got = pqsig::batch::verify_batch_with(&items, &opts);
+    assert_eq!(got, want);
+    assert!(want[1].is_err() && want[4].is_err() && want[0].is_ok());
+    let s = dev.stats();
+    assert!(
+        s.calls >= 1 && s.polys as usize == items.len(),
+        "the card ran it: {s:?}"
+    );
+    assert!(s.device_ns > 0 && s.e2e_ns >= s.device_ns);
+}
+
+#[test]
 fn pooled_device_time_follows_the_cycle_model() {
     let (_card, path) = start_card("model", 125.0);
     let dev = CardDevice::new(DriverMode::Pooled, path);
@@ -298,6 +341,37 @@ fn bad_requests_get_an_error_status() {
         c.alloc(0).is_err() && c.alloc(1 << 40).is_err(),
         "silly sizes refused"
     );
+    // Malformed whole-operation jobs.
+    let (id, buf) = c.alloc(64).unwrap();
+    buf.write(0, &[1, 0, 0, 0, 99, 0, 0, 0]); // one item of algorithm 99
+    let seq = c.submit(0, id, 0, Mode::Verify.encode(), 1);
+    assert_eq!(
+        c.wait(0, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadData
+    );
+    buf.write(0, &[1, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]); // a length past the end
+    let seq = c.submit(0, id, 0, Mode::Verify.encode(), 1);
+    assert_eq!(
+        c.wait(0, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadData
+    );
+    let seq = c.submit(0, id, 0, Mode::Verify.encode(), 2); // count mismatch
+    assert_eq!(
+        c.wait(0, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadData
+    );
+    let seq = c.submit(0, id, 64, Mode::Verify.encode(), 1); // offset at the end
+    assert_eq!(
+        c.wait(0, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::BadRange
+    );
+    let seq = c.submit(0, id, 0, Mode::Verify.encode(), 5000);
+    assert_eq!(
+        c.wait(0, seq, Duration::from_secs(1)).unwrap().status(),
+        Status::TooManyPolys
+    );
+    drop(buf);
+    c.free(id).unwrap();
     // A no-op round trip (the doorbell latency probe) is fine.
     let seq = c.submit(3, 0, 0, Mode::Nop.encode(), 0);
     assert_eq!(

@@ -19,6 +19,7 @@ use crate::exit::Failure;
 use crate::io::{self, Out};
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::backend;
+use pqsig::batch::Device;
 use pqsig::batch::{
     sign_batch_with, verify_batch_with, Message, Options, SignItem, SignKey, VerifyItem, VerifyKey,
 };
@@ -97,7 +98,7 @@ impl CardRow {
     /// host = e2e − transfer − wait: everything but copies and completion waits (for
     /// `ntt` / `intt`, the driver's system calls and the seam's own work; for the
     /// batch operations, all the CPU work of the schemes as well).
-    fn new(dev: &CardDevice, mut runs: Vec<(Duration, Breakdown)>) -> CardRow {
+    fn new(src: &CardSource, mut runs: Vec<(Duration, Breakdown)>) -> CardRow {
         runs.sort_by_key(|r| r.0);
         let (e2e_total, dev_total) = runs.iter().fold((0u128, 0u128), |(e, d), r| {
             (e + r.0.as_nanos(), d + u128::from(r.1.device_ns))
@@ -106,10 +107,11 @@ impl CardRow {
         let e2e = e2e.as_nanos() as f64;
         let transfer = b.transfer_ns as f64;
         let wait = b.wait_ns as f64;
+        let (device_mode, accel, clock_mhz) = src.labels();
         CardRow {
-            device_mode: dev.mode().label(),
-            accel: dev.accel().unwrap_or("timed"),
-            clock_mhz: dev.clock_mhz(),
+            device_mode,
+            accel,
+            clock_mhz,
             e2e,
             host: (e2e - transfer - wait).max(0.0),
             transfer,
@@ -296,9 +298,9 @@ fn measure_batch(
     only: &[String],
 ) -> Result<Vec<BatchRow>, Error> {
     let wanted = |op: &str| only.is_empty() || only.iter().any(|o| o == op);
-    let card = card_device(opts)?;
+    let card = card_source(opts)?;
     let mut rows = Vec::new();
-    if let Some(dev) = &card {
+    if let Some(CardSource::Kernel(dev)) = &card {
         if alg.name().starts_with("ML-DSA") && (wanted("ntt") || wanted("intt")) {
             rows.extend(
                 measure_transforms(dev, b, n, iters, budget)?
@@ -371,7 +373,7 @@ fn measure_batch(
                 };
                 let reset = || {
                     if let Some(dev) = &card {
-                        dev.reset_stats();
+                        dev.reset();
                     }
                 };
                 let sample = if op == "verify_batch" {
@@ -396,7 +398,13 @@ fn measure_batch(
                         (per_item(took), r)
                     })?
                 };
-                let card = card.as_ref().map(|d| CardRow::new(d, runs));
+                // No breakdown where the card took none of the work (card-verify
+                // declines signing jobs).
+                let used = runs.iter().any(|r| r.1.calls > 0);
+                let card = card
+                    .as_ref()
+                    .filter(|_| used)
+                    .map(|d| CardRow::new(d, runs));
                 rows.push(BatchRow {
                     op,
                     api,
@@ -412,8 +420,53 @@ fn measure_batch(
     Ok(rows)
 }
 
-/// The card kernel device `--device` names, connected (an error when its card does not
-/// answer: a benchmark of the CPU fallback would be mislabelled).
+/// A card device whose breakdown the rows report.
+enum CardSource {
+    /// `card` / `card-per-call`: NTTs on the card.
+    Kernel(Arc<CardDevice>),
+    /// `card-verify`: whole verification jobs on the card's CPU engine.
+    Whole(Arc<pqsig_card::ops_device::CardVerify>),
+}
+
+impl CardSource {
+    fn reset(&self) {
+        match self {
+            CardSource::Kernel(d) => d.reset_stats(),
+            CardSource::Whole(d) => d.reset_stats(),
+        }
+    }
+    fn stats(&self) -> Breakdown {
+        match self {
+            CardSource::Kernel(d) => d.stats(),
+            CardSource::Whole(d) => d.stats(),
+        }
+    }
+    /// `device_mode`, `accel`, `clock_mhz` of the rows.
+    fn labels(&self) -> (&'static str, &'static str, f64) {
+        match self {
+            CardSource::Kernel(d) => (
+                d.mode().label(),
+                d.accel().unwrap_or("timed"),
+                d.clock_mhz(),
+            ),
+            CardSource::Whole(_) => ("whole-op", "cpu-engine", 0.0),
+        }
+    }
+}
+
+/// The card device `--device` names: a kernel device, connected (an error when its card
+/// does not answer: a benchmark of the CPU fallback would be mislabelled), or the
+/// whole-operation device.
+fn card_source(opts: &Options) -> Result<Option<CardSource>, Error> {
+    if let Some(d) = &opts.device {
+        return Ok(pqsig_card::card_verify_device()
+            .filter(|v| d.info().name == v.info().name)
+            .map(CardSource::Whole));
+    }
+    Ok(card_device(opts)?.map(CardSource::Kernel))
+}
+
+/// The card kernel device `--device` names, connected.
 fn card_device(opts: &Options) -> Result<Option<Arc<CardDevice>>, Error> {
     let Some(dev) = opts
         .kernel_device
@@ -430,7 +483,7 @@ fn card_device(opts: &Options) -> Result<Option<Arc<CardDevice>>, Error> {
 /// `ntt` and `intt` rows: N random ML-DSA polynomials through the kernel table (routed
 /// to the card by `--device`), the seam's own work included; time per polynomial.
 fn measure_transforms(
-    dev: &CardDevice,
+    dev: &Arc<CardDevice>,
     b: Backend,
     n: usize,
     iters: u32,
@@ -479,7 +532,7 @@ fn measure_transforms(
             threads: 1,
             deterministic: None,
             per_item: sample,
-            card: Some(CardRow::new(dev, runs)),
+            card: Some(CardRow::new(&CardSource::Kernel(dev.clone()), runs)),
         });
     }
     Ok(rows)
