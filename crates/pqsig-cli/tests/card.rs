@@ -96,6 +96,10 @@ fn card_devices_bench_rows_and_signing() {
     let listed = stdout(&run_cmd(with_card(&sock), &["device", "list"]));
     assert!(listed.lines().any(|l| l.starts_with("card ")), "{listed}");
     assert!(
+        listed.lines().any(|l| l.starts_with("card-verify ")),
+        "{listed}"
+    );
+    assert!(
         listed.lines().any(|l| l.starts_with("card-per-call ")),
         "{listed}"
     );
@@ -151,6 +155,37 @@ fn card_devices_bench_rows_and_signing() {
             assert!((0.0..=1.0).contains(&o), "{r}");
         }
     }
+
+    // Whole verification jobs on the card: verify_batch rows in device_mode whole-op.
+    let out = run_cmd(
+        with_card(&sock),
+        &[
+            "--device",
+            "card-verify",
+            "--backend",
+            "portable",
+            "bench",
+            "--alg",
+            "ML-DSA-44",
+            "--batch",
+            "4",
+            "--op",
+            "verify_batch",
+            "--json",
+            "--iters",
+            "2",
+            "--time",
+            "0.05",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let row = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|r| r["op"] == "verify_batch")
+        .expect("a verify_batch row");
+    assert_eq!(row["device_mode"], "whole-op", "{row}");
+    assert!(row["device_ns"].as_f64().unwrap() > 0.0, "{row}");
 
     // Signing on the card (deterministic) is byte-identical to the CPU's.
     let seed = "00".repeat(32);
