@@ -6,7 +6,9 @@
 //!
 //! The shape (the ML-DSA FPGA design: AXI master bursts into BRAM, ping-pong buffers,
 //! a butterfly pipeline at II = 1):
-//! * per polynomial, `load` and `store` are bursts of `n · coeff_bits / bus_bits` beats;
+//! * per polynomial, `load` and `store` are bursts of `n · 32 / bus_bits` beats (every
+//!   coefficient travels as a 32-bit word, and the AXI data bus is 64 bits per
+//!   butterfly unit, as in hw/ntt/rtl/ntt_accel.v on branch hw-ntt);
 //! * `compute` is `log2 n` stages of `n / 2 / bfus` butterflies plus the butterfly
 //!   pipeline's drain (`bfu_latency`) per stage, since a stage reads the previous one's
 //!   results; the inverse adds one pass for the `1/n` (ML-DSA: `2^32/n`) scaling,
@@ -26,7 +28,8 @@ pub struct CycleModel {
     pub bfus: u32,
     /// Butterfly pipeline depth (read, multiply, reduce, add/sub, write: 5 in the design).
     pub bfu_latency: u32,
-    /// AXI data bus width in bits (64: a Zynq HP port).
+    /// AXI data bus width in bits per butterfly unit (64; hw-ntt's `m_rdata` is
+    /// `64*BFUS` bits).
     pub bus_bits: u32,
     /// Fixed cycles per request: the start handshake and the first burst's address phase.
     pub setup: u32,
@@ -46,21 +49,22 @@ impl Default for CycleModel {
 impl CycleModel {
     /// Cycles of one request of `num_polys` polynomials in `mode`.
     pub fn request(&self, mode: Mode, num_polys: u32) -> RequestCycles {
-        let (n, coeff_bits, inverse) = match mode {
+        let (n, inverse) = match mode {
             Mode::Nop | Mode::Verify => {
                 return RequestCycles {
                     total: u64::from(self.setup),
                     ..RequestCycles::default()
                 }
             }
-            Mode::MlDsaNtt => (256u64, 32u64, false),
-            Mode::MlDsaIntt => (256, 32, true),
-            Mode::FalconNtt(logn) => (1u64 << logn, 16, false),
-            Mode::FalconIntt(logn) => (1u64 << logn, 16, true),
+            Mode::MlDsaNtt => (256u64, false),
+            Mode::MlDsaIntt => (256, true),
+            Mode::FalconNtt(logn) => (1u64 << logn, false),
+            Mode::FalconIntt(logn) => (1u64 << logn, true),
         };
         let bfus = u64::from(self.bfus.max(1));
         let lat = u64::from(self.bfu_latency);
-        let beats = (n * coeff_bits).div_ceil(u64::from(self.bus_bits.max(8)));
+        let bus = u64::from(self.bus_bits.max(32)) * bfus;
+        let beats = (n * 32).div_ceil(bus);
         let stage = (n / 2).div_ceil(bfus) + lat;
         let stages = u64::from(n.trailing_zeros()) + u64::from(inverse);
         let compute = stages * stage;
@@ -93,14 +97,15 @@ mod tests {
     fn shape() {
         let m = CycleModel::default();
         let one = m.request(Mode::MlDsaNtt, 1);
-        // 8 stages of (64 + 5), 128 beats each way, 24 setup.
+        // 8 stages of (64 + 5), 64 beats of 128 bits each way, 24 setup.
         assert_eq!(one.compute, 8 * 69);
-        assert_eq!(one.total, 24 + 128 + 8 * 69 + 128);
+        assert_eq!(one.total, 24 + 64 + 8 * 69 + 64);
         let four = m.request(Mode::MlDsaNtt, 4);
         assert_eq!(four.total, one.total + 3 * 8 * 69);
         assert!(m.request(Mode::MlDsaIntt, 4).total > four.total);
         assert_eq!(m.request(Mode::Nop, 0).total, 24);
         // Falcon-512: 9 stages of 128 + 5; 128 beats of 4 coefficients.
         assert_eq!(m.request(Mode::FalconNtt(9), 1).compute, 9 * 133);
+        assert_eq!(m.request(Mode::FalconNtt(9), 1).load, 128);
     }
 }

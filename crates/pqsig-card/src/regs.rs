@@ -13,6 +13,14 @@
 //!   can have more than one request in flight; the card serves each client's slots in
 //!   ring order. The design's single register set is slot 0.
 //!
+//! The RTL's registers (hw/ntt/rtl/ntt_accel.v, branch hw-ntt, word offsets) and their
+//! counterparts here: CTRL 0x00 (bit 0 start/busy, bit 1 done, bit 2 idle) → `start`,
+//! `done`, `idle`; ERR 0x08 → `status`; BUF_ADDR 0x10 / BUF_ADDR_HI 0x14 → `region`,
+//! `offset`; MODE 0x18 (bit 0 inverse) → `mode` (which also names the scheme and n: a
+//! card holds one accelerator instance per (q, n), the RTL is built per (q, n, BFUS));
+//! NUM_POLYS 0x1c → `num_polys`; CYC_LOAD/COMPUTE/STORE/TOTAL 0x20..0x2c →
+//! `cycles_*`; ID 0x30..0x38 → the header's `magic`, `version`, `bfus`.
+//!
 //! The buffer address is `(region, offset)`: region 0 is the client's window in this
 //! memory, region `k > 0` a buffer the client allocated for one call (`per-call` mode,
 //! [`crate::wire`]). Every field is an atomic: the other side may write it at any time.
