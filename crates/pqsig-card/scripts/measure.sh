@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures the offload path on this machine and writes JSON lines into OUTDIR:
 #   kernel.jsonl   `pqsig bench` ntt / intt rows, both driver modes, batches 1..4096
-#   ops.jsonl      verify_batch / sign_batch rows with the NTTs on the card
+#   ops.jsonl      verify_batch / sign_batch rows with the NTTs on the card, and
+#                  verify_batch rows of whole jobs on the card (card-verify)
 #   stream.jsonl   the card's sustained rate against the cycle model (examples/stream)
 #   doorbell.jsonl no-op round trips (examples/doorbell), polling and futex paths
 #   env.txt        machine, load average before and after, settings
@@ -54,6 +55,13 @@ for dev in card card-per-call; do
       run "$BIN" --device "$dev" --backend "$BACKEND" bench --alg "$alg" --batch "$n" \
         --op verify_batch --op sign_batch --json --iters 10 --time 2 | grep '"type":"batch"' >>"$OUT/ops.jsonl"
     done
+  done
+done
+
+for alg in ML-DSA-44 ML-DSA-65; do
+  for n in 4 64 256; do
+    run "$BIN" --device card-verify --backend "$BACKEND" bench --alg "$alg" --batch "$n" \
+      --op verify_batch --json --iters 10 --time 2 | grep '"type":"batch"' >>"$OUT/ops.jsonl"
   done
 done
 
