@@ -8,7 +8,7 @@
 #   env.txt        machine, load average before and after, settings
 # It starts and stops its own `timed` card (125 MHz unless CLOCK_MHZ is set).
 #
-#   cargo build -p pqsig-cli -p pqsig-card --examples
+#   cargo build -p pqsig-cli && cargo build -p pqsig-card --examples
 #   crates/pqsig-card/scripts/measure.sh /tmp/offload        # from the repository root
 #
 # PRIO=-10 runs the card and the clients at that nice level (root only): on a machine

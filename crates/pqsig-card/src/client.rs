@@ -255,7 +255,7 @@ impl Conn {
 
 /// How long before a request's predicted completion a waiting host wakes to poll
 /// (covers the card's own per-request work beyond the model: copies, wake-ups).
-const WAKE_EARLY: Duration = Duration::from_micros(15);
+const WAKE_EARLY: Duration = Duration::from_micros(300);
 
 thread_local! {
     /// Whether this thread asked for precise timers already.

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 /// The release sleeps (precise timers, `futex::precise_timers`) until this long before
 /// its instant, then busy-waits.
-const SLEEP_MARGIN: Duration = Duration::from_micros(30);
+const SLEEP_MARGIN: Duration = Duration::from_micros(300);
 
 pub struct Timed {
     model: CycleModel,
