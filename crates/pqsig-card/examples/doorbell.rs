@@ -4,7 +4,7 @@
 //! `cargo run --example doorbell -p pqsig-card [-- ROUNDS [GAP_US]]` with
 //! `PQSIG_CARD=PATH` (a card started with `pqsig card`); without it, a card on a thread
 //! of this process. `PQSIG_CARD_SPIN_US=0` makes the host sleep on the futex at once;
-//! a GAP_US longer than the card's `--spin-us` (default 200) between rounds lets the
+//! a GAP_US longer than the card's `--spin-us` (default 5000) between rounds lets the
 //! card's service thread fall asleep on its doorbell each time: both futex paths.
 
 use pqsig_card::client::Conn;

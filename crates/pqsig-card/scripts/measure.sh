@@ -72,7 +72,7 @@ for n in 16 64 256 512; do run "$EX/stream" "$n" 2 >>"$OUT/stream.jsonl"; done
 run "$EX/doorbell" 20000 >>"$OUT/doorbell.jsonl"
 PQSIG_CARD_SPIN_US=0 run "$EX/doorbell" 20000 >>"$OUT/doorbell.jsonl"
 # Both sides asleep between rounds: the futex wake paths (card doorbell, host completion).
-PQSIG_CARD_SPIN_US=0 run "$EX/doorbell" 1000 3000 >>"$OUT/doorbell.jsonl"
+PQSIG_CARD_SPIN_US=0 run "$EX/doorbell" 500 8000 >>"$OUT/doorbell.jsonl"
 
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/env.txt"
 kill -TERM $CARD; wait $CARD || true

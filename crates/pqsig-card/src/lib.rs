@@ -117,7 +117,7 @@ impl CardConfig {
             accel: AccelKind::Timed,
             clock_mhz: 125.0,
             model: CycleModel::default(),
-            spin: Duration::from_micros(200),
+            spin: Duration::from_micros(5000),
             backend: pqsig::backend::active(),
         }
     }
