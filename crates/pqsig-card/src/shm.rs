@@ -13,7 +13,11 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 /// A shared mapping (`MAP_SHARED`, read-write). Accessed only through raw pointers
-/// and atomics: the other process may write it at any time.
+/// and atomics: the other process may write it at any time. Bulk copies of data
+/// ([`Mapping::read`], [`Mapping::write`]) may see bytes the other side is writing at
+/// that moment (torn values): for plain bytes that is garbage in, never unsafety, and
+/// every side validates what it copied before using it (the card the registers and
+/// input bounds, the host the status and the seam the output bounds).
 pub struct Mapping {
     ptr: *mut u8,
     len: usize,
