@@ -11,6 +11,18 @@ pub struct Rtl {
     pub clock_mhz: f64,
 }
 
+impl Rtl {
+    /// The RTL accelerator; an error until `pqsig_hwsim::RtlNtt` is wired in here (the
+    /// lead's step once branch hw-ntt is merged), so that `pqsig card --accel rtl` never
+    /// starts a card that fails every request.
+    pub fn new(clock_mhz: f64) -> Result<Rtl, String> {
+        let _ = Rtl { clock_mhz };
+        Err("--accel rtl: the rtl slot is not wired to pqsig-hwsim yet \
+             (crates/pqsig-card/src/accel/rtl.rs)"
+            .into())
+    }
+}
+
 impl Accelerator for Rtl {
     fn kind(&self) -> u32 {
         ACCEL_RTL
