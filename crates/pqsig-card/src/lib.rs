@@ -144,7 +144,7 @@ impl CardConfig {
         match self.accel {
             AccelKind::Timed => Ok(Arc::new(accel::Timed::new(self.model, self.clock_mhz, self.backend))),
             #[cfg(feature = "rtl")]
-            AccelKind::Rtl => Ok(Arc::new(accel::Rtl { clock_mhz: self.clock_mhz })),
+            AccelKind::Rtl => Ok(Arc::new(accel::Rtl::new(self.clock_mhz)?)),
             #[cfg(not(feature = "rtl"))]
             AccelKind::Rtl => Err("--accel rtl needs a build with the Verilator model (cargo feature \
                                    `hw-sim` of pqsig-cli, `rtl` of pqsig-card); this build has only \
