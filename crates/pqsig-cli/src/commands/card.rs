@@ -74,12 +74,15 @@ pub fn run(args: CardArgs) -> Result<(), Failure> {
     })
     .map_err(|e| Failure::error(format!("card: {e}")))?;
     eprintln!(
-        "pqsig card: stopped; {} clients, {} requests, {} polynomials, {} errors, {:.3} ms device time",
+        "pqsig card: stopped; {} clients, {} requests, {} polynomials, {} errors, {:.3} ms device time, \
+         {} released late by {:.3} ms in all",
         counters.clients.load(Ordering::Relaxed),
         counters.requests.load(Ordering::Relaxed),
         counters.polys.load(Ordering::Relaxed),
         counters.errors.load(Ordering::Relaxed),
-        counters.device_ns.load(Ordering::Relaxed) as f64 / 1e6
+        counters.device_ns.load(Ordering::Relaxed) as f64 / 1e6,
+        counters.late.load(Ordering::Relaxed),
+        counters.late_ns.load(Ordering::Relaxed) as f64 / 1e6
     );
     Ok(())
 }
