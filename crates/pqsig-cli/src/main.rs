@@ -14,6 +14,12 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     install_panic_hook();
+    // `--features hw-sim`: the simulated NTT accelerator joins the device list (before
+    // the command line is checked, so `--device rtl-ntt` resolves).
+    #[cfg(feature = "hw-sim")]
+    if let Err(e) = pqsig_hwsim::register() {
+        eprintln!("pqsig: rtl-ntt not registered: {e}");
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => return exit::from_clap(e),
