@@ -100,6 +100,10 @@ pub enum Command {
     Client(crate::commands::client::ClientArgs),
     /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
     Serve(crate::commands::serve::ServeArgs),
+    /// Run a simulated NTT accelerator card until SIGINT/SIGTERM (PQSIG_CARD=PATH and
+    /// --device card / card-per-call reach it).
+    #[command(after_help = crate::commands::card::AFTER_HELP)]
+    Card(crate::commands::card::CardArgs),
 }
 
 const LIST_EXAMPLES: &str = "\
@@ -383,6 +387,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub batch: Option<u32>,
+    /// Only these batch rows (repeatable; default: all of them). `ntt` / `intt` rows
+    /// exist with a card device (`--device card` / `card-per-call`) for ML-DSA.
+    #[arg(long = "op", value_name = "OP", requires = "batch",
+          value_parser = ["verify_batch", "sign_batch", "ntt", "intt"])]
+    pub ops: Vec<String>,
     /// One JSON object per line (each row, then each summary line) instead of a table.
     #[arg(long)]
     pub json: bool,

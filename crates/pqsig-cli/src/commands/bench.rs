@@ -19,10 +19,13 @@ use crate::exit::Failure;
 use crate::io::{self, Out};
 use pqsig::any::{SigningKey, VerifyingKey};
 use pqsig::backend;
+use pqsig::batch::Device;
 use pqsig::batch::{
     sign_batch_with, verify_batch_with, Message, Options, SignItem, SignKey, VerifyItem, VerifyKey,
 };
 use pqsig::{Algorithm, Backend, Error};
+use pqsig_card::{Breakdown, CardDevice};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default selection: each ML-DSA level and the level-1 set of the other families.
@@ -69,6 +72,109 @@ struct BatchRow {
     /// Signing rows: deterministic (else hedged).
     deterministic: Option<bool>,
     per_item: Sample,
+    /// With a card kernel device: where a call's time went (means per call).
+    card: Option<CardRow>,
+}
+
+/// The card's breakdown of one row, means per call (ns).
+struct CardRow {
+    device_mode: &'static str,
+    accel: &'static str,
+    clock_mhz: f64,
+    e2e: f64,
+    host: f64,
+    transfer: f64,
+    wait: f64,
+    device: f64,
+    requests: f64,
+    overhead_mean: f64,
+}
+
+impl CardRow {
+    /// From one breakdown per timed call (`e2e`: the call's wall time as the caller saw
+    /// it): the figures of the median call by end-to-end time — the load of other
+    /// processes on a shared machine shows up as rare long calls, which the mean
+    /// keeps (`overhead_frac_mean`) but the median does not.
+    /// host = e2e − transfer − wait: everything but copies and completion waits (for
+    /// `ntt` / `intt`, the driver's system calls and the seam's own work; for the
+    /// batch operations, all the CPU work of the schemes as well).
+    fn new(src: &CardSource, mut runs: Vec<(Duration, Breakdown)>) -> CardRow {
+        runs.sort_by_key(|r| r.0);
+        let (e2e_total, dev_total) = runs.iter().fold((0u128, 0u128), |(e, d), r| {
+            (e + r.0.as_nanos(), d + u128::from(r.1.device_ns))
+        });
+        let (e2e, b) = runs.get(runs.len() / 2).copied().unwrap_or_default();
+        let e2e = e2e.as_nanos() as f64;
+        let transfer = b.transfer_ns as f64;
+        let wait = b.wait_ns as f64;
+        let (device_mode, accel, clock_mhz) = src.labels();
+        CardRow {
+            device_mode,
+            accel,
+            clock_mhz,
+            e2e,
+            host: (e2e - transfer - wait).max(0.0),
+            transfer,
+            wait,
+            device: b.device_ns as f64,
+            requests: b.requests as f64,
+            overhead_mean: if e2e_total > 0 {
+                (e2e_total as f64 - dev_total as f64) / e2e_total as f64
+            } else {
+                0.0
+            },
+        }
+    }
+
+    fn json(&self) -> String {
+        let overhead = if self.e2e > 0.0 {
+            (self.e2e - self.device) / self.e2e
+        } else {
+            0.0
+        };
+        let rate = if self.e2e > 0.0 {
+            self.device / self.e2e
+        } else {
+            0.0
+        };
+        format!(
+            ",\"device_mode\":\"{}\",\"accel\":\"{}\",\"clock_mhz\":{},\"e2e_ns\":{:.0},\
+             \"host_ns\":{:.0},\"transfer_ns\":{:.0},\"wait_ns\":{:.0},\"device_ns\":{:.0},\
+             \"overhead_frac\":{:.4},\"model_rate_frac\":{:.4},\"overhead_frac_mean\":{:.4},\
+             \"requests_per_call\":{}",
+            self.device_mode,
+            self.accel,
+            self.clock_mhz,
+            self.e2e,
+            self.host,
+            self.transfer,
+            self.wait,
+            self.device,
+            overhead,
+            rate,
+            self.overhead_mean,
+            self.requests
+        )
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "  [{} {}: e2e {:.1} µs = host {:.1} + transfer {:.1} + wait {:.1}; device {:.1} µs; \
+             overhead {:.0}%]",
+            self.device_mode,
+            self.accel,
+            self.e2e / 1e3,
+            self.host / 1e3,
+            self.transfer / 1e3,
+            self.wait / 1e3,
+            self.device / 1e3,
+            if self.e2e > 0.0 {
+                100.0 * (self.e2e - self.device) / self.e2e
+            } else {
+                0.0
+            }
+        )
+    }
 }
 
 pub fn run(args: BenchArgs, forced: Option<Backend>, batch: &Options) -> Result<(), Failure> {
@@ -129,7 +235,7 @@ pub fn run(args: BenchArgs, forced: Option<Backend>, batch: &Options) -> Result<
             }
             out.flush()?;
             if let Some(n) = args.batch {
-                let brows = measure_batch(alg, b, n as usize, args.iters, budget, batch)
+                let brows = measure_batch(alg, b, n as usize, args.iters, budget, batch, &args.ops)
                     .map_err(|e| Failure::error(format!("bench: {alg} batch on {b}: {e}")))?;
                 let device = device_name(batch);
                 for r in &brows {
@@ -189,7 +295,23 @@ fn measure_batch(
     iters: u32,
     budget: Duration,
     opts: &Options,
+    only: &[String],
 ) -> Result<Vec<BatchRow>, Error> {
+    let wanted = |op: &str| only.is_empty() || only.iter().any(|o| o == op);
+    let card = card_source(opts)?;
+    let mut rows = Vec::new();
+    if let Some(CardSource::Kernel(dev)) = &card {
+        if alg.name().starts_with("ML-DSA") && (wanted("ntt") || wanted("intt")) {
+            rows.extend(
+                measure_transforms(dev, b, n, iters, budget)?
+                    .into_iter()
+                    .filter(|r| wanted(r.op)),
+            );
+        }
+    }
+    if !wanted("verify_batch") && !wanted("sign_batch") {
+        return Ok(rows);
+    }
     let keys = distinct_keys(alg, b, n)?;
     let sks: Vec<_> = keys.iter().map(|(sk, _)| sk.to_bytes()).collect();
     let pks: Vec<&[u8]> = keys.iter().map(|(_, vk)| vk.to_bytes()).collect();
@@ -230,8 +352,10 @@ fn measure_batch(
         threads.push(cores());
     }
     let per_item = |t: Duration| t / n as u32;
-    let mut rows = Vec::new();
-    for op in ["verify_batch", "sign_batch"] {
+    for op in ["verify_batch", "sign_batch"]
+        .into_iter()
+        .filter(|op| wanted(op))
+    {
         for &t in &threads {
             let o = Options {
                 // All cores: the default pool, as callers who set nothing get it.
@@ -241,24 +365,46 @@ fn measure_batch(
             };
             for api in ["bytes", "object"] {
                 let object = api == "object";
+                let mut runs = Vec::new();
+                let mut record = |i: u32, took: Duration| {
+                    if let (Some(dev), true) = (&card, i != u32::MAX) {
+                        runs.push((took, dev.stats()));
+                    }
+                };
+                let reset = || {
+                    if let Some(dev) = &card {
+                        dev.reset();
+                    }
+                };
                 let sample = if op == "verify_batch" {
                     let items = verify_items(object);
-                    timing::median(iters, Some(budget), |_| {
+                    timing::median(iters, Some(budget), |i| {
+                        reset();
                         let start = Instant::now();
                         let r = verify_batch_with(&items, &o);
                         let took = start.elapsed();
+                        record(i, took);
                         (per_item(took), r.into_iter().collect::<Result<(), Error>>())
                     })?
                 } else {
                     let items = sign_items(object);
-                    timing::median(iters, Some(budget), |_| {
+                    timing::median(iters, Some(budget), |i| {
+                        reset();
                         let start = Instant::now();
                         let r = sign_batch_with(&items, &o);
                         let took = start.elapsed();
+                        record(i, took);
                         let r = r.into_iter().try_for_each(|s| s.map(drop));
                         (per_item(took), r)
                     })?
                 };
+                // No breakdown where the card took none of the work (card-verify
+                // declines signing jobs).
+                let used = runs.iter().any(|r| r.1.calls > 0);
+                let card = card
+                    .as_ref()
+                    .filter(|_| used)
+                    .map(|d| CardRow::new(d, runs));
                 rows.push(BatchRow {
                     op,
                     api,
@@ -266,9 +412,128 @@ fn measure_batch(
                     threads: t,
                     deterministic: (op == "sign_batch").then_some(deterministic),
                     per_item: sample,
+                    card,
                 });
             }
         }
+    }
+    Ok(rows)
+}
+
+/// A card device whose breakdown the rows report.
+enum CardSource {
+    /// `card` / `card-per-call`: NTTs on the card.
+    Kernel(Arc<CardDevice>),
+    /// `card-verify`: whole verification jobs on the card's CPU engine.
+    Whole(Arc<pqsig_card::ops_device::CardVerify>),
+}
+
+impl CardSource {
+    fn reset(&self) {
+        match self {
+            CardSource::Kernel(d) => d.reset_stats(),
+            CardSource::Whole(d) => d.reset_stats(),
+        }
+    }
+    fn stats(&self) -> Breakdown {
+        match self {
+            CardSource::Kernel(d) => d.stats(),
+            CardSource::Whole(d) => d.stats(),
+        }
+    }
+    /// `device_mode`, `accel`, `clock_mhz` of the rows.
+    fn labels(&self) -> (&'static str, &'static str, f64) {
+        match self {
+            CardSource::Kernel(d) => (
+                d.mode().label(),
+                d.accel().unwrap_or("timed"),
+                d.clock_mhz(),
+            ),
+            CardSource::Whole(_) => ("whole-op", "cpu-engine", 0.0),
+        }
+    }
+}
+
+/// The card device `--device` names: a kernel device, connected (an error when its card
+/// does not answer: a benchmark of the CPU fallback would be mislabelled), or the
+/// whole-operation device.
+fn card_source(opts: &Options) -> Result<Option<CardSource>, Error> {
+    if let Some(d) = &opts.device {
+        return Ok(pqsig_card::card_verify_device()
+            .filter(|v| d.info().name == v.info().name)
+            .map(CardSource::Whole));
+    }
+    Ok(card_device(opts)?.map(CardSource::Kernel))
+}
+
+/// The card kernel device `--device` names, connected.
+fn card_device(opts: &Options) -> Result<Option<Arc<CardDevice>>, Error> {
+    let Some(dev) = opts
+        .kernel_device
+        .as_ref()
+        .and_then(|k| pqsig_card::card_device(&k.name()))
+    else {
+        return Ok(None);
+    };
+    dev.connect()
+        .map_err(|_| Error::Device(pqsig::DeviceError::NotFound))?;
+    Ok(Some(dev))
+}
+
+/// `ntt` and `intt` rows: N random ML-DSA polynomials through the kernel table (routed
+/// to the card by `--device`), the seam's own work included; time per polynomial.
+fn measure_transforms(
+    dev: &Arc<CardDevice>,
+    b: Backend,
+    n: usize,
+    iters: u32,
+    budget: Duration,
+) -> Result<Vec<BatchRow>, Error> {
+    let k = pqsig::kernels::mldsa::kernels(b);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let input: Vec<pqsig::batch::MlDsaPoly> = (0..n)
+        .map(|_| {
+            let mut p = pqsig::batch::MlDsaPoly::default();
+            for c in p.coeffs.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *c = (x % 8_380_417) as i32;
+            }
+            p
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for (op, f) in [("ntt", k.ntt), ("intt", k.invntt_tomont)] {
+        let mut polys = input.clone();
+        let mut runs = Vec::new();
+        let mut all_on_card = true;
+        let sample = timing::median(iters, Some(budget), |i| {
+            polys.copy_from_slice(&input);
+            dev.reset_stats();
+            let start = Instant::now();
+            f(&mut polys);
+            let took = start.elapsed();
+            let b = dev.stats();
+            all_on_card &= b.polys == n as u64;
+            if i != u32::MAX {
+                runs.push((took, b));
+            }
+            (took / n as u32, Ok::<(), Error>(()))
+        })?;
+        if !all_on_card {
+            // Some polynomials ran on the CPU (the card failed them): not a card row.
+            return Err(Error::Device(pqsig::DeviceError::Failed));
+        }
+        rows.push(BatchRow {
+            op,
+            api: "kernel",
+            batch: n,
+            threads: 1,
+            deterministic: None,
+            per_item: sample,
+            card: Some(CardRow::new(&CardSource::Kernel(dev.clone()), runs)),
+        });
     }
     Ok(rows)
 }
@@ -307,9 +572,11 @@ fn cores() -> usize {
 }
 
 fn device_name(opts: &Options) -> String {
-    opts.device
-        .as_ref()
-        .map_or_else(|| pqsig::batch::device::CPU.to_string(), |d| d.info().name)
+    match (&opts.device, &opts.kernel_device) {
+        (Some(d), _) => d.info().name,
+        (None, Some(k)) => k.name(),
+        (None, None) => pqsig::batch::device::CPU.to_string(),
+    }
 }
 
 fn batch_text(r: &BatchRow) -> String {
@@ -319,13 +586,14 @@ fn batch_text(r: &BatchRow) -> String {
         None => "",
     };
     format!(
-        "  {:<13} api {:<7} batch {:<7} threads {:<4} {:>11} µs/item  runs {}{signing}",
+        "  {:<13} api {:<7} batch {:<7} threads {:<4} {:>11} µs/item  runs {}{signing}{}",
         r.op,
         r.api,
         r.batch,
         r.threads,
         micros(r.per_item.median),
-        r.per_item.runs
+        r.per_item.runs,
+        r.card.as_ref().map_or_else(String::new, CardRow::text)
     )
 }
 
@@ -338,7 +606,7 @@ fn batch_json(alg: Algorithm, b: Backend, default: Backend, device: &str, r: &Ba
     format!(
         "{{\"type\":\"batch\",\"algorithm\":\"{}\",\"backend\":\"{b}\",\"default_backend\":{},\
          \"op\":\"{}\",\"api\":\"{}\",\"batch\":{},\"threads\":{},\"device\":{}{signing},\
-         \"median_ns\":{:.1},\"runs\":{}}}",
+         \"median_ns\":{:.1},\"runs\":{}{}}}",
         alg.name(),
         b == default,
         r.op,
@@ -347,7 +615,8 @@ fn batch_json(alg: Algorithm, b: Backend, default: Backend, device: &str, r: &Ba
         r.threads,
         serde_json::Value::String(device.to_string()),
         r.per_item.median.as_nanos() as f64,
-        r.per_item.runs
+        r.per_item.runs,
+        r.card.as_ref().map_or_else(String::new, CardRow::json)
     )
 }
 

@@ -1,6 +1,7 @@
 //! One module per subcommand, plus the loaders they share.
 
 pub mod bench;
+pub mod card;
 pub mod client;
 pub mod completions;
 pub mod demo;
@@ -31,6 +32,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     if let Some(b) = cli.backend {
         backend::set_backend(b).map_err(|e| Failure::error(format!("--backend {b}: {e}")))?;
     }
+    // The card devices (`card`, `card-per-call`) exist when PQSIG_CARD names a card.
+    pqsig_card::register_from_env();
     // Checked for every command, like --backend: a typo never passes silently.
     let batch = batch_options(cli.device.as_deref())?;
     // A kernel device (an NTT accelerator) serves single operations too: every ML-DSA
@@ -52,6 +55,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Completions(a) => completions::run(a),
         Command::Client(a) => client::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Card(a) => card::run(a),
     }
 }
 
@@ -63,8 +67,16 @@ pub fn batch_options(device: Option<&str>) -> Result<Options, Failure> {
     };
     Options::default().with_device_name(name).map_err(|e| {
         let known = Options::device_names();
+        let hint = if name.trim().to_ascii_lowercase().starts_with("card") {
+            format!(
+                "; the card devices need {}=PATH, the socket of a `pqsig card`",
+                pqsig_card::ENV
+            )
+        } else {
+            String::new()
+        };
         Failure::error(format!(
-            "--device {name}: {e} (known: {})",
+            "--device {name}: {e} (known: {}{hint})",
             known.join(", ")
         ))
     })

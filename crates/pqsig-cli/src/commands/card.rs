@@ -1,0 +1,88 @@
+//! `pqsig card`: runs a simulated NTT accelerator card (crate `pqsig-card`) in the
+//! foreground until SIGINT or SIGTERM. Clients reach it with `PQSIG_CARD=PATH` and
+//! `--device card` (pooled) or `--device card-per-call` (the FPGA design's scheme).
+
+use crate::exit::Failure;
+use clap::{Args, ValueEnum};
+use pqsig_card::{AccelKind, CardConfig, CycleModel};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+pub const AFTER_HELP: &str = "\
+The card prints one line when it listens and one with its request counters when it
+stops. `--accel rtl` needs a build with the Verilator model (feature hw-sim).
+
+Examples:
+  pqsig card --accel timed --socket /tmp/card.sock &
+  PQSIG_CARD=/tmp/card.sock pqsig --device card bench --alg ML-DSA-44 --batch 64 --json
+  PQSIG_CARD=/tmp/card.sock pqsig --device card-per-call sign --alg ML-DSA-44 --sk k.pem --in m --out s";
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Accel {
+    /// CPU kernels, results released when the cycle model says the hardware finishes.
+    Timed,
+    /// The Verilator model of hw/ntt (needs the hw-sim build).
+    Rtl,
+}
+
+#[derive(Debug, Args)]
+pub struct CardArgs {
+    /// The accelerator behind the card.
+    #[arg(long, value_enum)]
+    pub accel: Accel,
+    /// The modelled clock in MHz (125: the design's board).
+    #[arg(long, value_name = "F", default_value_t = 125.0)]
+    pub clock_mhz: f64,
+    /// The Unix socket to listen on (a stale socket file is replaced).
+    #[arg(long, value_name = "PATH")]
+    pub socket: PathBuf,
+    /// Butterfly units of the cycle model.
+    #[arg(long, value_name = "N", default_value_t = CycleModel::default().bfus,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub bfus: u32,
+    /// How long the card polls a client's doorbell after a request before sleeping on it
+    /// (µs). The card stands for hardware, which is always listening: a doorbell that
+    /// has to wake a sleeping thread costs 0.04-0.4 ms on a loaded machine.
+    #[arg(long, value_name = "US", default_value_t = 5000)]
+    pub spin_us: u64,
+}
+
+pub fn run(args: CardArgs) -> Result<(), Failure> {
+    let cfg = CardConfig {
+        accel: match args.accel {
+            Accel::Timed => AccelKind::Timed,
+            Accel::Rtl => AccelKind::Rtl,
+        },
+        clock_mhz: args.clock_mhz,
+        model: CycleModel {
+            bfus: args.bfus,
+            ..CycleModel::default()
+        },
+        spin: Duration::from_micros(args.spin_us),
+        ..CardConfig::new(args.socket.clone())
+    };
+    let accel = format!("{:?}", args.accel).to_lowercase();
+    let counters = pqsig_card::run_foreground(&cfg, || {
+        eprintln!(
+            "pqsig card: {accel} accelerator at {} MHz ({} butterfly units, {} kernels) on {}",
+            cfg.clock_mhz,
+            cfg.model.bfus,
+            cfg.backend,
+            cfg.socket.display()
+        );
+    })
+    .map_err(|e| Failure::error(format!("card: {e}")))?;
+    eprintln!(
+        "pqsig card: stopped; {} clients, {} requests, {} polynomials, {} errors, {:.3} ms device time, \
+         {} released late by {:.3} ms in all",
+        counters.clients.load(Ordering::Relaxed),
+        counters.requests.load(Ordering::Relaxed),
+        counters.polys.load(Ordering::Relaxed),
+        counters.errors.load(Ordering::Relaxed),
+        counters.device_ns.load(Ordering::Relaxed) as f64 / 1e6,
+        counters.late.load(Ordering::Relaxed),
+        counters.late_ns.load(Ordering::Relaxed) as f64 / 1e6
+    );
+    Ok(())
+}
