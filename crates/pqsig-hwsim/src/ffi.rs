@@ -60,6 +60,7 @@ extern "C" {
     pub fn ntt_sim_reset(h: *mut NttSim) -> c_int;
     pub fn ntt_sim_set_buf_offset(h: *mut NttSim, off: u32) -> c_int;
     pub fn ntt_sim_set_addr_skew(h: *mut NttSim, delta: i32) -> c_int;
+    pub fn ntt_sim_set_latency(h: *mut NttSim, read_cycles: u32, write_cycles: u32) -> c_int;
     pub fn ntt_sim_error_message(h: *const NttSim, buf: *mut c_char, len: u32);
     pub fn ntt_sim_configs(out: *mut NttSimConfig, max: u32) -> u32;
 }

@@ -333,6 +333,21 @@ impl RtlNtt {
         unsafe { ffi::ntt_sim_set_addr_skew(self.h.as_ptr(), delta) };
     }
 
+    /// Memory model latency (cycles): from an AR handshake to its first data beat, and
+    /// from a burst's last W beat to its B response (defaults 0 and 2). Results do not
+    /// depend on it; cycle counts do.
+    pub fn set_latency(&mut self, read_cycles: u32, write_cycles: u32) -> Result<(), SimError> {
+        // SAFETY: the handle is live.
+        let rc = unsafe { ffi::ntt_sim_set_latency(self.h.as_ptr(), read_cycles, write_cycles) };
+        if rc == ffi::OK {
+            Ok(())
+        } else {
+            Err(SimError::BadArg(format!(
+                "latency {read_cycles}/{write_cycles}"
+            )))
+        }
+    }
+
     /// Moves the buffer to `offset` bytes inside its 4 KiB page (< 4096).
     pub fn set_buf_offset(&mut self, offset: u32) -> Result<(), SimError> {
         // SAFETY: the handle is live.

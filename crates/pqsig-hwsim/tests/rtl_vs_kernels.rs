@@ -279,3 +279,26 @@ fn mldsa_signed_inputs_map_to_words() {
         assert_eq!(w, want, "{mode:?}");
     }
 }
+
+#[test]
+fn memory_latency_changes_cycles_not_results() {
+    for cfg in [Config::new(8380417, 256, 1), Config::new(12289, 512, 4)] {
+        let mut sim = RtlNtt::new(cfg).unwrap();
+        let base1 = check(&mut sim, Mode::Ntt, 1, 1).total;
+        let base16 = check(&mut sim, Mode::Intt, 16, 2).total;
+        sim.set_latency(40, 20).unwrap();
+        let lat1 = check(&mut sim, Mode::Ntt, 1, 1).total;
+        let lat16 = check(&mut sim, Mode::Intt, 16, 2).total;
+        // the read latency is paid once per request (plus the write response at the end)
+        assert!(
+            lat1 > base1 && lat1 <= base1 + 40 + 20 + 8,
+            "{cfg:?}: {base1} -> {lat1}"
+        );
+        assert!(
+            lat16 <= base16 + 40 + 20 + 8,
+            "{cfg:?}: {base16} -> {lat16}"
+        );
+    }
+    let mut sim = RtlNtt::new(Config::new(8380417, 256, 1)).unwrap();
+    assert!(sim.set_latency(100_000, 0).is_err());
+}

@@ -100,6 +100,13 @@ int ntt_sim_set_addr_skew(ntt_sim *h, int32_t delta_bytes) {
   return NTT_SIM_OK;
 }
 
+int ntt_sim_set_latency(ntt_sim *h, uint32_t read_cycles, uint32_t write_cycles) {
+  if (!h || read_cycles > 10000 || write_cycles > 10000) return NTT_SIM_EBADARG;
+  h->impl->read_latency = read_cycles;
+  h->impl->write_latency = write_cycles;
+  return NTT_SIM_OK;
+}
+
 void ntt_sim_error_message(const ntt_sim *h, char *buf, uint32_t len) {
   if (!buf || len == 0) return;
   buf[0] = 0;

@@ -57,6 +57,10 @@ int ntt_sim_set_buf_offset(ntt_sim *h, uint32_t buf_offset);
 /* Test hook: programs BUF_ADDR = real buffer + delta (the device then accesses outside
  * the buffer, which the assertions must catch). */
 int ntt_sim_set_addr_skew(ntt_sim *h, int32_t delta_bytes);
+/* Memory model latency: cycles from an AR handshake until its data may start
+ * (default 0: the next cycle), and from the last W beat to the B response (default 2).
+ * For cycle figures against a DDR-like memory; results do not depend on it. */
+int ntt_sim_set_latency(ntt_sim *h, uint32_t read_cycles, uint32_t write_cycles);
 /* Last error's message (NUL-terminated, truncated to len). */
 void ntt_sim_error_message(const ntt_sim *h, char *buf, uint32_t len);
 /* Configurations compiled into this library: writes up to max entries, returns count. */

@@ -32,6 +32,8 @@ struct Base {
   ntt_sim_config cfg{};
   std::string msg;
   int32_t skew = 0;
+  uint32_t read_latency = 0;   // cycles from an AR handshake to its first R beat (+1)
+  uint32_t write_latency = 2;  // cycles from the last W beat to its B response
 };
 
 // data-bus helpers: 64-bit buses are QData, wider ones VlWide<N>
@@ -57,7 +59,8 @@ template <class V> struct Sim : Base {
   // memory model
   std::vector<uint32_t> mem;  // the DMA window: [BASE, BASE + mem.size()*4)
   uint64_t buf_lo = 0, buf_hi = 0;
-  struct Burst { uint64_t addr; uint32_t beats, done; };
+  struct Burst { uint64_t addr; uint32_t beats, done; uint64_t ready; };
+  uint64_t now = 0;  // memory model clock
   std::deque<Burst> rq, wq;  // accepted read / write bursts
   std::deque<uint32_t> bq;   // B responses due (cycle countdown)
   int err = NTT_SIM_OK;
@@ -186,13 +189,13 @@ template <class V> struct Sim : Base {
     m->eval();
     // update the model after the edge
     if (ar && check_burst("AR", araddr, arlen, arsize, arburst) == NTT_SIM_OK)
-      rq.push_back({araddr, arlen + 1, 0});
+      rq.push_back({araddr, arlen + 1, 0, now + read_latency});
     if (r) {
       Burst &f = rq.front();
       if (++f.done == f.beats) rq.pop_front();
     }
     if (aw && check_burst("AW", awaddr, awlen, awsize, awburst) == NTT_SIM_OK)
-      wq.push_back({awaddr, awlen + 1, 0});
+      wq.push_back({awaddr, awlen + 1, 0, 0});
     if (w) {
       if (wq.empty()) {
         fail(NTT_SIM_EPROTOCOL, "W beat without a write burst");
@@ -205,7 +208,7 @@ template <class V> struct Sim : Base {
         f.done++;
         bool last = f.done == f.beats;
         if (wlast != last) fail(NTT_SIM_EPROTOCOL, "WLAST %llu at beat %llu", wlast, f.done);
-        if (last) { wq.pop_front(); bq.push_back(2); }
+        if (last) { wq.pop_front(); bq.push_back(write_latency); }
       }
     }
     if (b) bq.pop_front();
@@ -214,7 +217,8 @@ template <class V> struct Sim : Base {
     m->m_arready = !coin();
     m->m_awready = !coin();
     m->m_wready = !wq.empty() && !coin();
-    if (!rq.empty() && !coin()) {
+    now++;
+    if (!rq.empty() && rq.front().ready <= now && !coin()) {
       Burst &f = rq.front();
       uint64_t a = f.addr + (uint64_t)f.done * beat_words * 4;
       put_bus(m->m_rdata, &mem[(a - BASE) / 4]);
