@@ -1,6 +1,7 @@
 //! Prints the cycle counts of every configuration compiled in, one JSON line each:
 //! {"modulus","n","bfu","bfus","ntt_cycles","intt_cycles","batch64_cycles_per_poly",
-//!  "batch64_ntt_total","batch64_intt_total","ntt":{load,compute,store,total},...}
+//!  "ideal_per_poly","ntt","intt","batch64_ntt","batch64_intt"} (the last four:
+//!  {load,compute,store,total} of that request). Optional argument `q:n:bfus` selects one.
 //! ntt_cycles / intt_cycles: one polynomial, start to done, load and store included.
 //! batch64_cycles_per_poly: the larger of the forward and inverse batch of 64 totals,
 //! divided by 64 (fill and drain included). Every result is checked against the
