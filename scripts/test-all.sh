@@ -39,6 +39,12 @@
 #    algorithm, Wycheproof ML-DSA seed vectors, CLI interop, pickling, a multiprocessing
 #    pool). SKIPPED when python3 -m venv / pip cannot be used (python3-venv missing, or
 #    pytest and maturin cannot be downloaded).
+# 10. The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
+#    installs verilator, iverilog, yosys): the Verilator co-simulation against the
+#    library kernels and the Icarus benches (hw/ntt/test.sh, short form), Artix-7
+#    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
+#    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
+#    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -178,6 +184,40 @@ if command -v python3 >/dev/null 2>&1 \
 else
   echo "SKIPPED: Python package tests (python3 -m venv / pip unusable: install python3-venv,"
   echo "         and pip must be able to download pytest and maturin)"
+fi
+
+echo "== hardware: the NTT accelerator (hw/ntt: Verilator co-simulation, Icarus, Yosys; short forms)"
+# .ci/run installs Debian's verilator, iverilog and yosys. Full forms: hw/ntt/test.sh
+# --full, hw/ntt/report.sh --json (docs/HARDWARE.md).
+if command -v verilator >/dev/null 2>&1; then
+  hw/ntt/test.sh
+  if command -v yosys >/dev/null 2>&1; then
+    hw/ntt/report.sh --json --short
+  else
+    echo "SKIPPED: hw/ntt/report.sh (yosys not installed)"
+  fi
+  # The CLI with the simulated accelerator as kernel device `rtl-ntt`: every NTT of
+  # keygen, signing and verification runs on the RTL, and the KAT output must not change.
+  cargo build -p pqsig-cli --features hw-sim
+  HW_CLI="${CARGO_TARGET_DIR:-target}/debug/pqsig"
+  HW_TMP="$(mktemp -d)"
+  "$HW_CLI" device list | grep -q '^rtl-ntt ' || { echo "rtl-ntt not listed"; exit 1; }
+  for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
+    "$HW_CLI" kat --alg "$alg" --count 10 > "$HW_TMP/cpu.rsp"
+    "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 10 > "$HW_TMP/rtl.rsp"
+    cmp "$HW_TMP/cpu.rsp" "$HW_TMP/rtl.rsp"
+    echo "   $alg: 10 KAT records through rtl-ntt byte-identical to the CPU's"
+  done
+  # Every official round-3 Falcon KAT record (100 per set) through the device.
+  for f in falcon512-KAT falcon1024-KAT; do
+    alg=$([ "$f" = falcon512-KAT ] && echo Falcon-512 || echo Falcon-1024)
+    "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 100 > "$HW_TMP/$f.rsp"
+    cmp "$HW_TMP/$f.rsp" "${PQSIG_VECTORS:-../shared/vectors}/falcon/round3/$f.rsp"
+    echo "   $alg: all 100 official KAT records through rtl-ntt"
+  done
+  rm -rf "$HW_TMP"
+else
+  echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
 fi
 
 echo "all test stages passed"
