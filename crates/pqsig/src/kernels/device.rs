@@ -100,7 +100,8 @@ pub(crate) fn serve_mldsa(
     }
     let step = dev.max_polys().max(1);
     for chunk in polys.chunks_mut(step) {
-        let mut backup = zeroize::Zeroizing::new(chunk.to_vec());
+        // Wiped when dropped (Zeroizing): the polynomials may be secret.
+        let backup = zeroize::Zeroizing::new(chunk.to_vec());
         let ok = dev.transform_mldsa(mode, chunk).is_ok()
             && chunk
                 .iter()
@@ -109,7 +110,6 @@ pub(crate) fn serve_mldsa(
             chunk.copy_from_slice(&backup);
             cpu(chunk);
         }
-        zeroize::Zeroize::zeroize(&mut *backup);
     }
 }
 
