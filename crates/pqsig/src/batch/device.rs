@@ -270,15 +270,6 @@ pub fn by_name(name: &str) -> Result<Option<Arc<dyn Device>>, Error> {
         .ok_or(Error::Device(DeviceError::NotFound))
 }
 
-/// The device named by `PQSIG_DEVICE` (`None` when unset, empty, `cpu` or unknown).
-pub fn from_env() -> Option<Arc<dyn Device>> {
-    let v = std::env::var("PQSIG_DEVICE").ok()?;
-    if v.trim().is_empty() {
-        return None;
-    }
-    by_name(&v).ok().flatten()
-}
-
 /// The built-in `cpu-queue` device: one worker thread that runs each job through the
 /// CPU engine (all cores), jobs in submission order. At most 4 jobs in flight.
 struct CpuQueue {
