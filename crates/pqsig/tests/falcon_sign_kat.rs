@@ -60,9 +60,14 @@ fn to_sm(sig: &[u8], msg: &[u8], format: Format) -> Vec<u8> {
 
 #[cfg(feature = "kat")]
 fn run(rel: &str, logn: u32, format: Format) {
+    run_on(rel, logn, format, &backends())
+}
+
+#[cfg(feature = "kat")]
+fn run_on(rel: &str, logn: u32, format: Format, backends: &[pqsig::Backend]) {
     let recs = parse_rsp(rel);
     assert_eq!(recs.len(), 100, "{rel}: record count");
-    for b in backends() {
+    for &b in backends {
         let (mut ok_dyn, mut ok_tree) = (0, 0);
         for (i, r) in recs.iter().enumerate() {
             assert_eq!(r.count, i, "{rel}: record order");
@@ -145,6 +150,124 @@ fn falcon_padded_1024_kat_once() {
         10,
         Format::Padded,
     );
+}
+
+/// A SamplerZ device (the CPU model of `samplerz::device`) that misbehaves on purpose:
+/// it asks for more windows on every fifth request before serving it, answers every
+/// eleventh with an impossible stream position and fails every thirteenth. The
+/// signatures must still be the KATs' (the host retries, or samples on the CPU).
+#[cfg(feature = "kat")]
+mod samplerz_device {
+    use pqsig::batch::{KernelDevice, MlDsaPoly, TransformMode};
+    use pqsig::kernels::falcon::samplerz::device::{
+        serve_on_cpu, SamplerZReply, SamplerZRequest, StreamAdvance,
+    };
+    use pqsig::DeviceError;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    #[derive(Default)]
+    pub struct Flaky {
+        pub calls: AtomicU64,
+        pub served: AtomicU64,
+        pub need_more: AtomicU64,
+        pub faults: AtomicU64,
+    }
+
+    impl KernelDevice for Flaky {
+        fn name(&self) -> String {
+            "flaky-samplerz".into()
+        }
+        fn max_polys(&self) -> usize {
+            1
+        }
+        fn supports(&self, _: TransformMode) -> bool {
+            false
+        }
+        fn transform_mldsa(
+            &self,
+            _: TransformMode,
+            _: &mut [MlDsaPoly],
+        ) -> Result<(), DeviceError> {
+            Err(DeviceError::Declined)
+        }
+        fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
+            Err(DeviceError::Declined)
+        }
+        fn supports_samplerz(&self) -> bool {
+            true
+        }
+        fn samplerz(
+            &self,
+            req: &SamplerZRequest<'_>,
+            out: &mut [i32],
+        ) -> Result<SamplerZReply, DeviceError> {
+            let i = self.calls.fetch_add(1, Ordering::Relaxed);
+            if i % 5 == 1 && req.ahead.len() == 1 {
+                self.need_more.fetch_add(1, Ordering::Relaxed);
+                return Ok(SamplerZReply::NeedMore);
+            }
+            if i % 11 == 3 {
+                self.faults.fetch_add(1, Ordering::Relaxed);
+                return Ok(SamplerZReply::Done(StreamAdvance {
+                    refills: req.ahead.len() + 1,
+                    pos: 0,
+                }));
+            }
+            if i % 13 == 4 {
+                self.faults.fetch_add(1, Ordering::Relaxed);
+                return Err(DeviceError::Failed);
+            }
+            let r = serve_on_cpu(req, out);
+            if matches!(r, Ok(SamplerZReply::Done(_))) {
+                self.served.fetch_add(1, Ordering::Relaxed);
+            }
+            r
+        }
+    }
+}
+
+/// All 400 round-3 KAT records signed (both signers, active backend) with every SamplerZ
+/// request going to a device first: the host/device cut of the sampler is exact.
+#[cfg(feature = "kat")]
+#[test]
+fn kats_through_a_samplerz_device() {
+    use std::sync::atomic::Ordering;
+    use std::sync::Arc;
+    let dev = Arc::new(samplerz_device::Flaky::default());
+    pqsig::batch::set_kernel_device(Some(dev.clone()));
+    let b = [pqsig::backend::active()];
+    let r = std::panic::catch_unwind(|| {
+        run_on("falcon/round3/falcon512-KAT.rsp", 9, Format::Compressed, &b);
+        run_on(
+            "falcon/round3/falcon1024-KAT.rsp",
+            10,
+            Format::Compressed,
+            &b,
+        );
+        run_on(
+            "falcon/round3-padded/falcon-padded-512-KAT.rsp",
+            9,
+            Format::Padded,
+            &b,
+        );
+        run_on(
+            "falcon/round3-padded/falcon-padded-1024-KAT.rsp",
+            10,
+            Format::Padded,
+            &b,
+        );
+    });
+    pqsig::batch::set_kernel_device(None);
+    if let Err(e) = r {
+        std::panic::resume_unwind(e);
+    }
+    let served = dev.served.load(Ordering::Relaxed);
+    let need_more = dev.need_more.load(Ordering::Relaxed);
+    let faults = dev.faults.load(Ordering::Relaxed);
+    println!("samplerz device: {served} requests served, {need_more} NeedMore, {faults} faults");
+    // 800 signatures of n/2 pairs each (at least one attempt): most served by the device.
+    assert!(served >= 800 * 256 / 2, "served {served}");
+    assert!(need_more > 0 && faults > 0);
 }
 
 /// Keys and signature digests of the reference (PQClean falcon-512/clean `keygen` with

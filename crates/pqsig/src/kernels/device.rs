@@ -18,6 +18,7 @@
 //!
 //! Without `std` there is no device slot and no serving: the tables are the CPU's.
 
+use super::falcon::samplerz::device::{SamplerZReply, SamplerZRequest};
 use super::mldsa::Poly;
 use alloc::string::String;
 
@@ -79,6 +80,23 @@ pub trait KernelDevice: Send + Sync {
     /// The cycles of the last request this device completed, where it counts them.
     fn last_cycles(&self) -> Option<RequestCycles> {
         None
+    }
+    /// Whether the device runs Falcon's SamplerZ (base sampler and BerExp; see
+    /// [`crate::kernels::falcon::samplerz::device`]). A process-wide device that says
+    /// yes gets every round-3 Falcon signature's sampling requests.
+    fn supports_samplerz(&self) -> bool {
+        false
+    }
+    /// Serves one SamplerZ request: `out[..req.reqs.len()]` and where the stream stands
+    /// afterwards, or `NeedMore` when the supplied windows ran out. The host checks the
+    /// reply and samples on the CPU on an error or an implausible reply.
+    fn samplerz(
+        &self,
+        req: &SamplerZRequest<'_>,
+        out: &mut [i32],
+    ) -> Result<SamplerZReply, crate::DeviceError> {
+        let _ = (req, out);
+        Err(crate::DeviceError::Declined)
     }
 }
 

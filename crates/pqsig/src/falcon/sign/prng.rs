@@ -52,6 +52,23 @@ impl ChaChaState {
     }
 }
 
+impl ChaChaState {
+    #[cfg(feature = "std")]
+    /// The windows the next `out.len()` refills will deliver, without consuming them:
+    /// first those computed ahead, then fresh ones from the counter.
+    fn ahead_into(&self, out: &mut [[u8; WINDOW]]) {
+        let mut counter = self.counter;
+        for (j, w) in out.iter_mut().enumerate() {
+            if j < self.n_ahead {
+                w.copy_from_slice(&self.ahead[self.head ^ j]);
+            } else {
+                (self.kernels.chacha20x8)(&self.key_iv, counter, w);
+                counter = counter.wrapping_add(8);
+            }
+        }
+    }
+}
+
 impl Refill for ChaChaState {
     fn refill(&mut self, window: &mut [u8; WINDOW]) {
         if self.n_ahead == 0 {
@@ -134,6 +151,28 @@ impl Prng {
             window: &mut self.window,
             source: &mut self.state,
         }
+    }
+
+    #[cfg(feature = "std")]
+    /// The current window and the read position in it (for a SamplerZ device request).
+    pub(crate) fn window(&self) -> (&[u8; WINDOW], usize) {
+        (self.window.bytes(), self.window.pos())
+    }
+
+    #[cfg(feature = "std")]
+    /// The windows that follow the current one (`out.len()` of them), not consumed.
+    pub(crate) fn windows_ahead(&self, out: &mut [[u8; WINDOW]]) {
+        self.state.ahead_into(out)
+    }
+
+    #[cfg(feature = "std")]
+    /// Moves the stream to where a device left it: `refills` refills, then read position
+    /// `pos` in the window reached (checked by the caller: `pos < WINDOW`).
+    pub(crate) fn advance(&mut self, refills: usize, pos: usize) {
+        for _ in 0..refills {
+            self.window.refill_from(&mut self.state);
+        }
+        self.window.seek(pos);
     }
 
     /// Next 64-bit value (reference `prng_get_u64`).

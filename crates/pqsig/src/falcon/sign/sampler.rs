@@ -20,6 +20,9 @@ pub struct Sampler {
     /// Set when a leaf's 1/σ fell outside the kernel's domain: the key is not a valid
     /// Falcon key (never for keys from key generation).
     bad_leaf: bool,
+    /// The process-wide kernel device, when it runs SamplerZ (taken once per attempt).
+    #[cfg(feature = "std")]
+    device: Option<alloc::sync::Arc<dyn crate::batch::KernelDevice>>,
 }
 
 /// The kernel's domain for 1/σ is [1/2, 1]; Falcon's leaves lie in [1/1.8205, 1/σ_min].
@@ -42,6 +45,12 @@ impl Sampler {
             sigma_min: fpr::SIGMA_MIN[logn as usize],
             kernels,
             bad_leaf: false,
+            #[cfg(feature = "std")]
+            device: if crate::kernels::device::active() {
+                crate::kernels::device::kernel_device().filter(|d| d.supports_samplerz())
+            } else {
+                None
+            },
         }
     }
 
@@ -61,6 +70,10 @@ impl Sampler {
             self.bad_leaf = true;
             return (fpr::ZERO, fpr::ZERO);
         }
+        #[cfg(feature = "std")]
+        if let Some(z) = self.pair_on_device(mu0, mu1, isigma) {
+            return z;
+        }
         (self.kernels.sample_pair)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, isigma)
     }
 
@@ -72,7 +85,52 @@ impl Sampler {
             self.bad_leaf = true;
             return (fpr::ZERO, fpr::ZERO);
         }
+        #[cfg(feature = "std")]
+        if let Some(z) = self.pair_on_device(mu0, mu1, isigma) {
+            return z;
+        }
         let leaf = Leaf::from_parts(isigma, lnccs);
         (self.kernels.sample_leaf)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, leaf)
+    }
+
+    /// The pair as one request to the SamplerZ device, if one is installed and answers
+    /// plausibly (see [`crate::kernels::falcon::samplerz::device`]): the current window
+    /// and one window ahead, doubled up to `MAX_AHEAD` while the device asks for more.
+    /// `None` (stream untouched) sends the pair to the CPU kernels. How many windows
+    /// were needed depends on the bytes consumed, i.e. on the number of rejection-loop
+    /// iterations: the leak the sampler already documents, nothing more.
+    #[cfg(feature = "std")]
+    fn pair_on_device(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> Option<(Fpr, Fpr)> {
+        use crate::kernels::falcon::samplerz::device::{
+            advance_ok, outputs_ok, SamplerZReply, SamplerZRequest, MAX_AHEAD,
+        };
+        use crate::kernels::falcon::samplerz::{Request, WINDOW};
+        let dev = self.device.as_ref()?;
+        let reqs = [Request { mu: mu0, isigma }, Request { mu: mu1, isigma }];
+        let mut out = zeroize::Zeroizing::new([0i32; 2]);
+        // Secret bytes of the stream: wiped on drop.
+        let mut ahead = zeroize::Zeroizing::new([[0u8; WINDOW]; MAX_AHEAD]);
+        let mut supplied = 1;
+        loop {
+            self.prng.windows_ahead(&mut ahead[..supplied]);
+            let (window, pos) = self.prng.window();
+            let req = SamplerZRequest {
+                sigma_min: self.sigma_min,
+                reqs: &reqs,
+                window,
+                pos,
+                ahead: &ahead[..supplied],
+            };
+            match dev.samplerz(&req, &mut out[..]) {
+                Ok(SamplerZReply::Done(adv))
+                    if advance_ok(adv, pos, supplied) && outputs_ok(&reqs, &out[..]) =>
+                {
+                    self.prng.advance(adv.refills, adv.pos);
+                    return Some((Fpr::of(i64::from(out[0])), Fpr::of(i64::from(out[1]))));
+                }
+                Ok(SamplerZReply::NeedMore) if supplied < MAX_AHEAD => supplied *= 2,
+                _ => return None,
+            }
+        }
     }
 }

@@ -68,6 +68,7 @@
 mod avx2;
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 mod avx512;
+pub mod device;
 pub mod portable;
 
 use crate::kernels::falcon::fpr::{self, Fpr};
@@ -482,6 +483,26 @@ impl Window {
         self.pos
     }
 
+    #[cfg(feature = "std")]
+    /// The stream bytes.
+    #[inline(always)]
+    pub(crate) fn bytes(&self) -> &[u8; WINDOW] {
+        &self.bytes
+    }
+
+    #[cfg(feature = "std")]
+    /// Moves the read position to `pos` (a device read the bytes in between; see
+    /// [`device`]) and drops the kernels' cache of this window.
+    #[inline]
+    pub(crate) fn seek(&mut self, pos: usize) {
+        debug_assert!(pos < WINDOW);
+        self.pos = pos.min(WINDOW);
+        self.cache.count = 0;
+        self.cache.ready = 0;
+        self.cache.virt = 0;
+        self.cache.kind = 0;
+    }
+
     /// Replaces the bytes with the next `WINDOW` bytes of `src` and rewinds.
     #[inline]
     pub(crate) fn refill_from(&mut self, src: &mut dyn Refill) {
@@ -692,6 +713,20 @@ pub(crate) fn sample_one<F: Fn(&[u32; 3]) -> i32>(
     req: &Request,
     rcdt: &F,
 ) -> i32 {
+    // `stop` is constant false: the compiler drops the check and the `None` arm.
+    sample_one_or_stop(stream, sigma_min, req, rcdt, || false).unwrap_or(0)
+}
+
+/// [`sample_one`], giving up (`None`) after a rejected attempt when `stop()` says so: the
+/// device model ([`device`]) stops when its supplied bytes ran out.
+#[inline(always)]
+pub(crate) fn sample_one_or_stop<F: Fn(&[u32; 3]) -> i32>(
+    stream: &mut Stream<'_>,
+    sigma_min: Fpr,
+    req: &Request,
+    rcdt: &F,
+    stop: impl Fn() -> bool,
+) -> Option<i32> {
     let (s, r, dss, ccs) = split_request(req, sigma_min);
     // Rejection loop: its iteration count is the one documented leak (module docs).
     loop {
@@ -705,7 +740,10 @@ pub(crate) fn sample_one<F: Fn(&[u32; 3]) -> i32>(
         let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
         let x = x.sub(Fpr::of((z0 * z0) as i64).mul(fpr::INV_2SQRSIGMA0));
         if ber_exp(stream, x, ccs) {
-            return (s as i32).wrapping_add(z);
+            return Some((s as i32).wrapping_add(z));
+        }
+        if stop() {
+            return None;
         }
     }
 }
