@@ -71,8 +71,10 @@ impl Sampler {
             return (fpr::ZERO, fpr::ZERO);
         }
         #[cfg(feature = "std")]
-        if let Some(z) = self.pair_on_device(mu0, mu1, isigma) {
-            return z;
+        if self.device.is_some() {
+            if let Some(z) = self.pair_on_device(mu0, mu1, isigma) {
+                return z;
+            }
         }
         (self.kernels.sample_pair)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, isigma)
     }
@@ -86,8 +88,10 @@ impl Sampler {
             return (fpr::ZERO, fpr::ZERO);
         }
         #[cfg(feature = "std")]
-        if let Some(z) = self.pair_on_device(mu0, mu1, isigma) {
-            return z;
+        if self.device.is_some() {
+            if let Some(z) = self.pair_on_device(mu0, mu1, isigma) {
+                return z;
+            }
         }
         let leaf = Leaf::from_parts(isigma, lnccs);
         (self.kernels.sample_leaf)(&mut self.prng.stream(), self.sigma_min, mu0, mu1, leaf)
@@ -100,6 +104,7 @@ impl Sampler {
     /// were needed depends on the bytes consumed, i.e. on the number of rejection-loop
     /// iterations: the leak the sampler already documents, nothing more.
     #[cfg(feature = "std")]
+    #[inline(never)]
     fn pair_on_device(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> Option<(Fpr, Fpr)> {
         use crate::kernels::falcon::samplerz::device::{
             advance_ok, outputs_ok, SamplerZReply, SamplerZRequest, MAX_AHEAD,
