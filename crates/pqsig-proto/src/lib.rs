@@ -17,6 +17,8 @@
 pub mod background;
 pub mod client;
 pub mod codec;
+#[cfg(feature = "server")]
+pub mod connlimit;
 pub mod endpoint;
 pub mod handler;
 pub mod keymap;

@@ -9,6 +9,7 @@
 //! read are finished and answered, and then the connections close.
 
 use crate::codec::{self, DecodeError, Header, HEADER_LEN};
+use crate::connlimit::{ConnGuard, ConnLimiter};
 use crate::handler::Handler;
 use crate::types::{ErrorCode, ErrorResponse, Limits, Request, Response};
 use std::future::Future;
@@ -34,6 +35,15 @@ pub struct ServerConfig {
     /// A connection that sends no complete frame for this long is closed (requests in
     /// flight are still answered): bounds what idle or stalled clients hold.
     pub idle_timeout: Duration,
+    /// Largest frame payload read before a successful HELLO: an unauthenticated peer
+    /// cannot make the server allocate more than this. Handlers that serve anonymous
+    /// clients keep the default (`u32::MAX`: no cap beyond `max_payload`); pqsig-server
+    /// sets 4 KiB unless verify is public.
+    pub max_unauthenticated_payload: u32,
+    /// Open connections at once (0: no limit); more are answered ERROR 503 and closed.
+    pub max_connections: usize,
+    /// Open connections at once from one IP address (0: no limit).
+    pub max_connections_per_ip: usize,
 }
 
 impl Default for ServerConfig {
@@ -45,6 +55,9 @@ impl Default for ServerConfig {
             max_in_flight: 32,
             max_batch: 256,
             idle_timeout: Duration::from_secs(300),
+            max_unauthenticated_payload: u32::MAX,
+            max_connections: 1024,
+            max_connections_per_ip: 128,
         }
     }
 }
@@ -73,9 +86,9 @@ pub async fn serve_tcp<H: Handler>(
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
     let accept = || async {
-        let (s, _) = listener.accept().await?;
+        let (s, peer) = listener.accept().await?;
         s.set_nodelay(true)?;
-        Ok(boxed(s))
+        Ok((boxed(s), Some(peer.ip())))
     };
     serve(accept, handler, config, shutdown).await
 }
@@ -87,7 +100,7 @@ pub async fn serve_unix<H: Handler>(
     config: ServerConfig,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let accept = || async { Ok(boxed(listener.accept().await?.0)) };
+    let accept = || async { Ok((boxed(listener.accept().await?.0), None)) };
     serve(accept, handler, config, shutdown).await
 }
 
@@ -107,8 +120,13 @@ async fn serve<H, A, F>(
 where
     H: Handler,
     A: Fn() -> F,
-    F: Future<Output = io::Result<(Reader, Writer)>>,
+    F: Future<Output = io::Result<((Reader, Writer), Option<std::net::IpAddr>)>>,
 {
+    let unlimited = |n: usize| if n == 0 { usize::MAX } else { n };
+    let limiter = ConnLimiter::new(
+        unlimited(config.max_connections),
+        unlimited(config.max_connections_per_ip),
+    );
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
@@ -118,8 +136,18 @@ where
             // Reap finished connections so the set does not grow without bound.
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
             accepted = accept() => match accepted {
-                Ok((r, w)) => {
+                Ok(((r, w), ip)) => {
+                    let Some(place) = limiter.try_admit(ip) else {
+                        // Answered from a task, so a peer that does not read cannot
+                        // stall the accept loop.
+                        connections.spawn(refuse(w));
+                        continue;
+                    };
                     let conn = Connection {
+                        place,
+                        max_unauthenticated: config
+                            .max_unauthenticated_payload
+                            .min(config.limits().max_payload),
                         handler: handler.clone(),
                         limits: config.limits(),
                         idle: config.idle_timeout,
@@ -138,8 +166,25 @@ where
     Ok(())
 }
 
+/// Answers a connection over the limits with ERROR 503 and closes it.
+async fn refuse(mut w: Writer) {
+    let e = Response::error(ErrorCode(503), "too many connections; retry later");
+    if let Ok(b) = codec::encode_response(0, &e) {
+        let write = async {
+            w.write_all(&b).await?;
+            w.shutdown().await
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), write).await;
+    }
+}
+
 /// One connection's state.
 struct Connection<H> {
+    /// Its place under the connection limits, released when the connection ends.
+    #[allow(dead_code)]
+    place: ConnGuard,
+    /// The frame size cap until HELLO succeeds.
+    max_unauthenticated: u32,
     handler: Arc<H>,
     limits: Limits,
     idle: Duration,
@@ -177,7 +222,12 @@ impl<H: Handler> Connection<H> {
                     break;
                 }
             };
-            let (header, head, payload) = match self.next_frame(&mut reader).await {
+            let cap = if auth.is_some() {
+                self.limits.max_payload
+            } else {
+                self.max_unauthenticated
+            };
+            let (header, head, payload) = match self.next_frame(&mut reader, cap).await {
                 Next::Frame(h, head, p) => (h, head, p),
                 Next::Closed => break,
                 Next::Fatal(id, e) => {
@@ -254,7 +304,7 @@ impl<H: Handler> Connection<H> {
     }
 
     /// Reads one header and payload, or says why not.
-    async fn next_frame(&mut self, reader: &mut BufReader<Reader>) -> Next {
+    async fn next_frame(&mut self, reader: &mut BufReader<Reader>, max_payload: u32) -> Next {
         let mut head = [0u8; HEADER_LEN];
         let got = tokio::select! {
             r = timeout(self.idle, read_full(reader, &mut head)) => r,
@@ -268,7 +318,7 @@ impl<H: Handler> Connection<H> {
             Ok(_) => {}
             Err(_) => return Next::Closed,
         }
-        let header = match Header::decode(&head, self.limits.max_payload) {
+        let header = match Header::decode(&head, max_payload) {
             Ok(h) => h,
             Err(e) => {
                 // Over-long frames still carry a usable id; a foreign magic does not.

@@ -44,7 +44,7 @@ use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-const TOKEN: &str = "loadtest-token";
+const TOKEN: &str = "loadtest-token-0123";
 
 /// Command-line options (`cargo bench ... -- OPTIONS`).
 struct Opts {
@@ -458,6 +458,7 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let toml = format!(
         "[limits]\nmax_batch = 4096\nmax_body_bytes = 268435456\n\
+         max_inflight_body_bytes = 17179869184\n\
          max_concurrent_per_token = 1024\n\n[[token]]\nname = \"load\"\ntoken = \"{TOKEN}\"\n\
          keys = [\"*\"]\noperations = [\"sign\", \"verify\", \"admin\"]\n"
     );

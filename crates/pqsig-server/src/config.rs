@@ -31,6 +31,31 @@ pub struct Limits {
     /// How long a cached key is trusted before the store is asked again whether it
     /// was deleted (matters when several instances share one PostgreSQL store).
     pub key_cache_ttl_secs: u64,
+    /// Time a client has to send a request's headers, in milliseconds; it also bounds
+    /// how long an idle keep-alive connection waits for its next request (the
+    /// connection is closed after it).
+    pub header_read_timeout_ms: u64,
+    /// Time a client has to send the whole request body, in milliseconds (408
+    /// `request_timeout` after it).
+    pub body_read_timeout_ms: u64,
+    /// Open connections accepted at once over all listeners of a kind (HTTP, protocol);
+    /// above it a new connection is answered 503 and closed.
+    pub max_connections: usize,
+    /// Open connections accepted at once from one IP address.
+    pub max_connections_per_ip: usize,
+    /// Request body bytes admitted at once over all requests (by Content-Length, or
+    /// `max_body_bytes` when the length is not declared); 503 above it.
+    pub max_inflight_body_bytes: usize,
+    /// Largest protocol frame read before a successful HELLO (the HELLO itself).
+    pub max_unauthenticated_frame_bytes: usize,
+    /// Requests anonymous callers (`public_verify`) may have in flight at once, all
+    /// together (429 above it).
+    pub max_concurrent_anonymous: usize,
+    /// Bound on each PostgreSQL store call, connecting included, in milliseconds (503
+    /// `store_unavailable` with Retry-After past it).
+    pub store_timeout_ms: u64,
+    /// Most PostgreSQL connections open at once.
+    pub store_pool_size: usize,
 }
 
 impl Default for Limits {
@@ -43,6 +68,15 @@ impl Default for Limits {
             request_timeout_ms: 30_000,
             shutdown_grace_secs: 30,
             key_cache_ttl_secs: 5,
+            header_read_timeout_ms: 10_000,
+            body_read_timeout_ms: 30_000,
+            max_connections: 1024,
+            max_connections_per_ip: 128,
+            max_inflight_body_bytes: 256 << 20,
+            max_unauthenticated_frame_bytes: 4096,
+            max_concurrent_anonymous: 64,
+            store_timeout_ms: 5_000,
+            store_pool_size: 8,
         }
     }
 }
@@ -51,6 +85,14 @@ impl Limits {
     /// The request timeout as a duration.
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+    /// The header read (and keep-alive idle) timeout as a duration.
+    pub fn header_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_read_timeout_ms)
+    }
+    /// The body read timeout as a duration.
+    pub fn body_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.body_read_timeout_ms)
     }
     /// The shutdown grace period as a duration.
     pub fn shutdown_grace(&self) -> Duration {
@@ -77,6 +119,30 @@ pub struct TokenConfig {
     /// Requests this token may have in flight at once (default: limits).
     #[serde(default)]
     pub max_concurrent: Option<usize>,
+    /// When the token stops working: a TOML offset date-time such as
+    /// `2027-01-01T00:00:00Z` (401 `token_expired` from then on).
+    #[serde(default)]
+    pub expires_at: Option<toml::value::Datetime>,
+}
+
+/// A file of `[[token]]` tables only (`token_file`), re-read on SIGHUP.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TokenFile {
+    /// The tokens.
+    #[serde(rename = "token")]
+    pub tokens: Vec<TokenConfig>,
+}
+
+impl TokenFile {
+    /// Reads and parses a token file; the error is one line naming the file.
+    pub fn load(path: &Path) -> Result<Vec<TokenConfig>, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read token file {}: {e}", path.display()))?;
+        toml::from_str::<TokenFile>(&text)
+            .map(|f| f.tokens)
+            .map_err(|e| format!("token file {}: {}", path.display(), e.message()))
+    }
 }
 
 /// The TOML file, every section optional.
@@ -87,8 +153,10 @@ pub struct FileConfig {
     pub listen: Option<String>,
     /// SQLite path or `postgres://` URL.
     pub db: Option<String>,
-    /// File holding the key-encryption key.
+    /// File holding the key-encryption key (refused when world-readable).
     pub kek_file: Option<PathBuf>,
+    /// Start even when the key-encryption key file is world-readable (warned loudly).
+    pub allow_world_readable_kek: bool,
     /// PEM certificate chain; TLS is on when this and `tls_key` are set.
     pub tls_cert: Option<PathBuf>,
     /// PEM private key for TLS.
@@ -104,6 +172,14 @@ pub struct FileConfig {
     /// Bearer tokens (`[[token]]` tables).
     #[serde(rename = "token")]
     pub tokens: Vec<TokenConfig>,
+    /// A file of further `[[token]]` tables, re-read on SIGHUP (token rotation without
+    /// a restart).
+    pub token_file: Option<PathBuf>,
+    /// Sign audit log (JSON lines; `-` for stderr): one record per signature made or
+    /// refused. Off when unset.
+    pub audit_log: Option<PathBuf>,
+    /// HTTP access log (JSON lines; `-` for stderr). Off when unset.
+    pub access_log: Option<PathBuf>,
 }
 
 impl FileConfig {
@@ -140,6 +216,8 @@ pub struct ServerConfig {
     pub db: String,
     /// Key-encryption key source; `None` refuses to start.
     pub kek: Option<KekSource>,
+    /// Start even when the key-encryption key file is world-readable.
+    pub allow_world_readable_kek: bool,
     /// TLS certificate chain and key (PEM files).
     pub tls: Option<(PathBuf, PathBuf)>,
     /// Whether verify needs no token.
@@ -152,6 +230,12 @@ pub struct ServerConfig {
     pub limits: Limits,
     /// Bearer tokens.
     pub tokens: Vec<TokenConfig>,
+    /// Further tokens from a file, re-read on SIGHUP.
+    pub token_file: Option<PathBuf>,
+    /// Sign audit log path (`-`: stderr).
+    pub audit_log: Option<PathBuf>,
+    /// HTTP access log path (`-`: stderr).
+    pub access_log: Option<PathBuf>,
 }
 
 impl ServerConfig {
@@ -179,10 +263,14 @@ impl ServerConfig {
             proto_unix: file.proto_unix,
             db: file.db.unwrap_or_else(|| DEFAULT_DB.into()),
             kek: file.kek_file.map(KekSource::File),
+            allow_world_readable_kek: file.allow_world_readable_kek,
             tls,
             public_verify: file.public_verify,
             limits: file.limits,
             tokens: file.tokens,
+            token_file: file.token_file,
+            audit_log: file.audit_log,
+            access_log: file.access_log,
         };
         Ok(cfg)
     }
@@ -196,6 +284,29 @@ impl ServerConfig {
         if l.max_concurrent_per_token == 0 || l.request_timeout_ms == 0 {
             return Err("max_concurrent_per_token and request_timeout_ms must be positive".into());
         }
-        crate::auth::TokenTable::new(&self.tokens, l.max_concurrent_per_token).map(|_| ())
+        if l.header_read_timeout_ms == 0
+            || l.body_read_timeout_ms == 0
+            || l.max_connections == 0
+            || l.max_connections_per_ip == 0
+            || l.max_concurrent_anonymous == 0
+            || l.store_timeout_ms == 0
+            || l.store_pool_size == 0
+            || l.max_unauthenticated_frame_bytes < 64
+        {
+            return Err("timeouts and connection limits must be positive (max_unauthenticated_frame_bytes at least 64)".into());
+        }
+        if l.max_inflight_body_bytes < l.max_body_bytes {
+            return Err("max_inflight_body_bytes must be at least max_body_bytes".into());
+        }
+        crate::auth::TokenTable::new(&self.all_tokens()?, l.max_concurrent_per_token).map(|_| ())
+    }
+
+    /// The inline tokens and those of `token_file`.
+    pub fn all_tokens(&self) -> Result<Vec<TokenConfig>, String> {
+        let mut all = self.tokens.clone();
+        if let Some(f) = &self.token_file {
+            all.extend(TokenFile::load(f)?);
+        }
+        Ok(all)
     }
 }

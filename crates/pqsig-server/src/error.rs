@@ -39,11 +39,19 @@ impl ApiError {
     }
     /// 404 for a key id that was never created.
     pub fn key_not_found(id: &str) -> Self {
-        Self::new(404, "key_not_found", format!("no key with id {id:?}"))
+        Self::new(
+            404,
+            "key_not_found",
+            format!("no key with id {:?}", crate::service::clip(id)),
+        )
     }
     /// 410 for a key that was soft-deleted.
     pub fn key_deleted(id: &str) -> Self {
-        Self::new(410, "key_deleted", format!("key {id:?} has been deleted"))
+        Self::new(
+            410,
+            "key_deleted",
+            format!("key {:?} has been deleted", crate::service::clip(id)),
+        )
     }
     /// 413 for bodies, messages or batches over the configured caps.
     pub fn too_large(code: &'static str, message: impl Into<String>) -> Self {

@@ -12,9 +12,14 @@ const NONCE_LEN: usize = 12;
 /// Domain separation of the associated data (bumped if the layout ever changes).
 const AAD_PREFIX: &[u8] = b"pqsig-server/seed/v1\0";
 
+/// Derivation label of the row-authentication key (`Kek::row_mac`).
+const ROW_MAC_LABEL: &[u8] = b"pqsig-server/row-mac/v1";
+
 /// A loaded key-encryption key.
 pub struct Kek {
     cipher: Aes256Gcm,
+    /// HMAC-SHA256 key authenticating key-store rows, derived from the KEK.
+    row_mac_key: Zeroizing<[u8; 32]>,
     /// Whether this is the public development key (logged, and reported by /healthz).
     pub insecure: bool,
 }
@@ -39,11 +44,67 @@ fn parse_key_text(text: &str) -> Option<Zeroizing<Vec<u8>>> {
     (bytes.len() == 32).then_some(bytes)
 }
 
+/// HMAC-SHA256 (RFC 2104) of the concatenation of `parts`; `key` at most 64 bytes.
+fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    let mut block = Zeroizing::new([0u8; 64]);
+    block[..key.len()].copy_from_slice(key);
+    let mut pad = Zeroizing::new([0u8; 64]);
+    for (p, b) in pad.iter_mut().zip(block.iter()) {
+        *p = b ^ 0x36;
+    }
+    let mut inner = Sha256::new();
+    inner.update(pad.as_slice());
+    for p in parts {
+        inner.update(p);
+    }
+    for (p, b) in pad.iter_mut().zip(block.iter()) {
+        *p = b ^ 0x5c;
+    }
+    let mut outer = Sha256::new();
+    outer.update(pad.as_slice());
+    outer.update(inner.finalize());
+    outer.finalize().into()
+}
+
+/// Refuses a key file others can read (the KEK unlocks every stored key), unless the
+/// operator overrode the check; a group-readable file is only warned about.
+fn check_file_mode(path: &std::path::Path, allow_loose_mode: bool) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read key-encryption key {}: {e}", path.display()))?
+        .permissions()
+        .mode();
+    if mode & 0o004 != 0 {
+        if !allow_loose_mode {
+            return Err(format!(
+                "key-encryption key file {} is world-readable (mode {:o}): chmod 600 it \
+                 (or pass --allow-world-readable-kek to start anyway)",
+                path.display(),
+                mode & 0o777
+            ));
+        }
+        crate::log!(
+            "WARNING: key-encryption key file {} is world-readable (mode {:o}); \
+             anyone on this machine can decrypt every stored private key",
+            path.display(),
+            mode & 0o777
+        );
+    } else if mode & 0o040 != 0 {
+        crate::log!(
+            "WARNING: key-encryption key file {} is group-readable (mode {:o})",
+            path.display(),
+            mode & 0o777
+        );
+    }
+    Ok(())
+}
+
 impl Kek {
     /// Loads the key from its source; the error is one line for the operator.
-    pub fn load(source: &KekSource) -> Result<Self, String> {
+    pub fn load(source: &KekSource, allow_loose_mode: bool) -> Result<Self, String> {
         let key: Zeroizing<Vec<u8>> = match source {
             KekSource::File(path) => {
+                check_file_mode(path, allow_loose_mode)?;
                 let raw = Zeroizing::new(std::fs::read(path).map_err(|e| {
                     format!("cannot read key-encryption key {}: {e}", path.display())
                 })?);
@@ -70,8 +131,19 @@ impl Kek {
             Aes256Gcm::new_from_slice(&key).map_err(|_| "key-encryption key must be 32 bytes")?;
         Ok(Kek {
             cipher,
+            row_mac_key: Zeroizing::new(hmac_sha256(&key, &[ROW_MAC_LABEL])),
             insecure: matches!(source, KekSource::InsecureDev),
         })
+    }
+
+    /// HMAC-SHA256 over length-prefixed `fields` under the row-authentication key.
+    pub fn row_mac(&self, fields: &[&[u8]]) -> [u8; 32] {
+        let mut framed = Vec::new();
+        for f in fields {
+            framed.extend_from_slice(&(f.len() as u64).to_be_bytes());
+            framed.extend_from_slice(f);
+        }
+        hmac_sha256(self.row_mac_key.as_slice(), &[&framed])
     }
 
     fn aad(key_id: &str, alg: &str) -> Vec<u8> {
@@ -122,7 +194,26 @@ mod tests {
     use super::*;
 
     fn kek(byte: u8) -> Kek {
-        Kek::load(&KekSource::Value(Zeroizing::new(hex::encode([byte; 32])))).unwrap()
+        Kek::load(
+            &KekSource::Value(Zeroizing::new(hex::encode([byte; 32]))),
+            false,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn hmac_matches_rfc4231_and_row_tags_depend_on_kek_and_fields() {
+        // RFC 4231, test case 2 (split across parts to exercise the concatenation).
+        let tag = hmac_sha256(b"Jefe", &[b"what do ya want ", b"for nothing?"]);
+        assert_eq!(
+            hex::encode(tag),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
+        let (a, b) = (kek(1), kek(2));
+        assert_eq!(a.row_mac(&[b"x", b"y"]), a.row_mac(&[b"x", b"y"]));
+        assert_ne!(a.row_mac(&[b"x", b"y"]), b.row_mac(&[b"x", b"y"]));
+        // Length framing: moving a byte between fields changes the tag.
+        assert_ne!(a.row_mac(&[b"xy", b""]), a.row_mac(&[b"x", b"y"]));
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub mod config;
 pub mod error;
 pub mod fairgate;
 pub mod http;
+pub mod jsonlog;
 pub mod kek;
 pub mod keycache;
 pub mod metrics;

@@ -93,6 +93,17 @@ fn start_proto(
             .max_body_bytes
             .min(pqsig_proto::codec::MAX_PAYLOAD as usize) as u32,
         max_batch: cfg.limits.max_batch.min(u32::MAX as usize) as u32,
+        // Public verify serves anonymous clients whole VERIFY frames; otherwise nothing
+        // but a HELLO (or PING) is expected before authentication.
+        max_unauthenticated_payload: if cfg.public_verify {
+            u32::MAX
+        } else {
+            cfg.limits
+                .max_unauthenticated_frame_bytes
+                .min(u32::MAX as usize) as u32
+        },
+        max_connections: cfg.limits.max_connections,
+        max_connections_per_ip: cfg.limits.max_connections_per_ip,
         ..Default::default()
     };
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
@@ -105,10 +116,17 @@ fn start_proto(
             .map_err(|e| format!("cannot listen (protocol) on {a}: {e}"))?;
         l.set_nonblocking(true)
             .map_err(|e| format!("protocol listener: {e}"))?;
-        addr = Some(
-            l.local_addr()
-                .map_err(|e| format!("protocol listener: {e}"))?,
-        );
+        let bound = l
+            .local_addr()
+            .map_err(|e| format!("protocol listener: {e}"))?;
+        if !bound.ip().is_loopback() {
+            crate::log!(
+                "WARNING: binary protocol on {bound} is clear text (no TLS): tokens, messages and \
+                 signatures cross the network readable by anyone on the path; prefer loopback or \
+                 the Unix socket"
+            );
+        }
+        addr = Some(bound);
         let l =
             tokio::net::TcpListener::from_std(l).map_err(|e| format!("protocol listener: {e}"))?;
         tasks.push(tokio::spawn(pqsig_proto::server::serve_tcp(
@@ -166,8 +184,22 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
     if !addr.ip().is_loopback() && cfg.tls.is_none() {
         crate::log!("WARNING: listening on {addr} without TLS: bearer tokens travel in clear text");
     }
-    let app = crate::http::router(service.clone()).into_make_service();
+    let app =
+        crate::http::router(service.clone()).into_make_service_with_connect_info::<SocketAddr>();
     let handle = Handle::new();
+    let limiter = pqsig_proto::connlimit::ConnLimiter::new(
+        cfg.limits.max_connections,
+        cfg.limits.max_connections_per_ip,
+    );
+    let admission = crate::http::accept::LimitAcceptor(limiter);
+    let mut server = axum_server::from_tcp(listener).handle(handle.clone());
+    // hyper enforces its header timeout only with a timer; the same timeout closes idle
+    // keep-alive connections (hyper starts it whenever it waits for a request head).
+    server
+        .http_builder()
+        .http1()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(cfg.limits.header_read_timeout());
     let task = match &cfg.tls {
         Some((cert, key)) => {
             // Idempotent: a second server in the same process finds it installed.
@@ -179,14 +211,12 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
                     key.display()
                 )
             })?;
-            let server = axum_server::from_tcp_rustls(listener, tls).handle(handle.clone());
-            tokio::spawn(server.serve(app))
+            let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(tls)
+                .handshake_timeout(cfg.limits.header_read_timeout())
+                .acceptor(admission);
+            tokio::spawn(server.acceptor(acceptor).serve(app))
         }
-        None => tokio::spawn(
-            axum_server::from_tcp(listener)
-                .handle(handle.clone())
-                .serve(app),
-        ),
+        None => tokio::spawn(server.acceptor(admission).serve(app)),
     };
     let (stop, _) = tokio::sync::watch::channel(false);
     let (proto_addr, proto_tasks) = match start_proto(&cfg, &service, &stop) {
@@ -230,6 +260,25 @@ async fn shutdown_signal() {
     }
 }
 
+/// Re-reads the tokens (inline and `token_file`) on every SIGHUP: rotation without a
+/// restart. A file that fails to parse leaves the tokens in force unchanged.
+fn spawn_token_reload(service: Arc<Service>) {
+    let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) else {
+        crate::log!("WARNING: cannot listen for SIGHUP: tokens reload only on restart");
+        return;
+    };
+    tokio::spawn(async move {
+        while hup.recv().await.is_some() {
+            let svc = service.clone();
+            match tokio::task::spawn_blocking(move || svc.reload_tokens()).await {
+                Ok(Ok(n)) => crate::log!("SIGHUP: tokens reloaded ({n} in force)"),
+                Ok(Err(e)) => crate::log!("error: SIGHUP: tokens not reloaded, old ones stay: {e}"),
+                Err(_) => crate::log!("error: SIGHUP: token reload failed"),
+            }
+        }
+    });
+}
+
 /// Runs the server until SIGINT/SIGTERM, then drains in-flight requests and returns.
 pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -247,6 +296,7 @@ pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
         if let Some(p) = &unix {
             crate::log!("binary protocol on unix:{}", p.display());
         }
+        spawn_token_reload(server.service());
         let stop = server.stopper();
         tokio::spawn(async move {
             shutdown_signal().await;

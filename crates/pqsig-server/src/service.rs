@@ -114,7 +114,18 @@ pub struct Health {
 pub struct Service {
     store: Box<dyn KeyStore>,
     kek: Kek,
-    tokens: TokenTable,
+    /// Swapped whole on reload (SIGHUP); requests keep the table they started with.
+    tokens: std::sync::RwLock<Arc<TokenTable>>,
+    /// What the token table is rebuilt from: inline tokens, token file, default limit.
+    token_source: (
+        Vec<crate::config::TokenConfig>,
+        Option<std::path::PathBuf>,
+        usize,
+    ),
+    /// One record per signature made or refused (`audit_log`).
+    audit_log: crate::jsonlog::JsonLog,
+    /// One record per HTTP request (`access_log`; written by the HTTP layer).
+    access_log: crate::jsonlog::JsonLog,
     public_verify: bool,
     limits: Limits,
     metrics: Metrics,
@@ -124,6 +135,8 @@ pub struct Service {
     batch_gate: FairGate,
     /// How batches run in the library's engine (see `Service::open`).
     engine: engine::Options,
+    /// Requests of anonymous (public verify) callers in flight, all together.
+    anon_inflight: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// A signing item's key, or why it has none.
@@ -134,14 +147,31 @@ const KEK_CHECK_PLAIN: &[u8] = b"pqsig-server key-encryption key check";
 
 fn store_err(e: store::StoreError) -> ApiError {
     crate::log!("error: {e}");
-    ApiError::internal("the key store is unavailable")
+    if e.unavailable {
+        // Sent with Retry-After (http/errors.rs): the store may be back shortly.
+        ApiError::new(
+            503,
+            "store_unavailable",
+            "the key store is unavailable; retry shortly",
+        )
+    } else {
+        ApiError::internal("the key store failed")
+    }
+}
+
+/// Caller text quoted back in an error: at most 64 characters, marked when cut.
+pub(crate) fn clip(s: &str) -> String {
+    match s.char_indices().nth(64) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_string(),
+    }
 }
 
 fn parse_alg(name: &str) -> Result<Algorithm, ApiError> {
     Algorithm::from_name(name).map_err(|_| {
         ApiError::bad_request(
             "unknown_algorithm",
-            format!("unknown algorithm {name:?} (see `pqsig list`)"),
+            format!("unknown algorithm {:?} (see `pqsig list`)", clip(name)),
         )
     })
 }
@@ -154,8 +184,12 @@ impl Service {
         let source = cfg.kek.as_ref().ok_or(
             "no key-encryption key: give --kek-file or PQSIG_KEK (or --insecure-dev-key for development only)",
         )?;
-        let kek = Kek::load(source)?;
-        let store = store::open(&cfg.db).map_err(|e| e.to_string())?;
+        let kek = Kek::load(source, cfg.allow_world_readable_kek)?;
+        let pg = store::postgres::PgOptions {
+            timeout: Duration::from_millis(cfg.limits.store_timeout_ms),
+            pool_size: cfg.limits.store_pool_size,
+        };
+        let store = store::open(&cfg.db, &pg).map_err(|e| e.to_string())?;
         let check = kek.seal("", "kek-check", KEK_CHECK_PLAIN)?;
         let stored = store
             .meta_get_or_put(KEK_CHECK_NAME, &check)
@@ -171,12 +205,29 @@ impl Service {
                     .into(),
             );
         }
-        let tokens = TokenTable::new(&cfg.tokens, cfg.limits.max_concurrent_per_token)?;
+        let tokens = TokenTable::new(&cfg.all_tokens()?, cfg.limits.max_concurrent_per_token)?;
+        if tokens.is_empty() {
+            crate::log!(
+                "WARNING: no tokens configured: every endpoint that needs a token answers 401{}",
+                if cfg.public_verify {
+                    " (only anonymous verify works)"
+                } else {
+                    ""
+                }
+            );
+        }
         let ttl = Duration::from_secs(cfg.limits.key_cache_ttl_secs);
-        Ok(Service {
+        let service = Service {
             store,
             kek,
-            tokens,
+            tokens: std::sync::RwLock::new(Arc::new(tokens)),
+            token_source: (
+                cfg.tokens.clone(),
+                cfg.token_file.clone(),
+                cfg.limits.max_concurrent_per_token,
+            ),
+            audit_log: crate::jsonlog::JsonLog::open(cfg.audit_log.as_deref(), "audit log")?,
+            access_log: crate::jsonlog::JsonLog::open(cfg.access_log.as_deref(), "access log")?,
             public_verify: cfg.public_verify,
             limits: cfg.limits.clone(),
             metrics: Metrics::default(),
@@ -193,7 +244,177 @@ impl Service {
             // gate still decides which batches are in the pool at once. PQSIG_DEVICE
             // selects an offload device as for the CLI (CPU fallback either way).
             engine: engine::Options::from_env(),
+            anon_inflight: Arc::default(),
+        };
+        service.authenticate_legacy_rows()?;
+        Ok(service)
+    }
+
+    /// The authentication tag of a key-store row: every field but the tag itself, under
+    /// the KEK-derived row key (see `kek.rs`).
+    fn row_mac(&self, r: &KeyRecord) -> Vec<u8> {
+        let opt_i64 = |v: Option<i64>| v.map_or(Vec::new(), |t| t.to_be_bytes().to_vec());
+        let (deleted_at, deleted_by) = (opt_i64(r.deleted_at), r.deleted_by.as_deref());
+        self.kek
+            .row_mac(&[
+                b"key-row",
+                r.id.as_bytes(),
+                r.alg.as_bytes(),
+                &r.public_key,
+                &r.sealed_seed,
+                &r.created_at.to_be_bytes(),
+                r.created_by.as_bytes(),
+                &[u8::from(r.deleted_at.is_some())],
+                &deleted_at,
+                &[u8::from(deleted_by.is_some())],
+                deleted_by.unwrap_or("").as_bytes(),
+            ])
+            .to_vec()
+    }
+
+    /// Refuses a row whose tag does not match (edited, or swapped in, without the KEK):
+    /// a 500 `key_integrity`, logged for the operator.
+    fn check_row(&self, r: &KeyRecord) -> Result<(), ApiError> {
+        use subtle::ConstantTimeEq;
+        let ok = r
+            .row_mac
+            .as_deref()
+            .is_some_and(|m| bool::from(m.ct_eq(&self.row_mac(r))));
+        if ok {
+            return Ok(());
+        }
+        crate::log!(
+            "error: key store row {} fails its integrity check (edited without the key-encryption key?); refused",
+            clip(&r.id)
+        );
+        Err(ApiError::new(
+            500,
+            "key_integrity",
+            format!(
+                "stored key {:?} failed its integrity check and is refused (see the server log)",
+                clip(&r.id)
+            ),
+        ))
+    }
+
+    /// Gives rows from before schema version 3 their tag, once: each row's public key
+    /// is first checked against the one its sealed seed derives, so a swapped public
+    /// key is never blessed. After that a row without a tag is refused like a bad one.
+    fn authenticate_legacy_rows(&self) -> Result<(), String> {
+        const DONE: &str = "row_mac_backfill_done";
+        if self
+            .store
+            .meta_get(DONE)
+            .map_err(|e| e.to_string())?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let rows = self.store.list_keys(true).map_err(|e| e.to_string())?;
+        let legacy: Vec<_> = rows.iter().filter(|r| r.row_mac.is_none()).collect();
+        for r in legacy {
+            let alg = Self::stored_alg(r).map_err(|e| e.message)?;
+            let seed = self
+                .kek
+                .open(&r.id, &r.alg, &r.sealed_seed)
+                .ok_or_else(|| {
+                    format!(
+                        "stored key {} does not decrypt under the key-encryption key",
+                        r.id
+                    )
+                })?;
+            let sk = SigningKey::from_seed(alg, &seed)
+                .map_err(|e| format!("stored key {}: {e}", r.id))?;
+            if sk.verifying_key().to_bytes() != r.public_key.as_slice() {
+                return Err(format!(
+                    "stored key {}: its public key does not match its sealed seed (tampered row); refusing to start",
+                    r.id
+                ));
+            }
+            self.store
+                .set_row_mac(&r.id, &self.row_mac(r))
+                .map_err(|e| e.to_string())?;
+        }
+        self.store
+            .meta_get_or_put(DONE, b"1")
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    fn token_table(&self) -> Arc<TokenTable> {
+        self.tokens
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Rebuilds the token table from the inline tokens and the token file (SIGHUP):
+    /// the number of tokens now in force. On error the old table stays.
+    pub fn reload_tokens(&self) -> Result<usize, String> {
+        let (inline, file, max) = &self.token_source;
+        let mut all = inline.clone();
+        if let Some(f) = file {
+            all.extend(crate::config::TokenFile::load(f)?);
+        }
+        let table = TokenTable::new(&all, *max)?;
+        let n = table.len();
+        *self.tokens.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(table);
+        Ok(n)
+    }
+
+    /// The HTTP access log.
+    pub fn access_log(&self) -> &crate::jsonlog::JsonLog {
+        &self.access_log
+    }
+
+    /// Checks sign scope before a transport parses the body; a refusal is audited (with
+    /// no digest: the body was not read).
+    pub fn check_sign_scope(&self, p: &Principal, key_id: &str) -> Result<(), ApiError> {
+        p.check(Op::Sign, Some(key_id)).inspect_err(|e| {
+            if self.audit_log.enabled() {
+                self.audit_log.write(&serde_json::json!({
+                    "ts": crate::jsonlog::timestamp(),
+                    "event": "sign",
+                    "key_id": clip(key_id),
+                    "token": p.name,
+                    "sha256": null,
+                    "result": "error",
+                    "error": e.code,
+                }));
+            }
         })
+    }
+
+    /// Writes one sign audit record per input (when the audit log is on).
+    fn audit_signs<'a>(
+        &self,
+        p: &Principal,
+        items: impl Iterator<Item = (&'a str, &'a SignInput, Result<(), &'a ApiError>)>,
+    ) {
+        if !self.audit_log.enabled() {
+            return;
+        }
+        use sha2::Digest;
+        let at = crate::jsonlog::timestamp();
+        for (key_id, input, result) in items {
+            let (kind, bytes) = match &input.payload {
+                Payload::Message(m) => ("message", m),
+                Payload::Mu(mu) => ("mu", mu),
+            };
+            let mut rec = serde_json::json!({
+                "ts": at,
+                "event": "sign",
+                "key_id": clip(key_id),
+                "token": p.name,
+                "input": kind,
+                "sha256": hex::encode(sha2::Sha256::digest(bytes)),
+                "result": if result.is_ok() { "ok" } else { "error" },
+            });
+            if let Err(e) = result {
+                rec["error"] = serde_json::Value::from(e.code);
+            }
+            self.audit_log.write(&rec);
+        }
     }
 
     /// The gate batch requests pass before their parallel part (see `fairgate.rs`).
@@ -221,12 +442,11 @@ impl Service {
     /// always 401 (never silently downgraded to anonymous).
     pub fn authenticate(&self, token: Option<&str>) -> Result<Principal, ApiError> {
         match token {
-            Some(t) => self
-                .tokens
-                .lookup(t)
-                .cloned()
-                .ok_or_else(|| ApiError::unauthorized("unknown bearer token")),
-            None if self.public_verify => Ok(Principal::anonymous()),
+            Some(t) => self.token_table().authenticate(t, store::now_unix()),
+            None if self.public_verify => Ok(Principal::anonymous(
+                self.anon_inflight.clone(),
+                self.limits.max_concurrent_anonymous,
+            )),
             None => Err(ApiError::unauthorized(
                 "missing bearer token (Authorization: Bearer <token>)",
             )),
@@ -296,6 +516,11 @@ impl Service {
             created_by: p.name.clone(),
             deleted_at: None,
             deleted_by: None,
+            row_mac: None,
+        };
+        let rec = KeyRecord {
+            row_mac: Some(self.row_mac(&rec)),
+            ..rec
         };
         self.store.insert_key(&rec).map_err(store_err)?;
         self.metrics
@@ -345,7 +570,7 @@ impl Service {
         let recs = self.store.list_keys(include_deleted).map_err(store_err)?;
         recs.into_iter()
             .filter(|r| p.may_use_key(&r.id))
-            .map(Self::info)
+            .map(|r| self.check_row(&r).and_then(|()| Self::info(r)))
             .collect()
     }
 
@@ -363,6 +588,7 @@ impl Service {
             .get_key(id)
             .map_err(store_err)?
             .ok_or_else(|| ApiError::key_not_found(id))?;
+        self.check_row(&rec)?;
         if rec.deleted_at.is_some() {
             return Err(ApiError::key_deleted(id));
         }
@@ -375,7 +601,7 @@ impl Service {
         p.check(Op::Admin, Some(id))?;
         let outcome = self
             .store
-            .delete_key(id, &p.name, store::now_unix())
+            .delete_key(id, &p.name, store::now_unix(), &|r| self.row_mac(r))
             .map_err(store_err)?;
         self.signers.evict(id);
         self.verifiers.evict(id);
@@ -402,6 +628,11 @@ impl Service {
             .get_key(id)
             .map_err(store_err)?
             .ok_or_else(|| ApiError::key_not_found(id))?;
+        if let Err(e) = self.check_row(&rec) {
+            self.signers.evict(id);
+            self.verifiers.evict(id);
+            return Err(e);
+        }
         if rec.deleted_at.is_some() {
             self.signers.evict(id);
             self.verifiers.evict(id);
@@ -539,10 +770,21 @@ impl Service {
 
     /// Signs with a stored key (sign scope on that key).
     pub fn sign(&self, p: &Principal, key_id: &str, input: SignInput) -> Result<Vec<u8>, ApiError> {
+        let r = self.sign_unaudited(p, key_id, &input);
+        self.audit_signs(p, std::iter::once((key_id, &input, r.as_ref().map(|_| ()))));
+        r
+    }
+
+    fn sign_unaudited(
+        &self,
+        p: &Principal,
+        key_id: &str,
+        input: &SignInput,
+    ) -> Result<Vec<u8>, ApiError> {
         p.check(Op::Sign, Some(key_id))?;
         let key = self.signer(key_id)?;
         let t0 = Instant::now();
-        let r = self.sign_one(key.0, &key.1, &input);
+        let r = self.sign_one(key.0, &key.1, input);
         let outcome = if r.is_ok() {
             Outcome::Ok
         } else {
@@ -561,11 +803,25 @@ impl Service {
         key_id: &str,
         inputs: &[SignInput],
     ) -> Result<Vec<Result<Vec<u8>, ApiError>>, ApiError> {
-        p.check(Op::Sign, Some(key_id))?;
-        self.check_batch(inputs.len())?;
-        let key = self.signer(key_id)?;
-        let work: Vec<_> = inputs.iter().map(|i| (Ok(key.clone()), i)).collect();
-        Ok(self.sign_keyed(&work))
+        let done = p
+            .check(Op::Sign, Some(key_id))
+            .and_then(|()| self.check_batch(inputs.len()))
+            .and_then(|()| self.signer(key_id))
+            .map(|key| {
+                let work: Vec<_> = inputs.iter().map(|i| (Ok(key.clone()), i)).collect();
+                self.sign_keyed(&work)
+            });
+        match &done {
+            Ok(results) => self.audit_signs(
+                p,
+                inputs
+                    .iter()
+                    .zip(results)
+                    .map(|(i, r)| (key_id, i, r.as_ref().map(|_| ()))),
+            ),
+            Err(e) => self.audit_signs(p, inputs.iter().map(|i| (key_id, i, Err(e)))),
+        }
+        done
     }
 
     /// Signs up to `limits.max_batch` inputs, each with the stored key it names (the
@@ -591,7 +847,15 @@ impl Service {
                 (key, input)
             })
             .collect();
-        Ok(self.sign_keyed(&work))
+        let results = self.sign_keyed(&work);
+        self.audit_signs(
+            p,
+            inputs
+                .iter()
+                .zip(&results)
+                .map(|((id, i), r)| (id.as_str(), i, r.as_ref().map(|_| ()))),
+        );
+        Ok(results)
     }
 
     /// Signs resolved items as one engine batch. Items whose key failed to resolve or

@@ -68,6 +68,16 @@ fn key_encryption_key_is_required_and_checked() {
     let kek_file = path_in(&dir, "kek");
     std::fs::write(&kek_file, b64(&[9u8; 32])).unwrap();
     cfg.kek = Some(KekSource::File(kek_file.clone()));
+    // World-readable: refused unless overridden (then it gets as far as the KEK check).
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&kek_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let err = Service::open(&cfg).err().expect("refuses a world-readable KEK file");
+    assert!(err.contains("world-readable"), "{err}");
+    cfg.allow_world_readable_kek = true;
+    let err = Service::open(&cfg).err().expect("still another KEK");
+    assert!(err.contains("does not match"), "{err}");
+    cfg.allow_world_readable_kek = false;
+    std::fs::set_permissions(&kek_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     let err = Service::open(&cfg).err().expect("refuses another KEK");
     assert!(err.contains("does not match"), "{err}");
     // A malformed KEK file: refused with a clear message.

@@ -20,13 +20,19 @@ fn record(id: &str, at: i64) -> KeyRecord {
         created_by: "alice".into(),
         deleted_at: None,
         deleted_by: None,
+        row_mac: Some(vec![9; 32]),
     }
+}
+
+/// A stand-in row tag: the store only stores what it is given.
+fn tag(r: &KeyRecord) -> Vec<u8> {
+    vec![r.deleted_at.map_or(0, |t| t as u8); 32]
 }
 
 /// The contract every backend meets; `reopen` opens the same database again.
 fn store_contract(open: &dyn Fn() -> Box<dyn KeyStore>) {
     let s = open();
-    assert_eq!(s.schema_version().unwrap(), 2);
+    assert_eq!(s.schema_version().unwrap(), 3);
     assert_eq!(s.get_key("a").unwrap(), None);
     s.insert_key(&record("a", 100)).unwrap();
     s.insert_key(&record("b", 101)).unwrap();
@@ -43,15 +49,15 @@ fn store_contract(open: &dyn Fn() -> Box<dyn KeyStore>) {
     assert_eq!(ids, ["a", "b"]);
 
     assert_eq!(
-        s.delete_key("a", "bob", 200).unwrap(),
+        s.delete_key("a", "bob", 200, &tag).unwrap(),
         DeleteOutcome::Deleted
     );
     assert_eq!(
-        s.delete_key("a", "bob", 201).unwrap(),
+        s.delete_key("a", "bob", 201, &tag).unwrap(),
         DeleteOutcome::AlreadyDeleted
     );
     assert_eq!(
-        s.delete_key("zz", "bob", 201).unwrap(),
+        s.delete_key("zz", "bob", 201, &tag).unwrap(),
         DeleteOutcome::NotFound
     );
     let a = s.get_key("a").unwrap().unwrap();
@@ -60,6 +66,18 @@ fn store_contract(open: &dyn Fn() -> Box<dyn KeyStore>) {
         (Some(200), Some("bob"))
     );
     assert_eq!(a.sealed_seed, vec![4, 5, 6, 7], "soft delete keeps the row");
+    assert_eq!(
+        a.row_mac,
+        Some(vec![200; 32]),
+        "delete stores the new row tag"
+    );
+    // A tag is only ever filled in, never replaced.
+    s.set_row_mac("a", &[1; 32]).unwrap();
+    assert_eq!(
+        s.get_key("a").unwrap().unwrap().row_mac,
+        Some(vec![200; 32])
+    );
+    assert_eq!(s.meta_get("nothing").unwrap(), None);
     let ids: Vec<String> = s
         .list_keys(false)
         .unwrap()
@@ -89,7 +107,7 @@ fn store_contract(open: &dyn Fn() -> Box<dyn KeyStore>) {
 
     // Reopening (migrations already applied) keeps everything.
     let s = open();
-    assert_eq!(s.schema_version().unwrap(), 2);
+    assert_eq!(s.schema_version().unwrap(), 3);
     assert_eq!(s.list_keys(true).unwrap().len(), 2);
     assert_eq!(s.meta_get_or_put("m", b"three").unwrap(), b"one");
 }
@@ -98,11 +116,24 @@ fn store_contract(open: &dyn Fn() -> Box<dyn KeyStore>) {
 fn sqlite_store_contract() {
     let dir = tempfile::tempdir().unwrap();
     let db = path_in(&dir, "sub.db").to_string_lossy().into_owned();
-    store_contract(&|| store::open(&db).unwrap());
+    store_contract(&|| store::open(&db, &Default::default()).unwrap());
     assert!(
         std::path::Path::new(&db).exists(),
         "one file, created on first run"
     );
+    // The database and its WAL side files are owner-only.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _open = store::open(&db, &Default::default()).unwrap();
+        for suffix in ["", "-wal", "-shm"] {
+            let p = format!("{db}{suffix}");
+            if let Ok(m) = std::fs::metadata(&p) {
+                assert_eq!(m.permissions().mode() & 0o777, 0o600, "{p}");
+            } else {
+                assert!(!suffix.is_empty(), "database file exists");
+            }
+        }
+    }
     // A database from a newer server is refused.
     let c = rusqlite::Connection::open(&db).unwrap();
     c.execute(
@@ -111,7 +142,9 @@ fn sqlite_store_contract() {
     )
     .unwrap();
     drop(c);
-    let err = store::open(&db).err().expect("newer schema refused");
+    let err = store::open(&db, &Default::default())
+        .err()
+        .expect("newer schema refused");
     assert!(err.0.contains("newer"), "{err}");
 }
 
@@ -122,14 +155,16 @@ fn postgres_store_and_service() {
     };
     // The store contract on its own database.
     let url = pg.database("contract");
-    store_contract(&|| store::open(&url).unwrap());
+    store_contract(&|| store::open(&url, &Default::default()).unwrap());
 
     // Concurrent first starts: every instance migrates safely (advisory lock).
     let url2 = pg.database("race");
     let opens: Vec<_> = (0..4)
         .map(|_| {
             let u = url2.clone();
-            std::thread::spawn(move || store::open(&u).map(|s| s.schema_version().unwrap()))
+            std::thread::spawn(move || {
+                store::open(&u, &Default::default()).map(|s| s.schema_version().unwrap())
+            })
         })
         .collect();
     for o in opens {

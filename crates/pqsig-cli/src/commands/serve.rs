@@ -34,6 +34,9 @@ pub struct ServeArgs {
     /// File with the 32-byte key-encryption key (raw, hex or base64); or set PQSIG_KEK.
     #[arg(long, value_name = "FILE")]
     pub kek_file: Option<PathBuf>,
+    /// Start even if the --kek-file is world-readable (refused otherwise).
+    #[arg(long)]
+    pub allow_world_readable_kek: bool,
     /// Encrypt private keys under a fixed, PUBLIC key (development only; logged loudly).
     #[arg(long)]
     pub insecure_dev_key: bool,
@@ -113,6 +116,7 @@ fn config(args: ServeArgs) -> Result<ServerConfig, String> {
         cfg.tls = Some((c, k));
     }
     cfg.public_verify |= args.public_verify;
+    cfg.allow_world_readable_kek |= args.allow_world_readable_kek;
     let l = &mut cfg.limits;
     l.max_body_bytes = args.max_body_bytes.unwrap_or(l.max_body_bytes);
     l.max_message_bytes = args.max_message_bytes.unwrap_or(l.max_message_bytes);

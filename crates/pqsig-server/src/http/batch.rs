@@ -12,7 +12,8 @@
 //! It is for high-volume clients: JSON parsing, base64 and the larger body took about a
 //! fifth of the CPU of a JSON batch verify of ML-DSA-65 (docs/PERFORMANCE.md).
 
-use super::errors::{json_ok, parse_json, RawBody};
+use super::errors::{json_ok, parse_json, KeyId, RawBody};
+use super::gate::Admitted;
 use super::routes::admitted;
 use super::wire::{
     b64, BatchResult, SignBatchRequest, SignatureBody, ValidBody, VerifyBatchRequest,
@@ -22,7 +23,7 @@ use crate::auth::Op;
 use crate::error::ApiError;
 use crate::proto::sign_input;
 use crate::service::{KeyRef, Payload, SignInput, VerifyInput};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use bytes::Bytes;
@@ -141,12 +142,13 @@ fn binary_verify_inputs(body: &Bytes) -> Result<Vec<VerifyInput>, ApiError> {
 pub async fn sign_batch(
     State(st): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    adm: Admitted,
+    KeyId(id): KeyId,
     RawBody(body): RawBody,
 ) -> Response {
     let binary = is_binary(&headers);
-    admitted(&st, &headers, move |svc, p| {
-        p.check(Op::Sign, Some(&id))?;
+    admitted(&st, adm, move |svc, p| {
+        svc.check_sign_scope(p, &id)?;
         let (pass, inputs) = if binary {
             let inputs = binary_sign_inputs(&body, &id)?;
             check_count(inputs.len(), svc.limits().max_batch)?;
@@ -182,10 +184,11 @@ pub async fn sign_batch(
 pub async fn verify_batch(
     State(st): State<AppState>,
     headers: HeaderMap,
+    adm: Admitted,
     RawBody(body): RawBody,
 ) -> Response {
     let binary = is_binary(&headers);
-    admitted(&st, &headers, move |svc, p| {
+    admitted(&st, adm, move |svc, p| {
         p.check(Op::Verify, None)?;
         let (pass, inputs) = if binary {
             let inputs = binary_verify_inputs(&body)?;

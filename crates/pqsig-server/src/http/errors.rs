@@ -23,6 +23,10 @@ impl IntoResponse for ApiError {
             body.to_string(),
         )
             .into_response();
+        if matches!(self.code, "store_unavailable" | "server_busy") {
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        }
         resp.extensions_mut().insert(ErrorCode(self.code));
         resp
     }
@@ -44,23 +48,51 @@ pub fn json_ok<T: serde::Serialize>(value: &T) -> Result<Response, ApiError> {
 /// blocking pool, so large batch bodies never occupy an executor thread.
 pub struct RawBody(pub Bytes);
 
-impl<S: Send + Sync> FromRequest<S> for RawBody {
+impl FromRequest<super::AppState> for RawBody {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        Bytes::from_request(req, state)
+    async fn from_request(req: Request, state: &super::AppState) -> Result<Self, ApiError> {
+        // A body that stalls is the client's fault: 408, not the 503 of a slow server.
+        let limit = state.svc.limits().body_read_timeout();
+        let Ok(read) = tokio::time::timeout(limit, Bytes::from_request(req, state)).await else {
+            return Err(ApiError::new(
+                408,
+                "request_timeout",
+                "the request body did not arrive in time (body_read_timeout_ms)",
+            ));
+        };
+        read.map(RawBody).map_err(|rej| {
+            let status = rej.status().as_u16();
+            if status == 413 {
+                ApiError::too_large(
+                    "body_too_large",
+                    "request body exceeds the configured limit (max_body_bytes)",
+                )
+            } else {
+                ApiError::new(status, "invalid_body", rej.body_text())
+            }
+        })
+    }
+}
+
+/// A key id from the path; a malformed one (bad percent-encoding) is a JSON 400.
+pub struct KeyId(pub String);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for KeyId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Path::<String>::from_request_parts(parts, state)
             .await
-            .map(RawBody)
-            .map_err(|rej| {
-                let status = rej.status().as_u16();
-                if status == 413 {
-                    ApiError::too_large(
-                        "body_too_large",
-                        "request body exceeds the configured limit (max_body_bytes)",
-                    )
-                } else {
-                    ApiError::new(status, "invalid_body", rej.body_text())
-                }
+            .map(|p| KeyId(p.0))
+            .map_err(|_| {
+                ApiError::bad_request(
+                    "invalid_key_id",
+                    "the key id in the path is not valid percent-encoded UTF-8",
+                )
             })
     }
 }

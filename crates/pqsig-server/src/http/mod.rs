@@ -1,8 +1,10 @@
 //! The HTTP+JSON transport (axum): routes, request metrics, timeouts and body limits.
 //! Handlers only translate between JSON and the [`Service`]; the service does the rest.
 
+pub mod accept;
 pub mod batch;
 pub mod errors;
+pub mod gate;
 pub mod routes;
 pub mod wire;
 
@@ -21,6 +23,8 @@ use std::time::Instant;
 pub struct AppState {
     /// The service every handler calls.
     pub svc: Arc<Service>,
+    /// Request body bytes admitted at once (see `gate.rs`).
+    pub body_budget: Arc<gate::BodyBudget>,
 }
 
 /// Every (method, path template) the server answers; the OpenAPI test checks that each
@@ -43,7 +47,10 @@ pub const ROUTES: &[(&str, &str)] = &[
 /// The application router for a service.
 pub fn router(svc: Arc<Service>) -> Router {
     let limits = svc.limits().clone();
-    let state = AppState { svc };
+    let state = AppState {
+        body_budget: Arc::new(gate::BodyBudget::new(limits.max_inflight_body_bytes)),
+        svc,
+    };
     Router::new()
         .route("/v1/keys", post(routes::create_key).get(routes::list_keys))
         .route(
@@ -61,14 +68,38 @@ pub fn router(svc: Arc<Service>) -> Router {
         .fallback(routes::not_found)
         .method_not_allowed_fallback(routes::method_not_allowed)
         .layer(DefaultBodyLimit::max(limits.max_body_bytes))
+        .layer(middleware::from_fn_with_state(state.clone(), gate::gate))
         .layer(middleware::from_fn_with_state(state.clone(), observe))
         .with_state(state)
+}
+
+/// The metrics label of a method: a closed set, so a client cannot grow `/metrics` by
+/// inventing methods.
+fn method_label(m: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    match *m {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::PUT => "PUT",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    }
 }
 
 /// Request timeout (503 `timeout`) and request/error metrics by route template.
 async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Response {
     let t0 = Instant::now();
-    let method = req.method().as_str().to_string();
+    let method = method_label(req.method());
+    let access = st.svc.access_log().enabled().then(|| {
+        let remote = req
+            .extensions()
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|c| c.0.ip().to_string());
+        (remote, crate::service::clip(req.uri().path()))
+    });
     let route = req
         .extensions()
         .get::<MatchedPath>()
@@ -84,6 +115,19 @@ async fn observe(State(st): State<AppState>, req: Request, next: Next) -> Respon
     if let Some(code) = resp.extensions().get::<errors::ErrorCode>() {
         m.error(code.0);
     }
-    m.http_request(&method, &route, resp.status().as_u16(), t0.elapsed());
+    m.http_request(method, &route, resp.status().as_u16(), t0.elapsed());
+    if let Some((remote, path)) = access {
+        st.svc.access_log().write(&serde_json::json!({
+            "ts": crate::jsonlog::timestamp(),
+            "remote": remote,
+            "method": method,
+            "path": path,
+            "route": route,
+            "status": resp.status().as_u16(),
+            "ms": (t0.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
+            "token": resp.extensions().get::<gate::Caller>().map(|c| c.0.as_str()),
+            "error": resp.extensions().get::<errors::ErrorCode>().map(|c| c.0),
+        }));
+    }
     resp
 }

@@ -2,7 +2,8 @@
 //! (cheap), then parses the body, runs the service and serializes the answer on the
 //! blocking pool.
 
-use super::errors::{bearer, json_ok, parse_json, parse_json_owned, RawBody};
+use super::errors::{json_ok, parse_json, parse_json_owned, KeyId, RawBody};
+use super::gate::Admitted;
 use super::wire::{
     b64, CreateKeyRequest, KeyResponse, SignRequest, SignatureBody, ValidBody, VerifyRequest,
 };
@@ -10,24 +11,20 @@ use super::AppState;
 use crate::auth::Op;
 use crate::error::ApiError;
 use crate::service::Service;
-use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::sync::Arc;
 
-/// Runs `f` with the service on the blocking pool after admitting the caller (token
-/// check and one in-flight slot, held until `f` returns).
-pub async fn admitted<F>(st: &AppState, headers: &HeaderMap, f: F) -> Response
+/// Runs `f` with the service on the blocking pool for the caller the gate admitted
+/// (`gate.rs`: token checked on the headers, one in-flight slot held until `f` returns).
+pub async fn admitted<F>(st: &AppState, adm: Admitted, f: F) -> Response
 where
     F: FnOnce(&Service, &crate::auth::Principal) -> Result<Response, ApiError> + Send + 'static,
 {
     let svc = st.svc.clone();
-    let admitted = bearer(headers).and_then(|t| svc.admit(t.as_deref()));
-    let (principal, guard) = match admitted {
-        Ok(x) => x,
-        Err(e) => return e.into_response(),
-    };
+    let Admitted(principal, guard) = adm;
     let joined = tokio::task::spawn_blocking(move || {
         let _guard = guard;
         f(&svc, &principal)
@@ -43,10 +40,10 @@ where
 /// `POST /v1/keys`.
 pub async fn create_key(
     State(st): State<AppState>,
-    headers: HeaderMap,
+    adm: Admitted,
     RawBody(body): RawBody,
 ) -> Response {
-    admitted(&st, &headers, move |svc, p| {
+    admitted(&st, adm, move |svc, p| {
         p.check(Op::Admin, None)?;
         let req: CreateKeyRequest = parse_json_owned(&body)?;
         let info = svc.create_key(p, &req.alg)?;
@@ -68,7 +65,7 @@ pub struct ListQuery {
 /// `GET /v1/keys[?include_deleted=true]`.
 pub async fn list_keys(
     State(st): State<AppState>,
-    headers: HeaderMap,
+    adm: Admitted,
     q: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let Ok(Query(q)) = q else {
@@ -78,7 +75,7 @@ pub async fn list_keys(
         )
         .into_response();
     };
-    admitted(&st, &headers, move |svc, p| {
+    admitted(&st, adm, move |svc, p| {
         let keys = svc
             .list_keys(p, q.include_deleted)?
             .into_iter()
@@ -90,24 +87,21 @@ pub async fn list_keys(
 }
 
 /// `GET /v1/keys/{id}`.
-pub async fn get_key(
-    State(st): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    admitted(&st, &headers, move |svc, p| {
-        json_ok(&KeyResponse::from_info(svc.get_key(p, &id)?)?)
+pub async fn get_key(State(st): State<AppState>, adm: Admitted, KeyId(id): KeyId) -> Response {
+    admitted(&st, adm, move |svc, p| {
+        let mut key = KeyResponse::from_info(svc.get_key(p, &id)?)?;
+        if p.is_anonymous() {
+            // Token names are operator data, not public-key facts.
+            key.created_by = None;
+        }
+        json_ok(&key)
     })
     .await
 }
 
 /// `DELETE /v1/keys/{id}`.
-pub async fn delete_key(
-    State(st): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    admitted(&st, &headers, move |svc, p| {
+pub async fn delete_key(State(st): State<AppState>, adm: Admitted, KeyId(id): KeyId) -> Response {
+    admitted(&st, adm, move |svc, p| {
         svc.delete_key(p, &id)?;
         json_ok(&serde_json::json!({ "id": id, "deleted": true }))
     })
@@ -115,12 +109,8 @@ pub async fn delete_key(
 }
 
 /// `GET /v1/keys/{id}/audit`.
-pub async fn audit(
-    State(st): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Response {
-    admitted(&st, &headers, move |svc, p| {
+pub async fn audit(State(st): State<AppState>, adm: Admitted, KeyId(id): KeyId) -> Response {
+    admitted(&st, adm, move |svc, p| {
         let events: Vec<_> = svc
             .audit(p, &id)?
             .into_iter()
@@ -134,12 +124,12 @@ pub async fn audit(
 /// `POST /v1/keys/{id}/sign`.
 pub async fn sign(
     State(st): State<AppState>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
+    adm: Admitted,
+    KeyId(id): KeyId,
     RawBody(body): RawBody,
 ) -> Response {
-    admitted(&st, &headers, move |svc, p| {
-        p.check(Op::Sign, Some(&id))?;
+    admitted(&st, adm, move |svc, p| {
+        svc.check_sign_scope(p, &id)?;
         let req: SignRequest<'_> = parse_json(&body)?;
         let sig = svc.sign(p, &id, req.into_input(&bytes::Bytes::new(), false)?)?;
         json_ok(&SignatureBody {
@@ -150,12 +140,8 @@ pub async fn sign(
 }
 
 /// `POST /v1/verify`.
-pub async fn verify(
-    State(st): State<AppState>,
-    headers: HeaderMap,
-    RawBody(body): RawBody,
-) -> Response {
-    admitted(&st, &headers, move |svc, p| {
+pub async fn verify(State(st): State<AppState>, adm: Admitted, RawBody(body): RawBody) -> Response {
+    admitted(&st, adm, move |svc, p| {
         p.check(Op::Verify, None)?;
         let req: VerifyRequest<'_> = parse_json(&body)?;
         let valid = svc.verify(p, req.into_input(None)?)?;
@@ -182,12 +168,17 @@ pub async fn healthz(State(st): State<AppState>) -> Response {
         "schema_version": h.schema_version,
         "insecure_kek": h.insecure_kek,
     });
-    (
+    let mut r = (
         status,
         [(header::CONTENT_TYPE, "application/json")],
         body.to_string(),
     )
-        .into_response()
+        .into_response();
+    if !h.store_ok {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+    }
+    r
 }
 
 /// `GET /metrics` (no token).

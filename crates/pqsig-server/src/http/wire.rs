@@ -103,8 +103,9 @@ pub struct KeyResponse {
     pub public_key_pem: String,
     /// Unix seconds.
     pub created_at: i64,
-    /// Token name that created it.
-    pub created_by: String,
+    /// Token name that created it (not shown to anonymous callers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
     /// Unix seconds of deletion (list with `include_deleted=true` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deleted_at: Option<i64>,
@@ -119,7 +120,7 @@ impl KeyResponse {
             alg: k.alg.name(),
             public_key: b64(&k.public_key),
             created_at: k.created_at,
-            created_by: k.created_by,
+            created_by: Some(k.created_by),
             deleted_at: k.deleted_at,
         })
     }

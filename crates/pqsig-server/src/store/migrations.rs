@@ -35,6 +35,11 @@ pub const SQLITE: &[Migration] = &[
         description: "audit lookup by key",
         sql: &["CREATE INDEX audit_key_id ON audit (key_id, seq)"],
     },
+    Migration {
+        version: 3,
+        description: "row authentication tag (HMAC under a KEK-derived key)",
+        sql: &["ALTER TABLE keys ADD COLUMN row_mac BLOB"],
+    },
 ];
 
 /// PostgreSQL schema history (same logical schema as SQLite).
@@ -55,6 +60,11 @@ pub const POSTGRES: &[Migration] = &[
         version: 2,
         description: "audit lookup by key",
         sql: &["CREATE INDEX audit_key_id ON audit (key_id, seq)"],
+    },
+    Migration {
+        version: 3,
+        description: "row authentication tag (HMAC under a KEK-derived key)",
+        sql: &["ALTER TABLE keys ADD COLUMN row_mac BYTEA"],
     },
 ];
 

@@ -144,6 +144,79 @@ impl PgCluster {
     }
 }
 
+impl PgCluster {
+    /// The postmaster and its children (the backends): what a frozen server is.
+    pub fn processes(&self) -> Vec<i32> {
+        let pid_file = self.dir.path().join("data").join("postmaster.pid");
+        let Some(master) = std::fs::read_to_string(pid_file)
+            .ok()
+            .and_then(|t| t.lines().next()?.trim().parse::<i32>().ok())
+        else {
+            return Vec::new();
+        };
+        let mut pids = vec![master];
+        for e in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+            // Field 4 (after the parenthesised name) is the parent pid.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<i32>().ok());
+            if ppid == Some(master) {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// Sends `signal` (e.g. `STOP`, `CONT`) to the cluster's processes.
+    pub fn signal(&self, signal: &str) {
+        for pid in self.processes() {
+            let _ = Command::new("kill")
+                .arg(format!("-{signal}"))
+                .arg(pid.to_string())
+                .status();
+        }
+    }
+
+    /// Restarts the server (fast shutdown: open connections are terminated).
+    pub fn restart(&self) {
+        let data = self.dir.path().join("data");
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("log");
+        let out = as_postgres(
+            &format!("{}/pg_ctl", self.bin),
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-o",
+                &opts,
+                "-l",
+                log.to_str().unwrap(),
+                "-m",
+                "fast",
+                "-w",
+                "-t",
+                "60",
+                "restart",
+            ],
+        )
+        .output()
+        .expect("run pg_ctl restart");
+        assert!(
+            out.status.success(),
+            "pg_ctl restart: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 impl Drop for PgCluster {
     fn drop(&mut self) {
         let data = self.dir.path().join("data");
