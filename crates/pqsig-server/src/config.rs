@@ -35,6 +35,10 @@ pub struct Limits {
     /// how long an idle keep-alive connection waits for its next request (the
     /// connection is closed after it).
     pub header_read_timeout_ms: u64,
+    /// A connection with no traffic either way for this long is closed, in
+    /// milliseconds (at least `request_timeout_ms` + 1 s is used, so a request in
+    /// progress is never cut off).
+    pub idle_timeout_ms: u64,
     /// Time a client has to send the whole request body, in milliseconds (408
     /// `request_timeout` after it).
     pub body_read_timeout_ms: u64,
@@ -70,6 +74,7 @@ impl Default for Limits {
             key_cache_ttl_secs: 5,
             header_read_timeout_ms: 10_000,
             body_read_timeout_ms: 30_000,
+            idle_timeout_ms: 35_000,
             max_connections: 1024,
             max_connections_per_ip: 128,
             max_inflight_body_bytes: 256 << 20,
@@ -89,6 +94,10 @@ impl Limits {
     /// The header read (and keep-alive idle) timeout as a duration.
     pub fn header_read_timeout(&self) -> Duration {
         Duration::from_millis(self.header_read_timeout_ms)
+    }
+    /// The connection idle timeout as a duration.
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_millis(self.idle_timeout_ms)
     }
     /// The body read timeout as a duration.
     pub fn body_read_timeout(&self) -> Duration {

@@ -191,7 +191,16 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
         cfg.limits.max_connections,
         cfg.limits.max_connections_per_ip,
     );
-    let admission = crate::http::accept::LimitAcceptor(limiter);
+    let admission = crate::http::accept::LimitAcceptor {
+        limiter,
+        first_byte: cfg.limits.header_read_timeout(),
+        // Above the request timeout: a request in progress answers before its
+        // connection could count as idle.
+        idle: cfg
+            .limits
+            .idle_timeout()
+            .max(cfg.limits.request_timeout() + Duration::from_secs(1)),
+    };
     let mut server = axum_server::from_tcp(listener).handle(handle.clone());
     // hyper enforces its header timeout only with a timer; the same timeout closes idle
     // keep-alive connections (hyper starts it whenever it waits for a request head).

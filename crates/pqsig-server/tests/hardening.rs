@@ -206,7 +206,8 @@ fn protocol_frames_before_hello_are_capped() {
 #[test]
 fn connections_are_limited_per_ip_and_idle_ones_time_out() {
     let s = TestServer::start_with(&with_limits(
-        "max_connections_per_ip = 2\nheader_read_timeout_ms = 400",
+        "max_connections_per_ip = 2\nheader_read_timeout_ms = 400\n\
+         request_timeout_ms = 500\nidle_timeout_ms = 600",
     ));
     let a = addr(&s);
     let c1 = TcpStream::connect(a).unwrap();

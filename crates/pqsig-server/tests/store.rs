@@ -145,7 +145,7 @@ fn sqlite_store_contract() {
     let err = store::open(&db, &Default::default())
         .err()
         .expect("newer schema refused");
-    assert!(err.0.contains("newer"), "{err}");
+    assert!(err.message.contains("newer"), "{err}");
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn postgres_store_and_service() {
         })
         .collect();
     for o in opens {
-        assert_eq!(o.join().unwrap().expect("concurrent open"), 2);
+        assert_eq!(o.join().unwrap().expect("concurrent open"), 3);
     }
 
     // Two service instances on one database, as behind a load balancer.

@@ -307,7 +307,8 @@ impl PostgresStore {
                 }
             }
         };
-        match rt.block_on(tokio::time::timeout(self.timeout, call)) {
+        // The timer is made inside the store's runtime (callers may have none).
+        match rt.block_on(async { tokio::time::timeout(self.timeout, call).await }) {
             Ok(r) => r,
             // The connection in use was dropped with the future: never reused.
             Err(_) => Err(StoreError::unavailable(format!(
