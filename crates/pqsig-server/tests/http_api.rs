@@ -363,7 +363,7 @@ fn health_metrics_openapi() {
     assert_eq!(st, 200);
     assert_eq!(h["status"], "ok");
     assert_eq!(h["store"], "sqlite");
-    assert_eq!(h["schema_version"], 2);
+    assert_eq!(h["schema_version"], 3);
     assert_eq!(h["insecure_kek"], false);
 
     let key = s.create_key("ML-DSA-44");

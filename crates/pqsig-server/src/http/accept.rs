@@ -11,10 +11,10 @@
 
 use axum_server::accept::Accept;
 use pqsig_proto::connlimit::{ConnGuard, ConnLimiter};
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::future::Future;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
