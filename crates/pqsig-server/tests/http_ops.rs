@@ -71,7 +71,9 @@ fn key_encryption_key_is_required_and_checked() {
     // World-readable: refused unless overridden (then it gets as far as the KEK check).
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&kek_file, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let err = Service::open(&cfg).err().expect("refuses a world-readable KEK file");
+    let err = Service::open(&cfg)
+        .err()
+        .expect("refuses a world-readable KEK file");
     assert!(err.contains("world-readable"), "{err}");
     cfg.allow_world_readable_kek = true;
     let err = Service::open(&cfg).err().expect("still another KEK");
