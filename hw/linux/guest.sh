@@ -33,7 +33,7 @@ served_by() {
     echo "$s" | head -8
     return 1
   fi
-  echo "   ($dev: $n driver requests, 0 rejected)"
+  echo "   ($dev: $n driver requests, 0 rejected)" >&2
 }
 
 kat() {
@@ -136,7 +136,7 @@ step "kernel log"
 if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace|general protection"; then
   fail "kernel warnings in dmesg"
 else
-  echo "dmesg: no WARN/BUG/Oops"
+  echo "dmesg: clean (no kernel warnings)"
 fi
 [ "$MODE" = full ] || rmmod ntt_hw || fail "rmmod"
 echo "guest: $FAILS failures"
