@@ -90,9 +90,11 @@ full)
 
   if [ -n "$PORT" ]; then
     step "socket demo: pqsig serve in the guest, pqsig client on the host"
-    for m in $(cat /lib/modules/net.order); do insmod "/lib/modules/$m" 2>/dev/null; done
+    for m in $(cat /lib/modules/net.order); do insmod "/lib/modules/$m" || fail "insmod $m"; done
+    for _ in $(seq 50); do [ -e /sys/class/net/eth0 ] && break; sleep 0.2; done
     ip link set lo up
-    ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2
+    ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 \
+      || fail "network"
     cat >/tmp/server.toml <<EOF
 listen = "127.0.0.1:8700"
 db = "/tmp/pqsig-server.db"
@@ -113,10 +115,15 @@ EOF
       sleep 1
     done
     KEY=$(sed -n 's/.*"id":"\([^"]*\)".*/\1/p' /tmp/key.json)
-    [ -n "$KEY" ] || { fail "serve: no key"; cat /tmp/serve.log; }
-    echo "SERVE_READY key=$KEY"
-    # The host runs its client, then connects here to say it is done.
-    nc -l -p $((PORT + 1)) >/dev/null
+    if [ -n "$KEY" ]; then
+      echo "SERVE_READY key=$KEY"
+      # The host runs its client, then connects here to say it is done.
+      nc -l -p $((PORT + 1)) >/dev/null
+    else
+      fail "serve: no key"
+      cat /tmp/serve.log
+      echo "SERVE_READY key="
+    fi
     s=$(ntt_hw_test stats)
     echo "   service served by the driver: $(counter "$s" percall_requests) per-call requests, $(counter "$s" rejected) rejected"
     [ "$(counter "$s" percall_requests)" -gt 0 ] || fail "the service did not use the driver"

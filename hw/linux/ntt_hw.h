@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * ntt_hw.h - user-space ABI of /dev/ntt_hw, the NTT/INTT accelerator card
- * behind QEMU's ivshmem-plain PCI device (see hw/linux/README.md).
+ * User-space ABI of /dev/ntt_hw, the NTT/INTT accelerator card
+ * behind QEMU's ivshmem-plain PCI device (see docs/OFFLOAD-KERNEL.md).
  *
  * Shared by the module (ntt_hw.c), the C test program (ntt_hw_test.c) and the
  * Rust devices `ntt-hw` / `ntt-hw-pooled` (crates/pqsig-card/src/ntt_hw.rs,

@@ -102,8 +102,10 @@ static int roundtrip_once(int fd, int32_t *win, uint32_t n)
 	int32_t *a = malloc(words * 4), *p = win ? win : malloc(words * 4);
 	int bad = 0;
 
-	for (i = 0; i < words; i++)
-		a[i] = p[i] = coeff();
+	for (i = 0; i < words; i++) {
+		a[i] = coeff();
+		p[i] = a[i];
+	}
 	if (win ? pooled(fd, 0, n, NTT_HW_MODE_MLDSA_NTT) :
 		  percall(fd, p, n, NTT_HW_MODE_MLDSA_NTT)) {
 		perror("ntt");
@@ -122,7 +124,7 @@ static int roundtrip_once(int fd, int32_t *win, uint32_t n)
 	for (i = 0; i < words && !bad; i++)
 		bad = modq(p[i]) != modq((int64_t)a[i] * MONT);
 	if (bad)
-		fprintf(stderr, "roundtrip: wrong result\n");
+		fprintf(stderr, "round trip: wrong result\n");
 out:
 	free(a);
 	if (!win)
@@ -143,7 +145,7 @@ static int roundtrip(const char *mode, int count)
 			return 1;
 		}
 	} else if (strcmp(mode, "percall")) {
-		fprintf(stderr, "roundtrip: percall or pooled\n");
+		fprintf(stderr, "round trip mode: percall or pooled\n");
 		return 1;
 	}
 	for (i = 0; i < count && !bad; i++)
@@ -167,7 +169,7 @@ static int concurrent(int procs, int count)
 		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 			bad = 1;
 	}
-	printf("%s concurrent: %d processes\n", bad ? "FAIL" : "ok  ", procs);
+	printf("%s %d processes at once\n", bad ? "FAIL" : "ok  ", procs);
 	return bad;
 }
 
@@ -191,7 +193,7 @@ static int areas(void)
 	bad |= m[0] == MAP_FAILED;
 	for (i = 1; i < 4; i++)
 		close(fd[i]);
-	printf("%s areas: 3 pooled openers, the 4th busy until one closes\n",
+	printf("%s pooled window: 3 openers, the 4th busy until one closes\n",
 	       bad ? "FAIL" : "ok  ");
 	return bad;
 }

@@ -155,7 +155,7 @@ PORT=""
 if [ "$MODE" = full ]; then
   # User networking for the socket demo: virtio-net and its module dependencies.
   MODDIR="/lib/modules/$KVER"
-  for m in virtio virtio_ring virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci failover net_failover virtio_net; do
+  for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci failover net_failover virtio_net; do
     f=$(find "$MODDIR/kernel" -name "$m.ko*" | head -n 1)
     [ -n "$f" ] && cp "$f" "$R/lib/modules/" && echo "${f##*/}" >>"$R/lib/modules/net.order"
   done
