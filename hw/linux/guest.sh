@@ -69,7 +69,7 @@ full)
     echo "MEASURE_BEGIN"
     for dev in ntt-hw ntt-hw-pooled; do
       ntt_hw_test reset
-      PQSIG_NTT_HW_STATS=1 pqsig --device "$dev" sign --alg ML-DSA-65 --sk /tmp/k.sk \
+      PQSIG_NTT_HW_STATS=1 pqsig --device "$dev" sign --deterministic --alg ML-DSA-65 --sk /tmp/k.sk \
         --in /tmp/msg --out "/tmp/sig.$dev" 2>/tmp/user.$dev || echo "sign_failed=1"
       ntt_hw_test stats | sed "s/^/$dev./"
       sed -n "s/^pqsig $dev: /$dev.user: /p" /tmp/user.$dev
