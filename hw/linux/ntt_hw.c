@@ -133,12 +133,21 @@ static bool num_polys_valid(u32 num_polys)
 	return num_polys >= 1 && num_polys <= NTT_HW_MAX_POLYS;
 }
 
+/* Phase times go to a request-local array first, into the stats under the lock. */
 static void phase(u64 *sums, enum ntt_hw_phase ph, u64 *t)
 {
 	u64 now = ktime_get_ns();
 
 	sums[ph] += now - *t;
 	*t = now;
+}
+
+static void add_phases(u64 *total, const u64 *sums)
+{
+	int i;
+
+	for (i = 0; i < NTT_HW_PHASES; i++)
+		total[i] += sums[i];
 }
 
 /*
@@ -214,7 +223,7 @@ static int card_run(struct ntt_hw *hw, u64 win_off, u32 num_polys, u32 mode,
 /* NTT_HW_IOC_TRANSFORM: the design's per-call path. */
 static long ntt_hw_transform(struct ntt_hw *hw, void __user *argp, u64 t0)
 {
-	u64 *sums = hw->stats.percall_ns;
+	u64 sums[NTT_HW_PHASES] = { 0 };
 	struct ntt_hw_req req;
 	void __user *ubuf;
 	dma_addr_t dma;
@@ -288,7 +297,8 @@ free:
 unlock:
 	if (ret == 0) {
 		phase(sums, NTT_HW_PH_EXIT, &t);
-		sums[NTT_HW_PH_TOTAL] += t - t0;
+		sums[NTT_HW_PH_TOTAL] = t - t0;
+		add_phases(hw->stats.percall_ns, sums);
 	}
 	mutex_unlock(&hw->lock);
 	return ret;
@@ -298,7 +308,7 @@ unlock:
 static long ntt_hw_pool_submit(struct ntt_hw_file *f, void __user *argp, u64 t0)
 {
 	struct ntt_hw *hw = f->hw;
-	u64 *sums = hw->stats.pool_ns;
+	u64 sums[NTT_HW_PHASES] = { 0 };
 	struct ntt_hw_pool_req req;
 	u64 t = t0;
 	u64 len;
@@ -329,7 +339,8 @@ static long ntt_hw_pool_submit(struct ntt_hw_file *f, void __user *argp, u64 t0)
 		hw->stats.pool_requests++;
 		hw->stats.polys += req.num_polys;
 		phase(sums, NTT_HW_PH_EXIT, &t);
-		sums[NTT_HW_PH_TOTAL] += t - t0;
+		sums[NTT_HW_PH_TOTAL] = t - t0;
+		add_phases(hw->stats.pool_ns, sums);
 	}
 unlock:
 	mutex_unlock(&hw->lock);
