@@ -398,7 +398,13 @@ fn serve_slots(
 }
 
 /// Serves request `seq` of slot `i` and signals its completion.
-pub(crate) fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, counters: &Counters) {
+pub(crate) fn serve_one(
+    st: &ClientState,
+    i: usize,
+    seq: u32,
+    accel: &dyn Accelerator,
+    counters: &Counters,
+) {
     let s = &st.regs().slots[i];
     let picked_up = doorbell_instant(s.rung_ns.load(Ordering::Relaxed));
     counters

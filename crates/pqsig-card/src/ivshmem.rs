@@ -134,7 +134,9 @@ mod tests {
         while r.header.magic.load(Ordering::Acquire) != regs::MAGIC {
             std::thread::yield_now();
         }
-        let poly: Vec<u8> = (0..256i32).flat_map(|i| (i * 1000 - 5000).to_le_bytes()).collect();
+        let poly: Vec<u8> = (0..256i32)
+            .flat_map(|i| (i * 1000 - 5000).to_le_bytes())
+            .collect();
         assert!(guest.write(regs::WINDOW_OFFSET + 4096, &poly));
         let s = &r.slots[0];
         s.region.store(0, Ordering::Relaxed);
@@ -148,7 +150,10 @@ mod tests {
             assert!(t0.elapsed() < Duration::from_secs(10), "no completion");
             std::thread::yield_now();
         }
-        assert_eq!(Status::from_u32(s.status.load(Ordering::Relaxed)), Status::Ok);
+        assert_eq!(
+            Status::from_u32(s.status.load(Ordering::Relaxed)),
+            Status::Ok
+        );
         let mut out = vec![0u8; 1024];
         assert!(guest.read(regs::WINDOW_OFFSET + 4096, &mut out));
         let mut want = [0i32; 256];
@@ -158,8 +163,10 @@ mod tests {
         let mut p = [pqsig::kernels::mldsa::Poly { coeffs: want }];
         (pqsig::kernels::mldsa::base_kernels(pqsig::backend::active()).ntt)(&mut p);
         let p = p[0];
-        let got: Vec<i32> =
-            out.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+        let got: Vec<i32> = out
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         let q = 8_380_417i64;
         for (g, w) in got.iter().zip(p.coeffs.iter()) {
             assert_eq!((*g as i64 - *w as i64).rem_euclid(q), 0);

@@ -36,10 +36,22 @@ pub const POLY_BYTES: usize = 1024;
 pub const MAX_POLYS: usize = 512;
 pub const POOL_BYTES: usize = MAX_POLYS * POLY_BYTES;
 pub const PHASES: usize = 11;
+
+// The driver splits the card's window into 4 areas of POOL_BYTES (3 pooled, 1 per-call).
+const _: () = assert!(crate::regs::WINDOW_LEN >= 4 * POOL_BYTES);
 /// Names of the phases of `NTT_HW_PH_*`, in order.
 pub const PHASE_NAMES: [&str; PHASES] = [
-    "entry", "check", "alloc", "copy_in", "window_in", "regs", "poll", "window_out",
-    "copy_out", "exit", "total",
+    "entry",
+    "check",
+    "alloc",
+    "copy_in",
+    "window_in",
+    "regs",
+    "poll",
+    "window_out",
+    "copy_out",
+    "exit",
+    "total",
 ];
 
 /// `struct ntt_hw_req`.
@@ -108,8 +120,8 @@ pub struct UserCounts {
 
 /// Opens the device read-write.
 pub fn open(path: &Path) -> std::io::Result<OwnedFd> {
-    let c = CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| std::io::ErrorKind::InvalidInput)?;
+    let c =
+        CString::new(path.as_os_str().as_bytes()).map_err(|_| std::io::ErrorKind::InvalidInput)?;
     // SAFETY: `c` is a valid C string; the result is checked.
     let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
     if fd < 0 {
@@ -236,7 +248,12 @@ fn mode_of(m: TransformMode) -> Option<u32> {
 
 impl KernelDevice for NttHwDevice {
     fn name(&self) -> String {
-        if self.pooled { "ntt-hw-pooled" } else { "ntt-hw" }.into()
+        if self.pooled {
+            "ntt-hw-pooled"
+        } else {
+            "ntt-hw"
+        }
+        .into()
     }
 
     fn description(&self) -> String {
@@ -390,6 +407,5 @@ mod tests {
         assert_eq!(offset_of!(Slot, status), 0x2c);
         assert_eq!(offset_of!(Slot, device_ns), 0x58);
         assert_eq!(crate::regs::WINDOW_OFFSET, 0x1000);
-        assert!(crate::regs::WINDOW_LEN >= 4 * POOL_BYTES);
     }
 }

@@ -15,7 +15,14 @@ fn serves_a_request_written_into_the_file_as_the_driver_does() {
     let dir = TempDir::new("card-ivshmem");
     let file = dir.path("shm");
     let child = pqsig()
-        .args(["card", "--accel", "timed", "--clock-mhz", "1000", "--ivshmem"])
+        .args([
+            "card",
+            "--accel",
+            "timed",
+            "--clock-mhz",
+            "1000",
+            "--ivshmem",
+        ])
         .arg(&file)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -24,7 +31,10 @@ fn serves_a_request_written_into_the_file_as_the_driver_does() {
         .unwrap();
     let t = Instant::now();
     while std::fs::metadata(&file).map_or(true, |m| m.len() < 4 << 20) {
-        assert!(t.elapsed() < Duration::from_secs(20), "card never mapped the file");
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "card never mapped the file"
+        );
         std::thread::sleep(Duration::from_millis(10));
     }
     let guest = pqsig_card::ivshmem::map_file(&file).unwrap();
@@ -37,7 +47,9 @@ fn serves_a_request_written_into_the_file_as_the_driver_does() {
     let s = &r.slots[0];
     let mut seq = s.start.load(Ordering::Relaxed);
     let mut request = |mode: u32, first: i32| {
-        let poly: Vec<u8> = (0..256).flat_map(|i: i32| (first + i).to_le_bytes()).collect();
+        let poly: Vec<u8> = (0..256)
+            .flat_map(|i: i32| (first + i).to_le_bytes())
+            .collect();
         assert!(guest.write(regs::WINDOW_OFFSET, &poly));
         s.region.store(0, Ordering::Relaxed);
         s.offset.store(0, Ordering::Relaxed);
@@ -75,7 +87,10 @@ fn socket_and_ivshmem_are_one_or_the_other() {
     let both = run_cmd(
         pqsig(),
         &[
-            "card", "--accel", "timed", "--socket",
+            "card",
+            "--accel",
+            "timed",
+            "--socket",
             dir.path("s").to_str().unwrap(),
             "--ivshmem",
             dir.path("f").to_str().unwrap(),

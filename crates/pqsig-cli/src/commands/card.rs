@@ -36,8 +36,12 @@ pub struct CardArgs {
     #[arg(long, value_name = "F", default_value_t = 125.0)]
     pub clock_mhz: f64,
     /// The Unix socket to listen on (a stale socket file is replaced).
-    #[arg(long, value_name = "PATH", required_unless_present = "ivshmem",
-          conflicts_with = "ivshmem")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        required_unless_present = "ivshmem",
+        conflicts_with = "ivshmem"
+    )]
     pub socket: Option<PathBuf>,
     /// Serve a VM instead: map FILE (created or grown to 4 MiB), the memory of QEMU's
     /// `-object memory-backend-file,share=on,mem-path=FILE -device ivshmem-plain`, and
