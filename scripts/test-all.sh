@@ -46,6 +46,13 @@
 #    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
 #    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
+# 11. The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
+#    busybox-static are installed (`.ci/run` installs them): hw/linux/run.sh --short
+#    builds ntt_hw.ko, boots the kernel under QEMU with the card on ivshmem, loads the
+#    driver, runs the ML-DSA-44 KAT (count 2) through --device ntt-hw (byte-identical to
+#    the host's, and served by the driver) and bad requests. It reuses the release CLI
+#    built above (its libraries go into the initramfs); the full form, with a static
+#    pqsig, is hw/linux/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -219,6 +226,28 @@ if command -v verilator >/dev/null 2>&1; then
   rm -rf "$HW_TMP"
 else
   echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
+fi
+
+echo "== Linux driver /dev/ntt_hw under QEMU (hw/linux/run.sh --short)"
+LINUX_MISSING=""
+command -v qemu-system-x86_64 >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING qemu-system-x86"
+ls /boot/vmlinuz-* >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-image-amd64"
+ls -d /lib/modules/*/build >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-headers-amd64"
+{ [ -x /bin/busybox ] && ! readelf -l /bin/busybox 2>/dev/null | grep -q INTERP; } \
+  || LINUX_MISSING="$LINUX_MISSING busybox-static"
+command -v cpio >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING cpio"
+if [ -z "$LINUX_MISSING" ]; then
+  cargo build --release -p pqsig-cli
+  LINUX_RC=0
+  PQSIG_GUEST_BIN="${CARGO_TARGET_DIR:-target}/release/pqsig" NTT_HW_TIMEOUT=600 \
+    hw/linux/run.sh --short || LINUX_RC=$?
+  if [ "$LINUX_RC" = 3 ]; then
+    echo "SKIPPED: Linux driver under QEMU (hw/linux/run.sh found the tools incomplete)"
+  elif [ "$LINUX_RC" != 0 ]; then
+    exit "$LINUX_RC"
+  fi
+else
+  echo "SKIPPED: Linux driver under QEMU (not installed:$LINUX_MISSING)"
 fi
 
 echo "all test stages passed"

@@ -39,6 +39,8 @@ pub mod client;
 pub mod cycles;
 pub mod device;
 pub mod futex;
+pub mod ivshmem;
+pub mod ntt_hw;
 pub mod ops;
 pub mod ops_device;
 pub mod regs;
@@ -166,6 +168,27 @@ static SIGNALLED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: libc::c_int) {
     SIGNALLED.store(true, Ordering::SeqCst);
+}
+
+/// Installs the SIGINT/SIGTERM handlers and returns a flag that becomes true once
+/// either arrives (a watcher thread polls the handler's flag every 20 ms).
+pub(crate) fn stop_on_signals() -> Arc<AtomicBool> {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic (async-signal-safe); installing a
+    // handler for SIGINT/SIGTERM has no other precondition.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    std::thread::spawn(move || {
+        while !SIGNALLED.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        flag.store(true, Ordering::SeqCst);
+    });
+    stop
 }
 
 /// Runs a card in the foreground until SIGINT or SIGTERM (then removes the socket);
