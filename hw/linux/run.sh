@@ -123,14 +123,14 @@ kvm_works() {
   printf '#!/bin/busybox sh\n/bin/busybox echo KVM_PROBE_OK\n/bin/busybox poweroff -f\n' >"$p/init"
   chmod +x "$p/init"
   (cd "$p" && find . | cpio -o -H newc --quiet | gzip -1 >"$WORK/probe.gz")
-  timeout 30 qemu-system-x86_64 -accel kvm -m 256 -display none -nodefaults -no-reboot \
+  timeout 15 qemu-system-x86_64 -accel kvm -m 256 -display none -nodefaults -no-reboot \
     -kernel "$VMLINUZ" -initrd "$WORK/probe.gz" -append "console=ttyS0 quiet panic=-1" \
     -serial "file:$WORK/probe.log" >/dev/null 2>&1 || true
   grep -q KVM_PROBE_OK "$WORK/probe.log" 2>/dev/null
 }
 ACCEL="${NTT_HW_ACCEL:-}"
 if [ -z "$ACCEL" ]; then
-  if kvm_works; then ACCEL=kvm; else ACCEL=tcg; KVM_WHY="unusable: no /dev/kvm or the probe guest did not boot in 30 s"; fi
+  if kvm_works; then ACCEL=kvm; else ACCEL=tcg; KVM_WHY="unusable: no /dev/kvm or the probe guest did not boot in 15 s"; fi
 fi
 case "$ACCEL" in
   kvm) say "accelerator: KVM (a probe guest booted on /dev/kvm)" ;;
