@@ -10,7 +10,7 @@
 #    ML-DSA code's polynomial-vector NTTs become one pqsig_mldsa_ntt_batch request of l
 #    or k polynomials (README.md).
 # 2. libpqsig_ffi.a and the pqsig CLI are built (cargo, profile $PQSIG_PROFILE: dev by
-#    default, which is optimised); liboqs is built with only ML-DSA, without OpenSSL,
+#    default, which is optimised; or taken from $PQSIG_FFI_LIB and $PQSIG_CLI); liboqs is built with only ML-DSA, without OpenSSL,
 #    for the generic target (so the patched ref code runs, not the AVX2 code).
 # 3. The script starts its own card (`pqsig card --accel timed`), and runs liboqs's
 #    test_sig and `kat_sig ALG --all` for each set with PQSIG_CARD and PQSIG_DEVICE=card:
@@ -45,13 +45,20 @@ echo "== liboqs on the card: source"
 src="$("$here/fetch-source.sh")"
 echo "   $src"
 
-echo "== pqsig: libpqsig_ffi.a and the CLI (cargo, profile $profile)"
-(cd "$root" && cargo build --profile "$profile" -p pqsig-ffi -p pqsig-cli)
-tgt="${CARGO_TARGET_DIR:-$root/target}"
-case "$tgt" in /*) ;; *) tgt="$root/$tgt" ;; esac
-pdir="$tgt/$([ "$profile" = dev ] && echo debug || echo "$profile")"
-ffi_lib="$pdir/libpqsig_ffi.a"
-pqsig="$pdir/pqsig"
+if [ -n "${PQSIG_FFI_LIB:-}" ] && [ -n "${PQSIG_CLI:-}" ]; then
+  # Built already (the test command passes what its `cargo test` stage built).
+  ffi_lib="$(cd "$(dirname "$PQSIG_FFI_LIB")" && pwd)/$(basename "$PQSIG_FFI_LIB")"
+  pqsig="$(cd "$(dirname "$PQSIG_CLI")" && pwd)/$(basename "$PQSIG_CLI")"
+  echo "== pqsig: $ffi_lib and $pqsig (PQSIG_FFI_LIB, PQSIG_CLI)"
+else
+  echo "== pqsig: libpqsig_ffi.a and the CLI (cargo, profile $profile)"
+  (cd "$root" && cargo build --profile "$profile" -p pqsig-ffi -p pqsig-cli)
+  tgt="${CARGO_TARGET_DIR:-$root/target}"
+  case "$tgt" in /*) ;; *) tgt="$root/$tgt" ;; esac
+  pdir="$tgt/$([ "$profile" = dev ] && echo debug || echo "$profile")"
+  ffi_lib="$pdir/libpqsig_ffi.a"
+  pqsig="$pdir/pqsig"
+fi
 [ -f "$ffi_lib" ] && [ -x "$pqsig" ] || { echo "run.sh: $ffi_lib or $pqsig missing" >&2; exit 1; }
 
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
