@@ -54,7 +54,7 @@ typedef enum pqsig_ntt_mode {
   // The forward NTT of the pq-crystals reference `ntt()`: FIPS 204 NTT, bit-reversed
   // output order (`a` evaluated at ζ^(2·brv8(i)+1), ζ = 1753).
   PQSIG_MLDSA_NTT = 0,
-  // The inverse of the reference `invntt_tomont()`: the inverse NTT including the
+  // The reference `invntt_tomont()`: the inverse NTT including the
   // factor 1/256, times the Montgomery factor 2^32.
   PQSIG_MLDSA_INVNTT_TOMONT = 1,
 } pqsig_ntt_mode;
