@@ -197,8 +197,11 @@ echo "== liboqs on the card (hw/liboqs/run.sh --short: ML-DSA-44 through a timed
 # `cargo test` stage built; the liboqs build is kept in the target directory. Full form
 # (all three sets, timings): hw/liboqs/run.sh OUTDIR (hw/liboqs/README.md).
 LIBOQS_TGT="${CARGO_TARGET_DIR:-target}"
-if [ -f "$LIBOQS_TGT/debug/libpqsig_ffi.a" ] && [ -x "$LIBOQS_TGT/debug/pqsig" ]; then
-  PQSIG_FFI_LIB="$LIBOQS_TGT/debug/libpqsig_ffi.a" PQSIG_CLI="$LIBOQS_TGT/debug/pqsig" \
+# The static library as the C tests find it: deps/ (where its compile writes it) first.
+LIBOQS_FFI="$LIBOQS_TGT/debug/deps/libpqsig_ffi.a"
+[ -f "$LIBOQS_FFI" ] || LIBOQS_FFI="$LIBOQS_TGT/debug/libpqsig_ffi.a"
+if [ -f "$LIBOQS_FFI" ] && [ -x "$LIBOQS_TGT/debug/pqsig" ]; then
+  PQSIG_FFI_LIB="$LIBOQS_FFI" PQSIG_CLI="$LIBOQS_TGT/debug/pqsig" \
     hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
 else
   hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
