@@ -341,7 +341,11 @@ fn pkg_config_file_links_the_example() {
 fn c_ntt_batch_through_the_card() {
     use std::sync::atomic::Ordering;
     let Some(b) = setup() else { return };
-    let exe = b.compile(&b.crate_dir.join("tests/c/test_ntt.c"), "test_ntt-card", false);
+    let exe = b.compile(
+        &b.crate_dir.join("tests/c/test_ntt.c"),
+        "test_ntt-card",
+        false,
+    );
     // The polynomials test_ntt.c transforms without error: batches 1, 2, 3, 4, 5, 9 in
     // both modes for two input ranges, two edge polynomials, a round trip of 4 twice.
     const POLYS: u64 = (1 + 2 + 3 + 4 + 5 + 9) * 4 + 2 + 8;
@@ -358,7 +362,11 @@ fn c_ntt_batch_through_the_card() {
         .spawn()
         .expect("card starts");
         let sock_str = sock.to_str().expect("utf-8 temp path");
-        let out = b.run_env(&exe, &[], &[("PQSIG_CARD", sock_str), ("PQSIG_DEVICE", device)]);
+        let out = b.run_env(
+            &exe,
+            &[],
+            &[("PQSIG_CARD", sock_str), ("PQSIG_DEVICE", device)],
+        );
         assert!(out.contains("checks passed"), "{device}: {out}");
         let c = &card.counters;
         assert_eq!(c.errors.load(Ordering::Relaxed), 0, "{device}: card errors");
@@ -374,6 +382,10 @@ fn c_ntt_batch_through_the_card() {
         );
         drop(card);
     }
-    let out = b.run_env(&exe, &["device-error"], &[("PQSIG_DEVICE", "no-such-device")]);
+    let out = b.run_env(
+        &exe,
+        &["device-error"],
+        &[("PQSIG_DEVICE", "no-such-device")],
+    );
     assert!(out.contains("checks passed"), "{out}");
 }
