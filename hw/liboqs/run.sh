@@ -38,7 +38,7 @@ jobs="${PQSIG_LIBOQS_JOBS:-2}"
 profile="${PQSIG_PROFILE:-dev}"
 if [ $short = 1 ]; then algs="ML-DSA-44"; flips="5 5"; else algs="ML-DSA-44 ML-DSA-65 ML-DSA-87"; flips=""; fi
 
-for tool in cmake cc cargo python3; do
+for tool in cmake cc cargo python3 patch nm tar sha256sum; do
   command -v $tool >/dev/null || { echo "run.sh: $tool not found" >&2; exit 2; }
 done
 
