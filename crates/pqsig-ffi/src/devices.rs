@@ -19,26 +19,33 @@ pub(crate) fn register() {
 /// operations and no transforms).
 pub(crate) fn kernel_device() -> Result<Option<Arc<dyn KernelDevice>>, &'static str> {
     static RESOLVED: OnceLock<Result<Option<Arc<dyn KernelDevice>>, String>> = OnceLock::new();
-    RESOLVED
-        .get_or_init(|| {
-            register();
-            let name = std::env::var("PQSIG_DEVICE").unwrap_or_default();
-            let name = name.trim();
-            if name.is_empty() || name.eq_ignore_ascii_case("cpu") {
-                return Ok(None);
-            }
-            kernel_device_by_name(name).map(Some).ok_or_else(|| {
+    let resolved = RESOLVED.get_or_init(|| {
+        register();
+        let name = std::env::var("PQSIG_DEVICE").unwrap_or_default();
+        let name = name.trim();
+        if name.is_empty() || name.eq_ignore_ascii_case("cpu") {
+            return Ok(None);
+        }
+        kernel_device_by_name(name).map(Some).ok_or_else(|| {
+            let known: Vec<_> = pqsig::batch::kernel_devices()
+                .iter()
+                .map(|d| d.name())
+                .collect();
+            if known.is_empty() {
+                format!(
+                    "PQSIG_DEVICE={name} names no kernel device (none registered: \
+                     PQSIG_CARD=PATH brings card and card-per-call)"
+                )
+            } else {
                 format!(
                     "PQSIG_DEVICE={name} names no kernel device (known: {})",
-                    pqsig::batch::kernel_devices()
-                        .iter()
-                        .map(|d| d.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    known.join(", ")
                 )
-            })
+            }
         })
-        .as_ref()
-        .map(Option::clone)
-        .map_err(String::as_str)
+    });
+    match resolved {
+        Ok(dev) => Ok(dev.clone()),
+        Err(message) => Err(message.as_str()),
+    }
 }

@@ -100,7 +100,7 @@ pub unsafe extern "C" fn pqsig_mldsa_ntt_batch(
                     format!("{F}: num_polys {num_polys} too large"),
                 )
             })?;
-        if (coeffs as usize) % core::mem::align_of::<i32>() != 0 {
+        if !coeffs.is_aligned() {
             return Err(Fail::new(
                 pqsig_status::PQSIG_ERR_UNSUPPORTED,
                 format!("{F}: coeffs is not aligned for int32_t"),
