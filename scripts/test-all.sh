@@ -39,6 +39,10 @@
 #    algorithm, Wycheproof ML-DSA seed vectors, CLI interop, pickling, a multiprocessing
 #    pool). SKIPPED when python3 -m venv / pip cannot be used (python3-venv missing, or
 #    pytest and maturin cannot be downloaded).
+# 9b. liboqs on the card (hw/liboqs/run.sh --short): liboqs's ML-DSA reference code with
+#    its polynomial-vector NTTs sent through the C library to a `timed` card; liboqs's
+#    test_sig and KATs for ML-DSA-44 (needs cmake; `.ci/run` installs it and fetches the
+#    oqs-sys crate's liboqs tree).
 # 10. The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
 #    installs verilator, iverilog, yosys): the Verilator co-simulation against the
 #    library kernels, every ACVP ML-DSA vector with the simulated accelerator as the
@@ -192,6 +196,23 @@ if command -v python3 >/dev/null 2>&1 \
 else
   echo "SKIPPED: Python package tests (python3 -m venv / pip unusable: install python3-venv,"
   echo "         and pip must be able to download pytest and maturin)"
+fi
+
+echo "== liboqs on the card (hw/liboqs/run.sh --short: ML-DSA-44 through a timed card)"
+# liboqs (the oqs-sys crate's tree, .ci/run fetches it) patched so its reference ML-DSA
+# NTTs go through the C library to a card the script starts; liboqs's own test_sig and
+# kat_sig --all (sha256 against liboqs's kats.json). Uses the C library and CLI that the
+# `cargo test` stage built; the liboqs build is kept in the target directory. Full form
+# (all three sets, timings): hw/liboqs/run.sh OUTDIR (hw/liboqs/README.md).
+LIBOQS_TGT="${CARGO_TARGET_DIR:-target}"
+# The static library as the C tests find it: deps/ (where its compile writes it) first.
+LIBOQS_FFI="$LIBOQS_TGT/debug/deps/libpqsig_ffi.a"
+[ -f "$LIBOQS_FFI" ] || LIBOQS_FFI="$LIBOQS_TGT/debug/libpqsig_ffi.a"
+if [ -f "$LIBOQS_FFI" ] && [ -x "$LIBOQS_TGT/debug/pqsig" ]; then
+  PQSIG_FFI_LIB="$LIBOQS_FFI" PQSIG_CLI="$LIBOQS_TGT/debug/pqsig" \
+    hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
+else
+  hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
 fi
 
 echo "== hardware: the NTT accelerator (hw/ntt: Verilator co-simulation, Icarus, Yosys; short forms)"
