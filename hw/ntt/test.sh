@@ -64,6 +64,14 @@ if command -v iverilog >/dev/null && command -v vvp >/dev/null; then
     out="$(vvp -n "$tmp/tbu_$q")"
     echo "$out" | sed 's/^/   /'
     echo "$out" | grep -q '^PASS' || { echo "   FAILED: units q=$q"; status=1; }
+    for inv in 0 1; do
+      iverilog -g2005 -P tb_w8bfu.Q="$q" -P tb_w8bfu.INV="$inv" -DVEC_DIR=\""$here/tb/vectors"\" \
+        -o "$tmp/tbw_${q}_$inv" "$here/tb/tb_w8bfu.v" "$here/rtl/ntt_w8bfu.v" \
+        "$here/rtl/ntt_cyc8.v" "$here/rtl/ntt_modmul.v"
+      out="$(vvp -n "$tmp/tbw_${q}_$inv")"
+      echo "$out" | sed 's/^/   /'
+      echo "$out" | grep -q '^PASS' || { echo "   FAILED: w8bfu q=$q inv=$inv"; status=1; }
+    done
   done
 else
   echo "== hw/ntt: Icarus Verilog bench SKIPPED (iverilog not installed)"

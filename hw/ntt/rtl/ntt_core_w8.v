@@ -157,6 +157,15 @@ module ntt_core_w8 #(
   wire r_fire = m_rvalid && m_rready;
   wire [AB-1:0] l_a = l_rows[AB-1:0];
   wire [2:0] l_h = bank3({{(10-AB){1'b0}}, l_a} << 3);   // coefficient 8a+i -> bank i ^ l_h
+  reg  [8*RB-1:0] l_bank;      // the beat's coefficients in bank order
+  integer lk, ll;
+  always @(*) begin
+    for (lk = 0; lk < 8; lk = lk + 1) begin
+      l_bank[lk*RB +: RB] = {RB{1'b0}};
+      for (ll = 0; ll < 8; ll = ll + 1)
+        if ((lk[2:0] ^ l_h) == ll[2:0]) l_bank[lk*RB +: RB] = m_rdata[ll*32 +: RB];
+    end
+  end
 
   // ---------------------------------------------------------------- compute issue
   reg [15:0]   c_poly;
@@ -219,7 +228,7 @@ module ntt_core_w8 #(
   wire [1:0] cc_r = mod3(p_s[1]);
   reg  [8*RB-1:0] g_buf;       // the 8 banks of the source buffer
   reg  [8*RB-1:0] u_x;
-  integer li;
+  integer li, lb;
   always @(*) begin
     case (p_src[1])
       2'd0: g_buf = bk_rdata[0*8*RB +: 8*RB];
@@ -227,8 +236,12 @@ module ntt_core_w8 #(
       2'd2: g_buf = bk_rdata[2*8*RB +: 8*RB];
       default: g_buf = bk_rdata[3*8*RB +: 8*RB];
     endcase
-    for (li = 0; li < 8; li = li + 1)
-      u_x[li*RB +: RB] = g_buf[(cc_h ^ rotl3(li[2:0], cc_r))*RB +: RB];
+    // constant-index selects (a variable part-select would infer multipliers)
+    for (li = 0; li < 8; li = li + 1) begin
+      u_x[li*RB +: RB] = {RB{1'b0}};
+      for (lb = 0; lb < 8; lb = lb + 1)
+        if ((cc_h ^ rotl3(li[2:0], cc_r)) == lb[2:0]) u_x[li*RB +: RB] = g_buf[lb*RB +: RB];
+    end
   end
 
   wire [8*RB-1:0] u_z;
@@ -249,7 +262,9 @@ module ntt_core_w8 #(
       tmp_wi = rotl3(bi[2:0] ^ wb_h, (wb_r == 2'd0) ? 2'd0 : 2'd3 - wb_r);
       tmp_wx = p_base[PIPE-1] | ({{(LOGN-3){1'b0}}, tmp_wi} << p_s[PIPE-1]);
       wb_addr[bi*AB +: AB] = tmp_wx[LOGN-1:3];
-      wb_data[bi*RB +: RB] = u_z[tmp_wi*RB +: RB];
+      wb_data[bi*RB +: RB] = {RB{1'b0}};
+      for (lb = 0; lb < 8; lb = lb + 1)
+        if (tmp_wi == lb[2:0]) wb_data[bi*RB +: RB] = u_z[lb*RB +: RB];
     end
   end
 
@@ -276,8 +291,11 @@ module ntt_core_w8 #(
                                        : bk_rdata[(0 + FINAL_Y)*8*RB +: 8*RB];
   reg  [DW-1:0] sr_beat;
   always @(*) begin
-    for (li = 0; li < 8; li = li + 1)
-      sr_beat[li*32 +: 32] = {{(32-RB){1'b0}}, sr_banks[(li[2:0] ^ s_rd_h)*RB +: RB]};
+    for (li = 0; li < 8; li = li + 1) begin
+      sr_beat[li*32 +: 32] = 32'd0;
+      for (lb = 0; lb < 8; lb = lb + 1)
+        if ((li[2:0] ^ s_rd_h) == lb[2:0]) sr_beat[li*32 +: RB] = sr_banks[lb*RB +: RB];
+    end
   end
 
   // W channel
@@ -320,7 +338,7 @@ module ntt_core_w8 #(
           bk_wdata[gi*RB +: RB] = wb_data[BK*RB +: RB];
         end else begin
           bk_waddr[gi*AB +: AB] = l_a;
-          bk_wdata[gi*RB +: RB] = m_rdata[(BK ^ l_h)*32 +: RB];
+          bk_wdata[gi*RB +: RB] = l_bank[BK*RB +: RB];
         end
         if (c_hit)
           bk_raddr[gi*AB +: AB] = rd_addr[BK*AB +: AB];
