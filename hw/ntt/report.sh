@@ -36,15 +36,18 @@ for t in yosys verilator python3; do
 done
 if [ "$units" = 1 ]; then
   # The 8-point units at equal throughput (8 points through 3 layers per cycle):
-  # ntt_wino8 (Winograd radix-8, 11 multipliers) against ntt_r2x8 (12 radix-2 BFUs).
+  # ntt_wino8 (Winograd radix-8, forward, 11 multipliers) against ntt_r2x8 (12 radix-2
+  # BFUs), and the Winograd core's two-direction unit ntt_w8bfu (11 multipliers).
   work="$root/target/hw-ntt-report"; mkdir -p "$work"
   for q in 8380417 12289; do
     rb=$([ "$q" = 8380417 ] && echo 23 || echo 14)
-    for u in ntt_wino8:winograd8:11 ntt_r2x8:radix2x3:12; do
+    sc=$([ "$q" = 8380417 ] && echo 3 || echo -1)
+    for u in ntt_wino8:winograd8:11 ntt_r2x8:radix2x3:12 ntt_w8bfu:winograd8_bidir:11; do
       IFS=: read -r top name mults <<<"$u"
       tag="unit_${top}_q$q"
+      extra=""; [ "$top" = ntt_w8bfu ] && extra="-set SCALE $sc"
       yosys -q -l "$work/$tag.log" -p "read_verilog $here/rtl/$top.v $here/rtl/ntt_cyc8.v $here/rtl/ntt_bfu.v $here/rtl/ntt_modmul.v; \
-          chparam -set Q $q -set RB $rb $top; synth_xilinx -family xc7 -top $top -flatten; \
+          chparam -set Q $q -set RB $rb $extra $top; synth_xilinx -family xc7 -top $top -flatten; \
           write_json $work/$tag.json" >/dev/null 2>>"$work/$tag.log"
       res="$(python3 "$here/gen/netlist_stats.py" "$work/$tag.json")"
       python3 - "$q" "$name" "$mults" "$res" <<'PY'

@@ -103,8 +103,12 @@ module ntt_core_w8 #(
   function [2:0] rotl3(input [2:0] v, input [1:0] r);
     rotl3 = (r == 2'd1) ? {v[1:0], v[2]} : (r == 2'd2) ? {v[0], v[2:1]} : v;
   endfunction
-  function [1:0] mod3(input [3:0] s);
-    mod3 = s % 3;
+  function [1:0] mod3(input [3:0] s);   // a table: s % 3 would build a 32-bit divider
+    case (s)
+      4'd1, 4'd4, 4'd7: mod3 = 2'd1;
+      4'd2, 4'd5, 4'd8: mod3 = 2'd2;
+      default:          mod3 = 2'd0;
+    endcase
   endfunction
 
   // beats of the next burst: not past the poly, 256 beats, or the next 4 KiB boundary
