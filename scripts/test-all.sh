@@ -41,8 +41,10 @@
 #    pytest and maturin cannot be downloaded).
 # 10. The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
 #    installs verilator, iverilog, yosys): the Verilator co-simulation against the
-#    library kernels and the Icarus benches (hw/ntt/test.sh, short form), Artix-7
-#    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
+#    library kernels (radix-2 and Winograd radix-8 cores), the Winograd schedule check
+#    and the Icarus benches (hw/ntt/test.sh, short form), Artix-7 synthesis of one
+#    radix-2 configuration per (q, n) and the ML-DSA Winograd core (hw/ntt/report.sh
+#    --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
 #    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
 set -euo pipefail
