@@ -73,12 +73,12 @@ work="$root/target/hw-ntt-report"
 mkdir -p "$work"
 cd "$root"
 r2_src="ntt_accel ntt_bank ntt_bfu ntt_core ntt_modmul ntt_tw_q12289_n1024 ntt_tw_q12289_n512 ntt_tw_q8380417_n256"
-w8_src="ntt_accel ntt_bank ntt_core_w8 ntt_w8bfu ntt_cyc8 ntt_modmul"   # + the config's ROM
+w8_src="ntt_accel ntt_bank ntt_core_w8 ntt_w8bfu ntt_cyc8 ntt_modmul ntt_w8rom_q12289_n1024 ntt_w8rom_q12289_n512 ntt_w8rom_q8380417_n256"
 cargo build -q -j1 -p pqsig-hwsim --example cycles >&2
 cyc_bin="${CARGO_TARGET_DIR:-$root/target}/debug/examples/cycles"
 for c in $configs; do
   IFS=: read -r q n b w <<<"$c"
-  if [ "${w:-}" = w8 ]; then kind=1; files="$w8_src ntt_w8rom_q${q}_n${n}"; tag="q${q}_n${n}_b${b}_w8"
+  if [ "${w:-}" = w8 ]; then kind=1; files="$w8_src"; tag="q${q}_n${n}_b${b}_w8"
   else kind=0; files="$r2_src"; tag="q${q}_n${n}_b${b}"; fi
   # each core's own files only (ABC's result depends slightly on what else is read;
   # a missing module of the other core is never elaborated)
