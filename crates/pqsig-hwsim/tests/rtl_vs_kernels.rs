@@ -3,9 +3,7 @@
 //! batch size 0..=64 for every configuration and mode, with stalls and offsets. The
 //! configurations are the nine radix-2 ones and the three Winograd radix-8 ones.
 
-use pqsig_hwsim::{
-    golden, BfuKind, Config, Mode, RtlNtt, SimError, ALL_CONFIGS, WINOGRAD_CONFIGS,
-};
+use pqsig_hwsim::{golden, BfuKind, Config, Mode, RtlNtt, SimError, ALL_CONFIGS, WINOGRAD_CONFIGS};
 
 fn full() -> bool {
     std::env::var("PQSIG_HWSIM_FULL")
@@ -98,7 +96,11 @@ fn single_ntt256_cycle_targets() {
         let mut sim = RtlNtt::new(cfg).unwrap();
         for mode in [Mode::Ntt, Mode::Intt] {
             let c = check(&mut sim, mode, 1, 3);
-            assert!(c.total <= bound, "{:?} bfus {bfus} {mode:?}: {c:?}", cfg.kind);
+            assert!(
+                c.total <= bound,
+                "{:?} bfus {bfus} {mode:?}: {c:?}",
+                cfg.kind
+            );
             assert!(c.load > 0 && c.compute > 0 && c.store > 0);
         }
     }
