@@ -45,9 +45,11 @@
 #    oqs-sys crate's liboqs tree).
 # 10. The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
 #    installs verilator, iverilog, yosys): the Verilator co-simulation against the
-#    library kernels, every ACVP ML-DSA vector with the simulated accelerator as the
-#    kernel device, and the Icarus benches (hw/ntt/test.sh, short form), Artix-7
-#    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
+#    library kernels (radix-2 and Winograd radix-8 cores), every ACVP ML-DSA vector
+#    with the simulated accelerator as the kernel device, the Winograd schedule check
+#    and the Icarus benches (hw/ntt/test.sh, short form), Artix-7 synthesis of one
+#    radix-2 configuration per (q, n) and the (12289, 512) Winograd core (hw/ntt/report.sh
+#    --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
 #    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
 # 11. The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
