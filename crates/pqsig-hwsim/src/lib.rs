@@ -21,6 +21,7 @@
 //!   order; inverse including 1/n), which are canonical already.
 
 pub mod device;
+pub mod falcon;
 mod ffi;
 pub mod golden;
 
