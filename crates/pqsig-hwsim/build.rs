@@ -199,7 +199,15 @@ fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
     for (prefix, top, params, files) in &models {
         let mdir = out.join(prefix);
         let status = Command::new(verilator)
-            .args(["--cc", "--build", "-j", "1", "-O2", "-Wno-fatal", "-Wno-WIDTH"])
+            .args([
+                "--cc",
+                "--build",
+                "-j",
+                "1",
+                "-O2",
+                "-Wno-fatal",
+                "-Wno-WIDTH",
+            ])
             .args(["--top-module", top, "--prefix", prefix])
             .args(params)
             .arg("-Mdir")

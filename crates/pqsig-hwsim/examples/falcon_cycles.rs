@@ -16,8 +16,12 @@ fn main() {
         s ^= s << 17;
         s
     };
-    let a: Vec<u64> = (0..4096).map(|_| (next() & !(0x400 << 52)) | (0x200 << 52)).collect();
-    let b: Vec<u64> = (0..4096).map(|_| (next() & !(0x400 << 52)) | (0x200 << 52)).collect();
+    let a: Vec<u64> = (0..4096)
+        .map(|_| (next() & !(0x400 << 52)) | (0x200 << 52))
+        .collect();
+    let b: Vec<u64> = (0..4096)
+        .map(|_| (next() & !(0x400 << 52)) | (0x200 << 52))
+        .collect();
     let mut out = Vec::new();
     for (op, name) in [(FpOp::Add, "fpadd"), (FpOp::Mul, "fpmul")] {
         let (r, lat) = fpu_stream(op, &a, &b).expect("simulation");
@@ -49,7 +53,10 @@ fn main() {
                 eprintln!("fft logn {logn} inverse {inverse}: mismatch");
                 std::process::exit(1);
             }
-            out.push(format!("\"{}fft{n}\":{cycles}", if inverse { "i" } else { "" }));
+            out.push(format!(
+                "\"{}fft{n}\":{cycles}",
+                if inverse { "i" } else { "" }
+            ));
         }
     }
     println!("{{{}}}", out.join(","));

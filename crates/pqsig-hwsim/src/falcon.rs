@@ -22,8 +22,7 @@ mod ffi {
             count: usize,
             latency: *mut u32,
         ) -> c_int;
-        pub fn falcon_fft_run(logn: u32, inverse: u32, data: *mut u64, cycles: *mut u64)
-            -> c_int;
+        pub fn falcon_fft_run(logn: u32, inverse: u32, data: *mut u64, cycles: *mut u64) -> c_int;
     }
 }
 
@@ -87,7 +86,14 @@ pub fn fpu_stream(op: FpOp, a: &[u64], b: &[u64]) -> Result<(Vec<u64>, u32), Fal
     // SAFETY: a, b and out hold a.len() words each (checked above); the harness reads a
     // and b and writes out within that length only, and keeps no pointer after returning.
     let rc = unsafe {
-        ffi::falcon_fpu_stream(code, a.as_ptr(), b.as_ptr(), out.as_mut_ptr(), a.len(), &mut lat)
+        ffi::falcon_fpu_stream(
+            code,
+            a.as_ptr(),
+            b.as_ptr(),
+            out.as_mut_ptr(),
+            a.len(),
+            &mut lat,
+        )
     };
     status(rc, "fpu_stream")?;
     Ok((out, lat))

@@ -45,9 +45,9 @@ fn library(data: &[u64], logn: u32, inverse: bool) -> Vec<u64> {
 
 fn expected_cycles(logn: u32, inverse: bool) -> u64 {
     let n = 1u64 << logn;
-    let layers = (logn - 1) as u64 * (6 * n / 4 + 24) + 2;
+    let layers = (logn - 1) as u64 * (6 * n / 4 + 24) + 1;
     if inverse {
-        layers + n + 8
+        layers + n + 9
     } else {
         layers
     }
@@ -73,7 +73,11 @@ fn engine_matches_library_fft_and_ifft() {
                     got[bad[0]],
                     want[bad[0]]
                 );
-                assert_eq!(cycles, expected_cycles(logn, inverse), "logn {logn} inverse {inverse}");
+                assert_eq!(
+                    cycles,
+                    expected_cycles(logn, inverse),
+                    "logn {logn} inverse {inverse}"
+                );
             }
         }
     }

@@ -31,11 +31,11 @@ impl Rng {
     /// A fraction field: random, or a pattern that stresses rounding and carries.
     fn frac(&mut self) -> u64 {
         match self.below(8) {
-            0 => M52,                            // all ones: carries out of the significand
-            1 => 0,                              // power of two
-            2 => self.next() & 0xF,              // few low bits
-            3 => M52 ^ (self.next() & 0xF),      // almost all ones
-            4 => (self.next() & M52) | 1,        // odd
+            0 => M52,                       // all ones: carries out of the significand
+            1 => 0,                         // power of two
+            2 => self.next() & 0xF,         // few low bits
+            3 => M52 ^ (self.next() & 0xF), // almost all ones
+            4 => (self.next() & M52) | 1,   // odd
             _ => self.next() & M52,
         }
     }
@@ -191,10 +191,39 @@ fn directed_pairs_match_emulation() {
     }
     // A few results spelled out (independent of the emulation).
     let one = 0x3FF0_0000_0000_0000u64;
-    let (r, _) = fpu_stream(FpOp::Add, &[one, one | 1, 0, SIGN, one], &[0x3CA0_0000_0000_0000, 0x3CA0_0000_0000_0000, SIGN, SIGN, one ^ SIGN]).unwrap();
-    assert_eq!(r, vec![one, one | 2, 0, SIGN, 0], "ties to even, zero signs, x + (-x) = +0");
-    let (r, _) = fpu_stream(FpOp::Mul, &[SIGN, 0x2000_0000_0000_0000, one | 1], &[one, 0x2000_0000_0000_0000 ^ SIGN, one | 1]).unwrap();
-    assert_eq!(r, vec![SIGN, SIGN, one | 2], "-0 * 1, flush to -0, (1+u)^2 rounds to 1+2u");
+    let (r, _) = fpu_stream(
+        FpOp::Add,
+        &[one, one | 1, 0, SIGN, one],
+        &[
+            0x3CA0_0000_0000_0000,
+            0x3CA0_0000_0000_0000,
+            SIGN,
+            SIGN,
+            one ^ SIGN,
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        r,
+        vec![one, one | 2, 0, SIGN, 0],
+        "ties to even, zero signs, x + (-x) = +0"
+    );
+    let (r, _) = fpu_stream(
+        FpOp::Mul,
+        &[SIGN, 0x1FF0_0000_0000_0000, 0x2000_0000_0000_0000, one | 1],
+        &[
+            one,
+            0x1FF0_0000_0000_0000 ^ SIGN,
+            0x2000_0000_0000_0000 ^ SIGN,
+            one | 1,
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        r,
+        vec![SIGN, SIGN, SIGN | (1 << 52), one | 2],
+        "-0 * 1; 2^-513 * -2^-513 flushes to -0; 2^-511 * -2^-511 = -2^-1022; (1+u)^2 -> 1+2u"
+    );
 }
 
 #[test]

@@ -58,7 +58,7 @@ int stream(M &m, uint32_t sub, const uint64_t *a, const uint64_t *b, uint64_t *o
   // The stream, one pair per cycle: pair c's result leaves after edge c + lat.
   for (size_t c = 0; c < count + lat; c++) {
     uint64_t y = c < count ? step(m, a[c], b[c], sub) : step(m, 0, 0, sub);
-    if (c + 1 >= lat) out[c + 1 - lat] = y;
+    if (c + 1 >= lat && c + 1 - lat < count) out[c + 1 - lat] = y;
   }
   return FALCON_SIM_OK;
 }
