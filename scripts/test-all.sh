@@ -46,6 +46,7 @@
 #    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
 #    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
+#    Also Falcon's binary64 units and FFT engine (hw/falcon/test.sh, report.sh --short).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -196,6 +197,16 @@ if command -v verilator >/dev/null 2>&1; then
     hw/ntt/report.sh --json --short
   else
     echo "SKIPPED: hw/ntt/report.sh (yosys not installed)"
+  fi
+  # Falcon's binary64 units and FFT/iFFT engine (hw/falcon, docs/HARDWARE-FALCON.md):
+  # 10^6 random pairs per operation against fpr::emulated, FFT/iFFT n = 512, 1024
+  # against the kernels, Icarus benches; Artix-7 synthesis of fpadd, fpmul, fft512.
+  # Full forms: hw/falcon/test.sh --full, hw/falcon/report.sh --json.
+  hw/falcon/test.sh
+  if command -v yosys >/dev/null 2>&1; then
+    hw/falcon/report.sh --json --short
+  else
+    echo "SKIPPED: hw/falcon/report.sh (yosys not installed)"
   fi
   # The CLI with the simulated accelerator as kernel device `rtl-ntt`: every NTT of
   # keygen, signing and verification runs on the RTL, and the KAT output must not change.
