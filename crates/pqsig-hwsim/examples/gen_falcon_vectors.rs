@@ -67,7 +67,7 @@ fn main() {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            if s % 29 == 0 {
+            if s.is_multiple_of(29) {
                 0
             } else {
                 ((((s >> 8) % 4001) as f64) - 2000.0).to_bits()

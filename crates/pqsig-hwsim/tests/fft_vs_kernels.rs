@@ -22,7 +22,7 @@ fn input(r: &mut Rng, n: usize, kind: u32) -> Vec<u64> {
     (0..n)
         .map(|_| {
             let x = r.next();
-            if x % 29 == 0 {
+            if x.is_multiple_of(29) {
                 return x & (1 << 63);
             }
             match kind {

@@ -8,6 +8,7 @@
 //! * random 64-bit patterns outside the domain too (subnormals, infinities, NaN), where
 //!   the emulation's result is unspecified but deterministic: the RTL computes the same
 //!   integer function, so it matches there as well.
+//!
 //! `PQSIG_HWSIM_FULL=1` streams 4·10^6 pairs per operation instead.
 
 use pqsig::kernels::falcon::fpr::emulated::Fpr as E;
