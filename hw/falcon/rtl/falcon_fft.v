@@ -32,7 +32,7 @@
 // a layer. Between layers the pipeline drains (the next layer reads what the last
 // butterflies write): 24 cycles. The inverse then scales the n words by 2/n, one per
 // cycle through the multiplier.
-// Cycles: forward (LOGN-1)(6n/4 + 24) + 2; inverse that + n + 8.
+// Cycles: forward (LOGN-1)(6n/4 + 24) + 1; inverse that + n + 9 (tests/fft_vs_kernels.rs).
 module falcon_fft #(
     parameter LOGN = 9
 ) (
