@@ -159,8 +159,8 @@ fn main() {
 // hw/falcon (binary64 units and the FFT engine): separate from the NTT models above. The
 // Verilator runtime compiled above serves these models too.
 
-/// Verilates the Falcon models (falcon_fpadd, falcon_fpmul, falcon_fft at LOGN 9 and 10)
-/// and compiles their harness (hw/falcon/sim).
+/// Verilates the Falcon models (falcon_fpadd, falcon_fpmul, falcon_fft at LOGN 9 and 10
+/// with one and with two adders/multipliers) and compiles their harness (hw/falcon/sim).
 fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
     let hw = manifest
         .join("../../hw/falcon")
@@ -174,7 +174,12 @@ fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
     let fft: Vec<&str> = units
         .iter()
         .copied()
-        .chain(["falcon_delay.v", "falcon_fft.v"])
+        .chain([
+            "falcon_delay.v",
+            "falcon_fft.v",
+            "falcon_fft_u1.v",
+            "falcon_fft_u2.v",
+        ])
         .collect();
     // (prefix, top, parameters, files)
     let models: Vec<(&str, &str, Vec<String>, Vec<&str>)> = vec![
@@ -190,6 +195,18 @@ fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
             "Vfalcon_fft_n1024",
             "falcon_fft",
             vec!["-GLOGN=10".into()],
+            [fft.clone(), vec!["falcon_fft_tw_n1024.v"]].concat(),
+        ),
+        (
+            "Vfalcon_fft2_n512",
+            "falcon_fft",
+            vec!["-GLOGN=9".into(), "-GUNITS=2".into()],
+            [fft.clone(), vec!["falcon_fft_tw_n512.v"]].concat(),
+        ),
+        (
+            "Vfalcon_fft2_n1024",
+            "falcon_fft",
+            vec!["-GLOGN=10".into(), "-GUNITS=2".into()],
             [fft.clone(), vec!["falcon_fft_tw_n1024.v"]].concat(),
         ),
     ];

@@ -22,7 +22,13 @@ mod ffi {
             count: usize,
             latency: *mut u32,
         ) -> c_int;
-        pub fn falcon_fft_run(logn: u32, inverse: u32, data: *mut u64, cycles: *mut u64) -> c_int;
+        pub fn falcon_fft_run(
+            units: u32,
+            logn: u32,
+            inverse: u32,
+            data: *mut u64,
+            cycles: *mut u64,
+        ) -> c_int;
     }
 }
 
@@ -99,14 +105,25 @@ pub fn fpu_stream(op: FpOp, a: &[u64], b: &[u64]) -> Result<(Vec<u64>, u32), Fal
     Ok((out, lat))
 }
 
-/// Runs the FFT engine of degree 2^logn (logn 9 or 10) on `data` in place (n binary64
-/// bit patterns in the library's layout): forward FFT, or inverse when `inverse`.
-/// Returns the engine's cycles for the transform (start to done; the host port's load
-/// and unload are not counted).
+/// Runs the FFT engine of degree 2^logn (logn 9 or 10) with one adder and one multiplier
+/// on `data` in place (n binary64 bit patterns in the library's layout): forward FFT, or
+/// inverse when `inverse`. Returns the engine's cycles for the transform (start to done;
+/// the host port's load and unload are not counted).
 pub fn fft_run(logn: u32, inverse: bool, data: &mut [u64]) -> Result<u64, FalconSimError> {
-    if !(logn == 9 || logn == 10) || data.len() != 1 << logn {
+    fft_run_units(1, logn, inverse, data)
+}
+
+/// [`fft_run`] on the engine with `units` adders and multipliers (1 or 2: the RTL's
+/// `UNITS` parameter).
+pub fn fft_run_units(
+    units: u32,
+    logn: u32,
+    inverse: bool,
+    data: &mut [u64],
+) -> Result<u64, FalconSimError> {
+    if !(logn == 9 || logn == 10) || data.len() != 1 << logn || !(units == 1 || units == 2) {
         return Err(FalconSimError::BadArg(format!(
-            "logn {logn} with {} words (engines: logn 9 and 10, n words)",
+            "logn {logn}, {units} units, {} words (engines: logn 9 and 10, 1 or 2 units, n words)",
             data.len()
         )));
     }
@@ -114,7 +131,8 @@ pub fn fft_run(logn: u32, inverse: bool, data: &mut [u64]) -> Result<u64, Falcon
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: data holds exactly 2^logn words (checked above), all the harness touches;
     // it keeps no pointer after returning.
-    let rc = unsafe { ffi::falcon_fft_run(logn, inverse as u32, data.as_mut_ptr(), &mut cycles) };
+    let rc =
+        unsafe { ffi::falcon_fft_run(units, logn, inverse as u32, data.as_mut_ptr(), &mut cycles) };
     status(rc, "fft_run")?;
     Ok(cycles)
 }

@@ -4,7 +4,7 @@
 
 use pqsig::kernels::falcon::fft::portable;
 use pqsig::kernels::falcon::fpr::Fpr;
-use pqsig_hwsim::falcon::fft_run;
+use pqsig_hwsim::falcon::{fft_run, fft_run_units};
 
 struct Rng(u64);
 impl Rng {
@@ -43,11 +43,13 @@ fn library(data: &[u64], logn: u32, inverse: bool) -> Vec<u64> {
     f.iter().map(|x| x.to_bits()).collect()
 }
 
-fn expected_cycles(logn: u32, inverse: bool) -> u64 {
+/// Cycles of one transform: a butterfly every 6/units cycles, a 24-cycle drain per
+/// layer; the inverse's scaling streams n/units words.
+fn expected_cycles(units: u64, logn: u32, inverse: bool) -> u64 {
     let n = 1u64 << logn;
-    let layers = (logn - 1) as u64 * (6 * n / 4 + 24) + 1;
+    let layers = (logn - 1) as u64 * (6 / units * n / 4 + 24) + 1;
     if inverse {
-        layers + n + 9
+        layers + n / units + 9
     } else {
         layers
     }
@@ -55,7 +57,16 @@ fn expected_cycles(logn: u32, inverse: bool) -> u64 {
 
 #[test]
 fn engine_matches_library_fft_and_ifft() {
-    let mut r = Rng(0x0FF7_1234_5678_9ABC);
+    engine_matches_library(1, 0x0FF7_1234_5678_9ABC);
+}
+
+#[test]
+fn two_unit_engine_matches_library_fft_and_ifft() {
+    engine_matches_library(2, 0x2222_1234_5678_9ABC);
+}
+
+fn engine_matches_library(units: u32, seed: u64) {
+    let mut r = Rng(seed);
     for logn in [9u32, 10] {
         let n = 1usize << logn;
         for kind in 0..2 {
@@ -63,11 +74,11 @@ fn engine_matches_library_fft_and_ifft() {
                 let data = input(&mut r, n, kind);
                 let want = library(&data, logn, inverse);
                 let mut got = data.clone();
-                let cycles = fft_run(logn, inverse, &mut got).expect("simulation");
+                let cycles = fft_run_units(units, logn, inverse, &mut got).expect("simulation");
                 let bad: Vec<usize> = (0..n).filter(|&i| got[i] != want[i]).collect();
                 assert!(
                     bad.is_empty(),
-                    "logn {logn} inverse {inverse} kind {kind}: {} words differ, first #{} rtl {:#018x} library {:#018x}",
+                    "units {units} logn {logn} inverse {inverse} kind {kind}: {} words differ, first #{} rtl {:#018x} library {:#018x}",
                     bad.len(),
                     bad[0],
                     got[bad[0]],
@@ -75,8 +86,8 @@ fn engine_matches_library_fft_and_ifft() {
                 );
                 assert_eq!(
                     cycles,
-                    expected_cycles(logn, inverse),
-                    "logn {logn} inverse {inverse}"
+                    expected_cycles(units as u64, logn, inverse),
+                    "units {units} logn {logn} inverse {inverse}"
                 );
             }
         }
@@ -102,4 +113,5 @@ fn round_trip_through_the_engine_matches_library() {
 fn bad_shapes_are_errors() {
     assert!(fft_run(8, false, &mut [0u64; 256]).is_err());
     assert!(fft_run(9, false, &mut [0u64; 100]).is_err());
+    assert!(fft_run_units(3, 9, false, &mut [0u64; 512]).is_err());
 }

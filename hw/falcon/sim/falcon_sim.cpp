@@ -7,6 +7,8 @@
 #include "Vfalcon_fpadd.h"
 #include "Vfalcon_fft_n1024.h"
 #include "Vfalcon_fft_n512.h"
+#include "Vfalcon_fft2_n1024.h"
+#include "Vfalcon_fft2_n512.h"
 #include "Vfalcon_fpmul.h"
 #include "verilated.h"
 
@@ -110,9 +112,17 @@ extern "C" int falcon_fpu_stream(uint32_t op, const uint64_t *a, const uint64_t 
   return stream(*m, op == FALCON_FPU_SUB, a, b, out, count, latency);
 }
 
-extern "C" int falcon_fft_run(uint32_t logn, uint32_t inverse, uint64_t *data,
+extern "C" int falcon_fft_run(uint32_t units, uint32_t logn, uint32_t inverse, uint64_t *data,
                               uint64_t *cycles) {
-  if (!data || inverse > 1) return FALCON_SIM_EBADARG;
+  if (!data || inverse > 1 || units < 1 || units > 2) return FALCON_SIM_EBADARG;
+  if (units == 2 && logn == 9) {
+    auto m = std::make_unique<Vfalcon_fft2_n512>();
+    return fft(*m, 512, inverse, data, cycles);
+  }
+  if (units == 2 && logn == 10) {
+    auto m = std::make_unique<Vfalcon_fft2_n1024>();
+    return fft(*m, 1024, inverse, data, cycles);
+  }
   if (logn == 9) {
     auto m = std::make_unique<Vfalcon_fft_n512>();
     return fft(*m, 512, inverse, data, cycles);

@@ -21,11 +21,13 @@ extern "C" {
 int falcon_fpu_stream(uint32_t op, const uint64_t *a, const uint64_t *b, uint64_t *out,
                       size_t count, uint32_t *latency);
 
-// Runs one transform on the FFT engine for logn 9 or 10: loads the n words of `data`
+// Runs one transform on the FFT engine for logn 9 or 10 with `units` adders/multipliers: loads the n words of `data`
 // (binary64 bit patterns, the library's layout) through the host port, starts fft
 // (inverse = 0) or ifft (inverse = 1), waits for the end and reads the result back
 // into `data`. *cycles (may be NULL) receives the engine's cycle count (start to done).
-int falcon_fft_run(uint32_t logn, uint32_t inverse, uint64_t *data, uint64_t *cycles);
+// units = 1 (one adder, one multiplier) or 2 (two of each): the engine's UNITS parameter.
+int falcon_fft_run(uint32_t units, uint32_t logn, uint32_t inverse, uint64_t *data,
+                   uint64_t *cycles);
 
 #ifdef __cplusplus
 }
