@@ -2,10 +2,12 @@
 # hw/falcon/report.sh — Artix-7 resources (Yosys synth_xilinx) and cycles (Verilator) of
 # the Falcon binary64 units and FFT engine, one JSON line per unit:
 #   {"unit","lut","ff","dsp","bram","lut_levels","cycles"}
-# units: fpadd, fpmul (cycles = latency; both run at II = 1), fft512, fft1024 (cycles =
-# one forward transform; "ifft_cycles" = one inverse transform, scaling included).
+# units: fpadd, fpmul (cycles = latency; both run at II = 1), fft512, fft1024 (the engine
+# with one adder and one multiplier, as in the paper), fft512x2, fft1024x2 (UNITS = 2: two
+# of each); for the engines cycles = one forward transform, "ifft_cycles" = one inverse
+# transform (scaling included).
 #
-#   hw/falcon/report.sh --json           all four units
+#   hw/falcon/report.sh --json           all six
 #   hw/falcon/report.sh --json --short   fpadd, fpmul, fft512 (CI)
 #
 # Cycles: crates/pqsig-hwsim example `falcon_cycles` (every figure from a run checked
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --json) json=1 ;;
     --short) short=1 ;;
-    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -37,15 +39,17 @@ cargo build -q -j1 -p pqsig-hwsim --example falcon_cycles >&2
 cycles="$("${CARGO_TARGET_DIR:-$root/target}/debug/examples/falcon_cycles")"
 rtl="$here/rtl"
 units_src="$rtl/falcon_fpadd.v $rtl/falcon_fpmul.v $rtl/falcon_round_pack.v"
-if [ "$short" = 1 ]; then list="fpadd fpmul fft512"; else list="fpadd fpmul fft512 fft1024"; fi
+if [ "$short" = 1 ]; then list="fpadd fpmul fft512"; else list="fpadd fpmul fft512 fft1024 fft512x2 fft1024x2"; fi
+engine_src="$units_src $rtl/falcon_delay.v $rtl/falcon_fft.v $rtl/falcon_fft_u1.v $rtl/falcon_fft_u2.v"
 for u in $list; do
   case "$u" in
     fpadd) src="$units_src"; top=falcon_fpadd; param="" ;;
     fpmul) src="$units_src"; top=falcon_fpmul; param="" ;;
-    fft512) src="$units_src $rtl/falcon_delay.v $rtl/falcon_fft.v $rtl/falcon_fft_tw_n512.v"
-            top=falcon_fft; param="chparam -set LOGN 9 falcon_fft;" ;;
-    fft1024) src="$units_src $rtl/falcon_delay.v $rtl/falcon_fft.v $rtl/falcon_fft_tw_n1024.v"
-             top=falcon_fft; param="chparam -set LOGN 10 falcon_fft;" ;;
+    fft512|fft512x2|fft1024|fft1024x2)
+      n="${u#fft}"; n="${n%x2}"; logn=$([ "$n" = 512 ] && echo 9 || echo 10)
+      units=$([ "${u%x2}" != "$u" ] && echo 2 || echo 1)
+      src="$engine_src $rtl/falcon_fft_tw_n$n.v"; top=falcon_fft
+      param="chparam -set LOGN $logn -set UNITS $units falcon_fft;" ;;
   esac
   yosys -q -l "$work/$u.log" -p "read_verilog $src; $param \
       synth_xilinx -family xc7 -top $top -flatten; write_json $work/$u.json" >/dev/null 2>>"$work/$u.log"

@@ -6,7 +6,7 @@
 #   hw/falcon/test.sh          short form (CI): 10^6 random operand pairs per operation
 #                              (add, sub, mul) + directed pairs + 2.5*10^5 arbitrary bit
 #                              patterns, FFT/iFFT n = 512, 1024 against the kernels; Icarus:
-#                              directed unit cases and one n = 512 fft + ifft
+#                              directed unit cases and one n = 512 fft + ifft on each engine (UNITS 1, 2)
 #   hw/falcon/test.sh --full   the same with 4*10^6 random pairs per operation
 #
 # Prints SKIPPED (and exits 0) for a part whose simulator is not installed.
@@ -38,11 +38,14 @@ if command -v iverilog >/dev/null && command -v vvp >/dev/null; then
   out="$(vvp -n "$tmp/tb_fpu")"
   echo "$out" | sed 's/^/   /'
   echo "$out" | grep -qx PASS || { echo "   FAILED: tb_fpu"; status=1; }
-  iverilog -g2005 -DVEC_DIR=\""$here/tb/vectors"\" -o "$tmp/tb_fft" "$here/tb/tb_fft.v" $units \
-    "$rtl/falcon_delay.v" "$rtl/falcon_fft.v" "$rtl/falcon_fft_tw_n512.v"
-  out="$(vvp -n "$tmp/tb_fft")"
-  echo "$out" | sed 's/^/   /'
-  echo "$out" | grep -qx PASS || { echo "   FAILED: tb_fft"; status=1; }
+  for u in 1 2; do
+    iverilog -g2005 -P tb_fft.UNITS=$u -DVEC_DIR=\""$here/tb/vectors"\" -o "$tmp/tb_fft$u" \
+      "$here/tb/tb_fft.v" $units "$rtl/falcon_delay.v" "$rtl/falcon_fft.v" \
+      "$rtl/falcon_fft_u1.v" "$rtl/falcon_fft_u2.v" "$rtl/falcon_fft_tw_n512.v"
+    out="$(vvp -n "$tmp/tb_fft$u")"
+    echo "$out" | sed 's/^/   /'
+    echo "$out" | grep -qx PASS || { echo "   FAILED: tb_fft UNITS=$u"; status=1; }
+  done
 else
   echo "== hw/falcon: Icarus Verilog benches SKIPPED (iverilog not installed)"
 fi

@@ -1,12 +1,13 @@
 //! Cycle figures of hw/falcon from the Verilator models, each from a run checked
 //! against the library: the latency of falcon_fpadd and falcon_fpmul (measured on the
 //! model, on a stream checked against `fpr::emulated`), and the cycles of one forward
-//! and one inverse transform of the FFT engine at n = 512 and 1024 (checked against the
-//! portable kernels). One JSON object on stdout; exit status 1 on any mismatch.
+//! and one inverse transform of the FFT engine at n = 512 and 1024, with one and with two
+//! adders/multipliers (keys fft512, ifft512, fft512x2, ...; checked against the portable
+//! kernels). One JSON object on stdout; exit status 1 on any mismatch.
 //! Usage: cargo run -p pqsig-hwsim --example falcon_cycles
 use pqsig::kernels::falcon::fft::portable;
 use pqsig::kernels::falcon::fpr::{emulated::Fpr as E, Fpr};
-use pqsig_hwsim::falcon::{fft_run, fpu_stream, FpOp};
+use pqsig_hwsim::falcon::{fft_run_units, fpu_stream, FpOp};
 
 fn main() {
     let mut s = 0x9E37_79B9_7F4A_7C15u64;
@@ -40,9 +41,9 @@ fn main() {
         let input: Vec<u64> = (0..n)
             .map(|_| ((((next() >> 8) % 4001) as f64) - 2000.0).to_bits())
             .collect();
-        for inverse in [false, true] {
+        for (units, inverse) in [(1, false), (1, true), (2, false), (2, true)] {
             let mut hw = input.clone();
-            let cycles = fft_run(logn, inverse, &mut hw).expect("simulation");
+            let cycles = fft_run_units(units, logn, inverse, &mut hw).expect("simulation");
             let mut sw: Vec<Fpr> = input.iter().map(|&x| Fpr::from_bits(x)).collect();
             if inverse {
                 portable::ifft(&mut sw, logn);
@@ -50,12 +51,13 @@ fn main() {
                 portable::fft(&mut sw, logn);
             }
             if sw.iter().zip(&hw).any(|(x, &y)| x.to_bits() != y) {
-                eprintln!("fft logn {logn} inverse {inverse}: mismatch");
+                eprintln!("fft units {units} logn {logn} inverse {inverse}: mismatch");
                 std::process::exit(1);
             }
             out.push(format!(
-                "\"{}fft{n}\":{cycles}",
-                if inverse { "i" } else { "" }
+                "\"{}fft{n}{}\":{cycles}",
+                if inverse { "i" } else { "" },
+                if units == 2 { "x2" } else { "" }
             ));
         }
     }
