@@ -48,7 +48,9 @@ for u in $list; do
     fft512|fft512x2|fft1024|fft1024x2)
       n="${u#fft}"; n="${n%x2}"; logn=$([ "$n" = 512 ] && echo 9 || echo 10)
       units=$([ "${u%x2}" != "$u" ] && echo 2 || echo 1)
-      src="$engine_src $rtl/falcon_fft_tw_n$n.v"; top=falcon_fft
+      # both ROMs: Yosys also elaborates the cores at their default LOGN (the unused ROM
+      # is dropped with the rest of the unused hierarchy)
+      src="$engine_src $rtl/falcon_fft_tw_n512.v $rtl/falcon_fft_tw_n1024.v"; top=falcon_fft
       param="chparam -set LOGN $logn -set UNITS $units falcon_fft;" ;;
   esac
   yosys -q -l "$work/$u.log" -p "read_verilog $src; $param \
