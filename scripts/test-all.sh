@@ -48,10 +48,11 @@
 #    library kernels (radix-2 and Winograd radix-8 cores), every ACVP ML-DSA vector
 #    with the simulated accelerator as the kernel device, the Winograd schedule check
 #    and the Icarus benches (hw/ntt/test.sh, short form), Artix-7 synthesis of one
-#    radix-2 configuration per (q, n) and the (12289, 512) Winograd core (hw/ntt/report.sh
+#    configuration per modulus (radix-2 ML-DSA, Winograd Falcon-512; hw/ntt/report.sh
 #    --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
 #    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
+#    Also Falcon's binary64 units and FFT engine (hw/falcon/test.sh, report.sh --short).
 # 11. The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
 #    busybox-static are installed (`.ci/run` installs them): hw/linux/run.sh --short
 #    builds ntt_hw.ko, boots the kernel under QEMU with the card on ivshmem, loads the
@@ -226,6 +227,16 @@ if command -v verilator >/dev/null 2>&1; then
     hw/ntt/report.sh --json --short
   else
     echo "SKIPPED: hw/ntt/report.sh (yosys not installed)"
+  fi
+  # Falcon's binary64 units and FFT/iFFT engine (hw/falcon, docs/HARDWARE-FALCON.md):
+  # 10^6 random pairs per operation against fpr::emulated, FFT/iFFT n = 512, 1024
+  # against the kernels, Icarus benches; Artix-7 synthesis of fpadd, fpmul, fft512.
+  # Full forms: hw/falcon/test.sh --full, hw/falcon/report.sh --json.
+  hw/falcon/test.sh
+  if command -v yosys >/dev/null 2>&1; then
+    hw/falcon/report.sh --json --short
+  else
+    echo "SKIPPED: hw/falcon/report.sh (yosys not installed)"
   fi
   # The CLI with the simulated accelerator as kernel device `rtl-ntt`: every NTT of
   # keygen, signing and verification runs on the RTL, and the KAT output must not change.

@@ -166,4 +166,98 @@ fn main() {
         .file(vinc.join("verilated_threads.cpp"));
     r.compile("ntt_sim_verilated");
     println!("cargo:rustc-link-lib=dylib=pthread");
+
+    build_falcon(&verilator, &vinc, &manifest, &out);
+}
+
+// ---------------------------------------------------------------------------------------
+// hw/falcon (binary64 units and the FFT engine): separate from the NTT models above. The
+// Verilator runtime compiled above serves these models too.
+
+/// Verilates the Falcon models (falcon_fpadd, falcon_fpmul, falcon_fft at LOGN 9 and 10
+/// with one and with two adders/multipliers) and compiles their harness (hw/falcon/sim).
+fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
+    let hw = manifest
+        .join("../../hw/falcon")
+        .canonicalize()
+        .expect("hw/falcon not found");
+    let rtl = hw.join("rtl");
+    let sim = hw.join("sim");
+    println!("cargo:rerun-if-changed={}", rtl.display());
+    println!("cargo:rerun-if-changed={}", sim.display());
+    let units = ["falcon_fpadd.v", "falcon_fpmul.v", "falcon_round_pack.v"];
+    let fft: Vec<&str> = units
+        .iter()
+        .copied()
+        .chain([
+            "falcon_delay.v",
+            "falcon_fft.v",
+            "falcon_fft_u1.v",
+            "falcon_fft_u2.v",
+        ])
+        .collect();
+    // (prefix, top, parameters, files)
+    let models: Vec<(&str, &str, Vec<String>, Vec<&str>)> = vec![
+        ("Vfalcon_fpadd", "falcon_fpadd", vec![], units.to_vec()),
+        ("Vfalcon_fpmul", "falcon_fpmul", vec![], units.to_vec()),
+        (
+            "Vfalcon_fft_n512",
+            "falcon_fft",
+            vec!["-GLOGN=9".into()],
+            [fft.clone(), vec!["falcon_fft_tw_n512.v"]].concat(),
+        ),
+        (
+            "Vfalcon_fft_n1024",
+            "falcon_fft",
+            vec!["-GLOGN=10".into()],
+            [fft.clone(), vec!["falcon_fft_tw_n1024.v"]].concat(),
+        ),
+        (
+            "Vfalcon_fft2_n512",
+            "falcon_fft",
+            vec!["-GLOGN=9".into(), "-GUNITS=2".into()],
+            [fft.clone(), vec!["falcon_fft_tw_n512.v"]].concat(),
+        ),
+        (
+            "Vfalcon_fft2_n1024",
+            "falcon_fft",
+            vec!["-GLOGN=10".into(), "-GUNITS=2".into()],
+            [fft.clone(), vec!["falcon_fft_tw_n1024.v"]].concat(),
+        ),
+    ];
+    let mut h = cc::Build::new();
+    h.cpp(true).std("c++17").opt_level(2).warnings(false);
+    h.include(&sim).include(vinc).include(vinc.join("vltstd"));
+    for (prefix, top, params, files) in &models {
+        let mdir = out.join(prefix);
+        let status = Command::new(verilator)
+            .args([
+                "--cc",
+                "--build",
+                "-j",
+                "1",
+                "-O2",
+                "-Wno-fatal",
+                "-Wno-WIDTH",
+            ])
+            .args(["--top-module", top, "--prefix", prefix])
+            .args(params)
+            .arg("-Mdir")
+            .arg(&mdir)
+            .args(["-CFLAGS", "-O1 -fPIC"])
+            .args(files.iter().map(|f| rtl.join(f)))
+            .status()
+            .expect("running verilator");
+        assert!(status.success(), "verilator failed for {prefix}");
+        let lib = format!("{}_model", prefix.to_lowercase());
+        fs::copy(
+            mdir.join(format!("{prefix}__ALL.a")),
+            out.join(format!("lib{lib}.a")),
+        )
+        .unwrap();
+        println!("cargo:rustc-link-lib=static={lib}");
+        h.include(&mdir);
+    }
+    h.file(sim.join("falcon_sim.cpp"));
+    h.compile("falcon_sim_harness");
 }

@@ -8,6 +8,9 @@
 //! crossing, WLAST where the burst ends). [`RtlNtt`] is the safe handle on one
 //! simulated card.
 //!
+//! Module [`falcon`]: the `hw/falcon` binary64 adder, multiplier and FFT/iFFT engine
+//! (Falcon, n = 512 / 1024), with `fpr::emulated` and the FFT kernels as golden model.
+//!
 //! # The host boundary
 //! One request is `{buffer, num_polys, mode}`: `num_polys` polynomials of `n` 32-bit
 //! words each, one after the other, transformed in place. Words are canonical residues
@@ -21,6 +24,7 @@
 //!   order; inverse including 1/n), which are canonical already.
 
 pub mod device;
+pub mod falcon;
 mod ffi;
 pub mod golden;
 
