@@ -1,0 +1,89 @@
+//! The cost of the kernel-device seam (`kernels/device.rs`, `serve_mldsa`): what the
+//! library adds around a device's ML-DSA request — the backup of the input (kept so a
+//! failed or out-of-bound reply can be undone and run on the CPU), its wipe, and the
+//! output bound check.
+//!
+//! A zero-cost "echo" device runs the CPU kernel itself inside `transform_mldsa`. Per
+//! batch size the example times, interleaved, (a) the echo device called directly and
+//! (b) the same device behind the seam (the process-wide slot, through the routed
+//! kernel table); (b) − (a) is the seam. Prints one JSON line per batch size with the
+//! medians in ns and the seam per polynomial.
+//!
+//! Run: `cargo run -p pqsig --release --example seam_ticks`.
+
+use pqsig::batch::{self, KernelDevice, MlDsaPoly, TransformMode};
+use pqsig::kernels::mldsa::{base_kernels, kernels, Q};
+use pqsig::{Backend, DeviceError};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::Instant;
+
+struct Echo(Backend);
+
+impl KernelDevice for Echo {
+    fn name(&self) -> String {
+        "echo".into()
+    }
+    fn max_polys(&self) -> usize {
+        4096
+    }
+    fn supports(&self, mode: TransformMode) -> bool {
+        mode == TransformMode::MlDsaNtt
+    }
+    fn transform_mldsa(&self, _: TransformMode, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+        (base_kernels(self.0).ntt)(polys);
+        Ok(())
+    }
+    fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
+        Err(DeviceError::Declined)
+    }
+}
+
+fn median(mut v: Vec<u64>) -> u64 {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let backend = pqsig::backend::active();
+    let echo = Arc::new(Echo(backend));
+    batch::set_kernel_device(Some(echo.clone()));
+    let routed = kernels(backend);
+    let mut seed = 1u64;
+    let mut fresh = |n: usize| -> Vec<MlDsaPoly> {
+        (0..n)
+            .map(|_| {
+                let mut p = MlDsaPoly::default();
+                for c in p.coeffs.iter_mut() {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    *c = ((seed >> 33) % (2 * Q as u64 - 1)) as i32 - (Q - 1);
+                }
+                p
+            })
+            .collect()
+    };
+    for &n in &[1usize, 4, 16, 64, 256, 1024] {
+        let reps = (20_000 / n).clamp(30, 5000);
+        let input = fresh(n);
+        let (mut direct, mut seam) = (Vec::new(), Vec::new());
+        let mut buf = input.clone();
+        for _ in 0..reps {
+            buf.copy_from_slice(&input);
+            let t = Instant::now();
+            echo.transform_mldsa(TransformMode::MlDsaNtt, black_box(&mut buf)).unwrap();
+            direct.push(t.elapsed().as_nanos() as u64);
+            buf.copy_from_slice(&input);
+            let t = Instant::now();
+            (routed.ntt)(black_box(&mut buf));
+            seam.push(t.elapsed().as_nanos() as u64);
+        }
+        let (d, s) = (median(direct), median(seam));
+        println!(
+            "{{\"backend\":\"{backend}\",\"polys\":{n},\"direct_ns\":{d},\"through_seam_ns\":{s},\
+             \"seam_ns\":{},\"seam_ns_per_poly\":{:.3}}}",
+            s as i64 - d as i64,
+            (s as f64 - d as f64) / n as f64
+        );
+    }
+    batch::set_kernel_device(None);
+}
