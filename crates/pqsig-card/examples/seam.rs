@@ -6,10 +6,14 @@
 //! A zero-cost "echo" device runs the CPU kernel itself inside `transform_mldsa`. Per
 //! batch size the example times, interleaved, (a) the echo device called directly and
 //! (b) the same device behind the seam (the process-wide slot, through the routed
-//! kernel table); (b) − (a) is the seam. Prints one JSON line per batch size with the
-//! medians in ns and the seam per polynomial.
+//! kernel table); (b) − (a) is the seam. Also (c): the echo device wrapped by a replica
+//! of the seam's earlier backup (a fresh `Zeroizing<Vec>` copy per request, wiped and
+//! freed on drop, then the bound check), the code the reused per-thread buffer
+//! replaced; (c) − (a) is that earlier seam. Prints one JSON line per batch size with
+//! the medians in ns and both seams per polynomial.
 //!
-//! Run: `cargo run -p pqsig --release --example seam_ticks`.
+//! Run: `cargo run -p pqsig-card --example seam` (an example of pqsig-card, not of
+//! pqsig, so that it shares the library build of the card and the CLI).
 
 use pqsig::batch::{self, KernelDevice, MlDsaPoly, TransformMode};
 use pqsig::kernels::mldsa::{base_kernels, kernels, Q};
@@ -65,7 +69,7 @@ fn main() {
     for &n in &[1usize, 4, 16, 64, 256, 1024] {
         let reps = (20_000 / n).clamp(30, 5000);
         let input = fresh(n);
-        let (mut direct, mut seam) = (Vec::new(), Vec::new());
+        let (mut direct, mut seam, mut old) = (Vec::new(), Vec::new(), Vec::new());
         let mut buf = input.clone();
         for _ in 0..reps {
             buf.copy_from_slice(&input);
@@ -76,13 +80,25 @@ fn main() {
             let t = Instant::now();
             (routed.ntt)(black_box(&mut buf));
             seam.push(t.elapsed().as_nanos() as u64);
+            buf.copy_from_slice(&input);
+            let t = Instant::now();
+            {
+                let backup = zeroize::Zeroizing::new(buf.to_vec());
+                let ok = echo.transform_mldsa(TransformMode::MlDsaNtt, black_box(&mut buf)).is_ok()
+                    && buf.iter().all(|p| p.coeffs.iter().all(|&c| c > -9 * Q && c < 9 * Q));
+                if !ok {
+                    buf.copy_from_slice(&backup);
+                }
+            }
+            old.push(t.elapsed().as_nanos() as u64);
         }
-        let (d, s) = (median(direct), median(seam));
+        let (d, s, o) = (median(direct), median(seam), median(old));
         println!(
             "{{\"backend\":\"{backend}\",\"polys\":{n},\"direct_ns\":{d},\"through_seam_ns\":{s},\
-             \"seam_ns\":{},\"seam_ns_per_poly\":{:.3}}}",
+             \"seam_ns\":{},\"seam_ns_per_poly\":{:.3},\"earlier_seam_ns_per_poly\":{:.3}}}",
             s as i64 - d as i64,
-            (s as f64 - d as f64) / n as f64
+            (s as f64 - d as f64) / n as f64,
+            (o as f64 - d as f64) / n as f64
         );
     }
     batch::set_kernel_device(None);
