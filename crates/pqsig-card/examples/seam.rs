@@ -10,7 +10,8 @@
 //! of the seam's earlier backup (a fresh `Zeroizing<Vec>` copy per request, wiped and
 //! freed on drop, then the bound check), the code the reused per-thread buffer
 //! replaced; (c) − (a) is that earlier seam. Prints one JSON line per batch size with
-//! the medians in ns and both seams per polynomial.
+//! the medians in ns and both seams per polynomial, and the parts alone: the output
+//! bound check, and the backup copy with its wipe.
 //!
 //! Run: `cargo run -p pqsig-card --example seam` (an example of pqsig-card, not of
 //! pqsig, so that it shares the library build of the card and the CLI).
@@ -70,6 +71,8 @@ fn main() {
         let reps = (20_000 / n).clamp(30, 5000);
         let input = fresh(n);
         let (mut direct, mut seam, mut old) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut check, mut copy) = (Vec::new(), Vec::new());
+        let mut spare = input.clone();
         let mut buf = input.clone();
         for _ in 0..reps {
             buf.copy_from_slice(&input);
@@ -91,14 +94,29 @@ fn main() {
                 }
             }
             old.push(t.elapsed().as_nanos() as u64);
+            // The parts alone: the output bound check; the backup copy and its wipe.
+            let t = Instant::now();
+            let ok = black_box(&buf).iter().all(|p| p.coeffs.iter().all(|&c| c > -9 * Q && c < 9 * Q));
+            black_box(ok);
+            check.push(t.elapsed().as_nanos() as u64);
+            let t = Instant::now();
+            spare.copy_from_slice(black_box(&buf));
+            for p in spare.iter_mut() {
+                zeroize::Zeroize::zeroize(p);
+            }
+            black_box(&spare);
+            copy.push(t.elapsed().as_nanos() as u64);
         }
         let (d, s, o) = (median(direct), median(seam), median(old));
         println!(
             "{{\"backend\":\"{backend}\",\"polys\":{n},\"direct_ns\":{d},\"through_seam_ns\":{s},\
-             \"seam_ns\":{},\"seam_ns_per_poly\":{:.3},\"earlier_seam_ns_per_poly\":{:.3}}}",
+             \"seam_ns\":{},\"seam_ns_per_poly\":{:.3},\"earlier_seam_ns_per_poly\":{:.3},\
+             \"bound_check_ns_per_poly\":{:.3},\"copy_and_wipe_ns_per_poly\":{:.3}}}",
             s as i64 - d as i64,
             (s as f64 - d as f64) / n as f64,
-            (o as f64 - d as f64) / n as f64
+            (o as f64 - d as f64) / n as f64,
+            median(check) as f64 / n as f64,
+            median(copy) as f64 / n as f64
         );
     }
     batch::set_kernel_device(None);
