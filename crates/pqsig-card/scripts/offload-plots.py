@@ -211,7 +211,7 @@ def main():
     # 4. operation level, ML-DSA-65, one thread
     p = Plot("ML-DSA-65, one thread: items per second (median call)", "items per call", "items / s")
     for op in ("verify_batch", "sign_batch"):
-        for label, sel in (("CPU", lambda r: "device_mode" not in r),
+        for label, sel in (("CPU", lambda r: r.get("device") == "cpu"),
                            ("card pooled timed", lambda r: r.get("device_mode") == "pooled" and r.get("accel") == "timed"),
                            ("card per-call timed", lambda r: r.get("device_mode") == "per-call" and r.get("accel") == "timed"),
                            ("card pooled rtl", lambda r: r.get("device_mode") == "pooled" and r.get("accel") == "rtl"),

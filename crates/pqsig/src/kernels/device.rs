@@ -100,77 +100,17 @@ pub(crate) fn serve_mldsa(
     }
     let step = dev.max_polys().max(1);
     for chunk in polys.chunks_mut(step) {
-        let served = with_backup(chunk, |chunk| {
-            dev.transform_mldsa(mode, chunk).is_ok()
-                && chunk
-                    .iter()
-                    .all(|p| p.coeffs.iter().all(|&c| c > -bound && c < bound))
-        });
-        if !served {
+        // Wiped when dropped (Zeroizing): the polynomials may be secret.
+        let backup = zeroize::Zeroizing::new(chunk.to_vec());
+        let ok = dev.transform_mldsa(mode, chunk).is_ok()
+            && chunk
+                .iter()
+                .all(|p| p.coeffs.iter().all(|&c| c > -bound && c < bound));
+        if !ok {
+            chunk.copy_from_slice(&backup);
             cpu(chunk);
         }
     }
-}
-
-#[cfg(feature = "std")]
-std::thread_local! {
-    /// The backup of the request in flight on this thread, reused from request to
-    /// request: a fresh `Vec` per request cost an allocation (an mmap and page faults
-    /// past 128 polynomials) and a free on every call. Wiped after every request.
-    static MLDSA_BACKUP: core::cell::RefCell<alloc::vec::Vec<Poly>> =
-        const { core::cell::RefCell::new(alloc::vec::Vec::new()) };
-}
-
-#[cfg(feature = "std")]
-/// Runs `request` on `chunk` with a copy of `chunk` kept aside in this thread's reused
-/// buffer; when `request` returns false the copy is put back (the caller then runs the
-/// CPU kernel on the restored input). Returns what `request` returned. A nested call on
-/// the same thread (a device that itself goes through the seam) gets a buffer of its own.
-fn with_backup(chunk: &mut [Poly], request: impl FnOnce(&mut [Poly]) -> bool) -> bool {
-    let mut request = Some(request);
-    let mut served = None;
-    let _ = MLDSA_BACKUP.try_with(|cell| {
-        if let Ok(mut backup) = cell.try_borrow_mut() {
-            if let Some(r) = request.take() {
-                served = Some(guarded(&mut backup, chunk, r));
-            }
-        }
-    });
-    match (served, request) {
-        (Some(ok), _) => ok,
-        (None, Some(r)) => guarded(&mut alloc::vec::Vec::new(), chunk, r),
-        // Not reachable (the request ran or is still here); the caller's CPU kernel
-        // on the untouched input is the safe answer.
-        (None, None) => false,
-    }
-}
-
-#[cfg(feature = "std")]
-/// The backup protocol: copy, request, restore on failure, wipe the copy either way (the
-/// polynomials may be secret).
-fn guarded(
-    backup: &mut alloc::vec::Vec<Poly>,
-    chunk: &mut [Poly],
-    request: impl FnOnce(&mut [Poly]) -> bool,
-) -> bool {
-    /// Wipes the copy when dropped, also when a device panics mid-request.
-    struct Wiped<'a>(&'a mut alloc::vec::Vec<Poly>);
-    impl Drop for Wiped<'_> {
-        fn drop(&mut self) {
-            use zeroize::Zeroize;
-            for p in self.0.iter_mut() {
-                p.zeroize();
-            }
-        }
-    }
-    let backup = Wiped(backup);
-    backup.0.clear();
-    backup.0.extend_from_slice(chunk);
-    let ok = request(chunk);
-    if !ok {
-        chunk.copy_from_slice(backup.0);
-    }
-    ok
 }
 
 #[cfg(feature = "std")]
