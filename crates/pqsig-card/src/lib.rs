@@ -18,9 +18,10 @@
 //! The host side ([`device`]) is two kernel devices of the library's seam: `card`
 //! (pooled buffers, several requests in flight) and `card-per-call` (the design's
 //! allocate–copy–ring–wait–copy–free scheme), both reaching the card whose socket
-//! `PQSIG_CARD` names ([`register_from_env`]). Whole-operation requests (the card
-//! verifying N signatures on its CPU engine, a `pqsig::batch::Device`) are left for
-//! a later step.
+//! `PQSIG_CARD` names ([`register_from_env`]), and `card-verify`, whole-operation
+//! requests (the card verifying N signatures on its CPU engine, a
+//! `pqsig::batch::Device`, [`ops_device`]). `pqsig card --stats` reads a running
+//! card's counters ([`stats`]). The study of this path: docs/OFFLOAD.md.
 //!
 //! Waiting, on both sides, is polling first and sleeping later, tuned on a shared
 //! 2-core machine: the card polls an active client's doorbell for 5 ms (`--spin-us`)
