@@ -35,7 +35,11 @@ impl KernelDevice for Echo {
     fn supports(&self, mode: TransformMode) -> bool {
         mode == TransformMode::MlDsaNtt
     }
-    fn transform_mldsa(&self, _: TransformMode, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+    fn transform_mldsa(
+        &self,
+        _: TransformMode,
+        polys: &mut [MlDsaPoly],
+    ) -> Result<(), DeviceError> {
         (base_kernels(self.0).ntt)(polys);
         Ok(())
     }
@@ -60,7 +64,9 @@ fn main() {
             .map(|_| {
                 let mut p = MlDsaPoly::default();
                 for c in p.coeffs.iter_mut() {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     *c = ((seed >> 33) % (2 * Q as u64 - 1)) as i32 - (Q - 1);
                 }
                 p
@@ -77,7 +83,8 @@ fn main() {
         for _ in 0..reps {
             buf.copy_from_slice(&input);
             let t = Instant::now();
-            echo.transform_mldsa(TransformMode::MlDsaNtt, black_box(&mut buf)).unwrap();
+            echo.transform_mldsa(TransformMode::MlDsaNtt, black_box(&mut buf))
+                .unwrap();
             direct.push(t.elapsed().as_nanos() as u64);
             buf.copy_from_slice(&input);
             let t = Instant::now();
@@ -87,8 +94,12 @@ fn main() {
             let t = Instant::now();
             {
                 let backup = zeroize::Zeroizing::new(buf.to_vec());
-                let ok = echo.transform_mldsa(TransformMode::MlDsaNtt, black_box(&mut buf)).is_ok()
-                    && buf.iter().all(|p| p.coeffs.iter().all(|&c| c > -9 * Q && c < 9 * Q));
+                let ok = echo
+                    .transform_mldsa(TransformMode::MlDsaNtt, black_box(&mut buf))
+                    .is_ok()
+                    && buf
+                        .iter()
+                        .all(|p| p.coeffs.iter().all(|&c| c > -9 * Q && c < 9 * Q));
                 if !ok {
                     buf.copy_from_slice(&backup);
                 }
@@ -96,7 +107,9 @@ fn main() {
             old.push(t.elapsed().as_nanos() as u64);
             // The parts alone: the output bound check; the backup copy and its wipe.
             let t = Instant::now();
-            let ok = black_box(&buf).iter().all(|p| p.coeffs.iter().all(|&c| c > -9 * Q && c < 9 * Q));
+            let ok = black_box(&buf)
+                .iter()
+                .all(|p| p.coeffs.iter().all(|&c| c > -9 * Q && c < 9 * Q));
             black_box(ok);
             check.push(t.elapsed().as_nanos() as u64);
             let t = Instant::now();

@@ -116,7 +116,11 @@ mod tests {
         let table = include_str!("../data/rtl-cycles.jsonl");
         let mut rows = 0;
         for line in table.lines().filter(|l| !l.trim().is_empty()) {
-            let (q, n, bfus) = (field(line, "modulus"), field(line, "n"), field(line, "bfus"));
+            let (q, n, bfus) = (
+                field(line, "modulus"),
+                field(line, "n"),
+                field(line, "bfus"),
+            );
             let logn = n.trailing_zeros();
             let (fwd, inv) = if q == 8_380_417 {
                 (Mode::MlDsaNtt, Mode::MlDsaIntt)

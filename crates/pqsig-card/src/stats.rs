@@ -63,7 +63,10 @@ pub fn query(path: &Path) -> io::Result<String> {
     // HELLO hands over this connection's memory; a stats query does not use it.
     let (hello, _memory) = wire::recv_with_fd(&sock)?;
     if hello.op != wire::OP_HELLO {
-        return Err(io::Error::new(io::ErrorKind::InvalidData, "card: unexpected HELLO"));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "card: unexpected HELLO",
+        ));
     }
     wire::send(
         &sock,
@@ -83,5 +86,6 @@ pub fn query(path: &Path) -> io::Result<String> {
     }
     let mut text = vec![0u8; m.size as usize];
     (&sock).read_exact(&mut text)?;
-    String::from_utf8(text).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "card: STATS not UTF-8"))
+    String::from_utf8(text)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "card: STATS not UTF-8"))
 }

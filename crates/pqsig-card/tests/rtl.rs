@@ -53,11 +53,17 @@ fn rtl_card_matches_the_cpu_and_the_cycle_model() {
                 let mut got = input;
                 dev.transform_mldsa(mode, &mut got).expect("card answers");
                 assert_eq!(reduced(&got), reduced(&want), "{dm:?} {mode:?} batch {n}");
-                assert!(got.iter().all(|p| p.coeffs.iter().all(|&c| (0..Q).contains(&c))));
+                assert!(got
+                    .iter()
+                    .all(|p| p.coeffs.iter().all(|&c| (0..Q).contains(&c))));
                 // One request (n ≤ the driver's chunk): its measured cycles are the model's.
                 let b = dev.last_breakdown();
                 assert_eq!(b.requests, 1, "{b:?}");
-                assert_eq!(b.cycles, model.request(cm, n as u32), "{dm:?} {mode:?} batch {n}");
+                assert_eq!(
+                    b.cycles,
+                    model.request(cm, n as u32),
+                    "{dm:?} {mode:?} batch {n}"
+                );
                 assert_eq!(b.device_ns, CycleModel::nanos(b.cycles.total, 125e6));
             }
         }
@@ -80,6 +86,10 @@ fn rtl_card_matches_the_cpu_and_the_cycle_model() {
     batch::set_kernel_device(None);
     assert_eq!(got.unwrap(), want, "signature through the rtl card differs");
     assert!(ok && bad, "verification through the rtl card");
-    assert!(dev.stats().calls > 5, "the card was not used: {:?}", dev.stats());
+    assert!(
+        dev.stats().calls > 5,
+        "the card was not used: {:?}",
+        dev.stats()
+    );
     assert_eq!(card.counters.errors.load(Ordering::Relaxed), 0);
 }
