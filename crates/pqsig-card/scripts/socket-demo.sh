@@ -18,7 +18,22 @@ ROUNDS=${1:-5}
 BIN=${PQSIG_BIN:-${CARGO_TARGET_DIR:-target}/debug/pqsig}
 DEVICE=${DEVICE:-card}
 ACCEL=${ACCEL:-timed}
-command -v curl >/dev/null || { echo "socket-demo.sh: needs curl (key creation over HTTP)" >&2; exit 2; }
+# Key creation goes over the HTTP API (the binary protocol has no key management).
+create_key() { # alg -> JSON reply
+  if command -v curl >/dev/null; then
+    curl -sf -H 'Authorization: Bearer demo-token' -d "{\"alg\":\"$1\"}" "http://127.0.0.1:$PORT/v1/keys"
+  else
+    python3 - "$1" "$PORT" <<'PY'
+import sys, urllib.request
+req = urllib.request.Request(f"http://127.0.0.1:{sys.argv[2]}/v1/keys", data=('{"alg":"%s"}' % sys.argv[1]).encode(),
+                             headers={"Authorization": "Bearer demo-token"})
+try:
+    print(urllib.request.urlopen(req, timeout=30).read().decode())
+except Exception as e:
+    sys.exit(f"socket-demo.sh: key creation: {e}")
+PY
+  fi
+}
 [ -x "$BIN" ] || { echo "socket-demo.sh: no CLI at $BIN (cargo build -p pqsig-cli)" >&2; exit 2; }
 
 TMP=$(mktemp -d)
@@ -58,8 +73,7 @@ wait_for "$TMP/proto.sock" || fail "the server did not start"
 
 ntt0=$(counter ntt_requests); intt0=$(counter intt_requests); err0=$(counter errors)
 for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
-  id=$(curl -sf -H 'Authorization: Bearer demo-token' -d "{\"alg\":\"$alg\"}" \
-        "http://127.0.0.1:$PORT/v1/keys" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')
+  id=$(create_key "$alg" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p') || true
   [ -n "$id" ] || fail "$alg: key creation failed"
   for i in $(seq "$ROUNDS"); do
     printf 'message %s for %s' "$i" "$alg" >"$TMP/msg"
