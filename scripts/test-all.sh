@@ -10,6 +10,12 @@
 # 1b. The service (crates/pqsig-server, not a default member): its integration tests over
 #    HTTP, and the key-store tests against a PostgreSQL server they start themselves
 #    (`.ci/run` installs postgresql).
+# 1c. The socket demo on the card (crates/pqsig-card/scripts/socket-demo.sh, short form:
+#    one round per ML-DSA set): a `timed` card, `pqsig serve --device card` reaching it
+#    through PQSIG_CARD, `pqsig client` signing and verifying over the binary protocol; the
+#    card's NTT / inverse-NTT request counters (`pqsig card --stats`) must grow. Both
+#    driver modes (card, card-per-call). The card's own tests (results identical to the
+#    CPU in both modes, several clients, a client killed mid-request) run in stage 1.
 # 2. The whole workspace again with the portable backend forced through PQSIG_BACKEND:
 #    selection by environment works and nothing depends on SIMD being present.
 # 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
@@ -51,7 +57,10 @@
 #    configuration per modulus (radix-2 ML-DSA, Winograd Falcon-512; hw/ntt/report.sh
 #    --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
-#    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
+#    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record;
+#    then the card with the `rtl` accelerator: pqsig-card's rtl test (NTT/INTT batches
+#    equal to the CPU, cycles equal to the cycle model, a signature byte-identical) and
+#    the socket demo with ACCEL=rtl (one round).
 #    Also Falcon's binary64 units and FFT engine (hw/falcon/test.sh, report.sh --short).
 # 11. The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
 #    busybox-static are installed (`.ci/run` installs them): hw/linux/run.sh --short
@@ -71,6 +80,12 @@ echo "== pqsig-server (HTTP service end to end; key store on SQLite and on a rea
 # start their own PostgreSQL cluster (as the postgres user). A missing PostgreSQL fails
 # here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a local run.
 PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}" cargo test -p pqsig-server
+
+echo "== card: socket demo (pqsig serve --device card / card-per-call, pqsig client; card counters)"
+# The CLI that `cargo test` built above. Full form: socket-demo.sh [ROUNDS].
+for dev in card card-per-call; do
+  DEVICE=$dev PQSIG_BIN="${CARGO_TARGET_DIR:-target}/debug/pqsig" crates/pqsig-card/scripts/socket-demo.sh 1
+done
 
 echo "== cargo test with PQSIG_BACKEND=portable (forced portable run)"
 PQSIG_BACKEND=portable cargo test
@@ -258,6 +273,9 @@ if command -v verilator >/dev/null 2>&1; then
     echo "   $alg: all 100 official KAT records through rtl-ntt"
   done
   rm -rf "$HW_TMP"
+  # The card with the rtl accelerator (pqsig_hwsim::RtlNtt behind the card process).
+  cargo test -p pqsig-card --features rtl --test rtl
+  ACCEL=rtl PQSIG_BIN="$HW_CLI" crates/pqsig-card/scripts/socket-demo.sh 1
 else
   echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
 fi

@@ -28,12 +28,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Card-wide counters (what `pqsig card` prints when it stops).
+/// Card-wide counters (what `pqsig card` prints when it stops, and `STATS` returns
+/// live: [`crate::stats`]).
 #[derive(Default, Debug)]
 pub struct Counters {
     pub clients: AtomicU64,
     pub live_clients: AtomicU64,
     pub requests: AtomicU64,
+    /// Requests by mode: forward transforms (ML-DSA and Falcon), inverse transforms,
+    /// whole verification jobs.
+    pub ntt_requests: AtomicU64,
+    pub intt_requests: AtomicU64,
+    pub verify_requests: AtomicU64,
     pub polys: AtomicU64,
     pub errors: AtomicU64,
     /// Sum of modelled device time, ns.
@@ -220,8 +226,6 @@ impl ClientState {
         h.accel.store(accel.kind(), Ordering::Relaxed);
         if let Some(m) = accel.model() {
             h.bfus.store(m.bfus, Ordering::Relaxed);
-            h.bfu_latency.store(m.bfu_latency, Ordering::Relaxed);
-            h.bus_bits.store(m.bus_bits, Ordering::Relaxed);
             h.setup.store(m.setup, Ordering::Relaxed);
         }
         for s in &self.regs().slots {
@@ -268,6 +272,12 @@ fn client(
     let mut next_id = 1u32;
     // Control loop: per-call buffers; any error or end of file ends the client.
     while let Ok(Some(m)) = wire::recv(&sock) {
+        if m.op == wire::OP_STATS {
+            if crate::stats::reply(&sock, counters).is_err() {
+                break;
+            }
+            continue;
+        }
         let reply = match m.op {
             wire::OP_ALLOC => alloc(&st, m.size, &mut next_id),
             wire::OP_FREE => {
@@ -425,6 +435,15 @@ pub(crate) fn serve_one(
     s.queued_ns.store(c.queued_ns, Ordering::Relaxed);
     st.regs().header.requests.fetch_add(1, Ordering::Relaxed);
     counters.requests.fetch_add(1, Ordering::Relaxed);
+    let by_mode = match Mode::decode(s.mode.load(Ordering::Relaxed)) {
+        Some(Mode::MlDsaNtt | Mode::FalconNtt(_)) => Some(&counters.ntt_requests),
+        Some(Mode::MlDsaIntt | Mode::FalconIntt(_)) => Some(&counters.intt_requests),
+        Some(Mode::Verify) => Some(&counters.verify_requests),
+        Some(Mode::Nop) | None => None,
+    };
+    if let (Some(c), Status::Ok) = (by_mode, status) {
+        c.fetch_add(1, Ordering::Relaxed);
+    }
     counters.device_ns.fetch_add(c.device_ns, Ordering::Relaxed);
     if status == Status::Ok {
         counters.polys.fetch_add(
