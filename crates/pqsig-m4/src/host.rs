@@ -24,7 +24,7 @@ pub fn main() -> ExitCode {
     match workload::run(&plan, &mut HostMeter, &mut |l| println!("{l}")) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("error: {f:?}");
+            eprintln!("error: {f}");
             ExitCode::FAILURE
         }
     }

@@ -94,6 +94,15 @@ pub enum Failure {
     Check(&'static str, &'static str),
 }
 
+impl core::fmt::Display for Failure {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Failure::Library(alg, op, e) => write!(f, "{alg} {op}: {e:?}"),
+            Failure::Check(alg, what) => write!(f, "{alg}: {what} failed"),
+        }
+    }
+}
+
 const MESSAGE: &[u8] = b"pqsig Cortex-M4 software baseline, issue 19 deliverable 6";
 
 /// A fixed byte pattern (not secret, not random: reproducibility is the point).

@@ -27,13 +27,11 @@ extern "C" {
 impl CountingHeap {
     /// Hands the PSRAM to the allocator. Called once, first thing in `main`.
     pub fn init(&self) {
-        // SAFETY: only the addresses of the linker symbols are taken.
-        let (start, end) = unsafe {
-            (
-                core::ptr::addr_of!(_heap_start) as usize,
-                core::ptr::addr_of!(_heap_end) as usize,
-            )
-        };
+        // Only the addresses of the linker symbols are taken, never their values.
+        let (start, end) = (
+            core::ptr::addr_of!(_heap_start) as usize,
+            core::ptr::addr_of!(_heap_end) as usize,
+        );
         // SAFETY: [start, end) is the board's PSRAM (memory.x), used by nothing else, and
         // init runs once before any allocation.
         unsafe { self.inner.init(start, end - start) }
