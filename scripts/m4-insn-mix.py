@@ -24,8 +24,13 @@ set summary"; P = pipeline refill, 1 to 3 cycles):
 
 Taken or not is known exactly: QEMU ends a block at a branch, and the next block's
 address tells whether it was the fall-through. Prints one JSON line per operation:
-{"seq","instructions","classes":{...},"cycles_lo","cycles_hi","cpi_lo","cpi_hi"}
-in the order the harness prints its records (`seq` 0 = its first record).
+{"seq","instructions","classes":{...},"cycles_lo","cycles_hi","cpi_lo","cpi_hi",
+ "by_symbol":{...}}
+in the order the harness prints its records (`seq` 0 = its first record). `by_symbol`:
+instructions per function (the symbol QEMU names for each executed block; inlined code
+counts for its caller), the 25 largest; e.g. Falcon signing's FFT/iFFT and SamplerZ
+kernels are separate functions (reached through the kernel tables), which splits a
+signature into device-side and host-side work for the co-design's cycle model.
 """
 import json
 import os
@@ -111,7 +116,8 @@ def main():
     results = []
 
     def account(block, next_pc):
-        insns, end = block
+        insns, end, sym = block
+        acc["syms"][sym] = acc["syms"].get(sym, 0) + len(insns)
         for k, (cls, lo, hi) in enumerate(insns):
             if cls == "branch" and k == len(insns) - 1:
                 if next_pc is not None and next_pc != end:
@@ -151,13 +157,14 @@ def main():
                 state = "paint"
             elif state == "paint":
                 state = "op"
-                acc = {"classes": {}, "lo": 0, "hi": 0, "n": 0}
+                acc = {"classes": {}, "lo": 0, "hi": 0, "n": 0, "syms": {}}
             if state == "op" and ("stack4peak" in sym or "stack::peak" in sym):
                 results.append({
                     "seq": seq, "instructions": acc["n"], "classes": acc["classes"],
                     "cycles_lo": acc["lo"], "cycles_hi": acc["hi"],
                     "cpi_lo": round(acc["lo"] / max(acc["n"], 1), 3),
                     "cpi_hi": round(acc["hi"] / max(acc["n"], 1), 3),
+                    "by_symbol": dict(sorted(acc["syms"].items(), key=lambda kv: -kv[1])[:25]),
                 })
                 print(json.dumps(results[-1], separators=(",", ":")), flush=True)
                 seq += 1
@@ -165,7 +172,7 @@ def main():
                 state = "idle"
                 continue
             if state == "op" and pc in blocks:
-                pending = blocks[pc]
+                pending = (*blocks[pc], sym)
     rc = qemu.wait()
     os.unlink(fifo)
     os.rmdir(tmp)
