@@ -17,7 +17,10 @@ pub fn main() -> ExitCode {
     let plan = match Plan::parse(args.iter().map(String::as_str)) {
         Ok(p) => p,
         Err(w) => {
-            eprintln!("error: unknown word {:?} (words: short, Falcon-512, Falcon-1024, ML-DSA-44)", w.0);
+            eprintln!(
+                "error: unknown word {:?} (words: short, Falcon-512, Falcon-1024, ML-DSA-44)",
+                w.0
+            );
             return ExitCode::from(2);
         }
     };

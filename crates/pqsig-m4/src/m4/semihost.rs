@@ -61,7 +61,11 @@ pub fn cmdline(buf: &mut [u8]) -> &[u8] {
 
 /// Ends the emulation: status 0 when `ok`, 1 otherwise.
 pub fn exit(ok: bool) -> ! {
-    let reason = if ok { ADP_APPLICATION_EXIT } else { ADP_RUNTIME_ERROR };
+    let reason = if ok {
+        ADP_APPLICATION_EXIT
+    } else {
+        ADP_RUNTIME_ERROR
+    };
     loop {
         // SAFETY: on 32-bit ARM SYS_EXIT takes the reason code itself in r1; QEMU ends the
         // process and does not return (the loop covers a host that does).

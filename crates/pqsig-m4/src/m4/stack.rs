@@ -45,7 +45,10 @@ pub fn paint() -> Painted {
         unsafe { write_volatile(a as *mut u32, PAINT) };
         a += 4;
     }
-    Painted { top: top + GUARD, low }
+    Painted {
+        top: top + GUARD,
+        low,
+    }
 }
 
 /// Bytes of stack used below the painting point's stack pointer since `paint`.
