@@ -23,6 +23,10 @@
 #    without the FPU.
 # 4. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
+# 4b. The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
+#    mps2-an386): Falcon-512 and ML-DSA-44 keygen, signing and verification on the no_std
+#    core with emulated binary64, digests checked against the host. SKIPPED without
+#    qemu-system-arm.
 # 5. The constant-time check, when valgrind is installed: the example ct_check poisons the
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
@@ -102,6 +106,18 @@ if rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET" \
   cargo build -p pqsig --no-default-features --features fpr-emulated --target "$NOSTD_TARGET"
 else
   echo "SKIPPED: bare-metal no_std build ($NOSTD_TARGET could not be installed with rustup)"
+fi
+
+echo "== Cortex-M4 software baseline, short form (QEMU mps2-an386, emulated binary64)"
+# One Falcon-512 and one ML-DSA-44 keygen/signature/verification on the no_std core under
+# qemu-system-arm, every output checked against the host's native-f64 run (full form:
+# scripts/m4-baseline.sh --json; docs/M4-BASELINE.md). .ci/run installs qemu-system-arm.
+if ! command -v qemu-system-arm >/dev/null 2>&1; then
+  echo "SKIPPED: Cortex-M4 baseline (qemu-system-arm not installed)"
+elif ! rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET"; then
+  echo "SKIPPED: Cortex-M4 baseline ($NOSTD_TARGET not installed)"
+else
+  scripts/m4-baseline.sh --short
 fi
 
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
