@@ -10,6 +10,12 @@
 # 1b. The service (crates/pqsig-server, not a default member): its integration tests over
 #    HTTP, and the key-store tests against a PostgreSQL server they start themselves
 #    (`.ci/run` installs postgresql).
+# 1c. The socket demo on the card (crates/pqsig-card/scripts/socket-demo.sh, short form:
+#    one round per ML-DSA set): a `timed` card, `pqsig serve --device card` reaching it
+#    through PQSIG_CARD, `pqsig client` signing and verifying over the binary protocol; the
+#    card's NTT / inverse-NTT request counters (`pqsig card --stats`) must grow. Both
+#    driver modes (card, card-per-call). The card's own tests (results identical to the
+#    CPU in both modes, several clients, a client killed mid-request) run in stage 1.
 # 2. The whole workspace again with the portable backend forced through PQSIG_BACKEND:
 #    selection by environment works and nothing depends on SIMD being present.
 # 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
@@ -17,6 +23,10 @@
 #    without the FPU.
 # 4. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
+# 4b. The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
+#    mps2-an386): Falcon-512 and ML-DSA-44 keygen, signing and verification on the no_std
+#    core with emulated binary64, digests checked against the host. SKIPPED without
+#    qemu-system-arm.
 # 5. The constant-time check, when valgrind is installed: the example ct_check poisons the
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
@@ -39,13 +49,30 @@
 #    algorithm, Wycheproof ML-DSA seed vectors, CLI interop, pickling, a multiprocessing
 #    pool). SKIPPED when python3 -m venv / pip cannot be used (python3-venv missing, or
 #    pytest and maturin cannot be downloaded).
+# 9b. liboqs on the card (hw/liboqs/run.sh --short): liboqs's ML-DSA reference code with
+#    its polynomial-vector NTTs sent through the C library to a `timed` card; liboqs's
+#    test_sig and KATs for ML-DSA-44 (needs cmake; `.ci/run` installs it and fetches the
+#    oqs-sys crate's liboqs tree).
 # 10. The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
 #    installs verilator, iverilog, yosys): the Verilator co-simulation against the
-#    library kernels, every ACVP ML-DSA vector with the simulated accelerator as the
-#    kernel device, and the Icarus benches (hw/ntt/test.sh, short form), Artix-7
-#    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
+#    library kernels (radix-2 and Winograd radix-8 cores), every ACVP ML-DSA vector
+#    with the simulated accelerator as the kernel device, the Winograd schedule check
+#    and the Icarus benches (hw/ntt/test.sh, short form), Artix-7 synthesis of one
+#    configuration per modulus (radix-2 ML-DSA, Winograd Falcon-512; hw/ntt/report.sh
+#    --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
-#    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
+#    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record;
+#    then the card with the `rtl` accelerator: pqsig-card's rtl test (NTT/INTT batches
+#    equal to the CPU, cycles equal to the cycle model, a signature byte-identical) and
+#    the socket demo with ACCEL=rtl (one round).
+#    Also Falcon's binary64 units and FFT engine (hw/falcon/test.sh, report.sh --short).
+# 11. The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
+#    busybox-static are installed (`.ci/run` installs them): hw/linux/run.sh --short
+#    builds ntt_hw.ko, boots the kernel under QEMU with the card on ivshmem, loads the
+#    driver, runs the ML-DSA-44 KAT (count 2) through --device ntt-hw (byte-identical to
+#    the host's, and served by the driver) and bad requests. It reuses the release CLI
+#    built above (its libraries go into the initramfs); the full form, with a static
+#    pqsig, is hw/linux/run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,6 +84,12 @@ echo "== pqsig-server (HTTP service end to end; key store on SQLite and on a rea
 # start their own PostgreSQL cluster (as the postgres user). A missing PostgreSQL fails
 # here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a local run.
 PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}" cargo test -p pqsig-server
+
+echo "== card: socket demo (pqsig serve --device card / card-per-call, pqsig client; card counters)"
+# The CLI that `cargo test` built above. Full form: socket-demo.sh [ROUNDS].
+for dev in card card-per-call; do
+  DEVICE=$dev PQSIG_BIN="${CARGO_TARGET_DIR:-target}/debug/pqsig" crates/pqsig-card/scripts/socket-demo.sh 1
+done
 
 echo "== cargo test with PQSIG_BACKEND=portable (forced portable run)"
 PQSIG_BACKEND=portable cargo test
@@ -73,6 +106,18 @@ if rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET" \
   cargo build -p pqsig --no-default-features --features fpr-emulated --target "$NOSTD_TARGET"
 else
   echo "SKIPPED: bare-metal no_std build ($NOSTD_TARGET could not be installed with rustup)"
+fi
+
+echo "== Cortex-M4 software baseline, short form (QEMU mps2-an386, emulated binary64)"
+# One Falcon-512 and one ML-DSA-44 keygen/signature/verification on the no_std core under
+# qemu-system-arm, every output checked against the host's native-f64 run (full form:
+# scripts/m4-baseline.sh --json; docs/M4-BASELINE.md). .ci/run installs qemu-system-arm.
+if ! command -v qemu-system-arm >/dev/null 2>&1; then
+  echo "SKIPPED: Cortex-M4 baseline (qemu-system-arm not installed)"
+elif ! rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET"; then
+  echo "SKIPPED: Cortex-M4 baseline ($NOSTD_TARGET not installed)"
+else
+  scripts/m4-baseline.sh --short
 fi
 
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
@@ -187,6 +232,23 @@ else
   echo "         and pip must be able to download pytest and maturin)"
 fi
 
+echo "== liboqs on the card (hw/liboqs/run.sh --short: ML-DSA-44 through a timed card)"
+# liboqs (the oqs-sys crate's tree, .ci/run fetches it) patched so its reference ML-DSA
+# NTTs go through the C library to a card the script starts; liboqs's own test_sig and
+# kat_sig --all (sha256 against liboqs's kats.json). Uses the C library and CLI that the
+# `cargo test` stage built; the liboqs build is kept in the target directory. Full form
+# (all three sets, timings): hw/liboqs/run.sh OUTDIR (hw/liboqs/README.md).
+LIBOQS_TGT="${CARGO_TARGET_DIR:-target}"
+# The static library as the C tests find it: deps/ (where its compile writes it) first.
+LIBOQS_FFI="$LIBOQS_TGT/debug/deps/libpqsig_ffi.a"
+[ -f "$LIBOQS_FFI" ] || LIBOQS_FFI="$LIBOQS_TGT/debug/libpqsig_ffi.a"
+if [ -f "$LIBOQS_FFI" ] && [ -x "$LIBOQS_TGT/debug/pqsig" ]; then
+  PQSIG_FFI_LIB="$LIBOQS_FFI" PQSIG_CLI="$LIBOQS_TGT/debug/pqsig" \
+    hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
+else
+  hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
+fi
+
 echo "== hardware: the NTT accelerator (hw/ntt: Verilator co-simulation, Icarus, Yosys; short forms)"
 # .ci/run installs Debian's verilator, iverilog and yosys. Full forms: hw/ntt/test.sh
 # --full, hw/ntt/report.sh --json (docs/HARDWARE.md).
@@ -196,6 +258,16 @@ if command -v verilator >/dev/null 2>&1; then
     hw/ntt/report.sh --json --short
   else
     echo "SKIPPED: hw/ntt/report.sh (yosys not installed)"
+  fi
+  # Falcon's binary64 units and FFT/iFFT engine (hw/falcon, docs/HARDWARE-FALCON.md):
+  # 10^6 random pairs per operation against fpr::emulated, FFT/iFFT n = 512, 1024
+  # against the kernels, Icarus benches; Artix-7 synthesis of fpadd, fpmul, fft512.
+  # Full forms: hw/falcon/test.sh --full, hw/falcon/report.sh --json.
+  hw/falcon/test.sh
+  if command -v yosys >/dev/null 2>&1; then
+    hw/falcon/report.sh --json --short
+  else
+    echo "SKIPPED: hw/falcon/report.sh (yosys not installed)"
   fi
   # The CLI with the simulated accelerator as kernel device `rtl-ntt`: every NTT of
   # keygen, signing and verification runs on the RTL, and the KAT output must not change.
@@ -217,8 +289,33 @@ if command -v verilator >/dev/null 2>&1; then
     echo "   $alg: all 100 official KAT records through rtl-ntt"
   done
   rm -rf "$HW_TMP"
+  # The card with the rtl accelerator (pqsig_hwsim::RtlNtt behind the card process).
+  cargo test -p pqsig-card --features rtl --test rtl
+  ACCEL=rtl PQSIG_BIN="$HW_CLI" crates/pqsig-card/scripts/socket-demo.sh 1
 else
   echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
+fi
+
+echo "== Linux driver /dev/ntt_hw under QEMU (hw/linux/run.sh --short)"
+LINUX_MISSING=""
+command -v qemu-system-x86_64 >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING qemu-system-x86"
+ls /boot/vmlinuz-* >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-image-amd64"
+ls -d /lib/modules/*/build >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-headers-amd64"
+{ [ -x /bin/busybox ] && ! readelf -l /bin/busybox 2>/dev/null | grep -q INTERP; } \
+  || LINUX_MISSING="$LINUX_MISSING busybox-static"
+command -v cpio >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING cpio"
+if [ -z "$LINUX_MISSING" ]; then
+  cargo build --release -p pqsig-cli
+  LINUX_RC=0
+  PQSIG_GUEST_BIN="${CARGO_TARGET_DIR:-target}/release/pqsig" NTT_HW_TIMEOUT=600 \
+    hw/linux/run.sh --short || LINUX_RC=$?
+  if [ "$LINUX_RC" = 3 ]; then
+    echo "SKIPPED: Linux driver under QEMU (hw/linux/run.sh found the tools incomplete)"
+  elif [ "$LINUX_RC" != 0 ]; then
+    exit "$LINUX_RC"
+  fi
+else
+  echo "SKIPPED: Linux driver under QEMU (not installed:$LINUX_MISSING)"
 fi
 
 echo "all test stages passed"

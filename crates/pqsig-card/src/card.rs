@@ -28,12 +28,18 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Card-wide counters (what `pqsig card` prints when it stops).
+/// Card-wide counters (what `pqsig card` prints when it stops, and `STATS` returns
+/// live: [`crate::stats`]).
 #[derive(Default, Debug)]
 pub struct Counters {
     pub clients: AtomicU64,
     pub live_clients: AtomicU64,
     pub requests: AtomicU64,
+    /// Requests by mode: forward transforms (ML-DSA and Falcon), inverse transforms,
+    /// whole verification jobs.
+    pub ntt_requests: AtomicU64,
+    pub intt_requests: AtomicU64,
+    pub verify_requests: AtomicU64,
     pub polys: AtomicU64,
     pub errors: AtomicU64,
     /// Sum of modelled device time, ns.
@@ -186,15 +192,48 @@ pub(crate) fn poll_readable(fd: i32, ms: i32) -> bool {
     unsafe { libc::poll(&mut p, 1, ms) > 0 }
 }
 
-/// One client's state, shared by its control and service threads.
-struct ClientState {
-    page: Mapping,
-    regions: Mutex<HashMap<u32, Arc<Mapping>>>,
-    closed: AtomicBool,
+/// One client's state, shared by its control and service threads (also the state of
+/// an ivshmem guest, [`crate::ivshmem`], which has no per-call regions).
+pub(crate) struct ClientState {
+    pub(crate) page: Mapping,
+    pub(crate) regions: Mutex<HashMap<u32, Arc<Mapping>>>,
+    pub(crate) closed: AtomicBool,
 }
 
 impl ClientState {
-    fn regs(&self) -> &RegPage {
+    pub(crate) fn new(page: Mapping) -> ClientState {
+        ClientState {
+            page,
+            regions: Mutex::default(),
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    /// Writes the card-wide header (magic, sizes, clock, cycle model) and marks every
+    /// slot idle.
+    pub(crate) fn init_header(&self, accel: &dyn Accelerator) {
+        let h = &self.regs().header;
+        h.magic.store(regs::MAGIC, Ordering::Relaxed);
+        h.version.store(regs::VERSION, Ordering::Relaxed);
+        h.slots.store(regs::SLOTS as u32, Ordering::Relaxed);
+        h.max_polys.store(regs::MAX_POLYS, Ordering::Relaxed);
+        h.window_offset
+            .store(regs::WINDOW_OFFSET as u64, Ordering::Relaxed);
+        h.window_len
+            .store(regs::WINDOW_LEN as u64, Ordering::Relaxed);
+        h.clock_khz
+            .store((accel.clock_hz() / 1e3).round() as u32, Ordering::Relaxed);
+        h.accel.store(accel.kind(), Ordering::Relaxed);
+        if let Some(m) = accel.model() {
+            h.bfus.store(m.bfus, Ordering::Relaxed);
+            h.setup.store(m.setup, Ordering::Relaxed);
+        }
+        for s in &self.regs().slots {
+            s.idle.store(1, Ordering::Relaxed);
+        }
+    }
+
+    pub(crate) fn regs(&self) -> &RegPage {
         // SAFETY: `page` is a page-aligned shared mapping of at least WINDOW_OFFSET ≥
         // size_of::<RegPage>() bytes (checked at compile time in regs.rs), alive as long
         // as `self`; RegPage is all atomics, valid for any bit pattern, so the other
@@ -213,34 +252,8 @@ fn client(
     let len = regs::WINDOW_OFFSET + regs::WINDOW_LEN;
     let fd = memfd("pqsig-card", len)?;
     let page = Mapping::map(&fd, len)?;
-    let st = Arc::new(ClientState {
-        page,
-        regions: Mutex::default(),
-        closed: AtomicBool::new(false),
-    });
-    {
-        let h = &st.regs().header;
-        h.magic.store(regs::MAGIC, Ordering::Relaxed);
-        h.version.store(regs::VERSION, Ordering::Relaxed);
-        h.slots.store(regs::SLOTS as u32, Ordering::Relaxed);
-        h.max_polys.store(regs::MAX_POLYS, Ordering::Relaxed);
-        h.window_offset
-            .store(regs::WINDOW_OFFSET as u64, Ordering::Relaxed);
-        h.window_len
-            .store(regs::WINDOW_LEN as u64, Ordering::Relaxed);
-        h.clock_khz
-            .store((accel.clock_hz() / 1e3).round() as u32, Ordering::Relaxed);
-        h.accel.store(accel.kind(), Ordering::Relaxed);
-        if let Some(m) = accel.model() {
-            h.bfus.store(m.bfus, Ordering::Relaxed);
-            h.bfu_latency.store(m.bfu_latency, Ordering::Relaxed);
-            h.bus_bits.store(m.bus_bits, Ordering::Relaxed);
-            h.setup.store(m.setup, Ordering::Relaxed);
-        }
-        for s in &st.regs().slots {
-            s.idle.store(1, Ordering::Relaxed);
-        }
-    }
+    let st = Arc::new(ClientState::new(page));
+    st.init_header(&*accel);
     wire::send(
         &sock,
         Msg {
@@ -259,6 +272,12 @@ fn client(
     let mut next_id = 1u32;
     // Control loop: per-call buffers; any error or end of file ends the client.
     while let Ok(Some(m)) = wire::recv(&sock) {
+        if m.op == wire::OP_STATS {
+            if crate::stats::reply(&sock, counters).is_err() {
+                break;
+            }
+            continue;
+        }
         let reply = match m.op {
             wire::OP_ALLOC => alloc(&st, m.size, &mut next_id),
             wire::OP_FREE => {
@@ -389,7 +408,13 @@ fn serve_slots(
 }
 
 /// Serves request `seq` of slot `i` and signals its completion.
-fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, counters: &Counters) {
+pub(crate) fn serve_one(
+    st: &ClientState,
+    i: usize,
+    seq: u32,
+    accel: &dyn Accelerator,
+    counters: &Counters,
+) {
     let s = &st.regs().slots[i];
     let picked_up = doorbell_instant(s.rung_ns.load(Ordering::Relaxed));
     counters
@@ -410,6 +435,15 @@ fn serve_one(st: &ClientState, i: usize, seq: u32, accel: &dyn Accelerator, coun
     s.queued_ns.store(c.queued_ns, Ordering::Relaxed);
     st.regs().header.requests.fetch_add(1, Ordering::Relaxed);
     counters.requests.fetch_add(1, Ordering::Relaxed);
+    let by_mode = match Mode::decode(s.mode.load(Ordering::Relaxed)) {
+        Some(Mode::MlDsaNtt | Mode::FalconNtt(_)) => Some(&counters.ntt_requests),
+        Some(Mode::MlDsaIntt | Mode::FalconIntt(_)) => Some(&counters.intt_requests),
+        Some(Mode::Verify) => Some(&counters.verify_requests),
+        Some(Mode::Nop) | None => None,
+    };
+    if let (Some(c), Status::Ok) = (by_mode, status) {
+        c.fetch_add(1, Ordering::Relaxed);
+    }
     counters.device_ns.fetch_add(c.device_ns, Ordering::Relaxed);
     if status == Status::Ok {
         counters.polys.fetch_add(

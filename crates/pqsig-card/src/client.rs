@@ -84,8 +84,6 @@ impl Conn {
         }
         let model = CycleModel {
             bfus: h.bfus.load(Ordering::Relaxed),
-            bfu_latency: h.bfu_latency.load(Ordering::Relaxed),
-            bus_bits: h.bus_bits.load(Ordering::Relaxed),
             setup: h.setup.load(Ordering::Relaxed),
         };
         conn.clock_hz = conn.clock_hz();
@@ -169,7 +167,8 @@ impl Conn {
     /// `TimedOut` after `timeout` (`expected` device time added), or at once when the
     /// card has gone away.
     /// With a cycle model the host first sleeps (precise timers) until shortly before
-    /// the predicted completion, then polls for `spin`, then sleeps on the futex.
+    /// the predicted completion, then polls until `spin` after it, then sleeps on the
+    /// futex.
     pub fn wait(&self, slot: usize, seq: u32, expected: Duration) -> io::Result<Completed> {
         let s = &self.regs().slots[slot];
         if let Some(at) = self.expected[slot] {
@@ -182,12 +181,20 @@ impl Conn {
                 futex::sleep_until_near(at, WAKE_EARLY);
             }
         }
-        let deadline = Instant::now() + expected + self.timeout;
+        let now = Instant::now();
+        let deadline = now + expected + self.timeout;
+        // Poll until `spin` past the predicted completion, not `spin` from now: a
+        // completion due in more than `spin` (a 64-polynomial request takes 0.26 ms at
+        // 125 MHz) would otherwise find the host asleep on the futex, whose wake-up costs
+        // 0.04-4 ms on a loaded machine and leaves the card's queue empty meanwhile.
+        let spin = self.expected[slot].map_or(self.spin, |at| {
+            at.saturating_duration_since(now) + self.spin
+        });
         let fd = self.sock.as_raw_fd();
         let ok = futex::wait_until(
             &s.done,
             &s.host_sleeping,
-            self.spin,
+            spin,
             deadline,
             || s.done.load(Ordering::Acquire) == seq,
             // A readable socket here is end of file: the card closed it.

@@ -66,6 +66,11 @@ pub struct Breakdown {
     pub transfer_ns: u64,
     /// Waiting for completions.
     pub wait_ns: u64,
+    /// Part of `host_ns`: per-call buffers — `ALLOC` (the card's memfd, its mapping on
+    /// both sides), and `FREE` with the unmapping.
+    pub alloc_ns: u64,
+    /// Part of `host_ns`: writing the slot registers and ringing the doorbell.
+    pub ring_ns: u64,
     /// The requests' device time (cycle counters at the card's clock).
     pub device_ns: u64,
     /// Time requests queued behind other clients' requests on the card.
@@ -83,6 +88,8 @@ impl Breakdown {
         self.host_ns += o.host_ns;
         self.transfer_ns += o.transfer_ns;
         self.wait_ns += o.wait_ns;
+        self.alloc_ns += o.alloc_ns;
+        self.ring_ns += o.ring_ns;
         self.device_ns += o.device_ns;
         self.queued_ns += o.queued_ns;
         add_cycles(&mut self.cycles, &o.cycles);
@@ -262,14 +269,18 @@ fn expected(polys: usize) -> Duration {
 /// The design's scheme: allocate, map, copy in, ring, wait, copy out, unmap, free.
 fn per_call(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> Result<(), Fail> {
     let polys = data.len() / mode.poly_bytes();
+    let t = Instant::now();
     let (id, buf) = conn.alloc(data.len()).map_err(|_| Fail::Link)?;
+    b.alloc_ns += ns(t);
     let t = Instant::now();
     let copied = buf.write(0, data);
     b.transfer_ns += ns(t);
     if !copied {
         return Err(Fail::Link);
     }
+    let t = Instant::now();
     let seq = conn.submit(0, id, 0, mode.encode(), polys as u32);
+    b.ring_ns += ns(t);
     let t = Instant::now();
     let c = conn.wait(0, seq, expected(polys)).map_err(|_| Fail::Link)?;
     b.wait_ns += ns(t);
@@ -280,8 +291,10 @@ fn per_call(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> 
         buf.read(0, data);
         b.transfer_ns += ns(t);
     }
+    let t = Instant::now();
     drop(buf);
     conn.free(id).map_err(|_| Fail::Link)?;
+    b.alloc_ns += ns(t);
     if ok {
         Ok(())
     } else {
@@ -331,6 +344,7 @@ fn pooled(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> Re
         let t = Instant::now();
         conn.window_write(slot * regs::SLOT_BYTES, &data[lo * pb..hi * pb]);
         b.transfer_ns += ns(t);
+        let t = Instant::now();
         let seq = conn.submit(
             slot,
             0,
@@ -338,6 +352,7 @@ fn pooled(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> Re
             mode.encode(),
             (hi - lo) as u32,
         );
+        b.ring_ns += ns(t);
         inflight.push_back((slot, seq, lo * pb, hi * pb));
     }
     while !inflight.is_empty() {

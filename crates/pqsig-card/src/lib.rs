@@ -11,15 +11,17 @@
 //! * `timed` ([`accel::Timed`]): computes with the library's CPU kernels and releases
 //!   each result when the cycle model ([`cycles::CycleModel`]) at the chosen clock
 //!   (default 125 MHz, the design's board) says the hardware would finish;
-//! * `rtl` (feature `rtl`): the slot for the Verilator model of hw/ntt, wired by the
-//!   lead once branch hw-ntt lands; without the feature a card refuses to start it.
+//! * `rtl` (feature `rtl`, [`accel::Rtl`]): the Verilator model of hw/ntt
+//!   (`pqsig_hwsim::RtlNtt`), exact and slow, reporting the simulated cycles as device
+//!   time; without the feature a card refuses to start it.
 //!
 //! The host side ([`device`]) is two kernel devices of the library's seam: `card`
 //! (pooled buffers, several requests in flight) and `card-per-call` (the design's
 //! allocate–copy–ring–wait–copy–free scheme), both reaching the card whose socket
-//! `PQSIG_CARD` names ([`register_from_env`]). Whole-operation requests (the card
-//! verifying N signatures on its CPU engine, a `pqsig::batch::Device`) are left for
-//! a later step.
+//! `PQSIG_CARD` names ([`register_from_env`]), and `card-verify`, whole-operation
+//! requests (the card verifying N signatures on its CPU engine, a
+//! `pqsig::batch::Device`, [`ops_device`]). `pqsig card --stats` reads a running
+//! card's counters ([`stats`]). The study of this path: docs/OFFLOAD.md.
 //!
 //! Waiting, on both sides, is polling first and sleeping later, tuned on a shared
 //! 2-core machine: the card polls an active client's doorbell for 5 ms (`--spin-us`)
@@ -39,10 +41,13 @@ pub mod client;
 pub mod cycles;
 pub mod device;
 pub mod futex;
+pub mod ivshmem;
+pub mod ntt_hw;
 pub mod ops;
 pub mod ops_device;
 pub mod regs;
 pub mod shm;
+pub mod stats;
 pub mod wire;
 
 pub use card::{Card, CardHandle, Counters};
@@ -144,7 +149,7 @@ impl CardConfig {
         match self.accel {
             AccelKind::Timed => Ok(Arc::new(accel::Timed::new(self.model, self.clock_mhz, self.backend))),
             #[cfg(feature = "rtl")]
-            AccelKind::Rtl => Ok(Arc::new(accel::Rtl::new(self.clock_mhz)?)),
+            AccelKind::Rtl => Ok(Arc::new(accel::Rtl::new(self.clock_mhz, self.model.bfus)?)),
             #[cfg(not(feature = "rtl"))]
             AccelKind::Rtl => Err("--accel rtl needs a build with the Verilator model (cargo feature \
                                    `hw-sim` of pqsig-cli, `rtl` of pqsig-card); this build has only \
@@ -166,6 +171,27 @@ static SIGNALLED: AtomicBool = AtomicBool::new(false);
 
 extern "C" fn on_signal(_: libc::c_int) {
     SIGNALLED.store(true, Ordering::SeqCst);
+}
+
+/// Installs the SIGINT/SIGTERM handlers and returns a flag that becomes true once
+/// either arrives (a watcher thread polls the handler's flag every 20 ms).
+pub(crate) fn stop_on_signals() -> Arc<AtomicBool> {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic (async-signal-safe); installing a
+    // handler for SIGINT/SIGTERM has no other precondition.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    std::thread::spawn(move || {
+        while !SIGNALLED.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        flag.store(true, Ordering::SeqCst);
+    });
+    stop
 }
 
 /// Runs a card in the foreground until SIGINT or SIGTERM (then removes the socket);

@@ -63,7 +63,9 @@ pub struct Header {
     /// `rtl`, whose cycles come from simulation), so a driver can predict when a
     /// request will complete and sleep until then instead of polling.
     pub bfus: AtomicU32,
+    /// Reserved (0): parameters of an earlier cycle model, kept so the layout stays.
     pub bfu_latency: AtomicU32,
+    /// Reserved (0), as `bfu_latency`.
     pub bus_bits: AtomicU32,
     pub setup: AtomicU32,
     /// Doorbell (a futex word): the host adds 1 after writing a slot's `start`.
@@ -188,7 +190,7 @@ pub enum Status {
     TooManyPolys = 3,
     /// An input coefficient outside the transform's input bound.
     BadData = 4,
-    /// The accelerator failed (e.g. the `rtl` slot is not built in).
+    /// The accelerator failed (e.g. the simulation reported an error).
     Failed = 5,
 }
 

@@ -1,12 +1,15 @@
 //! The control path over the Unix socket: fixed 16-byte messages, little-endian
 //! `{op: u32, id: u32, size: u64}`, with a descriptor attached (`SCM_RIGHTS`) where a
-//! message hands memory over. Data never travels here; only memory does.
+//! message hands memory over. Data never travels here; only memory does (and the
+//! counters of `STATS`).
 //!
 //! * on accept, the card sends `HELLO {status 0, id 0, size}` with the client's memfd
 //!   (register page + window, `size` bytes);
 //! * `ALLOC {size}` → `{status, id, size}` with a fresh memfd of `size` bytes: region
 //!   `id` for the buffer registers (per-call mode's "allocate a DMA buffer");
-//! * `FREE {id}` → `{status}`: the card unmaps and forgets region `id`.
+//! * `FREE {id}` → `{status}`: the card unmaps and forgets region `id`;
+//! * `STATS` → `{status, 0, len}` followed by `len` bytes of JSON, the card's counters
+//!   (the one reply carrying bytes; [`crate::stats`]).
 //!
 //! The socket also tells the card when a client is gone (end of file), whatever the
 //! client was doing.
@@ -18,6 +21,8 @@ use std::os::unix::net::UnixStream;
 pub const OP_HELLO: u32 = 1;
 pub const OP_ALLOC: u32 = 2;
 pub const OP_FREE: u32 = 3;
+/// `STATS` → `{status, 0, len}` and `len` bytes of JSON: the card's counters (`stats`).
+pub const OP_STATS: u32 = 4;
 
 /// Reply statuses.
 pub const OK: u32 = 0;

@@ -49,6 +49,16 @@ typedef enum pqsig_status {
   PQSIG_ERR_DEVICE = 14,
 } pqsig_status;
 
+// The transforms of `pqsig_mldsa_ntt_batch` (its `mode` argument).
+typedef enum pqsig_ntt_mode {
+  // The forward NTT of the pq-crystals reference `ntt()`: FIPS 204 NTT, bit-reversed
+  // output order (`a` evaluated at ζ^(2·brv8(i)+1), ζ = 1753).
+  PQSIG_MLDSA_NTT = 0,
+  // The reference `invntt_tomont()`: the inverse NTT including the
+  // factor 1/256, times the Montgomery factor 2^32.
+  PQSIG_MLDSA_INVNTT_TOMONT = 1,
+} pqsig_ntt_mode;
+
 // An algorithm instance (opaque). Create with `pqsig_sig_new`, release with
 // `pqsig_sig_free`. Holds no secrets; may be shared between threads.
 typedef struct pqsig_sig pqsig_sig;
@@ -236,6 +246,29 @@ enum pqsig_status pqsig_verify_batch(const struct pqsig_verify_item *items,
 enum pqsig_status pqsig_sign_batch(struct pqsig_sign_item *items,
                                    size_t count,
                                    enum pqsig_status *results);
+
+// Transforms `num_polys` ML-DSA polynomials (q = 8380417, n = 256) in place: `coeffs`
+// holds `num_polys * 256` coefficients, polynomial after polynomial (a `polyvecl` /
+// `polyveck` of the pq-crystals reference is exactly that). `mode` is a
+// `pqsig_ntt_mode`.
+//
+// Semantics: for every input coefficient the output coefficient is congruent mod q
+// to what the reference `ntt()` (`PQSIG_MLDSA_NTT`) or `invntt_tomont()`
+// (`PQSIG_MLDSA_INVNTT_TOMONT`) computes from inputs with |a| < q, and is the centred
+// residue, −(q−1)/2 ≤ r ≤ (q−1)/2 (inside every bound the reference's callers assume).
+// Any `int32_t` input is accepted: it is reduced mod q first.
+//
+// Where it runs: the whole batch is one request (split at the device's size limit) to
+// the kernel device `PQSIG_DEVICE` names (`card` or `card-per-call` with the card at
+// `PQSIG_CARD`), read once per process; the CPU kernels when it is unset or `cpu`. A
+// request the device fails runs on the CPU, so the result never depends on the device.
+//
+// Returns `PQSIG_OK`; `PQSIG_ERR_NULL_POINTER` (`coeffs` NULL with `num_polys` > 0),
+// `PQSIG_ERR_INVALID_LENGTH` (`num_polys` too large to address),
+// `PQSIG_ERR_UNSUPPORTED` (an unknown `mode`, or `coeffs` not aligned for `int32_t`),
+// `PQSIG_ERR_DEVICE` (`PQSIG_DEVICE` names no kernel device). On failure `coeffs` is
+// unchanged. Thread-safe.
+enum pqsig_status pqsig_mldsa_ntt_batch(int32_t *coeffs, size_t num_polys, int mode);
 
 #ifdef __cplusplus
 }  // extern "C"

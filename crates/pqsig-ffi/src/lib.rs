@@ -32,6 +32,10 @@ use pqsig::{any, Algorithm, Error};
 use std::collections::HashMap;
 use zeroize::Zeroize;
 
+mod devices;
+mod ntt;
+pub use ntt::{pqsig_mldsa_ntt_batch, pqsig_ntt_mode};
+
 /// Status codes returned by every fallible function. `PQSIG_OK` is 0; the others mirror
 /// the Rust library's `pqsig::Error` kinds, then the C layer's own failures.
 #[repr(C)]
@@ -758,6 +762,7 @@ pub struct pqsig_sign_item {
 /// global pool (the engine itself runs on the calling thread in a child forked after it
 /// started its threads: `multiprocessing` with the fork start method).
 fn engine_options() -> Options {
+    devices::register();
     Options::from_env()
 }
 

@@ -150,9 +150,15 @@ impl Build {
     }
 
     fn run(&self, exe: &Path, args: &[&str]) -> String {
+        self.run_env(exe, args, &[])
+    }
+
+    /// [`Build::run`] with extra environment variables.
+    fn run_env(&self, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
         let o = Command::new(exe)
             .args(args)
             .env("LD_LIBRARY_PATH", &self.lib_dir)
+            .envs(env.iter().copied())
             .output()
             .expect("run a C test");
         let text = format!(
@@ -323,4 +329,63 @@ fn pkg_config_file_links_the_example() {
     );
     let out = b.run(&exe, &["FN-DSA-512"]);
     assert!(out.contains("FN-DSA-512") && out.contains("valid"), "{out}");
+}
+
+/// `tests/c/test_ntt.c` with the card as the kernel device: a `timed` card in this
+/// process, reached through `PQSIG_CARD` by both driver modes. The C test checks every
+/// result against its naive NTT as on the CPU (the static-library test above runs it
+/// without a device); here the card's counters must show that every polynomial went to
+/// the card. Then a `PQSIG_DEVICE` naming no kernel device: typed errors.
+#[cfg(target_os = "linux")]
+#[test]
+fn c_ntt_batch_through_the_card() {
+    use std::sync::atomic::Ordering;
+    let Some(b) = setup() else { return };
+    let exe = b.compile(
+        &b.crate_dir.join("tests/c/test_ntt.c"),
+        "test_ntt-card",
+        false,
+    );
+    // The polynomials test_ntt.c transforms without error: batches 1, 2, 3, 4, 5, 9 in
+    // both modes for two input ranges, two edge polynomials, a round trip of 4 twice.
+    const POLYS: u64 = (1 + 2 + 3 + 4 + 5 + 9) * 4 + 2 + 8;
+    const CALLS: u64 = 6 * 4 + 2 + 2;
+    for device in ["card", "card-per-call"] {
+        let sock = std::env::temp_dir().join(format!(
+            "pqsig-ffi-ntt-{}-{device}.sock",
+            std::process::id()
+        ));
+        let card = pqsig_card::CardConfig {
+            spin: std::time::Duration::from_micros(200),
+            ..pqsig_card::CardConfig::new(sock.clone())
+        }
+        .spawn()
+        .expect("card starts");
+        let sock_str = sock.to_str().expect("utf-8 temp path");
+        let out = b.run_env(
+            &exe,
+            &[],
+            &[("PQSIG_CARD", sock_str), ("PQSIG_DEVICE", device)],
+        );
+        assert!(out.contains("checks passed"), "{device}: {out}");
+        let c = &card.counters;
+        assert_eq!(c.errors.load(Ordering::Relaxed), 0, "{device}: card errors");
+        assert_eq!(
+            c.polys.load(Ordering::Relaxed),
+            POLYS,
+            "{device}: polynomials the card transformed"
+        );
+        assert!(
+            c.requests.load(Ordering::Relaxed) >= CALLS,
+            "{device}: {} requests for {CALLS} calls",
+            c.requests.load(Ordering::Relaxed)
+        );
+        drop(card);
+    }
+    let out = b.run_env(
+        &exe,
+        &["device-error"],
+        &[("PQSIG_DEVICE", "no-such-device")],
+    );
+    assert!(out.contains("checks passed"), "{out}");
 }

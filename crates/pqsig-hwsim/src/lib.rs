@@ -8,6 +8,9 @@
 //! crossing, WLAST where the burst ends). [`RtlNtt`] is the safe handle on one
 //! simulated card.
 //!
+//! Module [`falcon`]: the `hw/falcon` binary64 adder, multiplier and FFT/iFFT engine
+//! (Falcon, n = 512 / 1024), with `fpr::emulated` and the FFT kernels as golden model.
+//!
 //! # The host boundary
 //! One request is `{buffer, num_polys, mode}`: `num_polys` polynomials of `n` 32-bit
 //! words each, one after the other, transformed in place. Words are canonical residues
@@ -21,6 +24,7 @@
 //!   order; inverse including 1/n), which are canonical already.
 
 pub mod device;
+pub mod falcon;
 mod ffi;
 pub mod golden;
 
@@ -33,7 +37,8 @@ use core::ptr::NonNull;
 pub enum BfuKind {
     /// Radix-2 Cooley–Tukey (forward) / Gentleman–Sande (inverse) butterflies.
     Radix2,
-    /// The Winograd radix-8 unit (not implemented in this RTL: `RtlNtt::new` declines).
+    /// The Winograd radix-8 unit (`ntt_core_w8`): `bfus` counts radix-8 units (one is
+    /// built: 8 points per cycle, three NTT layers per pass, a 256-bit bus).
     Winograd8,
 }
 
@@ -43,7 +48,7 @@ pub struct Config {
     /// 8380417 (with n = 256) or 12289 (with n = 512 or 1024).
     pub q: u32,
     pub n: u32,
-    /// Butterfly units: 1, 2 or 4.
+    /// Butterfly units: 1, 2 or 4 radix-2 units, or 1 Winograd radix-8 unit.
     pub bfus: u32,
     pub kind: BfuKind,
     /// Memory model: percentage of cycles in which each AXI channel stalls (0..=90).
@@ -51,7 +56,7 @@ pub struct Config {
     /// Seed of the stall pattern.
     pub seed: u32,
     /// Byte offset of the buffer inside its 4 KiB page (a multiple of the bus width,
-    /// 8·bfus bytes, or the device rejects the request).
+    /// [`Config::beat_bytes`], or the device rejects the request).
     pub buf_offset: u32,
 }
 
@@ -67,13 +72,37 @@ impl Config {
             buf_offset: 0,
         }
     }
+    /// One Winograd radix-8 unit for (q, n).
+    pub const fn winograd8(q: u32, n: u32) -> Self {
+        Config {
+            kind: BfuKind::Winograd8,
+            ..Config::new(q, n, 1)
+        }
+    }
     /// log2 n.
     pub fn logn(&self) -> u32 {
         self.n.trailing_zeros()
     }
-    /// Ideal compute cycles of one transform: n/2 · log2 n / bfus.
+    /// Ideal compute cycles of one transform: n/2 · log2 n / bfus (radix-2); for the
+    /// Winograd core, passes · n/8 (a pass = three layers, or one for the remainder:
+    /// ceil(log2 n / 3) + (log2 n mod 3 == 2) passes: 4, 3, 4 for n = 256, 512, 1024).
     pub fn ideal_cycles(&self) -> u64 {
-        (self.n as u64 / 2) * self.logn() as u64 / self.bfus as u64
+        match self.kind {
+            BfuKind::Radix2 => (self.n as u64 / 2) * self.logn() as u64 / self.bfus as u64,
+            BfuKind::Winograd8 => {
+                let l = self.logn();
+                let passes = l / 3 + l % 3;
+                passes as u64 * self.n as u64 / 8 / self.bfus as u64
+            }
+        }
+    }
+    /// Bus width in bytes (the alignment BUF_ADDR needs): 8·bfus (radix-2), 32·bfus
+    /// (Winograd).
+    pub fn beat_bytes(&self) -> u32 {
+        match self.kind {
+            BfuKind::Radix2 => 8 * self.bfus,
+            BfuKind::Winograd8 => 32 * self.bfus,
+        }
     }
     fn ffi(&self) -> ffi::NttSimConfig {
         ffi::NttSimConfig {
@@ -91,7 +120,7 @@ impl Config {
     }
 }
 
-/// Every (q, n, bfus) of the accelerator.
+/// Every (q, n, bfus) of the accelerator with radix-2 units.
 pub const ALL_CONFIGS: [Config; 9] = [
     Config::new(8380417, 256, 1),
     Config::new(8380417, 256, 2),
@@ -102,6 +131,13 @@ pub const ALL_CONFIGS: [Config; 9] = [
     Config::new(12289, 1024, 1),
     Config::new(12289, 1024, 2),
     Config::new(12289, 1024, 4),
+];
+
+/// Every (q, n) of the accelerator with one Winograd radix-8 unit.
+pub const WINOGRAD_CONFIGS: [Config; 3] = [
+    Config::winograd8(8380417, 256),
+    Config::winograd8(12289, 512),
+    Config::winograd8(12289, 1024),
 ];
 
 /// Transform direction.
@@ -174,9 +210,6 @@ unsafe impl Send for RtlNtt {}
 impl RtlNtt {
     /// Instantiates the simulated card of `cfg`.
     pub fn new(cfg: Config) -> Result<Self, SimError> {
-        if cfg.kind != BfuKind::Radix2 {
-            return Err(SimError::Config(cfg));
-        }
         let c = cfg.ffi();
         let mut err = 0;
         // SAFETY: `c` and `err` are valid for the call; the harness copies the config.
@@ -196,7 +229,16 @@ impl RtlNtt {
         // SAFETY: `v` has room for `k` entries.
         let k = unsafe { ffi::ntt_sim_configs(v.as_mut_ptr(), k) };
         v.truncate(k as usize);
-        v.iter().map(|c| Config::new(c.q, c.n, c.bfus)).collect()
+        v.iter()
+            .map(|c| Config {
+                kind: if c.kind == 1 {
+                    BfuKind::Winograd8
+                } else {
+                    BfuKind::Radix2
+                },
+                ..Config::new(c.q, c.n, c.bfus)
+            })
+            .collect()
     }
 
     pub fn config(&self) -> Config {

@@ -1,8 +1,9 @@
 //! The simulated accelerator against the library's portable kernels, and its AXI side
 //! against the harness's assertions. Short by default; `PQSIG_HWSIM_FULL=1` runs every
-//! batch size 0..=64 for every configuration and mode, with stalls and offsets.
+//! batch size 0..=64 for every configuration and mode, with stalls and offsets. The
+//! configurations are the nine radix-2 ones and the three Winograd radix-8 ones.
 
-use pqsig_hwsim::{golden, BfuKind, Config, Mode, RtlNtt, SimError, ALL_CONFIGS};
+use pqsig_hwsim::{golden, BfuKind, Config, Mode, RtlNtt, SimError, ALL_CONFIGS, WINOGRAD_CONFIGS};
 
 fn full() -> bool {
     std::env::var("PQSIG_HWSIM_FULL")
@@ -12,7 +13,7 @@ fn full() -> bool {
 
 fn configs() -> Vec<Config> {
     let avail = RtlNtt::available();
-    for c in ALL_CONFIGS {
+    for c in ALL_CONFIGS.into_iter().chain(WINOGRAD_CONFIGS) {
         assert!(
             avail.contains(&c),
             "{c:?} not compiled in (PQSIG_HWSIM_CONFIGS?)"
@@ -62,11 +63,13 @@ fn batches_of_64_per_modulus_and_targets() {
     let list: Vec<Config> = if full() {
         configs()
     } else {
-        vec![
+        let mut v = vec![
             Config::new(8380417, 256, 4),
             Config::new(12289, 512, 4),
             Config::new(12289, 1024, 4),
-        ]
+        ];
+        v.extend(WINOGRAD_CONFIGS);
+        v
     };
     for cfg in list {
         let mut sim = RtlNtt::new(cfg).unwrap();
@@ -83,11 +86,21 @@ fn batches_of_64_per_modulus_and_targets() {
 
 #[test]
 fn single_ntt256_cycle_targets() {
-    for (bfus, bound) in [(1, 1300), (4, 400)] {
-        let mut sim = RtlNtt::new(Config::new(8380417, 256, bfus)).unwrap();
+    // the Winograd core (one radix-8 unit, 8 points per cycle) is held to the 4-BFU bound
+    for (cfg, bound) in [
+        (Config::new(8380417, 256, 1), 1300),
+        (Config::new(8380417, 256, 4), 400),
+        (Config::winograd8(8380417, 256), 400),
+    ] {
+        let bfus = cfg.bfus;
+        let mut sim = RtlNtt::new(cfg).unwrap();
         for mode in [Mode::Ntt, Mode::Intt] {
             let c = check(&mut sim, mode, 1, 3);
-            assert!(c.total <= bound, "bfus {bfus} {mode:?}: {c:?}");
+            assert!(
+                c.total <= bound,
+                "{:?} bfus {bfus} {mode:?}: {c:?}",
+                cfg.kind
+            );
             assert!(c.load > 0 && c.compute > 0 && c.store > 0);
         }
     }
@@ -95,7 +108,12 @@ fn single_ntt256_cycle_targets() {
 
 #[test]
 fn back_to_back_starts_without_reset() {
-    for cfg in [Config::new(8380417, 256, 2), Config::new(12289, 512, 1)] {
+    for cfg in [
+        Config::new(8380417, 256, 2),
+        Config::new(12289, 512, 1),
+        Config::winograd8(8380417, 256),
+        Config::winograd8(12289, 1024),
+    ] {
         let mut sim = RtlNtt::new(cfg).unwrap();
         for i in 0..8u64 {
             let mode = if i % 3 == 1 { Mode::Intt } else { Mode::Ntt };
@@ -106,7 +124,12 @@ fn back_to_back_starts_without_reset() {
 
 #[test]
 fn reset_in_the_middle_of_a_batch_then_a_clean_run() {
-    for cfg in [Config::new(8380417, 256, 4), Config::new(12289, 1024, 2)] {
+    for cfg in [
+        Config::new(8380417, 256, 4),
+        Config::new(12289, 1024, 2),
+        Config::winograd8(8380417, 256),
+        Config::winograd8(12289, 512),
+    ] {
         let mut sim = RtlNtt::new(cfg).unwrap();
         for stop in [5u64, 300, 2000] {
             let mut w = golden::Words::new(stop).residues(cfg.q, 16 * cfg.n as usize);
@@ -157,11 +180,13 @@ fn axi_stalls_and_page_offsets_keep_bursts_legal() {
             Config::new(8380417, 256, 1),
             Config::new(12289, 512, 4),
             Config::new(12289, 1024, 1),
+            Config::winograd8(8380417, 256),
+            Config::winograd8(12289, 1024),
         ]
     };
     for base in list {
         for &off in offsets {
-            let beat = 8 * base.bfus;
+            let beat = base.beat_bytes();
             let off = off / beat * beat;
             for stall in [0, 40] {
                 let cfg = Config {
@@ -180,32 +205,33 @@ fn axi_stalls_and_page_offsets_keep_bursts_legal() {
 
 #[test]
 fn axi_assertions_fire_on_a_bad_address() {
-    let cfg = Config::new(12289, 512, 2);
-    let mut sim = RtlNtt::new(cfg).unwrap();
-    let mut w = golden::Words::new(1).residues(cfg.q, 2 * 512);
-    let before = w.clone();
-    // the device is pointed one page past the buffer: its bursts leave the buffer
-    sim.set_addr_skew(4096);
-    assert!(matches!(
-        sim.run(Mode::Ntt, &mut w, 2),
-        Err(SimError::Outside(_))
-    ));
-    assert_eq!(w, before);
-    sim.set_addr_skew(-64);
-    assert!(matches!(
-        sim.run(Mode::Ntt, &mut w, 2),
-        Err(SimError::Outside(_))
-    ));
-    // misaligned buffer address: the device refuses (ERR register), moves nothing
-    sim.reset();
-    sim.set_addr_skew(4);
-    assert!(matches!(
-        sim.run(Mode::Ntt, &mut w, 2),
-        Err(SimError::Device(_))
-    ));
-    sim.set_addr_skew(0);
-    sim.reset();
-    check(&mut sim, Mode::Ntt, 2, 5);
+    for cfg in [Config::new(12289, 512, 2), Config::winograd8(12289, 512)] {
+        let mut sim = RtlNtt::new(cfg).unwrap();
+        let mut w = golden::Words::new(1).residues(cfg.q, 2 * 512);
+        let before = w.clone();
+        // the device is pointed one page past the buffer: its bursts leave the buffer
+        sim.set_addr_skew(4096);
+        assert!(matches!(
+            sim.run(Mode::Ntt, &mut w, 2),
+            Err(SimError::Outside(_))
+        ));
+        assert_eq!(w, before);
+        sim.set_addr_skew(-64);
+        assert!(matches!(
+            sim.run(Mode::Ntt, &mut w, 2),
+            Err(SimError::Outside(_))
+        ));
+        // misaligned buffer address: the device refuses (ERR register), moves nothing
+        sim.reset();
+        sim.set_addr_skew(4);
+        assert!(matches!(
+            sim.run(Mode::Ntt, &mut w, 2),
+            Err(SimError::Device(_))
+        ));
+        sim.set_addr_skew(0);
+        sim.reset();
+        check(&mut sim, Mode::Ntt, 2, 5);
+    }
 }
 
 #[test]
@@ -230,9 +256,11 @@ fn bad_input_is_an_error_not_a_panic() {
         sim.run(Mode::Ntt, &mut w, 70000),
         Err(SimError::BadArg(_))
     ));
+    // one Winograd radix-8 unit is built, not two
     assert!(matches!(
         RtlNtt::new(Config {
             kind: BfuKind::Winograd8,
+            bfus: 2,
             ..cfg
         }),
         Err(SimError::Config(_))
@@ -282,7 +310,11 @@ fn mldsa_signed_inputs_map_to_words() {
 
 #[test]
 fn memory_latency_changes_cycles_not_results() {
-    for cfg in [Config::new(8380417, 256, 1), Config::new(12289, 512, 4)] {
+    for cfg in [
+        Config::new(8380417, 256, 1),
+        Config::new(12289, 512, 4),
+        Config::winograd8(12289, 512),
+    ] {
         let mut sim = RtlNtt::new(cfg).unwrap();
         let base1 = check(&mut sim, Mode::Ntt, 1, 1).total;
         let base16 = check(&mut sim, Mode::Intt, 16, 2).total;

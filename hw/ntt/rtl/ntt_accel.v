@@ -3,8 +3,8 @@
 // synchronous reset (ARESETn).
 //
 // Parameters: Q, N select the transform (8380417/256, 12289/512, 12289/1024);
-// BFUS (1, 2, 4) butterfly units; KIND 0 = radix-2 (the only unit kind implemented in
-// this RTL; see docs/HARDWARE.md for the Winograd radix-8 status).
+// KIND 0 = radix-2 (ntt_core, BFUS = 1, 2, 4 butterfly units, bus 64*BFUS bits);
+// KIND 1 = Winograd radix-8 (ntt_core_w8, BFUS = 1 radix-8 unit, bus 256 bits).
 module ntt_accel #(
     parameter integer Q    = 8380417,
     parameter integer N    = 256,
@@ -37,7 +37,7 @@ module ntt_accel #(
     output wire [1:0]  m_arburst,
     output wire        m_arvalid,
     input  wire        m_arready,
-    input  wire [64*BFUS-1:0] m_rdata,
+    input  wire [(KIND == 1 ? 256 : 64)*BFUS-1:0] m_rdata,
     input  wire [1:0]  m_rresp,
     input  wire        m_rlast,
     input  wire        m_rvalid,
@@ -48,8 +48,8 @@ module ntt_accel #(
     output wire [1:0]  m_awburst,
     output wire        m_awvalid,
     input  wire        m_awready,
-    output wire [64*BFUS-1:0] m_wdata,
-    output wire [8*BFUS-1:0]  m_wstrb,
+    output wire [(KIND == 1 ? 256 : 64)*BFUS-1:0] m_wdata,
+    output wire [(KIND == 1 ? 32 : 8)*BFUS-1:0] m_wstrb,
     output wire        m_wlast,
     output wire        m_wvalid,
     input  wire        m_wready,
@@ -74,20 +74,38 @@ module ntt_accel #(
   wire        busy, done_pulse, err_align, err_resp;
   wire [31:0] cyc_load, cyc_compute, cyc_store, cyc_total;
 
-  ntt_core #(.Q(Q), .N(N), .LOGN(LOGN), .BFUS(BFUS), .LOGB(LOGB), .RB(RB),
-             .SCALE(SCALE)) u_core (
-      .clk(clk), .rst_n(rst_n),
-      .start(r_start), .inv_in(r_mode), .buf_addr(r_buf), .num_polys(r_num),
-      .busy(busy), .done_pulse(done_pulse), .err_align(err_align), .err_resp(err_resp),
-      .cyc_load(cyc_load), .cyc_compute(cyc_compute), .cyc_store(cyc_store),
-      .cyc_total(cyc_total),
-      .m_araddr(m_araddr), .m_arlen(m_arlen), .m_arsize(m_arsize), .m_arburst(m_arburst),
-      .m_arvalid(m_arvalid), .m_arready(m_arready), .m_rdata(m_rdata), .m_rresp(m_rresp),
-      .m_rlast(m_rlast), .m_rvalid(m_rvalid), .m_rready(m_rready),
-      .m_awaddr(m_awaddr), .m_awlen(m_awlen), .m_awsize(m_awsize), .m_awburst(m_awburst),
-      .m_awvalid(m_awvalid), .m_awready(m_awready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
-      .m_wlast(m_wlast), .m_wvalid(m_wvalid), .m_wready(m_wready), .m_bresp(m_bresp),
-      .m_bvalid(m_bvalid), .m_bready(m_bready));
+  generate
+    if (KIND == 1) begin : g_w8
+      ntt_core_w8 #(.Q(Q), .N(N), .LOGN(LOGN), .RB(RB), .SCALE(SCALE), .DW(256 * BFUS)) u_core (
+          .clk(clk), .rst_n(rst_n),
+          .start(r_start), .inv_in(r_mode), .buf_addr(r_buf), .num_polys(r_num),
+          .busy(busy), .done_pulse(done_pulse), .err_align(err_align), .err_resp(err_resp),
+          .cyc_load(cyc_load), .cyc_compute(cyc_compute), .cyc_store(cyc_store),
+          .cyc_total(cyc_total),
+          .m_araddr(m_araddr), .m_arlen(m_arlen), .m_arsize(m_arsize), .m_arburst(m_arburst),
+          .m_arvalid(m_arvalid), .m_arready(m_arready), .m_rdata(m_rdata), .m_rresp(m_rresp),
+          .m_rlast(m_rlast), .m_rvalid(m_rvalid), .m_rready(m_rready),
+          .m_awaddr(m_awaddr), .m_awlen(m_awlen), .m_awsize(m_awsize), .m_awburst(m_awburst),
+          .m_awvalid(m_awvalid), .m_awready(m_awready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
+          .m_wlast(m_wlast), .m_wvalid(m_wvalid), .m_wready(m_wready), .m_bresp(m_bresp),
+          .m_bvalid(m_bvalid), .m_bready(m_bready));
+    end else begin : g_r2
+      ntt_core #(.Q(Q), .N(N), .LOGN(LOGN), .BFUS(BFUS), .LOGB(LOGB), .RB(RB),
+                 .SCALE(SCALE)) u_core (
+          .clk(clk), .rst_n(rst_n),
+          .start(r_start), .inv_in(r_mode), .buf_addr(r_buf), .num_polys(r_num),
+          .busy(busy), .done_pulse(done_pulse), .err_align(err_align), .err_resp(err_resp),
+          .cyc_load(cyc_load), .cyc_compute(cyc_compute), .cyc_store(cyc_store),
+          .cyc_total(cyc_total),
+          .m_araddr(m_araddr), .m_arlen(m_arlen), .m_arsize(m_arsize), .m_arburst(m_arburst),
+          .m_arvalid(m_arvalid), .m_arready(m_arready), .m_rdata(m_rdata), .m_rresp(m_rresp),
+          .m_rlast(m_rlast), .m_rvalid(m_rvalid), .m_rready(m_rready),
+          .m_awaddr(m_awaddr), .m_awlen(m_awlen), .m_awsize(m_awsize), .m_awburst(m_awburst),
+          .m_awvalid(m_awvalid), .m_awready(m_awready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
+          .m_wlast(m_wlast), .m_wvalid(m_wvalid), .m_wready(m_wready), .m_bresp(m_bresp),
+          .m_bvalid(m_bvalid), .m_bready(m_bready));
+    end
+  endgenerate
 
   assign irq = r_ie & r_done;
 

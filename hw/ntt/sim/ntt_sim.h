@@ -16,7 +16,7 @@ typedef struct ntt_sim_config {
   uint32_t q;          /* 8380417 or 12289 */
   uint32_t n;          /* 256 (q = 8380417), 512 or 1024 (q = 12289) */
   uint32_t bfus;       /* 1, 2 or 4 */
-  uint32_t kind;       /* 0 = radix-2 */
+  uint32_t kind;       /* 0 = radix-2 (bus 64*bfus bits), 1 = Winograd radix-8 (bfus = 1, bus 256 bits) */
   uint32_t stall_pct;  /* memory model: % of cycles each channel stalls (0..90) */
   uint32_t seed;       /* memory model stall pattern */
   uint32_t buf_offset; /* byte offset of the buffer inside its 4 KiB page */
@@ -52,7 +52,7 @@ int ntt_sim_run_for(ntt_sim *h, uint32_t *words, uint32_t num_polys, uint32_t mo
 /* Asserts ARESETn for a few cycles and clears the memory model. */
 int ntt_sim_reset(ntt_sim *h);
 /* Places the buffer of the next requests at buf_offset bytes inside its 4 KiB page
- * (< 4096; a multiple of the bus width 8*bfus, or the device refuses the request). */
+ * (< 4096; a multiple of the bus width in bytes, or the device refuses the request). */
 int ntt_sim_set_buf_offset(ntt_sim *h, uint32_t buf_offset);
 /* Test hook: programs BUF_ADDR = real buffer + delta (the device then accesses outside
  * the buffer, which the assertions must catch). */

@@ -54,7 +54,7 @@ template <std::size_t N> static inline void get_bus(const VlWide<N> &d, uint32_t
 template <class V> struct Sim : Base {
   VerilatedContext ctx;
   V *m;
-  uint32_t beat_words;  // 32-bit words per beat = 2 * bfus
+  uint32_t beat_words;  // 32-bit words per beat: 2 * bfus (radix-2), 8 * bfus (Winograd)
   uint32_t rng;
   // memory model
   std::vector<uint32_t> mem;  // the DMA window: [BASE, BASE + mem.size()*4)
@@ -67,7 +67,7 @@ template <class V> struct Sim : Base {
 
   explicit Sim(const ntt_sim_config &c) : m(nullptr) {
     cfg = c;
-    beat_words = 2 * c.bfus;
+    beat_words = (c.kind == 1 ? 8 : 2) * c.bfus;
     rng = c.seed ? c.seed : 0x12345u;
     ctx.debug(0);
     ctx.randReset(0);

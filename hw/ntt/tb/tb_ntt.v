@@ -6,7 +6,7 @@
 // compares the memory with vectors generated from the library kernels
 // (crates/pqsig-hwsim/examples/gen_vectors.rs). Prints "PASS" or "FAIL ...".
 //
-//   iverilog -g2005 -P tb_ntt.Q=8380417 -P tb_ntt.N=256 -P tb_ntt.BFUS=2 \
+//   iverilog -g2005 -P tb_ntt.Q=8380417 -P tb_ntt.N=256 -P tb_ntt.BFUS=2 [-P tb_ntt.KIND=1] \
 //     -DVEC_DIR=\"hw/ntt/tb/vectors\" -o tb hw/ntt/tb/tb_ntt.v hw/ntt/rtl/*.v && vvp tb
 `timescale 1ns/1ps
 `ifndef VEC_DIR
@@ -16,9 +16,10 @@ module tb_ntt;
   parameter integer Q = 8380417;
   parameter integer N = 256;
   parameter integer BFUS = 2;
+  parameter integer KIND = 0;        // 0 radix-2, 1 Winograd radix-8 (ntt_core_w8)
   parameter integer K = 2;           // polys per request (the vector files hold K)
-  localparam integer DW = 64 * BFUS;
-  localparam integer BW = 2 * BFUS;  // words per beat
+  localparam integer DW = (KIND == 1 ? 256 : 64) * BFUS;
+  localparam integer BW = DW / 32;   // words per beat
   localparam integer OFF = 4096 - 2 * DW / 8;   // buffer offset: first bursts split at 4 KiB
   localparam integer BASE = 32'h2000_0000;
   localparam integer WORDS = K * N;
@@ -43,7 +44,7 @@ module tb_ntt;
   reg m_wready = 0;
   reg m_bvalid = 0; wire m_bready; wire irq;
 
-  ntt_accel #(.Q(Q), .N(N), .BFUS(BFUS), .KIND(0)) dut (
+  ntt_accel #(.Q(Q), .N(N), .BFUS(BFUS), .KIND(KIND)) dut (
       .clk(clk), .rst_n(rst_n),
       .s_awaddr(s_awaddr), .s_awvalid(s_awvalid), .s_awready(s_awready),
       .s_wdata(s_wdata), .s_wvalid(s_wvalid), .s_wready(s_wready),
@@ -153,7 +154,7 @@ module tb_ntt;
       lite_read(8'h2C, cyc);
       lite_read(8'h08, r);
       if (r != 0) begin errors = errors + 1; $display("FAIL %0s: ERR = %h", tag, r); end
-      $display("%0s q=%0d n=%0d bfus=%0d polys=%0d: %0d cycles", tag, Q, N, BFUS, num, cyc);
+      $display("%0s q=%0d n=%0d bfus=%0d kind=%0d polys=%0d: %0d cycles", tag, Q, N, BFUS, KIND, num, cyc);
     end
   endtask
 

@@ -85,6 +85,8 @@ struct CardRow {
     host: f64,
     transfer: f64,
     wait: f64,
+    alloc: f64,
+    ring: f64,
     device: f64,
     requests: f64,
     overhead_mean: f64,
@@ -116,6 +118,8 @@ impl CardRow {
             host: (e2e - transfer - wait).max(0.0),
             transfer,
             wait,
+            alloc: b.alloc_ns as f64,
+            ring: b.ring_ns as f64,
             device: b.device_ns as f64,
             requests: b.requests as f64,
             overhead_mean: if e2e_total > 0 {
@@ -141,7 +145,7 @@ impl CardRow {
             ",\"device_mode\":\"{}\",\"accel\":\"{}\",\"clock_mhz\":{},\"e2e_ns\":{:.0},\
              \"host_ns\":{:.0},\"transfer_ns\":{:.0},\"wait_ns\":{:.0},\"device_ns\":{:.0},\
              \"overhead_frac\":{:.4},\"model_rate_frac\":{:.4},\"overhead_frac_mean\":{:.4},\
-             \"requests_per_call\":{}",
+             \"requests_per_call\":{},\"alloc_ns\":{:.0},\"ring_ns\":{:.0}",
             self.device_mode,
             self.accel,
             self.clock_mhz,
@@ -153,7 +157,9 @@ impl CardRow {
             overhead,
             rate,
             self.overhead_mean,
-            self.requests
+            self.requests,
+            self.alloc,
+            self.ring
         )
     }
 

@@ -11,12 +11,16 @@ use std::time::Duration;
 
 pub const AFTER_HELP: &str = "\
 The card prints one line when it listens and one with its request counters when it
-stops. `--accel rtl` needs a build with the Verilator model (feature hw-sim).
+stops; `pqsig card --stats --socket PATH` prints a running card's counters as JSON
+(requests, ntt_requests, intt_requests, verify_requests, polys, errors, device_ns, ...).
+`--accel rtl` needs a build with the Verilator model (feature hw-sim).
 
 Examples:
   pqsig card --accel timed --socket /tmp/card.sock &
+  pqsig card --accel timed --ivshmem /dev/shm/pqsig-ivshmem &   (a QEMU guest: hw/linux/run.sh)
   PQSIG_CARD=/tmp/card.sock pqsig --device card bench --alg ML-DSA-44 --batch 64 --json
-  PQSIG_CARD=/tmp/card.sock pqsig --device card-per-call sign --alg ML-DSA-44 --sk k.pem --in m --out s";
+  PQSIG_CARD=/tmp/card.sock pqsig --device card-per-call sign --alg ML-DSA-44 --sk k.pem --in m --out s
+  pqsig card --stats --socket /tmp/card.sock";
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Accel {
@@ -29,14 +33,28 @@ pub enum Accel {
 #[derive(Debug, Args)]
 pub struct CardArgs {
     /// The accelerator behind the card.
-    #[arg(long, value_enum)]
-    pub accel: Accel,
+    #[arg(long, value_enum, required_unless_present = "stats")]
+    pub accel: Option<Accel>,
+    /// Do not run a card: print the request counters of the card on --socket as one
+    /// JSON line and exit.
+    #[arg(long, conflicts_with_all = ["accel", "clock_mhz", "bfus", "spin_us"])]
+    pub stats: bool,
     /// The modelled clock in MHz (125: the design's board).
     #[arg(long, value_name = "F", default_value_t = 125.0)]
     pub clock_mhz: f64,
     /// The Unix socket to listen on (a stale socket file is replaced).
-    #[arg(long, value_name = "PATH")]
-    pub socket: PathBuf,
+    #[arg(
+        long,
+        value_name = "PATH",
+        required_unless_present = "ivshmem",
+        conflicts_with = "ivshmem"
+    )]
+    pub socket: Option<PathBuf>,
+    /// Serve a VM instead: map FILE (created or grown to 4 MiB), the memory of QEMU's
+    /// `-object memory-backend-file,share=on,mem-path=FILE -device ivshmem-plain`, and
+    /// poll its start registers (the guest's driver is hw/linux/ntt_hw.c).
+    #[arg(long, value_name = "FILE")]
+    pub ivshmem: Option<PathBuf>,
     /// Butterfly units of the cycle model.
     #[arg(long, value_name = "N", default_value_t = CycleModel::default().bfus,
           value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -49,8 +67,20 @@ pub struct CardArgs {
 }
 
 pub fn run(args: CardArgs) -> Result<(), Failure> {
+    if args.stats {
+        let Some(socket) = &args.socket else {
+            return Err(Failure::error(
+                "card --stats reads a card's counters over its --socket (not --ivshmem)",
+            ));
+        };
+        let text = pqsig_card::stats::query(socket)
+            .map_err(|e| Failure::error(format!("card --stats: {}: {e}", socket.display())))?;
+        println!("{text}");
+        return Ok(());
+    }
+    let accel = args.accel.unwrap_or(Accel::Timed);
     let cfg = CardConfig {
-        accel: match args.accel {
+        accel: match accel {
             Accel::Timed => AccelKind::Timed,
             Accel::Rtl => AccelKind::Rtl,
         },
@@ -60,18 +90,21 @@ pub fn run(args: CardArgs) -> Result<(), Failure> {
             ..CycleModel::default()
         },
         spin: Duration::from_micros(args.spin_us),
-        ..CardConfig::new(args.socket.clone())
+        ..CardConfig::new(args.socket.clone().unwrap_or_default())
     };
-    let accel = format!("{:?}", args.accel).to_lowercase();
-    let counters = pqsig_card::run_foreground(&cfg, || {
+    let accel = format!("{accel:?}").to_lowercase();
+    let ready = |on: String| {
         eprintln!(
-            "pqsig card: {accel} accelerator at {} MHz ({} butterfly units, {} kernels) on {}",
-            cfg.clock_mhz,
-            cfg.model.bfus,
-            cfg.backend,
-            cfg.socket.display()
+            "pqsig card: {accel} accelerator at {} MHz ({} butterfly units, {} kernels) on {on}",
+            cfg.clock_mhz, cfg.model.bfus, cfg.backend,
         );
-    })
+    };
+    let counters = match &args.ivshmem {
+        Some(file) => pqsig_card::ivshmem::run_foreground(&cfg, file, || {
+            ready(format!("ivshmem {}", file.display()))
+        }),
+        None => pqsig_card::run_foreground(&cfg, || ready(cfg.socket.display().to_string())),
+    }
     .map_err(|e| Failure::error(format!("card: {e}")))?;
     eprintln!(
         "pqsig card: stopped; {} clients, {} requests, {} polynomials, {} errors, {:.3} ms device time, \

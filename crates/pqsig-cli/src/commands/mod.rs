@@ -34,6 +34,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     }
     // The card devices (`card`, `card-per-call`) exist when PQSIG_CARD names a card.
     pqsig_card::register_from_env();
+    // `ntt-hw` / `ntt-hw-pooled` exist where the Linux driver's /dev/ntt_hw does.
+    pqsig_card::ntt_hw::register();
     // Checked for every command, like --backend: a typo never passes silently.
     let batch = batch_options(cli.device.as_deref())?;
     // A kernel device (an NTT accelerator) serves single operations too: every ML-DSA

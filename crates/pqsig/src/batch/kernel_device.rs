@@ -13,6 +13,26 @@ pub use crate::kernels::device::{
 };
 pub use crate::kernels::mldsa::Poly as MlDsaPoly;
 
+/// Runs the ML-DSA transform `mode` over `polys` on `dev` exactly as the routed kernel
+/// tables do: requests of at most `dev.max_polys()`, and any request that fails or comes
+/// back outside the kernel's output bound restored and run on the CPU table `cpu`. For
+/// callers outside the library that hold polynomials themselves (the C library's
+/// `pqsig_mldsa_ntt_batch`). `Error::Unsupported` for a Falcon mode.
+pub fn transform_mldsa_on(
+    dev: &dyn KernelDevice,
+    mode: TransformMode,
+    polys: &mut [Poly],
+    cpu: &Kernels,
+) -> Result<(), crate::Error> {
+    let kernel = match mode {
+        TransformMode::MlDsaNtt => cpu.ntt,
+        TransformMode::MlDsaInvNttToMont => cpu.invntt_tomont,
+        _ => return Err(crate::Error::Unsupported),
+    };
+    serve_mldsa(dev, mode, polys, kernel);
+    Ok(())
+}
+
 /// The engine's transforms with a kernel device in front of the kernel table.
 pub(crate) struct DeviceTransforms<'a> {
     pub kern: &'a Kernels,

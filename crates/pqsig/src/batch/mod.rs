@@ -71,7 +71,7 @@ pub use crate::kernels::device::{KernelDevice, TransformMode};
 pub use device::{Capabilities, Device, DeviceInfo, Job, JobOutput, Operation, Ticket};
 pub use kernel_device::{
     kernel_device, kernel_device_by_name, kernel_devices, register_kernel_device,
-    set_kernel_device, MlDsaPoly, RequestCycles,
+    set_kernel_device, transform_mldsa_on, MlDsaPoly, RequestCycles,
 };
 
 /// A public key as a batch item holds it.

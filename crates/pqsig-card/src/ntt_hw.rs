@@ -1,0 +1,411 @@
+//! Kernel devices on the Linux driver `/dev/ntt_hw` (hw/linux/ntt_hw.c): `ntt-hw`, the
+//! FPGA design's per-call path, and `ntt-hw-pooled`, its proposed fix.
+//!
+//! * `ntt-hw`: per request, as the design's library does: open the device, one
+//!   `NTT_HW_IOC_TRANSFORM` ioctl naming the caller's polynomials in place (the driver
+//!   copies them into a coherent buffer and the card's window and back), close.
+//! * `ntt-hw-pooled`: the device is opened and its window area mapped once; per
+//!   request the polynomials are copied into the mapping, one
+//!   `NTT_HW_IOC_POOL_SUBMIT` ioctl names their offset, and the results are copied
+//!   out: no open/close, no copies in the kernel, no allocation.
+//!
+//! Both are registered when `/dev/ntt_hw` exists (else `--device ntt-hw` is an unknown
+//! device, clearer than a silent CPU run). `PQSIG_NTT_HW_STATS=1` prints this
+//! process's user-space counters (requests, failures, system calls, copies) on one
+//! line to stderr at exit.
+//!
+//! The ABI below restates hw/linux/ntt_hw.h; the tests check sizes and numbers.
+
+use crate::shm::Mapping;
+use pqsig::batch::{KernelDevice, TransformMode};
+use pqsig::kernels::mldsa::Poly as MlDsaPoly;
+use pqsig::DeviceError;
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// Where the driver's device node is.
+pub const DEV_PATH: &str = "/dev/ntt_hw";
+
+pub const MODE_MLDSA_NTT: u32 = 1;
+pub const MODE_MLDSA_INTT: u32 = 2;
+pub const POLY_BYTES: usize = 1024;
+pub const MAX_POLYS: usize = 512;
+pub const POOL_BYTES: usize = MAX_POLYS * POLY_BYTES;
+pub const PHASES: usize = 11;
+
+// The driver splits the card's window into 4 areas of POOL_BYTES (3 pooled, 1 per-call).
+const _: () = assert!(crate::regs::WINDOW_LEN >= 4 * POOL_BYTES);
+/// Names of the phases of `NTT_HW_PH_*`, in order.
+pub const PHASE_NAMES: [&str; PHASES] = [
+    "entry",
+    "check",
+    "alloc",
+    "copy_in",
+    "window_in",
+    "regs",
+    "poll",
+    "window_out",
+    "copy_out",
+    "exit",
+    "total",
+];
+
+/// `struct ntt_hw_req`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Req {
+    pub buf: u64,
+    pub num_polys: u32,
+    pub mode: u32,
+}
+
+/// `struct ntt_hw_pool_req`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PoolReq {
+    pub offset: u64,
+    pub num_polys: u32,
+    pub mode: u32,
+}
+
+/// `struct ntt_hw_stats`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub opens: u64,
+    pub ioctls: u64,
+    pub mmaps: u64,
+    pub percall_requests: u64,
+    pub pool_requests: u64,
+    pub rejected: u64,
+    pub card_errors: u64,
+    pub polys: u64,
+    pub allocs: u64,
+    pub user_copies: u64,
+    pub user_bytes: u64,
+    pub window_copies: u64,
+    pub window_bytes: u64,
+    pub doorbells: u64,
+    pub poll_reads: u64,
+    pub card_device_ns: u64,
+    pub percall_ns: [u64; PHASES],
+    pub pool_ns: [u64; PHASES],
+}
+
+/// Linux's `_IOC(dir, 'N', nr, size)` (asm-generic encoding, as on x86 and arm64).
+const fn ioc(dir: u64, nr: u64, size: usize) -> u64 {
+    (dir << 30) | ((size as u64) << 16) | ((b'N' as u64) << 8) | nr
+}
+const IOC_WRITE: u64 = 1;
+const IOC_READ: u64 = 2;
+pub const IOC_TRANSFORM: u64 = ioc(IOC_WRITE, 1, core::mem::size_of::<Req>());
+pub const IOC_POOL_SUBMIT: u64 = ioc(IOC_WRITE, 2, core::mem::size_of::<PoolReq>());
+pub const IOC_STATS: u64 = ioc(IOC_READ, 3, core::mem::size_of::<Stats>());
+pub const IOC_STATS_RESET: u64 = ioc(0, 4, 0);
+
+/// This process's user-space side of the counts.
+#[derive(Default, Debug)]
+pub struct UserCounts {
+    pub requests: AtomicU64,
+    pub failures: AtomicU64,
+    /// open, mmap, ioctl and close calls on the device.
+    pub syscalls: AtomicU64,
+    /// Copies of request data made in user space (pooled: into and out of the mapping).
+    pub copies: AtomicU64,
+}
+
+/// Opens the device read-write.
+pub fn open(path: &Path) -> std::io::Result<OwnedFd> {
+    let c =
+        CString::new(path.as_os_str().as_bytes()).map_err(|_| std::io::ErrorKind::InvalidInput)?;
+    // SAFETY: `c` is a valid C string; the result is checked.
+    let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just returned by open and is owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// One ioctl whose argument is `arg`'s address.
+fn ioctl<T>(fd: &OwnedFd, cmd: u64, arg: &mut T) -> std::io::Result<()> {
+    // SAFETY: `arg` is a valid, exclusively borrowed `repr(C)` value of the size `cmd`
+    // encodes (the constants above are built from these very types); the driver
+    // reads or writes at most that many bytes at it.
+    let r = unsafe { libc::ioctl(fd.as_raw_fd(), cmd as _, arg as *mut T) };
+    if r < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The driver's counters (`NTT_HW_IOC_STATS`).
+pub fn stats(fd: &OwnedFd) -> std::io::Result<Stats> {
+    let mut s = Stats::default();
+    ioctl(fd, IOC_STATS, &mut s)?;
+    Ok(s)
+}
+
+/// Clears the driver's counters.
+pub fn reset_stats(fd: &OwnedFd) -> std::io::Result<()> {
+    // SAFETY: an argument-less ioctl on a valid descriptor.
+    let r = unsafe { libc::ioctl(fd.as_raw_fd(), IOC_STATS_RESET as _, 0usize) };
+    if r < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn device_error(e: &std::io::Error) -> DeviceError {
+    match e.raw_os_error() {
+        Some(libc::EBUSY) | Some(libc::EINTR) => DeviceError::Busy,
+        Some(libc::ETIMEDOUT) => DeviceError::TimedOut,
+        Some(libc::ENOENT) | Some(libc::ENODEV) | Some(libc::ENXIO) => DeviceError::NotFound,
+        _ => DeviceError::Failed,
+    }
+}
+
+/// The pooled device's open file and mapped window area.
+struct Pool {
+    fd: OwnedFd,
+    map: Mapping,
+}
+
+/// `ntt-hw` (per call) or `ntt-hw-pooled` on the driver at `path`.
+pub struct NttHwDevice {
+    pooled: bool,
+    path: PathBuf,
+    pool: Mutex<Option<Pool>>,
+    pub counts: Arc<UserCounts>,
+}
+
+impl NttHwDevice {
+    pub fn new(pooled: bool, path: PathBuf, counts: Arc<UserCounts>) -> NttHwDevice {
+        NttHwDevice {
+            pooled,
+            path,
+            pool: Mutex::new(None),
+            counts,
+        }
+    }
+
+    fn per_call(&self, mode: u32, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+        let c = &self.counts;
+        c.syscalls.fetch_add(1, Ordering::Relaxed);
+        let fd = open(&self.path).map_err(|e| device_error(&e))?;
+        let mut req = Req {
+            buf: polys.as_mut_ptr() as u64,
+            num_polys: polys.len() as u32,
+            mode,
+        };
+        c.syscalls.fetch_add(1, Ordering::Relaxed);
+        let r = ioctl(&fd, IOC_TRANSFORM, &mut req);
+        c.syscalls.fetch_add(1, Ordering::Relaxed);
+        drop(fd);
+        r.map_err(|e| device_error(&e))
+    }
+
+    fn pooled(&self, mode: u32, bytes: &mut [u8], n: usize) -> Result<(), DeviceError> {
+        let c = &self.counts;
+        let mut guard = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+        if guard.is_none() {
+            c.syscalls.fetch_add(2, Ordering::Relaxed);
+            let fd = open(&self.path).map_err(|e| device_error(&e))?;
+            let map = Mapping::map(&fd, POOL_BYTES).map_err(|e| device_error(&e))?;
+            *guard = Some(Pool { fd, map });
+        }
+        let pool = guard.as_ref().ok_or(DeviceError::Failed)?;
+        if !pool.map.write(0, bytes) {
+            return Err(DeviceError::Declined);
+        }
+        c.copies.fetch_add(1, Ordering::Relaxed);
+        let mut req = PoolReq {
+            offset: 0,
+            num_polys: n as u32,
+            mode,
+        };
+        c.syscalls.fetch_add(1, Ordering::Relaxed);
+        ioctl(&pool.fd, IOC_POOL_SUBMIT, &mut req).map_err(|e| device_error(&e))?;
+        if !pool.map.read(0, bytes) {
+            return Err(DeviceError::Failed);
+        }
+        c.copies.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+fn mode_of(m: TransformMode) -> Option<u32> {
+    match m {
+        TransformMode::MlDsaNtt => Some(MODE_MLDSA_NTT),
+        TransformMode::MlDsaInvNttToMont => Some(MODE_MLDSA_INTT),
+        _ => None,
+    }
+}
+
+impl KernelDevice for NttHwDevice {
+    fn name(&self) -> String {
+        if self.pooled {
+            "ntt-hw-pooled"
+        } else {
+            "ntt-hw"
+        }
+        .into()
+    }
+
+    fn description(&self) -> String {
+        let how = if self.pooled {
+            "pooled: mmap of a preallocated window area, one ioctl per request"
+        } else {
+            "per-call: the FPGA design's open, ioctl {buffer, num_polys, mode}, close"
+        };
+        format!(
+            "Linux driver {} for the NTT card behind ivshmem ({how}; ML-DSA only)",
+            self.path.display()
+        )
+    }
+
+    fn max_polys(&self) -> usize {
+        MAX_POLYS
+    }
+
+    fn supports(&self, mode: TransformMode) -> bool {
+        cfg!(target_endian = "little") && mode_of(mode).is_some()
+    }
+
+    fn transform_mldsa(
+        &self,
+        mode: TransformMode,
+        polys: &mut [MlDsaPoly],
+    ) -> Result<(), DeviceError> {
+        let m = match mode_of(mode) {
+            Some(m) if cfg!(target_endian = "little") => m,
+            _ => return Err(DeviceError::Declined),
+        };
+        if polys.is_empty() {
+            return Ok(());
+        }
+        if polys.len() > MAX_POLYS {
+            return Err(DeviceError::Declined);
+        }
+        let n = polys.len();
+        let r = if self.pooled {
+            const _: () = assert!(core::mem::size_of::<MlDsaPoly>() == POLY_BYTES);
+            // SAFETY: MlDsaPoly is `repr(C)` around `[i32; 256]`, POLY_BYTES bytes with
+            // no padding (asserted), so the slice is n * POLY_BYTES initialised bytes;
+            // any byte pattern is a valid i32; the borrow of `polys` covers the view.
+            let bytes = unsafe {
+                core::slice::from_raw_parts_mut(polys.as_mut_ptr().cast::<u8>(), n * POLY_BYTES)
+            };
+            self.pooled(m, bytes, n)
+        } else {
+            self.per_call(m, polys)
+        };
+        let c = &self.counts;
+        c.requests.fetch_add(1, Ordering::Relaxed);
+        if r.is_err() {
+            c.failures.fetch_add(1, Ordering::Relaxed);
+        }
+        r
+    }
+
+    fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
+        Err(DeviceError::Declined)
+    }
+}
+
+static DEVICES: OnceLock<Vec<Arc<NttHwDevice>>> = OnceLock::new();
+
+extern "C" fn print_counts() {
+    for d in DEVICES.get().into_iter().flatten() {
+        let c = &d.counts;
+        if c.requests.load(Ordering::Relaxed) == 0 {
+            continue;
+        }
+        eprintln!(
+            "pqsig {}: requests={} failures={} syscalls={} user_copies={}",
+            d.name(),
+            c.requests.load(Ordering::Relaxed),
+            c.failures.load(Ordering::Relaxed),
+            c.syscalls.load(Ordering::Relaxed),
+            c.copies.load(Ordering::Relaxed)
+        );
+    }
+}
+
+/// Registers `ntt-hw` and `ntt-hw-pooled` when `/dev/ntt_hw` exists. Idempotent.
+pub fn register() -> &'static [Arc<NttHwDevice>] {
+    DEVICES.get_or_init(|| {
+        let path = PathBuf::from(DEV_PATH);
+        if !path.exists() {
+            return Vec::new();
+        }
+        if std::env::var_os("PQSIG_NTT_HW_STATS").is_some_and(|v| v == "1") {
+            // SAFETY: registers a plain extern "C" function with no arguments.
+            unsafe { libc::atexit(print_counts) };
+        }
+        [false, true]
+            .into_iter()
+            .map(|pooled| Arc::new(NttHwDevice::new(pooled, path.clone(), Arc::default())))
+            .filter(|d| pqsig::batch::register_kernel_device(d.clone()).is_ok())
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbers of hw/linux/ntt_hw.h.
+    #[test]
+    fn abi_matches_the_header() {
+        assert_eq!(core::mem::size_of::<Req>(), 16);
+        assert_eq!(core::mem::size_of::<PoolReq>(), 16);
+        assert_eq!(core::mem::size_of::<Stats>(), (16 + 2 * PHASES) * 8);
+        assert_eq!(IOC_TRANSFORM, 0x4010_4e01);
+        assert_eq!(IOC_POOL_SUBMIT, 0x4010_4e02);
+        assert_eq!(IOC_STATS, 0x8130_4e03);
+        assert_eq!(IOC_STATS_RESET, 0x4e04);
+        let h = include_str!("../../../hw/linux/ntt_hw.h");
+        for (name, v) in [
+            ("NTT_HW_MODE_MLDSA_NTT", MODE_MLDSA_NTT as usize),
+            ("NTT_HW_MODE_MLDSA_INTT", MODE_MLDSA_INTT as usize),
+            ("NTT_HW_POLY_BYTES", POLY_BYTES),
+            ("NTT_HW_MAX_POLYS", MAX_POLYS),
+        ] {
+            let line = h
+                .lines()
+                .find(|l| l.starts_with(&format!("#define {name}\t")))
+                .unwrap_or_else(|| panic!("{name} not in ntt_hw.h"));
+            let val = line.split_whitespace().nth(2).unwrap();
+            assert_eq!(val.parse::<usize>().unwrap(), v, "{name}");
+        }
+        assert_eq!(h.matches("\tNTT_HW_PH_").count(), PHASES);
+    }
+
+    /// The register page offsets the driver hard-codes (hw/linux/ntt_hw.c).
+    #[test]
+    fn register_offsets_match_the_driver() {
+        use crate::regs::{Header, RegPage, Slot};
+        use core::mem::offset_of;
+        assert_eq!(offset_of!(Header, magic), 0x00);
+        assert_eq!(offset_of!(Header, version), 0x04);
+        assert_eq!(offset_of!(Header, slots), 0x08);
+        assert_eq!(offset_of!(Header, window_offset), 0x10);
+        assert_eq!(offset_of!(Header, window_len), 0x18);
+        assert_eq!(offset_of!(RegPage, slots), 0x80);
+        assert_eq!(offset_of!(Slot, region), 0x00);
+        assert_eq!(offset_of!(Slot, offset), 0x08);
+        assert_eq!(offset_of!(Slot, mode), 0x10);
+        assert_eq!(offset_of!(Slot, num_polys), 0x14);
+        assert_eq!(offset_of!(Slot, rung_ns), 0x18);
+        assert_eq!(offset_of!(Slot, start), 0x20);
+        assert_eq!(offset_of!(Slot, done), 0x24);
+        assert_eq!(offset_of!(Slot, status), 0x2c);
+        assert_eq!(offset_of!(Slot, device_ns), 0x58);
+        assert_eq!(crate::regs::WINDOW_OFFSET, 0x1000);
+    }
+}

@@ -1,0 +1,150 @@
+#!/bin/sh
+# hw/linux/guest.sh: the checks run inside the QEMU guest (busybox sh), started by the
+# initramfs /init that hw/linux/run.sh builds; /etc/ntt_hw.conf sets MODE (full, short,
+# kat), KAT_ALG, KAT_COUNT, PORT. Results go to the console (ttyS0); the .rsp files and
+# counters go to the second serial port (ttyS1), between marker lines. Exit status 0
+# when every check passed.
+. /etc/ntt_hw.conf
+FAILS=0
+step() { echo "== $*"; }
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+OUT=/dev/ttyS1
+stty -F "$OUT" raw -echo 2>/dev/null
+
+step "load ntt_hw.ko"
+insmod /lib/modules/ntt_hw.ko || fail "insmod"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -c /dev/ntt_hw ] && break; sleep 0.2; done
+[ -c /dev/ntt_hw ] || { fail "/dev/ntt_hw missing"; dmesg | tail -20; exit 1; }
+dmesg | grep ntt_hw
+
+# The driver's counter NAME from `ntt_hw_test stats` output in $1.
+counter() { echo "$1" | sed -n "s/^$2=//p"; }
+
+# Runs pqsig through DEVICE and checks that the driver served requests with no
+# rejection and no card error (the library falls back to the CPU on a failed request,
+# so an identical result alone would not prove the device did the work).
+served_by() {
+  dev=$1; shift
+  ntt_hw_test reset
+  pqsig --device "$dev" "$@" || return 1
+  s=$(ntt_hw_test stats)
+  n=$(( $(counter "$s" percall_requests) + $(counter "$s" pool_requests) ))
+  if [ "$n" -eq 0 ] || [ "$(counter "$s" rejected)" != 0 ] || [ "$(counter "$s" card_errors)" != 0 ]; then
+    echo "$s" | head -8
+    return 1
+  fi
+  echo "   ($dev: $n driver requests, 0 rejected)" >&2
+}
+
+kat() {
+  alg=$1 count=$2
+  step "KAT $alg count $count through --device ntt-hw"
+  served_by ntt-hw kat --alg "$alg" --count "$count" >/tmp/kat.rsp || fail "kat $alg"
+  { echo "KAT_BEGIN $alg"; cat /tmp/kat.rsp; echo "KAT_END $alg"; } >"$OUT"
+}
+
+case "$MODE" in
+short)
+  kat ML-DSA-44 2
+  step "bad requests (short)"
+  ntt_hw_test short || fail "bad requests"
+  ;;
+kat)
+  kat "$KAT_ALG" "$KAT_COUNT"
+  ;;
+full)
+  step "bad-request suite"
+  ntt_hw_test bad || fail "bad-request suite"
+  step "round trips, per-call and pooled"
+  ntt_hw_test roundtrip percall 20 || fail "per-call round trips"
+  ntt_hw_test roundtrip pooled 20 || fail "pooled round trips"
+  step "concurrent openers"
+  ntt_hw_test concurrent 4 10 || fail "concurrent"
+  ntt_hw_test areas || fail "pooled areas"
+
+  step "ML-DSA-65 keygen, sign, verify through both interfaces"
+  echo "a message signed through /dev/ntt_hw" >/tmp/msg
+  served_by ntt-hw keygen --alg ML-DSA-65 --pk /tmp/k.pk --sk /tmp/k.sk >/dev/null || fail "keygen"
+  {
+    echo "MEASURE_BEGIN"
+    for dev in ntt-hw ntt-hw-pooled; do
+      ntt_hw_test reset
+      PQSIG_NTT_HW_STATS=1 pqsig --device "$dev" sign --deterministic --alg ML-DSA-65 --sk /tmp/k.sk \
+        --in /tmp/msg --out "/tmp/sig.$dev" 2>/tmp/user.$dev || echo "sign_failed=1"
+      ntt_hw_test stats | sed "s/^/$dev./"
+      sed -n "s/^pqsig $dev: /$dev.user: /p" /tmp/user.$dev
+      pqsig --device "$dev" verify --alg ML-DSA-65 --pk /tmp/k.pk --in /tmp/msg \
+        --sig "/tmp/sig.$dev" >/dev/null || echo "verify_failed=$dev"
+    done
+    echo "MEASURE_END"
+  } >/tmp/measure
+  cat /tmp/measure >"$OUT"
+  grep -q "_failed" /tmp/measure && fail "sign/verify round trip"
+  grep -E "^ntt-hw(-pooled)?\.(opens|ioctls|mmaps|percall_requests|pool_requests|user_copies|window_copies|doorbells|rejected)=|user:" /tmp/measure
+  for dev in ntt-hw ntt-hw-pooled; do
+    served_by "$dev" verify --alg ML-DSA-65 --pk /tmp/k.pk --in /tmp/msg --sig "/tmp/sig.ntt-hw-pooled" \
+      >/dev/null || fail "verify through $dev"
+  done
+
+  for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do kat "$alg" 2; done
+
+  if [ -n "$PORT" ]; then
+    step "socket demo: pqsig serve in the guest, pqsig client on the host"
+    for m in $(cat /lib/modules/net.order); do insmod "/lib/modules/$m" || fail "insmod $m"; done
+    for _ in $(seq 50); do [ -e /sys/class/net/eth0 ] && break; sleep 0.2; done
+    ip link set lo up
+    ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 \
+      || fail "network"
+    cat >/tmp/server.toml <<EOF
+listen = "127.0.0.1:8700"
+db = "/tmp/pqsig-server.db"
+proto_listen = "0.0.0.0:$PORT"
+
+[[token]]
+name = "demo"
+token = "demo-token"
+keys = ["*"]
+operations = ["sign", "verify", "admin"]
+EOF
+    ntt_hw_test reset
+    pqsig --device ntt-hw serve --config /tmp/server.toml --insecure-dev-key 2>/tmp/serve.log &
+    SERVE=$!
+    for _ in $(seq 120); do
+      wget -q -O /tmp/key.json --header "Authorization: Bearer demo-token" \
+        --post-data '{"alg":"ML-DSA-65"}' http://127.0.0.1:8700/v1/keys 2>/dev/null && break
+      sleep 1
+    done
+    KEY=$(sed -n 's/.*"id":"\([^"]*\)".*/\1/p' /tmp/key.json)
+    if [ -n "$KEY" ]; then
+      echo "SERVE_READY key=$KEY"
+      # The host runs its client, then connects here to say it is done.
+      nc -l -p $((PORT + 1)) >/dev/null
+    else
+      fail "serve: no key"
+      cat /tmp/serve.log
+      echo "SERVE_READY key="
+    fi
+    s=$(ntt_hw_test stats)
+    echo "   service served by the driver: $(counter "$s" percall_requests) per-call requests, $(counter "$s" rejected) rejected"
+    [ "$(counter "$s" percall_requests)" -gt 0 ] || fail "the service did not use the driver"
+    kill "$SERVE"
+    wait "$SERVE" 2>/dev/null
+  fi
+
+  step "unload"
+  rmmod ntt_hw || fail "rmmod"
+  [ -c /dev/ntt_hw ] && fail "/dev/ntt_hw still there after rmmod"
+  insmod /lib/modules/ntt_hw.ko || fail "reload"
+  ntt_hw_test short || fail "after reload"
+  ;;
+esac
+
+step "kernel log"
+if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace|general protection"; then
+  fail "kernel warnings in dmesg"
+else
+  echo "dmesg: clean (no kernel warnings)"
+fi
+[ "$MODE" = full ] || rmmod ntt_hw || fail "rmmod"
+echo "guest: $FAILS failures"
+[ "$FAILS" = 0 ]
