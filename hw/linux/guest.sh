@@ -102,7 +102,7 @@ proto_listen = "0.0.0.0:$PORT"
 
 [[token]]
 name = "demo"
-token = "demo-token"
+token = "demo-token-0123456789"
 keys = ["*"]
 operations = ["sign", "verify", "admin"]
 EOF
@@ -110,7 +110,7 @@ EOF
     pqsig --device ntt-hw serve --config /tmp/server.toml --insecure-dev-key 2>/tmp/serve.log &
     SERVE=$!
     for _ in $(seq 120); do
-      wget -q -O /tmp/key.json --header "Authorization: Bearer demo-token" \
+      wget -q -O /tmp/key.json --header "Authorization: Bearer demo-token-0123456789" \
         --post-data '{"alg":"ML-DSA-65"}' http://127.0.0.1:8700/v1/keys 2>/dev/null && break
       sleep 1
     done

@@ -213,7 +213,7 @@ if [ -n "$PORT" ]; then
   demo=FAIL
   if [ -n "$KEY" ]; then
     echo "socket demo across the VM boundary" >"$WORK/msg"
-    echo demo-token >"$WORK/token"
+    echo demo-token-0123456789 >"$WORK/token"
     C=(--server "tcp://127.0.0.1:$PORT" --token-file "$WORK/token" --timeout 300)
     if "$PQSIG" client sign "${C[@]}" --key-id "$KEY" --in "$WORK/msg" --out "$WORK/sig" >"$WORK/demo.log" 2>&1 \
        && "$PQSIG" client verify "${C[@]}" --key-id "$KEY" --in "$WORK/msg" --sig "$WORK/sig" >>"$WORK/demo.log" 2>&1; then

@@ -21,12 +21,12 @@ ACCEL=${ACCEL:-timed}
 # Key creation goes over the HTTP API (the binary protocol has no key management).
 create_key() { # alg -> JSON reply
   if command -v curl >/dev/null; then
-    curl -sf -H 'Authorization: Bearer demo-token' -d "{\"alg\":\"$1\"}" "http://127.0.0.1:$PORT/v1/keys"
+    curl -sf -H 'Authorization: Bearer demo-token-0123456789' -d "{\"alg\":\"$1\"}" "http://127.0.0.1:$PORT/v1/keys"
   else
     python3 - "$1" "$PORT" <<'PY'
 import sys, urllib.request
 req = urllib.request.Request(f"http://127.0.0.1:{sys.argv[2]}/v1/keys", data=('{"alg":"%s"}' % sys.argv[1]).encode(),
-                             headers={"Authorization": "Bearer demo-token"})
+                             headers={"Authorization": "Bearer demo-token-0123456789"})
 try:
     print(urllib.request.urlopen(req, timeout=30).read().decode())
 except Exception as e:
@@ -60,11 +60,11 @@ listen = "127.0.0.1:$PORT"
 db = "$TMP/keys.db"
 [[token]]
 name = "demo"
-token = "demo-token"
+token = "demo-token-0123456789"
 keys = ["*"]
 operations = ["sign", "verify", "admin"]
 TOML
-printf 'demo-token' >"$TMP/tok"
+printf 'demo-token-0123456789' >"$TMP/tok"
 "$BIN" serve --device "$DEVICE" --config "$TMP/server.toml" --insecure-dev-key \
   --proto-unix "$TMP/proto.sock" 2>"$TMP/serve.log" &
 SERVE_PID=$!
