@@ -46,6 +46,15 @@
 #    synthesis of one configuration per modulus (hw/ntt/report.sh --short), and the CLI
 #    built with `--features hw-sim`: KAT output through device `rtl-ntt` byte-identical
 #    to the CPU's (ML-DSA, 10 records each) and to every official round-3 Falcon record.
+# 11. Fuzzing, short form, when the nightly toolchain and cargo-fuzz are installed (`.ci/run`
+#    installs them when it can): every cargo-fuzz target of fuzz/ (decoders of keys,
+#    signatures, μ, key files, protocol frames, HTTP bodies, verify-batch lines; sign/verify
+#    round trips; SIMD == portable kernels) for 15 s each from the committed corpora
+#    (fuzz/run.sh --short 15; full form fuzz/run.sh, docs/FUZZING.md).
+# 12. Miri over a bounded subset of the library's unit tests with the portable backend
+#    (scripts/miri.sh, docs/ARCHITECTURE.md "Unsafe code"), when nightly's miri is
+#    installed; and the audit that every `unsafe` block outside `#[target_feature]` code
+#    has a `// SAFETY:` line (scripts/unsafe-audit.py, always).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -219,6 +228,25 @@ if command -v verilator >/dev/null 2>&1; then
   rm -rf "$HW_TMP"
 else
   echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
+fi
+
+echo "== fuzzing, short form (fuzz/run.sh --short 15: every target, 15 s each)"
+if command -v rustup >/dev/null 2>&1 && cargo +nightly fuzz --version >/dev/null 2>&1; then
+  # The instrumented build has its own directory (sanitizer flags differ from the
+  # stages above).
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/fuzz" fuzz/run.sh --short 15
+else
+  echo "SKIPPED: fuzzing (needs the nightly toolchain and cargo-fuzz; .ci/run installs them)"
+fi
+
+echo "== unsafe audit (every unsafe block outside #[target_feature] code has a SAFETY line)"
+python3 scripts/unsafe-audit.py
+
+echo "== Miri (bounded subset of the library's unit tests, portable backend)"
+if command -v rustup >/dev/null 2>&1 && cargo +nightly miri --version >/dev/null 2>&1; then
+  scripts/miri.sh
+else
+  echo "SKIPPED: Miri (needs the nightly toolchain with the miri component; .ci/run installs it)"
 fi
 
 echo "all test stages passed"

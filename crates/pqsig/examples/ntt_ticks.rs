@@ -50,11 +50,13 @@ fn main() {
                 for s in 0..WARMUP + PER_ROUND {
                     buf.copy_from_slice(input);
                     // SAFETY: rdtsc is available on every x86-64 CPU.
+                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t0 = unsafe { _rdtsc() };
                     for p in buf.iter_mut() {
                         f(b, black_box(p));
                     }
                     // SAFETY: as above.
+                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t1 = unsafe { _rdtsc() };
                     if s >= WARMUP {
                         tb.push((t1 - t0) / BATCH as u64);
@@ -77,12 +79,16 @@ fn main() {
             .map(|_| {
                 let mut p = *input;
                 // SAFETY: rdtsc is available on every x86-64 CPU (here and below).
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 let idle = unsafe { _rdtsc() };
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 while unsafe { _rdtsc() } - idle < 1 << 21 {
                     core::hint::spin_loop();
                 }
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 let t0 = unsafe { _rdtsc() };
                 f(black_box(&mut p));
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 let t1 = unsafe { _rdtsc() };
                 black_box(&p);
                 t1 - t0
@@ -250,9 +256,11 @@ mod variants {
                 for s in 0..WARMUP + PER_ROUND {
                     buf.copy_from_slice(input);
                     // SAFETY: rdtsc is available on every x86-64 CPU.
+                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t0 = unsafe { _rdtsc() };
                     f(b, black_box(&mut buf[..]));
                     // SAFETY: as above.
+                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t1 = unsafe { _rdtsc() };
                     if s >= WARMUP {
                         tb.push((t1 - t0) / polys as u64);
