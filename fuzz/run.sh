@@ -32,13 +32,13 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 [ ${#TARGETS[@]} -gt 0 ] || mapfile -t TARGETS < <(cargo +nightly fuzz list)
 TD="${CARGO_TARGET_DIR:-target}"
-cargo +nightly fuzz build --target-dir "$TD"
+cargo +nightly fuzz build --features server --target-dir "$TD"
 for t in "${TARGETS[@]}"; do
   work="corpus-work/$t"
   mkdir -p "$work" "artifacts/$t"
   log="$(mktemp)"
   # -timeout: a single input taking over 60 s is reported as a hang (a crash here).
-  if ! cargo +nightly fuzz run --target-dir "$TD" "$t" "$work" "corpus/$t" -- \
+  if ! cargo +nightly fuzz run --features server --target-dir "$TD" "$t" "$work" "corpus/$t" -- \
       -max_total_time="$SECS" -timeout=60 -rss_limit_mb=4096 -jobs="$JOBS" \
       -workers="$JOBS" -print_final_stats=1 >"$log" 2>&1; then
     tail -n 60 "$log"

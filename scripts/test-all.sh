@@ -86,7 +86,8 @@ fi
 
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
 if command -v valgrind >/dev/null 2>&1; then
-  cargo build --release -p pqsig --example ct_check
+  # Feature ct-check: the library's declassification hooks (src/ct.rs) speak to memcheck.
+  cargo build --release -p pqsig --example ct_check --features ct-check
   CT_CHECK="${CARGO_TARGET_DIR:-target}/release/examples/ct_check"
   valgrind --error-exitcode=1 --track-origins=yes "$CT_CHECK"
   # The check must be able to fail: memcheck has to flag a deliberate secret branch
@@ -94,7 +95,7 @@ if command -v valgrind >/dev/null 2>&1; then
   valgrind -q --log-file=/dev/null "$CT_CHECK" --canary
   # Again with Falcon's integer-only binary64 (the FFT and key expansion on emulated Fpr).
   CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/ct-emulated" \
-    cargo build --release -p pqsig --example ct_check --features fpr-emulated
+    cargo build --release -p pqsig --example ct_check --features fpr-emulated,ct-check
   valgrind --error-exitcode=1 --track-origins=yes \
     "${CARGO_TARGET_DIR:-target}/ct-emulated/release/examples/ct_check"
 else

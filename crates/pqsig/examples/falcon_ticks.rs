@@ -76,11 +76,9 @@ fn main() {
                 let f = &mut units[u].1;
                 for s in 0..WARMUP + PER_ROUND {
                     // SAFETY: rdtsc is available on every x86-64 CPU.
-                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let a = unsafe { _rdtsc() };
                     f(s % MSGS);
                     // SAFETY: as above.
-                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let b = unsafe { _rdtsc() };
                     if s >= WARMUP {
                         t[u].push(b - a);

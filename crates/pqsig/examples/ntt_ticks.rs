@@ -50,13 +50,11 @@ fn main() {
                 for s in 0..WARMUP + PER_ROUND {
                     buf.copy_from_slice(input);
                     // SAFETY: rdtsc is available on every x86-64 CPU.
-                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t0 = unsafe { _rdtsc() };
                     for p in buf.iter_mut() {
                         f(b, black_box(p));
                     }
                     // SAFETY: as above.
-                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t1 = unsafe { _rdtsc() };
                     if s >= WARMUP {
                         tb.push((t1 - t0) / BATCH as u64);
@@ -79,7 +77,6 @@ fn main() {
             .map(|_| {
                 let mut p = *input;
                 // SAFETY: rdtsc is available on every x86-64 CPU (here and below).
-                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 let idle = unsafe { _rdtsc() };
                 // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 while unsafe { _rdtsc() } - idle < 1 << 21 {
@@ -256,11 +253,9 @@ mod variants {
                 for s in 0..WARMUP + PER_ROUND {
                     buf.copy_from_slice(input);
                     // SAFETY: rdtsc is available on every x86-64 CPU.
-                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t0 = unsafe { _rdtsc() };
                     f(b, black_box(&mut buf[..]));
                     // SAFETY: as above.
-                    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                     let t1 = unsafe { _rdtsc() };
                     if s >= WARMUP {
                         tb.push((t1 - t0) / polys as u64);

@@ -18,7 +18,7 @@ use crate::cli::VerifyBatchArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
 use pqsig::batch::{verify_batch_with, Message, Options, VerifyItem, VerifyKey};
-use pqsig::{Algorithm, Error};
+use pqsig::Error;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 

@@ -570,13 +570,18 @@ pub fn encode_secret_key_into(
     let (fb, Fb) = (FG_BITS[logn as usize], FG_CAP_BITS[logn as usize]);
     out[0] = params::HEADER_SK + logn as u8;
     let mut pos = 1;
+    let n = 1usize << logn;
+    // Every field is encoded even after one failed (no early exit), so the time does not
+    // depend on which field was out of range; each field's validity is declassified in
+    // trim_i8_encode (public: only a malformed key fails).
     let mut ok = true;
     for (p, bits) in [(f, fb), (g, fb), (F, Fb)] {
+        let field = (n * bits as usize).div_ceil(8);
         match trim_i8_encode(&mut out[pos..len], p, logn, bits) {
             Some(k) => pos += k,
             None => {
                 ok = false;
-                break;
+                pos = (pos + field).min(len);
             }
         }
     }
