@@ -22,7 +22,7 @@
 use pqsig::kernels::gf16;
 use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
 use pqsig::kernels::keccak::x8::{permute8_for, StateX8};
-use pqsig::kernels::mldsa::{kernels, Poly, N, Q};
+use pqsig::kernels::mldsa::{kernels, Poly, Q};
 use pqsig::Backend;
 use std::hint::black_box;
 
