@@ -46,8 +46,9 @@ for t in "${TARGETS[@]}"; do
     exit 1
   fi
   # With -jobs > 1 the stats are in fuzz-<n>.log files.
-  execs=$(cat "$log" fuzz-*.log 2>/dev/null | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+  execs=$({ cat "$log"; cat fuzz-*.log 2>/dev/null || true; } \
+    | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
+  cov=$({ grep -o 'cov: [0-9]*' "$log" || true; } | tail -n 1 | cut -d' ' -f2)
   rm -f fuzz-*.log "$log"
   printf '%-24s %12s executions in %ss, cov %s, no crash\n' "$t" "$execs" "$SECS" "${cov:-?}"
 done
