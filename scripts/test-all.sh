@@ -73,6 +73,16 @@
 #    the host's, and served by the driver) and bad requests. It reuses the release CLI
 #    built above (its libraries go into the initramfs); the full form, with a static
 #    pqsig, is hw/linux/run.sh.
+# 12. Fuzzing, short form, only with PQSIG_TEST_FUZZ=1 and the nightly toolchain and
+#    cargo-fuzz installed (off by default: the instrumented build does not fit the CI time
+#    budget yet): every cargo-fuzz target of fuzz/ (decoders of keys,
+#    signatures, μ, key files, protocol frames, HTTP bodies, verify-batch lines; sign/verify
+#    round trips; SIMD == portable kernels) for 15 s each from the committed corpora
+#    (fuzz/run.sh --short 15; full form fuzz/run.sh, docs/FUZZING.md).
+# 13. Miri over a bounded subset of the library's unit tests with the portable backend
+#    (scripts/miri.sh, docs/ARCHITECTURE.md "Unsafe code"), only with PQSIG_TEST_MIRI=1 and
+#    nightly's miri installed (off by default, as fuzzing); and the audit that every `unsafe` block outside `#[target_feature]` code
+#    has a `// SAFETY:` line (scripts/unsafe-audit.py, always).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -122,7 +132,8 @@ fi
 
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
 if command -v valgrind >/dev/null 2>&1; then
-  cargo build --release -p pqsig --example ct_check
+  # Feature ct-check: the library's declassification hooks (src/ct.rs) speak to memcheck.
+  cargo build --release -p pqsig --example ct_check --features ct-check
   CT_CHECK="${CARGO_TARGET_DIR:-target}/release/examples/ct_check"
   valgrind --error-exitcode=1 --track-origins=yes "$CT_CHECK"
   # The check must be able to fail: memcheck has to flag a deliberate secret branch
@@ -130,7 +141,7 @@ if command -v valgrind >/dev/null 2>&1; then
   valgrind -q --log-file=/dev/null "$CT_CHECK" --canary
   # Again with Falcon's integer-only binary64 (the FFT and key expansion on emulated Fpr).
   CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/ct-emulated" \
-    cargo build --release -p pqsig --example ct_check --features fpr-emulated
+    cargo build --release -p pqsig --example ct_check --features fpr-emulated,ct-check
   valgrind --error-exitcode=1 --track-origins=yes \
     "${CARGO_TARGET_DIR:-target}/ct-emulated/release/examples/ct_check"
 else
@@ -316,6 +327,29 @@ if [ -z "$LINUX_MISSING" ]; then
   fi
 else
   echo "SKIPPED: Linux driver under QEMU (not installed:$LINUX_MISSING)"
+fi
+
+echo "== fuzzing, short form (fuzz/run.sh --short 15: every target, 15 s each)"
+if [ "${PQSIG_TEST_FUZZ:-0}" != 1 ]; then
+  echo "SKIPPED: fuzzing (opt-in with PQSIG_TEST_FUZZ=1: the instrumented build does not fit the CI time budget yet; full form fuzz/run.sh, docs/FUZZING.md)"
+elif command -v rustup >/dev/null 2>&1 && cargo +nightly fuzz --version >/dev/null 2>&1; then
+  # The instrumented build has its own directory (sanitizer flags differ from the
+  # stages above).
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/fuzz" fuzz/run.sh --short 15
+else
+  echo "SKIPPED: fuzzing (needs the nightly toolchain and cargo-fuzz; .ci/run installs them)"
+fi
+
+echo "== unsafe audit (every unsafe block outside #[target_feature] code has a SAFETY line)"
+python3 scripts/unsafe-audit.py
+
+echo "== Miri (bounded subset of the library's unit tests, portable backend)"
+if [ "${PQSIG_TEST_MIRI:-0}" != 1 ]; then
+  echo "SKIPPED: Miri (opt-in with PQSIG_TEST_MIRI=1: scripts/miri.sh)"
+elif command -v rustup >/dev/null 2>&1 && cargo +nightly miri --version >/dev/null 2>&1; then
+  scripts/miri.sh
+else
+  echo "SKIPPED: Miri (needs the nightly toolchain with the miri component; .ci/run installs it)"
 fi
 
 echo "all test stages passed"

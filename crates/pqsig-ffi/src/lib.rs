@@ -490,6 +490,7 @@ pub unsafe extern "C" fn pqsig_sig_keypair(
     guard(F, || {
         // SAFETY: handle and buffer contracts.
         let alg = unsafe { handle(F, sig) }?.alg;
+        // SAFETY: handle and buffer contracts (see this function's doc).
         unsafe {
             write_pair(
                 F,
@@ -524,6 +525,7 @@ pub unsafe extern "C" fn pqsig_sig_keypair_from_seed(
         if seed.is_null() {
             return Err(Fail::null(F, "seed"));
         }
+        // SAFETY: `seed` is null or readable for `seed_len` bytes (buffer contract).
         let seed = unsafe { input(F, "seed", seed, seed_len) }?;
         if seed.len() != alg.seed_len() {
             return Err(Fail::new(
@@ -536,6 +538,7 @@ pub unsafe extern "C" fn pqsig_sig_keypair_from_seed(
                 ),
             ));
         }
+        // SAFETY: handle and buffer contracts (see this function's doc).
         unsafe {
             write_pair(
                 F,
@@ -575,12 +578,16 @@ pub unsafe extern "C" fn pqsig_sig_sign_with_ctx(
         }
         // SAFETY: non-NULL, points to a size_t (header contract).
         let cap = unsafe { *signature_len };
+        // SAFETY: `signature` is null or writable for `cap` bytes (buffer contract).
         let out = unsafe { output(F, "signature", signature, cap, alg.signature_len()) }?;
+        // SAFETY: `message` is null or readable for `message_len` bytes (buffer contract).
         let msg = unsafe { input(F, "message", message, message_len) }?;
+        // SAFETY: `ctx` is null or readable for `ctx_len` bytes (buffer contract).
         let ctx = unsafe { input(F, "ctx", ctx, ctx_len) }?;
         if secret_key.is_null() {
             return Err(Fail::null(F, "secret_key"));
         }
+        // SAFETY: `secret_key` is null or readable for `secret_key_len` bytes (buffer contract).
         let sk = unsafe { input(F, "secret_key", secret_key, secret_key_len) }?;
         if sk.len() != alg.secret_key_len() {
             return Err(Fail::new(
@@ -655,15 +662,19 @@ pub unsafe extern "C" fn pqsig_sig_verify_with_ctx(
     guard(F, || {
         // SAFETY: handle and buffer contracts.
         let alg = unsafe { handle(F, sig) }?.alg;
+        // SAFETY: `message` is null or readable for `message_len` bytes (buffer contract).
         let msg = unsafe { input(F, "message", message, message_len) }?;
         if signature.is_null() {
             return Err(Fail::null(F, "signature"));
         }
+        // SAFETY: `signature` is null or readable for `signature_len` bytes (buffer contract).
         let s = unsafe { input(F, "signature", signature, signature_len) }?;
+        // SAFETY: `ctx` is null or readable for `ctx_len` bytes (buffer contract).
         let ctx = unsafe { input(F, "ctx", ctx, ctx_len) }?;
         if public_key.is_null() {
             return Err(Fail::null(F, "public_key"));
         }
+        // SAFETY: `public_key` is null or readable for `public_key_len` bytes (buffer contract).
         let pk = unsafe { input(F, "public_key", public_key, public_key_len) }?;
         if pk.len() != alg.public_key_len() {
             return Err(Fail::new(

@@ -59,8 +59,10 @@ fn main() {
     impl fn_dsa::CryptoRng for Xs {}
 
     // TSC frequency estimate.
+    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
     let (i0, t0) = (Instant::now(), unsafe { _rdtsc() });
     std::thread::sleep(std::time::Duration::from_millis(50));
+    // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
     let (i1, t1) = (Instant::now(), unsafe { _rdtsc() });
     let ghz = (t1 - t0) as f64 / (i1 - i0).as_nanos() as f64;
 

@@ -78,11 +78,14 @@ fn main() {
                 let mut p = *input;
                 // SAFETY: rdtsc is available on every x86-64 CPU (here and below).
                 let idle = unsafe { _rdtsc() };
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 while unsafe { _rdtsc() } - idle < 1 << 21 {
                     core::hint::spin_loop();
                 }
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 let t0 = unsafe { _rdtsc() };
                 f(black_box(&mut p));
+                // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
                 let t1 = unsafe { _rdtsc() };
                 black_box(&p);
                 t1 - t0

@@ -122,6 +122,7 @@ extern crate alloc;
 
 pub mod algorithm;
 pub mod any;
+mod ct;
 #[cfg(feature = "std")]
 pub mod batch;
 pub mod error;

@@ -15,6 +15,7 @@ pub mod sign;
 pub mod timing;
 pub mod verify;
 pub mod verify_batch;
+pub mod verify_batch_line;
 
 use crate::cli::{Cli, Command, KeyFormat};
 use crate::exit::Failure;

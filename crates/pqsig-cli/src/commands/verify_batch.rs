@@ -13,35 +13,18 @@
 //! in chunks of [`CHUNK`] items, each chunk's verdicts written as it completes.
 
 use super::malformed_why;
+use super::verify_batch_line::{self as batch_line, Item};
 use crate::cli::VerifyBatchArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
-use base64::alphabet;
-use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-use base64::Engine as _;
 use pqsig::batch::{verify_batch_with, Message, Options, VerifyItem, VerifyKey};
-use pqsig::{Algorithm, Error};
-use serde_json::{Map, Value};
+use pqsig::Error;
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 
 /// Items per `verify_batch_with` call: large enough to fill every core and the lockstep
 /// groups, small enough that verdicts start flowing early.
 pub const CHUNK: usize = 4096;
-
-/// Standard alphabet, padding optional (as the server's JSON API takes it).
-const B64: GeneralPurpose = GeneralPurpose::new(
-    &alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
-
-/// One decoded input line.
-struct Item {
-    alg: Algorithm,
-    pk: Vec<u8>,
-    msg: Vec<u8>,
-    sig: Vec<u8>,
-    ctx: Vec<u8>,
-}
 
 pub fn run(args: VerifyBatchArgs, mut opts: Options) -> Result<(), Failure> {
     if let Some(n) = args.threads {
@@ -117,64 +100,13 @@ fn read_items(args: &VerifyBatchArgs) -> Result<Vec<Result<Item, String>>, Failu
         }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        if text.iter().all(u8::is_ascii_whitespace) {
-            continue;
+        match batch_line::parse(text) {
+            Ok(Some(item)) => entries.push(item),
+            Ok(None) => {}
+            Err(why) => return Err(Failure::error(format!("{shown}: line {number}: {why}"))),
         }
-        let line_fail = |why: String| Failure::error(format!("{shown}: line {number}: {why}"));
-        let obj = match serde_json::from_slice::<Value>(text) {
-            Ok(Value::Object(m)) => m,
-            Ok(v) => {
-                return Err(line_fail(format!(
-                    "not a JSON object (a JSON {})",
-                    kind(&v)
-                )))
-            }
-            Err(e) => {
-                return Err(line_fail(format!(
-                    "not a JSON object (invalid JSON: {})",
-                    json_error(&e)
-                )))
-            }
-        };
-        entries.push(decode(&obj));
     }
     Ok(entries)
-}
-
-/// The item a JSON object describes, or the first thing wrong with it.
-fn decode(obj: &Map<String, Value>) -> Result<Item, String> {
-    let name = string(obj, "alg")?;
-    let alg = Algorithm::from_name(name).map_err(|_| format!("unknown algorithm {:?}", name))?;
-    let pk = bytes(obj, "pk")?;
-    let msg = bytes(obj, "msg")?;
-    let sig = bytes(obj, "sig")?;
-    let ctx = match obj.get("ctx") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(_) => bytes(obj, "ctx")?,
-    };
-    Ok(Item {
-        alg,
-        pk,
-        msg,
-        sig,
-        ctx,
-    })
-}
-
-fn string<'a>(obj: &'a Map<String, Value>, field: &str) -> Result<&'a str, String> {
-    match obj.get(field) {
-        None => Err(format!("missing field \"{field}\"")),
-        Some(Value::String(s)) => Ok(s),
-        Some(v) => Err(format!(
-            "field \"{field}\" is a JSON {}, not a string",
-            kind(v)
-        )),
-    }
-}
-
-fn bytes(obj: &Map<String, Value>, field: &str) -> Result<Vec<u8>, String> {
-    B64.decode(string(obj, field)?)
-        .map_err(|e| format!("field \"{field}\": invalid base64 ({e})"))
 }
 
 /// The verdict's reason in words, from the item's own data.
@@ -201,20 +133,3 @@ fn explain(it: &Item, e: Error) -> String {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// serde_json's message with its position given as a column (the line is ours).
-fn json_error(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    let msg = s.rfind(" at line ").map_or(s.as_str(), |i| &s[..i]);
-    format!("{msg} at column {}", e.column())
-}

@@ -232,3 +232,12 @@ fn at_item(i: usize, e: ApiError) -> ApiError {
         ..e
     }
 }
+
+/// Fuzzing entry point (fuzz/fuzz_targets/server_http.rs), not API: the binary batch
+/// decoders exactly as the batch routes run them; true where the body decodes.
+#[doc(hidden)]
+pub fn fuzz_decode_binary_batch(body: &[u8], key_id: &str) -> (bool, bool) {
+    let sign = binary_sign_inputs(body, key_id).is_ok();
+    let verify = binary_verify_inputs(&Bytes::copy_from_slice(body)).is_ok();
+    (sign, verify)
+}

@@ -138,7 +138,8 @@ pub fn trim_i8_encode(out: &mut [u8], x: &[i8], logn: u32, bits: u32) -> Option<
         w.put(v as u32 & mask, bits);
     }
     w.finish();
-    if bad >> 31 != 0 {
+    // Declassified: the key's validity (only a malformed key fails; see ARCHITECTURE.md).
+    if crate::ct::public(bad >> 31 != 0) {
         out[..len].zeroize();
         return None;
     }
@@ -173,7 +174,8 @@ pub fn trim_i8_decode(x: &mut [i8], buf: &[u8], logn: u32, bits: u32) -> Option<
         *v = (w | 0u32.wrapping_sub(w & sign)) as i32 as i8;
     }
     let tail_ok = r.rest_is_zero();
-    if bad >> 31 != 0 || !tail_ok {
+    // Declassified: the encoding's validity (only a malformed key fails).
+    if crate::ct::public((bad >> 31 != 0) | !tail_ok) {
         x.zeroize();
         return None;
     }
@@ -451,8 +453,9 @@ impl<'a> BitReader<'a> {
 
     /// Whether the unread bits of the buffer are all zero.
     fn rest_is_zero(&self) -> bool {
-        self.acc & ((1u32 << self.acc_len) - 1) == 0
-            && self.buf[self.pos.min(self.buf.len())..]
+        // `&`, not `&&`: the leftover bits may be secret (a secret-key field).
+        (self.acc & ((1u32 << self.acc_len) - 1) == 0)
+            & self.buf[self.pos.min(self.buf.len())..]
                 .iter()
                 .all(|&b| b == 0)
     }
@@ -567,13 +570,18 @@ pub fn encode_secret_key_into(
     let (fb, Fb) = (FG_BITS[logn as usize], FG_CAP_BITS[logn as usize]);
     out[0] = params::HEADER_SK + logn as u8;
     let mut pos = 1;
+    let n = 1usize << logn;
+    // Every field is encoded even after one failed (no early exit), so the time does not
+    // depend on which field was out of range; each field's validity is declassified in
+    // trim_i8_encode (public: only a malformed key fails).
     let mut ok = true;
     for (p, bits) in [(f, fb), (g, fb), (F, Fb)] {
+        let field = (n * bits as usize).div_ceil(8);
         match trim_i8_encode(&mut out[pos..len], p, logn, bits) {
             Some(k) => pos += k,
             None => {
                 ok = false;
-                break;
+                pos = (pos + field).min(len);
             }
         }
     }

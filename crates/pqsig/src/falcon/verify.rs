@@ -156,7 +156,9 @@ pub fn complete_private_with(
             bad |= ((127 - c) | (127 + c)) as u32;
             *o = c as i8;
         }
-        inv & (bad >> 31 == 0)
+        // Declassified: key validity (f invertible, G in range; key generation draws
+        // again on false, a decoded key is refused). See ARCHITECTURE.md.
+        crate::ct::public(inv & (bad >> 31 == 0))
     };
     wipe(&mut b1, [0; NMAX]);
     wipe(&mut b2, [0; NMAX]);

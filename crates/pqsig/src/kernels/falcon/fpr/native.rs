@@ -144,12 +144,13 @@ fn sqrt(x: f64) -> f64 {
     #[cfg(all(not(feature = "std"), target_arch = "x86_64"))]
     {
         use core::arch::x86_64::{_mm_cvtsd_f64, _mm_set_sd, _mm_sqrt_pd};
-        // SSE2 is part of the x86-64 baseline.
+        // SAFETY: SSE2 is part of the x86-64 baseline; the intrinsics touch no memory.
         unsafe { _mm_cvtsd_f64(_mm_sqrt_pd(_mm_set_sd(x))) }
     }
     #[cfg(all(not(feature = "std"), target_arch = "aarch64"))]
     {
         use core::arch::aarch64::{vdup_n_f64, vget_lane_f64, vsqrt_f64};
+        // SAFETY: NEON (Advanced SIMD) is part of the AArch64 baseline; no memory access.
         unsafe { vget_lane_f64::<0>(vsqrt_f64(vdup_n_f64(x))) }
     }
     #[cfg(all(

@@ -1,0 +1,63 @@
+//! Declassification hooks for the constant-time check (examples/ct_check.rs under
+//! valgrind memcheck): where the library branches on a value derived from secrets that is
+//! public by design (a validity flag that only fails on malformed input, a rejection
+//! decision, a public output), it passes the value through [`public`] first.
+//!
+//! Without feature `ct-check` [`public`] is the identity and compiles away. With it (the
+//! checking build only), on x86-64, it tells memcheck that the value is defined
+//! (VALGRIND_MAKE_MEM_DEFINED), so the harness, which marks secrets undefined, flags
+//! every secret-dependent branch or address except these. Each call site is listed with
+//! its justification in docs/ARCHITECTURE.md ("Declassifications").
+
+/// Returns `x`, marked public for memcheck in a `ct-check` build.
+#[inline(always)]
+pub(crate) fn public<T: Copy>(x: T) -> T {
+    #[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
+    {
+        let mut v = x;
+        memcheck::make_defined(
+            core::ptr::addr_of_mut!(v) as *mut u8,
+            core::mem::size_of::<T>(),
+        );
+        // SAFETY: `v` is a live, initialised local of type T; the volatile read makes the
+        // compiler reload it from memory after the request instead of reusing a register
+        // copy that memcheck would still consider undefined.
+        unsafe { core::ptr::read_volatile(&v) }
+    }
+    #[cfg(not(all(feature = "ct-check", target_arch = "x86_64")))]
+    {
+        x
+    }
+}
+
+#[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
+mod memcheck {
+    /// Memcheck's tool requests start at `VG_USERREQ_TOOL_BASE('M', 'C')`.
+    const MC_BASE: usize = (b'M' as usize) << 24 | (b'C' as usize) << 16;
+    const MAKE_MEM_DEFINED: usize = MC_BASE + 2;
+
+    /// VALGRIND_MAKE_MEM_DEFINED(addr, len); a no-op outside valgrind.
+    #[inline(always)]
+    pub fn make_defined(addr: *mut u8, len: usize) {
+        let block: [usize; 6] = [MAKE_MEM_DEFINED, addr as usize, len, 0, 0, 0];
+        // SAFETY: valgrind's client-request preamble. On a real CPU the instructions
+        // change nothing but the flags (rdi rotated by 3 + 13 + 61 + 51 = 128 bits, a
+        // multiple of 64; xchg of rbx with itself) and rdx keeps its input (0), and flags
+        // are clobbered by default. `block` is live across the asm and, as the asm may
+        // read memory (no `nomem`), stored before it. Under valgrind the request only
+        // changes memcheck's shadow bits for `addr..addr + len`, a live local of the
+        // caller.
+        unsafe {
+            core::arch::asm!(
+                "rol rdi, 3",
+                "rol rdi, 13",
+                "rol rdi, 61",
+                "rol rdi, 51",
+                "xchg rbx, rbx",
+                in("rax") block.as_ptr(),
+                inout("rdx") 0usize => _,
+                options(nostack),
+            );
+        }
+    }
+}

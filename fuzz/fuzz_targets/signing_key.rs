@@ -1,0 +1,40 @@
+//! Secret keys of all 27 algorithms (the secret-key codecs) and seeds of the wrong
+//! length. Input: alg selector, mode, key bytes (exactly the algorithm's secret-key
+//! length, or a 32-bit length prefix when mode bit 2 is set), then a message. A key that
+//! decodes must also give its verifying key, re-encode, and sign (mode bit 0) without
+//! panicking; a fuzzed key need not be consistent, so its signature is not checked.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use pqsig::any::SigningKey;
+use pqsig_fuzz::{algorithm, Fields};
+
+fuzz_target!(|data: &[u8]| {
+    let mut f = Fields::new(data);
+    let alg = algorithm(f.byte());
+    let mode = f.byte();
+    let bytes = if mode & 4 == 0 {
+        f.take(alg.secret_key_len())
+    } else {
+        f.take_len32()
+    };
+    let msg = f.rest();
+    if mode & 8 != 0 {
+        // A seed of the wrong length must be refused; the right length is sign_roundtrip's.
+        if bytes.len() != alg.seed_len() {
+            assert!(SigningKey::from_seed(alg, bytes).is_err());
+        }
+        return;
+    }
+    let Ok(sk) = SigningKey::from_bytes(alg, bytes) else {
+        return;
+    };
+    let _vk = sk.verifying_key();
+    let _ = sk.to_bytes();
+    if mode & 1 != 0 {
+        let _ = if alg.supports_deterministic() {
+            sk.sign_deterministic(msg, b"")
+        } else {
+            sk.sign(msg, b"")
+        };
+    }
+});
