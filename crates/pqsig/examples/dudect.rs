@@ -69,7 +69,12 @@ fn welch(a: &[f64], b: &[f64]) -> f64 {
 
 /// Times `run` on `samples` inputs, each from `make(class)` (class 0 fixed, 1 random);
 /// returns the largest |t| over the crops (all, below the 50/75/90/99th percentiles).
-fn test<T>(samples: usize, rng: &mut Rng, mut make: impl FnMut(usize, &mut Rng) -> T, mut run: impl FnMut(&mut T)) -> f64 {
+fn test<T>(
+    samples: usize,
+    rng: &mut Rng,
+    mut make: impl FnMut(usize, &mut Rng) -> T,
+    mut run: impl FnMut(&mut T),
+) -> f64 {
     let mut times: [Vec<f64>; 2] = [Vec::with_capacity(samples), Vec::with_capacity(samples)];
     for _ in 0..samples {
         let class = (rng.next() & 1) as usize;
@@ -85,7 +90,12 @@ fn test<T>(samples: usize, rng: &mut Rng, mut make: impl FnMut(usize, &mut Rng) 
     let mut worst: f64 = 0.0;
     for pct in [100usize, 99, 90, 75, 50] {
         let cut = all[(all.len() - 1) * pct / 100];
-        let crop = |v: &Vec<f64>| v.iter().copied().filter(|&x| x <= cut).collect::<Vec<f64>>();
+        let crop = |v: &Vec<f64>| {
+            v.iter()
+                .copied()
+                .filter(|&x| x <= cut)
+                .collect::<Vec<f64>>()
+        };
         let (a, b) = (crop(&times[0]), crop(&times[1]));
         if a.len() > 100 && b.len() > 100 {
             worst = worst.max(welch(&a, &b).abs());
@@ -96,7 +106,11 @@ fn test<T>(samples: usize, rng: &mut Rng, mut make: impl FnMut(usize, &mut Rng) 
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1));
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
     let backend = match arg("--backend") {
         Some(s) => Backend::from_name(s).unwrap_or_else(|| {
             eprintln!("dudect: unknown backend {s}");
@@ -108,7 +122,9 @@ fn main() {
         eprintln!("dudect: SKIPPED: backend {backend} is not available on this CPU");
         return;
     }
-    let samples: usize = arg("--samples").and_then(|s| s.parse().ok()).unwrap_or(200_000);
+    let samples: usize = arg("--samples")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200_000);
     let k = kernels(backend);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ ticks());
     let q = Q;
@@ -122,7 +138,12 @@ fn main() {
         let fixed = *fixed;
         move |class: usize, r: &mut Rng| vec![if class == 0 { fixed } else { r.poly(lo, hi) }; 4]
     };
-    results.push(("mldsa ntt", test(samples, &mut rng, pick(&fixed_poly, -(q - 1), q - 1), |a| (k.ntt)(a))));
+    results.push((
+        "mldsa ntt",
+        test(samples, &mut rng, pick(&fixed_poly, -(q - 1), q - 1), |a| {
+            (k.ntt)(a)
+        }),
+    ));
     results.push((
         "mldsa pointwise_montgomery",
         test(samples, &mut rng, pick(&fixed_poly, -(q - 1), q - 1), |a| {
@@ -133,9 +154,14 @@ fn main() {
     ));
     results.push((
         "mldsa chknorm",
-        test(samples, &mut rng, pick(&fixed_small, -200_000, 200_000), |a| {
-            black_box((k.chknorm)(a, 130_000));
-        }),
+        test(
+            samples,
+            &mut rng,
+            pick(&fixed_small, -200_000, 200_000),
+            |a| {
+                black_box((k.chknorm)(a, 130_000));
+            },
+        ),
     ));
     results.push((
         "mldsa decompose",
@@ -145,7 +171,12 @@ fn main() {
             black_box(&a0);
         }),
     ));
-    results.push(("mldsa caddq", test(samples, &mut rng, pick(&fixed_poly, -(q - 1), q - 1), |a| (k.caddq)(a))));
+    results.push((
+        "mldsa caddq",
+        test(samples, &mut rng, pick(&fixed_poly, -(q - 1), q - 1), |a| {
+            (k.caddq)(a)
+        }),
+    ));
 
     let fixed_lanes: Vec<u64> = (0..200).map(|_| rng.next()).collect();
     if backend == Backend::Avx512 {

@@ -122,9 +122,9 @@ extern crate alloc;
 
 pub mod algorithm;
 pub mod any;
-mod ct;
 #[cfg(feature = "std")]
 pub mod batch;
+mod ct;
 pub mod error;
 pub mod falcon;
 // The door for benchmarks, examples and tests: safe, detection-gated accessors only.

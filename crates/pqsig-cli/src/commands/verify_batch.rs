@@ -132,4 +132,3 @@ fn explain(it: &Item, e: Error) -> String {
         e => format!("{alg} verification error: {e}"),
     }
 }
-

@@ -33,7 +33,10 @@ pub fn parse(text: &[u8]) -> Result<Option<Result<Item, String>>, String> {
     match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(m)) => Ok(Some(decode(&m))),
         Ok(v) => Err(format!("not a JSON object (a JSON {})", kind(&v))),
-        Err(e) => Err(format!("not a JSON object (invalid JSON: {})", json_error(&e))),
+        Err(e) => Err(format!(
+            "not a JSON object (invalid JSON: {})",
+            json_error(&e)
+        )),
     }
 }
 
