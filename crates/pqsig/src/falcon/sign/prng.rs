@@ -160,8 +160,11 @@ impl Prng {
     }
 
     #[cfg(feature = "std")]
-    /// The windows that follow the current one (`out.len()` of them), not consumed.
-    pub(crate) fn windows_ahead(&self, out: &mut [[u8; WINDOW]]) {
+    /// The windows that follow the current one (`out.len()` of them), not consumed. The
+    /// first is computed once into the look-ahead buffer (as [`Refill::peek`] does) and
+    /// then only copied, for every request until the refill that consumes it.
+    pub(crate) fn windows_ahead(&mut self, out: &mut [[u8; WINDOW]]) {
+        let _ = self.state.peek();
         self.state.ahead_into(out)
     }
 
