@@ -5,9 +5,12 @@
 //!   `NTT_HW_IOC_TRANSFORM` ioctl naming the caller's polynomials in place (the driver
 //!   copies them into a coherent buffer and the card's window and back), close.
 //! * `ntt-hw-pooled`: the device is opened and its window area mapped once; per
-//!   request the polynomials are copied into the mapping, one
-//!   `NTT_HW_IOC_POOL_SUBMIT` ioctl names their offset, and the results are copied
-//!   out: no open/close, no copies in the kernel, no allocation.
+//!   request one `NTT_HW_IOC_POOL_SUBMIT` ioctl names the polynomials' offset in the
+//!   mapping: no open/close, no copies in the kernel, no allocation. Polynomials that
+//!   already lie in the mapping are transformed where they are (**zero copy**): the
+//!   device lends the top [`WORKSPACE_POLYS`] of its area to a signer as its working
+//!   memory (`KernelDevice::workspace`; ML-DSA signing keeps z, w1, c and the c·s
+//!   products there). Others are copied into the staging part of the area and back.
 //!
 //! Both are registered when `/dev/ntt_hw` exists (else `--device ntt-hw` is an unknown
 //! device, clearer than a silent CPU run). `PQSIG_NTT_HW_STATS=1` prints this
@@ -17,14 +20,14 @@
 //! The ABI below restates hw/linux/ntt_hw.h; the tests check sizes and numbers.
 
 use crate::shm::Mapping;
-use pqsig::batch::{KernelDevice, TransformMode};
+use pqsig::batch::{DeviceWorkspace, KernelDevice, TransformMode};
 use pqsig::kernels::mldsa::Poly as MlDsaPoly;
 use pqsig::DeviceError;
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Where the driver's device node is.
@@ -39,6 +42,16 @@ pub const PHASES: usize = 11;
 
 // The driver splits the card's window into 4 areas of POOL_BYTES (3 pooled, 1 per-call).
 const _: () = assert!(crate::regs::WINDOW_LEN >= 4 * POOL_BYTES);
+/// Polynomials at the top of the pooled area lent as a workspace (ML-DSA-87 signing
+/// needs l + 2k + 1 = 24).
+pub const WORKSPACE_POLYS: usize = 32;
+/// Polynomials of the pooled area below the workspace: copied requests are staged
+/// there, so a pooled request carries at most this many.
+pub const STAGING_POLYS: usize = MAX_POLYS - WORKSPACE_POLYS;
+const WORKSPACE_OFFSET: usize = STAGING_POLYS * POLY_BYTES;
+const _: () = assert!(WORKSPACE_OFFSET % POOL_ALIGN == 0);
+/// `NTT_HW_POOL_ALIGN`: pooled offsets are multiples of it.
+pub const POOL_ALIGN: usize = 64;
 /// Names of the phases of `NTT_HW_PH_*`, in order.
 pub const PHASE_NAMES: [&str; PHASES] = [
     "entry",
@@ -116,6 +129,8 @@ pub struct UserCounts {
     pub syscalls: AtomicU64,
     /// Copies of request data made in user space (pooled: into and out of the mapping).
     pub copies: AtomicU64,
+    /// Pooled requests on polynomials already in the mapping (no copy).
+    pub zero_copy: AtomicU64,
 }
 
 /// Opens the device read-write.
@@ -173,14 +188,54 @@ fn device_error(e: &std::io::Error) -> DeviceError {
 struct Pool {
     fd: OwnedFd,
     map: Mapping,
+    /// Whether the workspace is lent out.
+    lent: AtomicBool,
 }
 
 /// `ntt-hw` (per call) or `ntt-hw-pooled` on the driver at `path`.
 pub struct NttHwDevice {
     pooled: bool,
     path: PathBuf,
-    pool: Mutex<Option<Pool>>,
+    pool: Mutex<Option<Arc<Pool>>>,
     pub counts: Arc<UserCounts>,
+}
+
+/// The pooled area's workspace, lent to one signer at a time; wiped when returned.
+struct HwWorkspace {
+    pool: Arc<Pool>,
+}
+
+impl DeviceWorkspace for HwWorkspace {
+    fn polys(&mut self) -> &mut [MlDsaPoly] {
+        const _: () = assert!(core::mem::align_of::<MlDsaPoly>() <= POOL_ALIGN);
+        // SAFETY: the mapping is POOL_BYTES long (mapped in `pool`), page-aligned, and
+        // the workspace is its top WORKSPACE_POLYS * POLY_BYTES bytes (WORKSPACE_OFFSET
+        // is a multiple of POOL_ALIGN ≥ the alignment of MlDsaPoly, which is `repr(C)`
+        // around `[i32; 256]`: any bytes are a valid value). `lent` gives one loan at a
+        // time and this `&mut self` one borrow at a time, and the mapping lives as long
+        // as `self.pool`. The card writes these bytes only while a request naming them
+        // is in flight, that is inside `transform_mldsa` on this very slice; a card that
+        // writes them at another time changes values (as a wrong reply would), nothing
+        // else.
+        unsafe {
+            core::slice::from_raw_parts_mut(
+                self.pool.map.as_ptr().add(WORKSPACE_OFFSET).cast::<MlDsaPoly>(),
+                WORKSPACE_POLYS,
+            )
+        }
+    }
+}
+
+impl Drop for HwWorkspace {
+    fn drop(&mut self) {
+        // The signer's secrets (z, c·s1, ...) must not stay in the card's memory.
+        let zeros = [0u8; POLY_BYTES];
+        for i in 0..WORKSPACE_POLYS {
+            self.pool.map.write(WORKSPACE_OFFSET + i * POLY_BYTES, &zeros);
+        }
+        core::sync::atomic::compiler_fence(Ordering::SeqCst);
+        self.pool.lent.store(false, Ordering::Release);
+    }
 }
 
 impl NttHwDevice {
@@ -209,31 +264,62 @@ impl NttHwDevice {
         r.map_err(|e| device_error(&e))
     }
 
-    fn pooled(&self, mode: u32, bytes: &mut [u8], n: usize) -> Result<(), DeviceError> {
-        let c = &self.counts;
+    /// The pooled area, opened and mapped on first use.
+    fn pool(&self) -> Result<Arc<Pool>, DeviceError> {
         let mut guard = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
-        if guard.is_none() {
-            c.syscalls.fetch_add(2, Ordering::Relaxed);
-            let fd = open(&self.path).map_err(|e| device_error(&e))?;
-            let map = Mapping::map(&fd, POOL_BYTES).map_err(|e| device_error(&e))?;
-            *guard = Some(Pool { fd, map });
+        if let Some(p) = guard.as_ref() {
+            return Ok(p.clone());
         }
-        let pool = guard.as_ref().ok_or(DeviceError::Failed)?;
-        if !pool.map.write(0, bytes) {
-            return Err(DeviceError::Declined);
-        }
-        c.copies.fetch_add(1, Ordering::Relaxed);
+        self.counts.syscalls.fetch_add(2, Ordering::Relaxed);
+        let fd = open(&self.path).map_err(|e| device_error(&e))?;
+        let map = Mapping::map(&fd, POOL_BYTES).map_err(|e| device_error(&e))?;
+        let p = Arc::new(Pool {
+            fd,
+            map,
+            lent: AtomicBool::new(false),
+        });
+        *guard = Some(p.clone());
+        Ok(p)
+    }
+
+    fn pooled(&self, mode: u32, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+        let c = &self.counts;
+        let pool = self.pool()?;
+        let n = polys.len();
+        let len = n * POLY_BYTES;
+        let base = pool.map.as_ptr() as usize;
+        let at = polys.as_ptr() as usize;
+        // Already in the mapping (the lent workspace): name it where it is.
+        let resident = at >= base && at - base + len <= pool.map.len();
+        const _: () = assert!(core::mem::size_of::<MlDsaPoly>() == POLY_BYTES);
+        // SAFETY: MlDsaPoly is `repr(C)` around `[i32; 256]`, POLY_BYTES bytes with
+        // no padding (asserted), so the slice is n * POLY_BYTES initialised bytes;
+        // any byte pattern is a valid i32; the borrow of `polys` covers the view.
+        let bytes =
+            unsafe { core::slice::from_raw_parts_mut(polys.as_mut_ptr().cast::<u8>(), len) };
+        let offset = if resident {
+            c.zero_copy.fetch_add(1, Ordering::Relaxed);
+            at - base
+        } else {
+            if n > STAGING_POLYS || !pool.map.write(0, bytes) {
+                return Err(DeviceError::Declined);
+            }
+            c.copies.fetch_add(1, Ordering::Relaxed);
+            0
+        };
         let mut req = PoolReq {
-            offset: 0,
+            offset: offset as u64,
             num_polys: n as u32,
             mode,
         };
         c.syscalls.fetch_add(1, Ordering::Relaxed);
         ioctl(&pool.fd, IOC_POOL_SUBMIT, &mut req).map_err(|e| device_error(&e))?;
-        if !pool.map.read(0, bytes) {
-            return Err(DeviceError::Failed);
+        if !resident {
+            if !pool.map.read(0, bytes) {
+                return Err(DeviceError::Failed);
+            }
+            c.copies.fetch_add(1, Ordering::Relaxed);
         }
-        c.copies.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -269,7 +355,11 @@ impl KernelDevice for NttHwDevice {
     }
 
     fn max_polys(&self) -> usize {
-        MAX_POLYS
+        if self.pooled {
+            STAGING_POLYS
+        } else {
+            MAX_POLYS
+        }
     }
 
     fn supports(&self, mode: TransformMode) -> bool {
@@ -291,16 +381,8 @@ impl KernelDevice for NttHwDevice {
         if polys.len() > MAX_POLYS {
             return Err(DeviceError::Declined);
         }
-        let n = polys.len();
         let r = if self.pooled {
-            const _: () = assert!(core::mem::size_of::<MlDsaPoly>() == POLY_BYTES);
-            // SAFETY: MlDsaPoly is `repr(C)` around `[i32; 256]`, POLY_BYTES bytes with
-            // no padding (asserted), so the slice is n * POLY_BYTES initialised bytes;
-            // any byte pattern is a valid i32; the borrow of `polys` covers the view.
-            let bytes = unsafe {
-                core::slice::from_raw_parts_mut(polys.as_mut_ptr().cast::<u8>(), n * POLY_BYTES)
-            };
-            self.pooled(m, bytes, n)
+            self.pooled(m, polys)
         } else {
             self.per_call(m, polys)
         };
@@ -315,6 +397,21 @@ impl KernelDevice for NttHwDevice {
     fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
         Err(DeviceError::Declined)
     }
+
+    fn workspace(&self, polys: usize) -> Option<Box<dyn DeviceWorkspace>> {
+        if !self.pooled || polys > WORKSPACE_POLYS {
+            return None;
+        }
+        let pool = self.pool().ok()?;
+        if pool.lent.swap(true, Ordering::Acquire) {
+            return None;
+        }
+        let zeros = [0u8; POLY_BYTES];
+        for i in 0..WORKSPACE_POLYS {
+            pool.map.write(WORKSPACE_OFFSET + i * POLY_BYTES, &zeros);
+        }
+        Some(Box::new(HwWorkspace { pool }))
+    }
 }
 
 static DEVICES: OnceLock<Vec<Arc<NttHwDevice>>> = OnceLock::new();
@@ -326,12 +423,13 @@ extern "C" fn print_counts() {
             continue;
         }
         eprintln!(
-            "pqsig {}: requests={} failures={} syscalls={} user_copies={}",
+            "pqsig {}: requests={} failures={} syscalls={} user_copies={} zero_copy={}",
             d.name(),
             c.requests.load(Ordering::Relaxed),
             c.failures.load(Ordering::Relaxed),
             c.syscalls.load(Ordering::Relaxed),
-            c.copies.load(Ordering::Relaxed)
+            c.copies.load(Ordering::Relaxed),
+            c.zero_copy.load(Ordering::Relaxed)
         );
     }
 }
@@ -375,6 +473,7 @@ mod tests {
             ("NTT_HW_MODE_MLDSA_INTT", MODE_MLDSA_INTT as usize),
             ("NTT_HW_POLY_BYTES", POLY_BYTES),
             ("NTT_HW_MAX_POLYS", MAX_POLYS),
+            ("NTT_HW_POOL_ALIGN", POOL_ALIGN),
         ] {
             let line = h
                 .lines()

@@ -1,11 +1,12 @@
 //! A process-wide kernel device (`batch::set_kernel_device`) serves the NTT / inverse NTT
 //! of single operations — ML-DSA and Falcon / FN-DSA keygen, signing and verification —
-//! with results identical to the CPU's, and a failing or lying device changes nothing.
+//! with results identical to the CPU's, and a failing or lying device changes nothing —
+//! also when the device lends ML-DSA signing its working memory (zero-copy requests).
 //!
 //! One test function: the slot is process-wide, and this file is its own test binary.
 
 use pqsig::any::{SigningKey, VerifyingKey};
-use pqsig::batch::{self, KernelDevice, MlDsaPoly, TransformMode};
+use pqsig::batch::{self, DeviceWorkspace, KernelDevice, MlDsaPoly, TransformMode};
 use pqsig::kernels::falcon::ntt::portable::KERNELS as FALCON_PORTABLE;
 use pqsig::kernels::mldsa::portable::KERNELS as MLDSA_PORTABLE;
 use pqsig::rng::drbg::KatDrbg;
@@ -13,11 +14,36 @@ use pqsig::{Algorithm, DeviceError};
 use std::sync::{Arc, Mutex};
 
 /// Computes with the portable kernels (called directly, not through a routed table),
-/// or fails, or answers garbage; counts requests and polynomials per mode.
+/// or fails, or answers garbage; counts requests and polynomials per mode. A `lend-`
+/// behaviour also lends workspaces and counts the requests made on them.
 struct Portable {
     name: &'static str,
     behaviour: &'static str,
     log: Mutex<Vec<(TransformMode, usize)>>,
+    /// Address range of the workspace lent now, if any.
+    lent: Arc<Mutex<Option<(usize, usize)>>>,
+    /// Requests on polynomials inside a lent workspace.
+    resident: Mutex<usize>,
+    loans: Mutex<usize>,
+}
+
+/// A workspace on the heap, standing for a device's DMA window.
+struct HeapWorkspace {
+    polys: Vec<MlDsaPoly>,
+    lent: Arc<Mutex<Option<(usize, usize)>>>,
+}
+
+impl DeviceWorkspace for HeapWorkspace {
+    fn polys(&mut self) -> &mut [MlDsaPoly] {
+        &mut self.polys
+    }
+}
+
+impl Drop for HeapWorkspace {
+    fn drop(&mut self) {
+        self.polys.iter_mut().for_each(|p| p.coeffs.fill(0));
+        *self.lent.lock().unwrap() = None;
+    }
 }
 
 impl Portable {
@@ -26,6 +52,9 @@ impl Portable {
             name,
             behaviour,
             log: Mutex::new(Vec::new()),
+            lent: Arc::new(Mutex::new(None)),
+            resident: Mutex::new(0),
+            loans: Mutex::new(0),
         })
     }
     fn polys(&self, pred: impl Fn(TransformMode) -> bool) -> usize {
@@ -51,9 +80,15 @@ impl KernelDevice for Portable {
     ) -> Result<(), DeviceError> {
         assert!(polys.len() <= 3, "request over max_polys");
         self.log.lock().unwrap().push((mode, polys.len()));
+        let at = polys.as_ptr() as usize;
+        if let Some((lo, hi)) = *self.lent.lock().unwrap() {
+            if at >= lo && at < hi {
+                *self.resident.lock().unwrap() += 1;
+            }
+        }
         match (self.behaviour, mode) {
             ("fail", _) => Err(DeviceError::Failed),
-            ("garbage", _) => {
+            ("garbage" | "lend-garbage", _) => {
                 polys.iter_mut().for_each(|p| p.coeffs.fill(-9 * 8380417));
                 Ok(())
             }
@@ -91,6 +126,23 @@ impl KernelDevice for Portable {
             }
         }
     }
+    fn workspace(&self, polys: usize) -> Option<Box<dyn DeviceWorkspace>> {
+        if !self.behaviour.starts_with("lend") {
+            return None;
+        }
+        let mut lent = self.lent.lock().unwrap();
+        if lent.is_some() {
+            return None;
+        }
+        let ws = HeapWorkspace {
+            polys: vec![MlDsaPoly::default(); polys],
+            lent: self.lent.clone(),
+        };
+        let lo = ws.polys.as_ptr() as usize;
+        *lent = Some((lo, lo + polys * core::mem::size_of::<MlDsaPoly>()));
+        *self.loans.lock().unwrap() += 1;
+        Some(Box::new(ws))
+    }
 }
 
 /// What one run produces: per algorithm, the KAT record's pk, sk and signed message
@@ -121,12 +173,14 @@ fn run_all() -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> {
 fn process_wide_kernel_device_serves_single_operations_identically() {
     let want = run_all();
 
-    for behaviour in ["exact", "fail", "garbage"] {
+    for behaviour in ["exact", "fail", "garbage", "lend-exact", "lend-garbage"] {
         let dev = Portable::new(
             match behaviour {
                 "exact" => "test-portable",
                 "fail" => "test-failing",
-                _ => "test-garbage",
+                "garbage" => "test-garbage",
+                "lend-exact" => "test-lending",
+                _ => "test-lending-garbage",
             },
             behaviour,
         );
@@ -151,6 +205,15 @@ fn process_wide_kernel_device_serves_single_operations_identically() {
             ml_fwd > 0 && ml_inv > 0 && fa_fwd > 0 && fa_inv > 0,
             "{behaviour}: {ml_fwd} {ml_inv} {fa_fwd} {fa_inv}"
         );
+        // A lending device gets ML-DSA signing's requests on its own memory (zero
+        // copy), every loan is returned, and results are still the CPU's.
+        let (resident, loans) = (*dev.resident.lock().unwrap(), *dev.loans.lock().unwrap());
+        if behaviour.starts_with("lend") {
+            assert!(resident > 0 && loans > 0, "{behaviour}: {resident} {loans}");
+            assert!(dev.lent.lock().unwrap().is_none(), "a loan was not returned");
+        } else {
+            assert_eq!((resident, loans), (0, 0));
+        }
         // With the slot cleared, nothing more reaches it.
         let before = dev.log.lock().unwrap().len();
         run_all();

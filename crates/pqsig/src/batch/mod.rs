@@ -67,7 +67,7 @@ use crate::kernels::select::Backend;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-pub use crate::kernels::device::{KernelDevice, TransformMode};
+pub use crate::kernels::device::{DeviceWorkspace, KernelDevice, TransformMode};
 pub use device::{Capabilities, Device, DeviceInfo, Job, JobOutput, Operation, Ticket};
 pub use kernel_device::{
     kernel_device, kernel_device_by_name, kernel_devices, register_kernel_device,

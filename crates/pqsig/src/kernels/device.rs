@@ -98,6 +98,41 @@ pub trait KernelDevice: Send + Sync {
         let _ = (req, out);
         Err(crate::DeviceError::Declined)
     }
+    /// Lends `polys` zeroed polynomials of memory the device reaches itself (its DMA
+    /// window), for a signer to compute in: a request on polynomials inside it needs no
+    /// copies (the zero-copy interface; [`DeviceWorkspace`]). `None` (the default): the
+    /// device has none, or it is lent out; the caller uses its own memory.
+    fn workspace(&self, polys: usize) -> Option<alloc::boxed::Box<dyn DeviceWorkspace>> {
+        let _ = polys;
+        None
+    }
+}
+
+/// Device-reachable memory lent to a signer ([`KernelDevice::workspace`]).
+///
+/// The signer keeps its working polynomials there (ML-DSA's y·A products, z, c and the
+/// c·s products: secret), so the device must wipe it when the loan ends (on drop) and
+/// must not lend it twice at once. What a device could do to memory it shares is what
+/// it could do to any request it serves — return wrong values — and the seam's checks
+/// (the output bound, the CPU fallback on an error) apply to requests on it as to any.
+pub trait DeviceWorkspace: Send {
+    /// The lent polynomials (all zero when lent).
+    fn polys(&mut self) -> &mut [Poly];
+}
+
+/// A workspace of `polys` polynomials from the process-wide device, if it lends one.
+#[cfg(feature = "std")]
+pub(crate) fn workspace(polys: usize) -> Option<alloc::boxed::Box<dyn DeviceWorkspace>> {
+    if !active() {
+        return None;
+    }
+    kernel_device()?.workspace(polys)
+}
+
+/// Without `std` there is no device: never a workspace.
+#[cfg(not(feature = "std"))]
+pub(crate) fn workspace(_polys: usize) -> Option<alloc::boxed::Box<dyn DeviceWorkspace>> {
+    None
 }
 
 #[cfg(feature = "std")]

@@ -30,12 +30,21 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
     sample::h256(kern, &[&sk.key[..], rnd, mu], &mut rho_pp[..]);
 
     let mut y = [Poly::default(); L_MAX];
-    let mut z = [Poly::default(); L_MAX];
-    let mut w1 = [Poly::default(); K_MAX];
     let mut w0 = [Poly::default(); K_MAX];
-    let mut tmp = [Poly::default(); K_MAX];
     let mut h = [Poly::default(); K_MAX];
-    let mut c = Poly::default();
+    // The polynomials the transforms run on (z, w1, c, tmp): in memory a process-wide
+    // device lends (its DMA window: requests on them need no copies), else here.
+    let mut own = [Poly::default(); L_MAX + 2 * K_MAX + 1];
+    let need = l + 2 * k + 1;
+    let mut lent = crate::kernels::device::workspace(need);
+    let work: &mut [Poly] = match lent.as_mut().map(|ws| ws.polys()) {
+        Some(polys) if polys.len() >= need => polys,
+        _ => &mut own,
+    };
+    let (z, rest) = work.split_at_mut(l);
+    let (w1, rest) = rest.split_at_mut(k);
+    let (tmp, rest) = rest.split_at_mut(k);
+    let c = &mut rest[0];
     let mut w1_bytes = [0u8; K_MAX * 192];
     let w1b = p.w1_bytes();
     let mut ctilde = [0u8; 64];
@@ -43,8 +52,8 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
     let mut kappa: u16 = 0;
 
     let sig = loop {
-        let (y, z) = (&mut y[..l], &mut z[..l]);
-        let (w1, w0, tmp, h) = (&mut w1[..k], &mut w0[..k], &mut tmp[..k], &mut h[..k]);
+        let y = &mut y[..l];
+        let (w0, h) = (&mut w0[..k], &mut h[..k]);
 
         // y = ExpandMask(ρ'', κ); w = A·y
         sample::expand_mask(kern, p, &rho_pp, kappa, y);
@@ -61,11 +70,11 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
             encode::pack_w1(w, p.w1_bits(), &mut w1_bytes[i * w1b..(i + 1) * w1b]);
         }
         sample::h256(kern, &[mu, &w1_bytes[..k * w1b]], ct);
-        sample::sample_in_ball(kern, p, ct, &mut c);
-        (kern.ntt)(core::slice::from_mut(&mut c));
+        sample::sample_in_ball(kern, p, ct, c);
+        (kern.ntt)(core::slice::from_mut(c));
 
         // z = y + c·s1
-        (kern.pointwise_montgomery)(z, &c, &sk.s1_hat);
+        (kern.pointwise_montgomery)(z, c, &sk.s1_hat);
         (kern.invntt_tomont)(z);
         (kern.add)(z, y);
         (kern.reduce32)(z);
@@ -73,7 +82,7 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
             continue;
         }
         // r0 = w0 − c·s2
-        (kern.pointwise_montgomery)(tmp, &c, &sk.s2_hat);
+        (kern.pointwise_montgomery)(tmp, c, &sk.s2_hat);
         (kern.invntt_tomont)(tmp);
         (kern.sub)(w0, tmp);
         (kern.reduce32)(w0);
@@ -81,7 +90,7 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
             continue;
         }
         // c·t0, hint
-        (kern.pointwise_montgomery)(tmp, &c, &sk.t0_hat);
+        (kern.pointwise_montgomery)(tmp, c, &sk.t0_hat);
         (kern.invntt_tomont)(tmp);
         (kern.reduce32)(tmp);
         if (kern.chknorm)(tmp, p.gamma2) {
@@ -106,8 +115,10 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
         break sig;
     };
 
-    for v in [&mut y[..], &mut z[..], &mut w0[..], &mut tmp[..]] {
+    // A lent workspace is wiped by the device when the loan ends (`lent` dropped).
+    for v in [&mut y[..], &mut own[..], &mut w0[..]] {
         v.iter_mut().for_each(Zeroize::zeroize);
     }
+    drop(lent);
     sig
 }
