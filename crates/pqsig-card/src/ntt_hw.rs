@@ -219,7 +219,11 @@ impl DeviceWorkspace for HwWorkspace {
         // else.
         unsafe {
             core::slice::from_raw_parts_mut(
-                self.pool.map.as_ptr().add(WORKSPACE_OFFSET).cast::<MlDsaPoly>(),
+                self.pool
+                    .map
+                    .as_ptr()
+                    .add(WORKSPACE_OFFSET)
+                    .cast::<MlDsaPoly>(),
                 WORKSPACE_POLYS,
             )
         }
@@ -231,7 +235,9 @@ impl Drop for HwWorkspace {
         // The signer's secrets (z, c·s1, ...) must not stay in the card's memory.
         let zeros = [0u8; POLY_BYTES];
         for i in 0..WORKSPACE_POLYS {
-            self.pool.map.write(WORKSPACE_OFFSET + i * POLY_BYTES, &zeros);
+            self.pool
+                .map
+                .write(WORKSPACE_OFFSET + i * POLY_BYTES, &zeros);
         }
         core::sync::atomic::compiler_fence(Ordering::SeqCst);
         self.pool.lent.store(false, Ordering::Release);

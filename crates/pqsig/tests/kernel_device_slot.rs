@@ -210,7 +210,10 @@ fn process_wide_kernel_device_serves_single_operations_identically() {
         let (resident, loans) = (*dev.resident.lock().unwrap(), *dev.loans.lock().unwrap());
         if behaviour.starts_with("lend") {
             assert!(resident > 0 && loans > 0, "{behaviour}: {resident} {loans}");
-            assert!(dev.lent.lock().unwrap().is_none(), "a loan was not returned");
+            assert!(
+                dev.lent.lock().unwrap().is_none(),
+                "a loan was not returned"
+            );
         } else {
             assert_eq!((resident, loans), (0, 0));
         }
