@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The project's test command (README "Run the tests"; CI runs exactly this).
 #
+# 0. Formatting and lints: `cargo fmt --all --check` and `cargo clippy --all-targets -- -D
+#    warnings` over the default members (both need the rustfmt and clippy components,
+#    which `.ci/run` installs through rustup; without rustup they say SKIPPED).
+#
 # `cargo test` covers the default members (library, CLI, C library, socket protocol with
 # its Python example client); the bench crate is left out because it builds peer
 # libraries (liboqs via cmake) that the tests do not need.
@@ -85,6 +89,18 @@
 #    has a `// SAFETY:` line (scripts/unsafe-audit.py, always).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== cargo fmt --check, cargo clippy -D warnings"
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all --check
+else
+  echo "SKIPPED: cargo fmt (the rustfmt component is not installed)"
+fi
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --all-targets -- -D warnings
+else
+  echo "SKIPPED: cargo clippy (the clippy component is not installed)"
+fi
 
 echo "== cargo test (auto-selected backend: every available backend in the vector suites)"
 cargo test
