@@ -25,25 +25,16 @@ pub enum Modulus {
 
 /// The default variant of a (modulus, backend) pair: the fastest measured there.
 ///
-/// Measured with `pqsig-bench --no-schemes` (every variant on every backend interleaved
-/// in one run; TSC ticks per polynomial, medians; 2026-11-21 18:12 run, table in
-/// docs/NTT.md §4; forward / inverse):
-/// * ML-DSA, portable: radix-4 2330 / 2562 beats radix-2 (the reference kernels)
-///   2400 / 2841, Winograd-8 2572 / 2847 and Winograd-16 3291 / 3545. Radix-4 performs
-///   the reference's operations, so its outputs are bit-identical to them.
-/// * ML-DSA, AVX2: radix-2 (the hand-scheduled kernels) 579 / 560. Winograd-8's forward
-///   is faster (524) but its inverse slower (582); signing runs about four inverse
-///   transforms per forward one (ML-DSA-65: 6 forward, 23 inverse per attempt), so
-///   radix-2 stays. Radix-4 643 / 823, Winograd-16 1013 / 762.
-/// * ML-DSA, AVX-512: radix-2 292 / 322 (radix-4 474 / 483, Winograd-8 501 / 511,
-///   Winograd-16 472 / 470).
-/// * Falcon, portable: radix-2 8835 / 8028 at n = 512 (radix-4 10261 / 11229,
-///   Winograd-8 9118 / 8774, Winograd-16 10077 / 10356); the same order at 1024.
-/// * Falcon, AVX2: radix-4 788 / 777 at n = 512 and 1670 / 1602 at 1024 beats radix-2
-///   850 / 802 and 1826 / 1670 (Winograd-8 895 / 927, Winograd-16 1196 / 1099).
-///   Bit-identical (canonical residues).
-/// * Falcon, AVX-512: radix-2 (`falcon/ntt/avx512.rs`) 559 / 493 at 512 and 1103 / 957
-///   at 1024 (Winograd-8 631 / 696, radix-4 737 / 760, Winograd-16 747 / 788).
+/// Why each arm (the measurements, dated, are in docs/NTT.md §4; `pqsig-bench
+/// --no-schemes` times every variant on every backend interleaved in one run):
+/// * ML-DSA, portable: radix-4 performs the reference's operations in a cache-friendlier
+///   order, so it is bit-identical to the reference kernels and was the fastest there.
+/// * ML-DSA, SIMD backends: the hand-scheduled radix-2 kernels. On AVX2 Winograd-8's
+///   forward transform was faster but its inverse slower, and signing runs about four
+///   inverse transforms per forward one, so radix-2 stays.
+/// * Falcon, AVX2: radix-4 was the fastest at n = 512 and 1024, with canonical residues
+///   (bit-identical output).
+/// * Falcon, portable and AVX-512: radix-2 was the fastest.
 ///
 /// `b` is the backend whose kernels run: the tables ask with the backend of the table
 /// they start from, so a backend without ML-DSA or Falcon kernels of its own (NEON, or
