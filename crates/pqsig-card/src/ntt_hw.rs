@@ -49,7 +49,7 @@ pub const WORKSPACE_POLYS: usize = 32;
 /// there, so a pooled request carries at most this many.
 pub const STAGING_POLYS: usize = MAX_POLYS - WORKSPACE_POLYS;
 const WORKSPACE_OFFSET: usize = STAGING_POLYS * POLY_BYTES;
-const _: () = assert!(WORKSPACE_OFFSET % POOL_ALIGN == 0);
+const _: () = assert!(WORKSPACE_OFFSET.is_multiple_of(POOL_ALIGN));
 /// `NTT_HW_POOL_ALIGN`: pooled offsets are multiples of it.
 pub const POOL_ALIGN: usize = 64;
 /// Names of the phases of `NTT_HW_PH_*`, in order.

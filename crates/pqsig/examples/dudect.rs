@@ -188,7 +188,7 @@ fn main() {
             }
             st
         };
-        results.push(("keccak x8", test(samples, &mut rng, make, |s| permute(s))));
+        results.push(("keccak x8", test(samples, &mut rng, make, permute)));
     } else {
         let permute = permute4_for(backend);
         let make = |class: usize, r: &mut Rng| {
@@ -198,7 +198,7 @@ fn main() {
             }
             st
         };
-        results.push(("keccak x4", test(samples, &mut rng, make, |s| permute(s))));
+        results.push(("keccak x4", test(samples, &mut rng, make, permute)));
     }
 
     let g = gf16::kernels(backend);

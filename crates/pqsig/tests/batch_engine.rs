@@ -351,7 +351,7 @@ impl Device for Scripted {
         let n = self.next.fetch_add(1, Ordering::SeqCst) as u64;
         match self.script {
             Script::Refusing if n % 3 == 2 => return Err(DeviceError::Declined),
-            Script::Refusing if self.done.lock().unwrap().len() >= 1 => {
+            Script::Refusing if !self.done.lock().unwrap().is_empty() => {
                 return Err(DeviceError::Busy)
             }
             _ => {}

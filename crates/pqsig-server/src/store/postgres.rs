@@ -212,7 +212,7 @@ impl PostgresStore {
         config.keepalives(true);
         config.keepalives_idle(Duration::from_secs(30));
         // Server-side bound as well (the client-side one covers a frozen server).
-        config.options(&format!(
+        config.options(format!(
             "-c statement_timeout={}",
             opts.timeout.as_millis().max(1)
         ));

@@ -285,7 +285,7 @@ mod tests {
         }
         let mut d = 2;
         while d * d <= n {
-            if n % d == 0 {
+            if n.is_multiple_of(d) {
                 return false;
             }
             d += 1;
@@ -404,6 +404,7 @@ mod tests {
             }
             sp.intt(kk, &mut ta, &igm, logn);
             let mut c = alloc::vec![0u64; n];
+            #[allow(clippy::needless_range_loop)] // the schoolbook product reads as its formula
             for i in 0..n {
                 for j in 0..n {
                     let pr = a[i] as u64 * b[j] as u64 % p as u64;

@@ -877,7 +877,7 @@ mod tests {
                 assert!(uu <= y && vv <= x);
                 // x*u - y*v == 1 (mod 2^128 is enough here: values < 2^93 · 2^93 overflow,
                 // so check modulo a prime instead).
-                let m = 1_000_000_000_000_000_003u128 % (1u128 << 62);
+                let m = 1_000_000_000_000_000_003u128;
                 let lhs = (x % m) * (uu % m) % m;
                 let rhs = ((y % m) * (vv % m) + 1) % m;
                 assert_eq!(lhs, rhs);
@@ -976,8 +976,7 @@ mod tests {
             };
             assert_eq!(s, v);
             // Residues round-trip.
-            for j in 0..xlen {
-                let sp = &PRIMES[j];
+            for sp in &PRIMES[..xlen] {
                 let r = mod_small_signed(&xx[i..], xlen, n, sp, sp.pow2_31(xlen));
                 assert_eq!(r as i128, v.rem_euclid(sp.p as i128));
             }

@@ -7,12 +7,15 @@ use crate::falcon::sign::norm;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::Backend;
 
+/// `sqnorm_fast(hm, t0, t1)`: see [`NormKernels::sqnorm_fast`].
+pub type SqnormFast = fn(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32>;
+
 /// One backend's norm kernels.
 pub struct NormKernels {
     pub backend: Backend,
     /// The saturated squared norm of `(hm − rint(t0), −rint(t1))` by the vectorisable
     /// pass, or `None` where its conditions fail (see `falcon::sign::norm`).
-    pub sqnorm_fast: fn(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32>,
+    pub sqnorm_fast: SqnormFast,
     /// `s2[i] ← −rint(t1[i])` (16 bits), where the fast pass applied.
     pub s2_fast: fn(s2: &mut [i16], t1: &[Fpr]),
 }

@@ -13,6 +13,9 @@ use crate::falcon::fndsa::sampler::Sampler;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::Backend;
 
+/// `hash_words64(block, c, i)`: see [`FnDsaKernels::hash_words64`].
+pub(crate) type HashWords64 = fn(block: &[u8; 136], c: &mut [u16], i: usize) -> (usize, usize);
+
 /// One backend's FN-DSA kernels.
 pub struct FnDsaKernels {
     pub backend: Backend,
@@ -21,7 +24,7 @@ pub struct FnDsaKernels {
     pub(crate) modq_decode_prefix: fn(buf: &[u8], h: &mut [u16]) -> (usize, u32),
     /// Hash-to-point over the first 64 words of a SHAKE256 block while 16 outputs remain
     /// free after index `i`: (new index, words consumed).
-    pub(crate) hash_words64: fn(block: &[u8; 136], c: &mut [u16], i: usize) -> (usize, usize),
+    pub(crate) hash_words64: HashWords64,
     /// `x[i] /= y[i]` (`Fxr::div`) for a leading part: how many were done.
     pub(crate) div_prefix: fn(x: &mut [Fxr], y: &[Fxr]) -> usize,
     /// The signer's two samples at once (`Sampler::next_pair`) over speculative slots

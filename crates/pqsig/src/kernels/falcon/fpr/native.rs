@@ -14,6 +14,9 @@ pub struct Fpr(pub f64);
 /// 2^52: adding and subtracting it rounds a smaller magnitude to an integer, ties to even.
 const TWO52: f64 = 4503599627370496.0;
 
+// The operations are methods named as in the emulated backend (`fpr::emulated`), which
+// has the same API: operator traits would hide which of the two a line computes with.
+#[allow(clippy::should_implement_trait)]
 impl Fpr {
     #[inline(always)]
     pub const fn from_bits(b: u64) -> Fpr {

@@ -133,6 +133,7 @@ mod tests {
         let mut out = [Poly::default()];
         pointwise_montgomery(&mut out, &pb, &pa);
         invntt_tomont(&mut out);
+        #[allow(clippy::needless_range_loop)] // i names the coefficient in the message
         for i in 0..N {
             assert_eq!(
                 (out[0].coeffs[i] as i64).rem_euclid(Q as i64) as i32,
