@@ -5,9 +5,11 @@
 //! ```text
 //! cargo run --release -p pqsig --example snova_ticks -- [--set SNOVA_I_S|all|shake|aes]
 //!     [--backend portable|avx2|avx512|all] [--iters N]
+//!     [--op keygen,sign,sign-exp,verify,verify-prep]
 //! ```
-//! Defaults: all 18 sets, every available backend, 31 iterations. Non-x86 targets count
-//! nanoseconds instead of ticks.
+//! Defaults: all 18 sets, every available backend, 31 iterations, every operation (an
+//! operation left out prints `-`: used to count one operation's instructions under
+//! qemu-aarch64, docs/REPRODUCING.md). Non-x86 targets count nanoseconds instead of ticks.
 
 use pqsig::snova::{self, ParamSet};
 use pqsig::Backend;
@@ -31,7 +33,10 @@ fn median(mut v: Vec<u64>) -> u64 {
     v[v.len() / 2]
 }
 
-fn time<F: FnMut()>(iters: usize, mut f: F) -> u64 {
+fn time<F: FnMut()>(on: bool, iters: usize, mut f: F) -> String {
+    if !on {
+        return "-".to_string();
+    }
     f(); // warm-up (tables, caches)
     let mut t = Vec::with_capacity(iters);
     for _ in 0..iters {
@@ -39,13 +44,16 @@ fn time<F: FnMut()>(iters: usize, mut f: F) -> u64 {
         f();
         t.push(now() - a);
     }
-    median(t)
+    median(t).to_string()
 }
+
+const OPS: [&str; 5] = ["keygen", "sign", "sign-exp", "verify", "verify-prep"];
 
 fn main() {
     let mut sets: Vec<ParamSet> = ParamSet::ALL.to_vec();
     let mut backends: Vec<Backend> = Backend::available().collect();
     let mut iters = 31usize;
+    let mut ops: Vec<String> = OPS.iter().map(|s| s.to_string()).collect();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -76,6 +84,12 @@ fn main() {
                 }
             }
             "--iters" => iters = val.parse().expect("--iters N"),
+            "--op" => {
+                ops = val.split(',').map(|s| s.to_string()).collect();
+                if let Some(o) = ops.iter().find(|o| !OPS.contains(&o.as_str())) {
+                    panic!("unknown operation {o} (one of {OPS:?})");
+                }
+            }
             other => panic!("unknown argument {other}"),
         }
         i += 2;
@@ -93,7 +107,8 @@ fn main() {
             }
             pqsig::backend::set_backend(b).expect("backend");
             let seed: Vec<u8> = (0..48u8).collect();
-            let kg = time(iters, || {
+            let on = |op: &str| ops.iter().any(|o| o == op);
+            let kg = time(on("keygen"), iters, || {
                 black_box(snova::keygen_from_seed(ps, black_box(&seed)).unwrap());
             });
             let (sk, vk) = snova::keygen_from_seed(ps, &seed).unwrap();
@@ -103,20 +118,20 @@ fn main() {
             let salt = [7u8; 16];
             // The same salts for both signers (the number of attempts depends on them).
             let mut ctr = 0u8;
-            let sg = time(iters, || {
+            let sg = time(on("sign"), iters, || {
                 ctr = ctr.wrapping_add(1);
                 black_box(sk.sign_with_salt(black_box(&msg), &[ctr; 16]).unwrap());
             });
             let mut ctr = 0u8;
-            let sge = time(iters, || {
+            let sge = time(on("sign-exp"), iters, || {
                 ctr = ctr.wrapping_add(1);
                 black_box(esk.sign_with_salt(black_box(&msg), &[ctr; 16]).unwrap());
             });
             let sig = esk.sign_with_salt(&msg, &salt).unwrap();
-            let vf = time(iters, || {
+            let vf = time(on("verify"), iters, || {
                 vk.verify(black_box(&msg), black_box(&sig)).unwrap();
             });
-            let vfp = time(iters, || {
+            let vfp = time(on("verify-prep"), iters, || {
                 pvk.verify(black_box(&msg), black_box(&sig)).unwrap();
             });
             println!(
