@@ -20,9 +20,11 @@ Prints one JSON line per measured operation:
   {"alg","op","instructions","traced","by_function":{demangled name without hash: n}}
 Exit status 0 when the harness finished, 1 otherwise.
 """
+import bisect
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,7 +41,9 @@ HASH = re.compile(r"::h[0-9a-f]{16}$")
 
 def symbols(elf):
     """[(start, end, demangled name without its hash)] of the traced functions."""
-    out = subprocess.run(["llvm-nm", "-S", "--demangle", "--defined-only", elf],
+    # llvm-nm where installed, else binutils' nm (both read the ARM ELF and demangle Rust).
+    nm = "llvm-nm" if shutil.which("llvm-nm") else "nm"
+    out = subprocess.run([nm, "-S", "--demangle", "--defined-only", elf],
                          check=True, capture_output=True, text=True).stdout
     syms = []
     for line in out.splitlines():
@@ -76,8 +80,6 @@ def main():
          "-kernel", elf, "-append", words,
          "-d", "in_asm,exec,nochain", "-dfilter", dfilter, "-D", fifo],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    import bisect
 
     def owner(pc):
         i = bisect.bisect_right(starts, pc) - 1

@@ -128,6 +128,12 @@ elif ! rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET"; th
   echo "SKIPPED: Cortex-M4 baseline ($NOSTD_TARGET not installed)"
 else
   scripts/m4-baseline.sh --short
+  # The Falcon co-design model's host/device split (docs/REPRODUCING.md): the same ELF,
+  # traced on the Falcon kernels only (about 20 s), checked by the model (FFT call count,
+  # host + device = total, a hand-computed case).
+  M4_ELF="${CARGO_TARGET_DIR:-target}/pqsig-m4/$NOSTD_TARGET/release/pqsig-m4"
+  scripts/m4-func-split.py "$M4_ELF" Falcon-512 \
+    | scripts/falcon-cycle-model.py --split - --check > /dev/null
 fi
 
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
