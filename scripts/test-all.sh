@@ -25,8 +25,9 @@
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
 # 4b. The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
 #    mps2-an386): Falcon-512 and ML-DSA-44 keygen, signing and verification on the no_std
-#    core with emulated binary64, digests checked against the host. SKIPPED without
-#    qemu-system-arm.
+#    core with emulated binary64, digests checked against the host; then one traced
+#    Falcon-512 run split per function, checked by scripts/falcon-cycle-model.py. SKIPPED
+#    without qemu-system-arm.
 # 5. The constant-time check, when valgrind is installed: the example ct_check poisons the
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
