@@ -13,7 +13,7 @@ Inputs (all data, nothing measured is written in this script):
               cycles, ifft_cycles, lut, ff, dsp, bram) (default hw/falcon/model/fft.jsonl)
   --samplerz  the SamplerZ device half: samplerz_cycles_per_sample or
               samplerz_cycles_per_signature {"512","1024"}, resources, pending, source
-              (default hw/falcon/model/samplerz.json; a placeholder until the RTL exists)
+              (default hw/falcon/model/samplerz.json: the SamplerZ RTL's figures)
   --params    clock, host CPI range, FFT calls per signature, transfer cost, the paper's
               figures (default hw/falcon/model/params.json)
 
@@ -230,7 +230,7 @@ def main():
             c = r["cuts"]["fft+samplerz"]
             print(f"{'':<12} host {c['host_instructions']:,} instr; device: FFT/iFFT "
                   f"{r['fft_engine_cycles']:,} + transfer {r['fft_transfer_cycles']:,} + "
-                  f"SamplerZ {r['samplerz_cycles'] if r['samplerz_cycles'] is not None else 'n/a'} cycles")
+                  f"SamplerZ {format(round(r['samplerz_cycles']), ',') if r['samplerz_cycles'] is not None else 'n/a'} cycles")
             res = r["resources"]
             inc = "" if res["samplerz_included"] else " (FFT engine only; SamplerZ pending)"
             print(f"{'':<12} resources: {res['lut']:,} LUT, {res['ff']:,} FF, {res['dsp']} DSP, "
