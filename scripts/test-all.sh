@@ -29,8 +29,9 @@
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
 # 4b. The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
 #    mps2-an386): Falcon-512 and ML-DSA-44 keygen, signing and verification on the no_std
-#    core with emulated binary64, digests checked against the host. SKIPPED without
-#    qemu-system-arm.
+#    core with emulated binary64, digests checked against the host; then one traced
+#    Falcon-512 run split per function, checked by scripts/falcon-cycle-model.py. SKIPPED
+#    without qemu-system-arm.
 # 5. The constant-time check, when valgrind is installed: the example ct_check poisons the
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
@@ -144,6 +145,12 @@ elif ! rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET"; th
   echo "SKIPPED: Cortex-M4 baseline ($NOSTD_TARGET not installed)"
 else
   scripts/m4-baseline.sh --short
+  # The Falcon co-design model's host/device split (docs/REPRODUCING.md): the same ELF,
+  # traced on the Falcon kernels only (about 20 s), checked by the model (FFT call count,
+  # host + device = total, a hand-computed case).
+  M4_ELF="${CARGO_TARGET_DIR:-target}/pqsig-m4/$NOSTD_TARGET/release/pqsig-m4"
+  scripts/m4-func-split.py "$M4_ELF" Falcon-512 \
+    | scripts/falcon-cycle-model.py --split - --check > /dev/null
 fi
 
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"

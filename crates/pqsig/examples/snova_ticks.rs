@@ -5,9 +5,13 @@
 //! ```text
 //! cargo run --release -p pqsig --example snova_ticks -- [--set SNOVA_I_S|all|shake|aes]
 //!     [--backend portable|avx2|avx512|all] [--iters N]
+//!     [--op keygen,sign,sign-exp,verify,verify-prep] [--clock tsc|cpu]
 //! ```
-//! Defaults: all 18 sets, every available backend, 31 iterations. Non-x86 targets count
-//! nanoseconds instead of ticks.
+//! `--clock cpu` (Linux): this thread's CPU time in ns instead of TSC ticks, so that time
+//! while another process holds the core is not counted (a shared, loaded machine).
+//! Defaults: all 18 sets, every available backend, 31 iterations, every operation (an
+//! operation left out prints `-`: used to count one operation's instructions under
+//! qemu-aarch64, docs/REPRODUCING.md). Non-x86 targets count nanoseconds instead of ticks.
 
 use pqsig::snova::{self, ParamSet};
 use pqsig::Backend;
@@ -26,26 +30,68 @@ fn now() -> u64 {
     START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }
 
+#[cfg(target_os = "linux")]
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+
+#[cfg(target_os = "linux")]
+extern "C" {
+    fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+}
+
+/// This thread's CPU time in ns (Linux `CLOCK_THREAD_CPUTIME_ID`).
+#[cfg(target_os = "linux")]
+fn cpu_ns() -> u64 {
+    let mut t = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: valid pointer to a timespec; clock 3 = CLOCK_THREAD_CPUTIME_ID.
+    unsafe { clock_gettime(3, &mut t) };
+    t.sec as u64 * 1_000_000_000 + t.nsec as u64
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_ns() -> u64 {
+    panic!("--clock cpu needs Linux")
+}
+
+static CPU_CLOCK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn stamp() -> u64 {
+    if CPU_CLOCK.load(std::sync::atomic::Ordering::Relaxed) {
+        cpu_ns()
+    } else {
+        now()
+    }
+}
+
 fn median(mut v: Vec<u64>) -> u64 {
     v.sort_unstable();
     v[v.len() / 2]
 }
 
-fn time<F: FnMut()>(iters: usize, mut f: F) -> u64 {
+fn time<F: FnMut()>(on: bool, iters: usize, mut f: F) -> String {
+    if !on {
+        return "-".to_string();
+    }
     f(); // warm-up (tables, caches)
     let mut t = Vec::with_capacity(iters);
     for _ in 0..iters {
-        let a = now();
+        let a = stamp();
         f();
-        t.push(now() - a);
+        t.push(stamp() - a);
     }
-    median(t)
+    median(t).to_string()
 }
+
+const OPS: [&str; 5] = ["keygen", "sign", "sign-exp", "verify", "verify-prep"];
 
 fn main() {
     let mut sets: Vec<ParamSet> = ParamSet::ALL.to_vec();
     let mut backends: Vec<Backend> = Backend::available().collect();
     let mut iters = 31usize;
+    let mut ops: Vec<String> = OPS.iter().map(|s| s.to_string()).collect();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -76,6 +122,20 @@ fn main() {
                 }
             }
             "--iters" => iters = val.parse().expect("--iters N"),
+            "--clock" => CPU_CLOCK.store(
+                match val.as_str() {
+                    "cpu" => true,
+                    "tsc" => false,
+                    _ => panic!("--clock tsc|cpu"),
+                },
+                std::sync::atomic::Ordering::Relaxed,
+            ),
+            "--op" => {
+                ops = val.split(',').map(|s| s.to_string()).collect();
+                if let Some(o) = ops.iter().find(|o| !OPS.contains(&o.as_str())) {
+                    panic!("unknown operation {o} (one of {OPS:?})");
+                }
+            }
             other => panic!("unknown argument {other}"),
         }
         i += 2;
@@ -93,7 +153,8 @@ fn main() {
             }
             pqsig::backend::set_backend(b).expect("backend");
             let seed: Vec<u8> = (0..48u8).collect();
-            let kg = time(iters, || {
+            let on = |op: &str| ops.iter().any(|o| o == op);
+            let kg = time(on("keygen"), iters, || {
                 black_box(snova::keygen_from_seed(ps, black_box(&seed)).unwrap());
             });
             let (sk, vk) = snova::keygen_from_seed(ps, &seed).unwrap();
@@ -103,20 +164,20 @@ fn main() {
             let salt = [7u8; 16];
             // The same salts for both signers (the number of attempts depends on them).
             let mut ctr = 0u8;
-            let sg = time(iters, || {
+            let sg = time(on("sign"), iters, || {
                 ctr = ctr.wrapping_add(1);
                 black_box(sk.sign_with_salt(black_box(&msg), &[ctr; 16]).unwrap());
             });
             let mut ctr = 0u8;
-            let sge = time(iters, || {
+            let sge = time(on("sign-exp"), iters, || {
                 ctr = ctr.wrapping_add(1);
                 black_box(esk.sign_with_salt(black_box(&msg), &[ctr; 16]).unwrap());
             });
             let sig = esk.sign_with_salt(&msg, &salt).unwrap();
-            let vf = time(iters, || {
+            let vf = time(on("verify"), iters, || {
                 vk.verify(black_box(&msg), black_box(&sig)).unwrap();
             });
-            let vfp = time(iters, || {
+            let vfp = time(on("verify-prep"), iters, || {
                 pvk.verify(black_box(&msg), black_box(&sig)).unwrap();
             });
             println!(
