@@ -25,6 +25,7 @@
 
 pub mod device;
 pub mod falcon;
+pub mod samplerz;
 mod ffi;
 pub mod golden;
 
