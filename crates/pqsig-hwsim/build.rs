@@ -34,7 +34,11 @@ const ALL: &[(u32, u32, u32, u32)] = &[
 /// models whose inputs changed. `key` is written by [`mark_built`] after a build.
 fn up_to_date(out: &Path, prefix: &str, key: &str) -> bool {
     let lib = out.join(format!("lib{}_model.a", prefix.to_lowercase()));
-    lib.exists() && fs::read_to_string(out.join(format!("{prefix}.stamp"))).ok().as_deref() == Some(key)
+    lib.exists()
+        && fs::read_to_string(out.join(format!("{prefix}.stamp")))
+            .ok()
+            .as_deref()
+            == Some(key)
 }
 
 fn mark_built(out: &Path, prefix: &str, key: &str) {

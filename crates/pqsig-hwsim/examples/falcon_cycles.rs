@@ -82,7 +82,7 @@ fn samplerz_cycles(next: &mut impl FnMut() -> u64) -> Vec<String> {
     let mut pos = 0usize;
     let mut window = [0u8; WINDOW];
     let mut ahead = [[0u8; WINDOW]; 1];
-    let mut fill = |w: &mut [u8; WINDOW], u: &mut dyn FnMut() -> f64| {
+    let fill = |w: &mut [u8; WINDOW], u: &mut dyn FnMut() -> f64| {
         for b in w.iter_mut() {
             *b = (u() * 256.0) as u8;
         }

@@ -149,7 +149,10 @@ fn samplerz_vectors(dir: &std::path::Path) {
         let mut out = vec![0i32; reqs.len()];
         let reply = serve_on_cpu(&req, &mut out).unwrap();
         let nm = matches!(reply, SamplerZReply::NeedMore) as u64;
-        let hdr = ((reqs.len() as u64) << 48) | ((pos as u64) << 32) | ((n_ahead as u64) << 16) | (nm << 8);
+        let hdr = ((reqs.len() as u64) << 48)
+            | ((pos as u64) << 32)
+            | ((n_ahead as u64) << 16)
+            | (nm << 8);
         writeln!(f, "{hdr:016x}").unwrap();
         writeln!(f, "{:016x}", SIGMA_MIN[logn].to_bits()).unwrap();
         for w in &win {

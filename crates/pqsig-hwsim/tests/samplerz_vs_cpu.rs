@@ -96,7 +96,10 @@ fn check(
                 assert_eq!(t.req_cycles.iter().sum::<u64>(), cycles, "{what}");
                 return (b, t.req_cycles.clone(), t.attempts.clone());
             }
-            assert!(got.iter().all(|&z| z == i32::MIN), "{what}: NeedMore wrote out");
+            assert!(
+                got.iter().all(|&z| z == i32::MIN),
+                "{what}: NeedMore wrote out"
+            );
             (b, vec![], vec![])
         }
         (Err(a), Err(b)) => {
@@ -144,7 +147,7 @@ fn random_batches_match_the_cpu_model() {
         let (reply, c, a) = check(&mut dev, &req, &format!("batch {batches}"));
         match reply {
             SamplerZReply::Done(adv) => {
-                deep += (adv.refills >= 4) as usize;
+                deep += (ahead_n >= 4) as usize;
                 cycles.extend(c);
                 attempts.extend(a);
             }
@@ -154,13 +157,17 @@ fn random_batches_match_the_cpu_model() {
         batches += 1;
     }
     assert!(need_more > 0, "no batch ran out of windows");
-    let pairs: Vec<(u64, u32)> = cycles.iter().copied().zip(attempts.iter().copied()).collect();
+    let pairs: Vec<(u64, u32)> = cycles
+        .iter()
+        .copied()
+        .zip(attempts.iter().copied())
+        .collect();
     cycles.sort_unstable();
     let mean = cycles.iter().sum::<u64>() as f64 / cycles.len() as f64;
     let att = attempts.iter().map(|&a| a as u64).sum::<u64>() as f64 / attempts.len() as f64;
     let pct = |p: f64| cycles[((cycles.len() - 1) as f64 * p) as usize];
     println!(
-        "{requests} requests in {batches} batches ({need_more} NeedMore, {deep} past the RAM's 4 windows): \
+        "{requests} requests in {batches} batches ({need_more} NeedMore, {deep} with more windows than the RAM's 4 slots): \
          {} samples, cycles/sample mean {mean:.1}, min {}, median {}, p90 {}, p99 {}, max {}; \
          attempts/sample {att:.3}",
         cycles.len(),
@@ -175,7 +182,10 @@ fn random_batches_match_the_cpu_model() {
         let v: Vec<u64> = pairs.iter().filter(|p| p.1 == k).map(|p| p.0).collect();
         if !v.is_empty() {
             let m = v.iter().sum::<u64>() as f64 / v.len() as f64;
-            println!("  {} samples with {k} attempt(s): mean {m:.1} cycles", v.len());
+            println!(
+                "  {} samples with {k} attempt(s): mean {m:.1} cycles",
+                v.len()
+            );
         }
     }
 }
@@ -205,7 +215,11 @@ fn wide_inputs_match_the_cpu_model() {
             pos: r.below(WINDOW as u64 + 1) as usize,
             ahead: &ahead,
         };
-        let (reply, _, _) = check(&mut dev, &req, &format!("wide {i}: mu {mu:e} isigma {isigma}"));
+        let (reply, _, _) = check(
+            &mut dev,
+            &req,
+            &format!("wide {i}: mu {mu:e} isigma {isigma}"),
+        );
         done += matches!(reply, SamplerZReply::Done(_)) as usize;
     }
     assert!(done > count / 2, "only {done} of {count} served");
@@ -249,7 +263,9 @@ fn directed_cases_match_the_cpu_model() {
                             pos,
                             ahead: &ahead[..supplied],
                         };
-                        let what = format!("logn {logn} sigma {sigma} mu {mu:e} pos {pos} ahead {supplied}");
+                        let what = format!(
+                            "logn {logn} sigma {sigma} mu {mu:e} pos {pos} ahead {supplied}"
+                        );
                         let (reply, _, _) = check(&mut dev, &req, &what);
                         need_more += (reply == SamplerZReply::NeedMore) as usize;
                         cases += 1;
@@ -286,7 +302,9 @@ fn directed_cases_match_the_cpu_model() {
     // Long batches over many windows (the RAM holds four; the rest are written as the
     // device leaves windows).
     for i in 0..6 {
-        let reqs: Vec<Request> = (0..300).map(|_| falcon_request(&mut r, 9 + i % 2)).collect();
+        let reqs: Vec<Request> = (0..300)
+            .map(|_| falcon_request(&mut r, 9 + i % 2))
+            .collect();
         let window = r.window();
         let ahead: Vec<[u8; WINDOW]> = (0..40).map(|_| r.window()).collect();
         for supplied in [40usize, 12, 5] {
@@ -344,7 +362,11 @@ mod kat {
         fn supports(&self, _: TransformMode) -> bool {
             false
         }
-        fn transform_mldsa(&self, _: TransformMode, _: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+        fn transform_mldsa(
+            &self,
+            _: TransformMode,
+            _: &mut [MlDsaPoly],
+        ) -> Result<(), DeviceError> {
             Err(DeviceError::Declined)
         }
         fn transform_falcon(&self, _: TransformMode, _: &mut [u16]) -> Result<(), DeviceError> {
@@ -358,7 +380,11 @@ mod kat {
             req: &SamplerZRequest<'_>,
             out: &mut [i32],
         ) -> Result<SamplerZReply, DeviceError> {
-            let r = self.dev.lock().unwrap_or_else(|e| e.into_inner()).serve(req, out);
+            let r = self
+                .dev
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .serve(req, out);
             match r {
                 Ok((reply, cycles)) => {
                     self.cycles.fetch_add(cycles, Ordering::Relaxed);
@@ -444,6 +470,9 @@ mod kat {
         );
         assert_eq!(dev.failed.load(Ordering::Relaxed), 0);
         // Each signing attempt samples n integers in n/2 pair requests.
-        assert!(served >= (n512 * 256 + n1024 * 512) as u64, "served {served}");
+        assert!(
+            served >= (n512 * 256 + n1024 * 512) as u64,
+            "served {served}"
+        );
     }
 }

@@ -36,7 +36,7 @@
 // 18 comparisons, the FP schedule is fixed).
 module falcon_samplerz #(
     parameter NSLOT_LOG = 2,
-    parameter MULW      = 16
+    parameter MULW      = 32
 ) (
     input  wire                 clk,
     input  wire                 rst,
