@@ -146,7 +146,7 @@ fn random_batches_match_the_cpu_model() {
         };
         let (reply, c, a) = check(&mut dev, &req, &format!("batch {batches}"));
         match reply {
-            SamplerZReply::Done(adv) => {
+            SamplerZReply::Done(_) => {
                 deep += (ahead_n >= 4) as usize;
                 cycles.extend(c);
                 attempts.extend(a);

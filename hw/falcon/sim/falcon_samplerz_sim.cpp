@@ -92,7 +92,10 @@ extern "C" int falcon_sz_serve(FalconSz *h, uint64_t sigma_min, const uint64_t *
     uint64_t c = 1;
     while (!m.done) {
       if (m.waiting) {
-        // The device needs window avail + 1 (its slot held a window it has left).
+        // The device needs window avail + 1 (its slot held a window it has left). It
+        // never waits for a window that was not supplied (that is NeedMore); if a broken
+        // model did, stop rather than read past `ahead`.
+        if (avail >= n_ahead) return FALCON_SZ_ETIMEOUT;
         avail++;
         stall += write_window(m, avail % kSlots,
                               ahead + (size_t)(avail - 1) * FALCON_SZ_WINDOW);
