@@ -24,7 +24,7 @@ cd "$root"
 status=0
 
 if command -v verilator >/dev/null; then
-  echo "== hw/falcon: Verilator co-simulation against fpr::emulated and the FFT kernels$([ $full = 1 ] && echo ' (full)')"
+  echo "== hw/falcon: Verilator co-simulation against fpr::emulated, the FFT kernels and samplerz::device::serve_on_cpu$([ $full = 1 ] && echo ' (full)')"
   start=$(date +%s)
   if [ $full = 1 ]; then export PQSIG_HWSIM_FULL=1; fi
   cargo test -j1 -p pqsig-hwsim --test fpu_vs_emulation --test fft_vs_kernels \

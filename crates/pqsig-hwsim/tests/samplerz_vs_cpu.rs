@@ -9,7 +9,9 @@
 //!   up to 1/(1/σ)): the arithmetic is the library's on every input;
 //! * directed cases: μ on and next to integers, ±0, negative μ, σ at both ends of
 //!   Falcon-512/1024's leaf range, read positions at the end of the window, windows
-//!   running out (NeedMore), more windows than the device's RAM holds;
+//!   running out (NeedMore), more windows than the device's RAM holds (every centre ×
+//!   σ × position with 0, 1 and 2 windows ahead in the full form, one of the three
+//!   in turn in the short form);
 //! * the first round-3 Falcon-512 KAT records signed with every SamplerZ request served
 //!   by the RTL (3 by default, all 100 and Falcon-1024's first 10 with
 //!   `PQSIG_HWSIM_FULL=1`): byte-identical signatures.
@@ -254,8 +256,17 @@ fn directed_cases_match_the_cpu_model() {
                 }; 2];
                 let window = r.window();
                 let ahead: Vec<[u8; WINDOW]> = (0..2).map(|_| r.window()).collect();
-                for pos in [0usize, 100, 490, 500, 502, 503, 504, 510, 511, 512] {
-                    for supplied in [0usize, 1, 2] {
+                for (pi, pos) in [0usize, 100, 490, 500, 502, 503, 504, 510, 511, 512]
+                    .into_iter()
+                    .enumerate()
+                {
+                    // Short form: one supply per position (rotating); full form: all three.
+                    let supplies = if full() {
+                        0..3
+                    } else {
+                        (pi + cases) % 3..(pi + cases) % 3 + 1
+                    };
+                    for supplied in supplies {
                         let req = SamplerZRequest {
                             sigma_min: SIGMA_MIN[logn],
                             reqs: &reqs,
