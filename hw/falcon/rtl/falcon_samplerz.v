@@ -102,8 +102,7 @@ module falcon_samplerz #(
 
   // ---- states
   localparam [3:0] S_IDLE = 4'd0,  // waiting for load / start
-  S_SETUP = 4'd1,  // per request: floor(mu), r, dss, ccs * 2^63
-  S_V = 4'd2,  // base sampler bytes: u64 (j = 0..7) then u8 (j = 8)
+  S_V = 4'd2,  // base sampler bytes (the first attempt's beside the request setup): u64 (j = 0..7) then u8 (j = 8)
   S_B = 4'd3,  // sign byte; z0 from the table
   S_FP = 4'd4,  // x = (z - r)^2 dss - z0^2 / (2 sigma0^2); s, r' = x - s ln 2; r' 2^63
   S_POLY = 4'd5,  // 12 steps y = c - mulhi(z, y)
@@ -113,7 +112,11 @@ module falcon_samplerz #(
   S_DONE = 4'd9;  // result out
 
   reg [3:0] st;
-  reg [5:0] c;  // step within S_SETUP / S_FP
+  reg [5:0] c;  // step within S_FP
+  // Request setup (floor(mu), r, dss, ccs * 2^63) runs beside the first attempt's byte
+  // reads, step sc while sact; S_FP starts once it is over.
+  reg [3:0] sc;
+  reg sact;
   reg [3:0] j;  // byte within S_V; coefficient within S_POLY
   reg [2:0] bi;  // byte of BerExp (7: most significant)
   reg [63:0] mu_r, isg_r, smin_r;
@@ -227,29 +230,29 @@ module falcon_samplerz #(
     mul_a = 64'd0;
     mul_b = 64'd0;
     i2f_x = 64'd0;
-    if (st == S_SETUP)
-      case (c)
-        6'd0: begin  // isigma^2 -> 6
+    if (sact)
+      case (sc)
+        4'd0: begin  // isigma^2 -> 6
           mul_a = isg_r;
           mul_b = isg_r;
         end
-        6'd1: begin  // isigma * sigma_min -> 7; of(floor(mu)) -> 2
+        4'd1: begin  // isigma * sigma_min -> 7; of(floor(mu)) -> 2
           mul_a = isg_r;
           mul_b = smin_r;
           i2f_x = s64;
         end
-        6'd2: begin  // r = mu - of(s) -> 9
+        4'd2: begin  // r = mu - of(s) -> 9
           add_a = mu_r;
           add_b = i2f_y;
           add_sub = 1'b1;
         end
-        6'd7: begin  // ccs * 2^63 -> 13
+        4'd7: begin  // ccs * 2^63 -> 13
           mul_a = mul_y;
           mul_b = PTWO63;
         end
         default: ;
       endcase
-    if (st == S_FP)
+    if (st == S_FP && !sact)
       case (c)
         6'd0: i2f_x = {{58{zs[5]}}, zs};  // of(z) -> 1
         6'd1: begin  // of(z) - r -> 8; of(z0^2) -> 2
@@ -329,7 +332,19 @@ module falcon_samplerz #(
     if (rst) begin
       st <= S_IDLE;
       needmore <= 1'b0;
-    end else
+      sact <= 1'b0;
+    end else begin
+      // request setup, beside the byte reads (operands issued above)
+      if (sact) begin
+        sc <= sc + 4'd1;
+        if (sc == 4'd0) s64 <= floor_y;
+        if (sc == 4'd6) dss <= fhalf(mul_y);
+        if (sc == 4'd9) r_fp <= add_y;
+        if (sc == 4'd13) begin
+          z2   <= {trunc_y[62:0], 1'b0};
+          sact <= 1'b0;
+        end
+      end
       case (st)
         S_IDLE: begin
           if (load) needmore <= 1'b0;
@@ -339,17 +354,8 @@ module falcon_samplerz #(
             smin_r <= sigma_min;
             last_r <= last;
             attempts <= 16'd0;
-            c <= 6'd0;
-            st <= S_SETUP;
-          end
-        end
-        S_SETUP: begin
-          c <= c + 6'd1;
-          if (c == 6'd0) s64 <= floor_y;
-          if (c == 6'd6) dss <= fhalf(mul_y);
-          if (c == 6'd9) r_fp <= add_y;
-          if (c == 6'd13) begin
-            z2 <= {trunc_y[62:0], 1'b0};
+            sc <= 4'd0;
+            sact <= 1'b1;
             j <= 4'd0;
             st <= S_V;
           end
@@ -379,7 +385,8 @@ module falcon_samplerz #(
             st <= S_FP;
           end
         end
-        S_FP: begin
+        S_FP:
+        if (!sact) begin
           c <= c + 6'd1;
           if (c == 6'd8) t_fp <= mul_y;
           if (c == 6'd27) xx <= add_y;
@@ -435,5 +442,6 @@ module falcon_samplerz #(
         end
         default: st <= S_IDLE;
       endcase
+    end
   end
 endmodule
