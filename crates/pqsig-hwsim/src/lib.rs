@@ -25,9 +25,9 @@
 
 pub mod device;
 pub mod falcon;
-pub mod samplerz;
 mod ffi;
 pub mod golden;
+pub mod samplerz;
 
 use core::ffi::c_char;
 use core::fmt;
