@@ -29,6 +29,32 @@ const ALL: &[(u32, u32, u32, u32)] = &[
     (12289, 1024, 1, 1),
 ];
 
+/// Whether the model in `mdir` was built from exactly `key` (its sources' contents and
+/// parameters), so that a rerun of this script (any RTL change) re-Verilates only the
+/// models whose inputs changed. `key` is written by [`mark_built`] after a build.
+fn up_to_date(out: &Path, prefix: &str, key: &str) -> bool {
+    let lib = out.join(format!("lib{}_model.a", prefix.to_lowercase()));
+    lib.exists()
+        && fs::read_to_string(out.join(format!("{prefix}.stamp")))
+            .ok()
+            .as_deref()
+            == Some(key)
+}
+
+fn mark_built(out: &Path, prefix: &str, key: &str) {
+    fs::write(out.join(format!("{prefix}.stamp")), key).unwrap();
+}
+
+/// The build key of a model: its parameters and a hash of its sources' contents.
+fn build_key(args: &[String], files: &[PathBuf]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for f in files {
+        fs::read(f).unwrap().hash(&mut h);
+    }
+    format!("{args:?} {:016x}", h.finish())
+}
+
 fn model_name(q: u32, n: u32, b: u32, kind: u32) -> String {
     let k = if kind == 1 { "w8" } else { "r2" };
     format!("Vntt_q{q}_n{n}_b{b}_{k}")
@@ -103,6 +129,14 @@ fn main() {
     for &(q, n, b, kind) in &configs {
         let prefix = model_name(q, n, b, kind);
         let mdir = out.join(&prefix);
+        let lib = format!("{}_model", prefix.to_lowercase());
+        let key = build_key(&[format!("{q}:{n}:{b}:{kind}")], &sources);
+        header.push_str(&format!("#include \"{prefix}/{prefix}.h\"\n"));
+        xlist.push_str(&format!(" X({prefix}, {q}u, {n}u, {b}u, {kind}u)"));
+        libs.push(lib.clone());
+        if up_to_date(&out, &prefix, &key) {
+            continue;
+        }
         let status = Command::new(&verilator)
             .args([
                 "--cc",
@@ -127,15 +161,12 @@ fn main() {
             .status()
             .expect("running verilator");
         assert!(status.success(), "verilator failed for {prefix}");
-        let lib = format!("{}_model", prefix.to_lowercase());
         fs::copy(
             mdir.join(format!("{prefix}__ALL.a")),
             out.join(format!("lib{lib}.a")),
         )
         .unwrap();
-        libs.push(lib);
-        header.push_str(&format!("#include \"{prefix}/{prefix}.h\"\n"));
-        xlist.push_str(&format!(" X({prefix}, {q}u, {n}u, {b}u, {kind}u)"));
+        mark_built(&out, &prefix, &key);
     }
     header.push_str(&xlist);
     header.push('\n');
@@ -174,8 +205,9 @@ fn main() {
 // hw/falcon (binary64 units and the FFT engine): separate from the NTT models above. The
 // Verilator runtime compiled above serves these models too.
 
-/// Verilates the Falcon models (falcon_fpadd, falcon_fpmul, falcon_fft at LOGN 9 and 10
-/// with one and with two adders/multipliers) and compiles their harness (hw/falcon/sim).
+/// Verilates the Falcon models (falcon_fpadd, falcon_fpmul, falcon_samplerz, falcon_fft at
+/// LOGN 9 and 10 with one and with two adders/multipliers) and compiles their harness
+/// (hw/falcon/sim).
 fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
     let hw = manifest
         .join("../../hw/falcon")
@@ -200,6 +232,22 @@ fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
     let models: Vec<(&str, &str, Vec<String>, Vec<&str>)> = vec![
         ("Vfalcon_fpadd", "falcon_fpadd", vec![], units.to_vec()),
         ("Vfalcon_fpmul", "falcon_fpmul", vec![], units.to_vec()),
+        (
+            "Vfalcon_samplerz",
+            "falcon_samplerz",
+            vec![],
+            units
+                .iter()
+                .copied()
+                .chain([
+                    "falcon_i2f.v",
+                    "falcon_fp_toint.v",
+                    "falcon_mulhi64.v",
+                    "falcon_rcdt.v",
+                    "falcon_samplerz.v",
+                ])
+                .collect(),
+        ),
         (
             "Vfalcon_fft_n512",
             "falcon_fft",
@@ -230,6 +278,14 @@ fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
     h.include(&sim).include(vinc).include(vinc.join("vltstd"));
     for (prefix, top, params, files) in &models {
         let mdir = out.join(prefix);
+        let lib = format!("{}_model", prefix.to_lowercase());
+        println!("cargo:rustc-link-lib=static={lib}");
+        h.include(&mdir);
+        let paths: Vec<PathBuf> = files.iter().map(|f| rtl.join(f)).collect();
+        let key = build_key(&[top.to_string(), format!("{params:?}")], &paths);
+        if up_to_date(out, prefix, &key) {
+            continue;
+        }
         let status = Command::new(verilator)
             .args([
                 "--cc",
@@ -249,15 +305,14 @@ fn build_falcon(verilator: &str, vinc: &Path, manifest: &Path, out: &Path) {
             .status()
             .expect("running verilator");
         assert!(status.success(), "verilator failed for {prefix}");
-        let lib = format!("{}_model", prefix.to_lowercase());
         fs::copy(
             mdir.join(format!("{prefix}__ALL.a")),
             out.join(format!("lib{lib}.a")),
         )
         .unwrap();
-        println!("cargo:rustc-link-lib=static={lib}");
-        h.include(&mdir);
+        mark_built(out, prefix, &key);
     }
     h.file(sim.join("falcon_sim.cpp"));
+    h.file(sim.join("falcon_samplerz_sim.cpp"));
     h.compile("falcon_sim_harness");
 }

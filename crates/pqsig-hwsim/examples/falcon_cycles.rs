@@ -3,7 +3,10 @@
 //! model, on a stream checked against `fpr::emulated`), and the cycles of one forward
 //! and one inverse transform of the FFT engine at n = 512 and 1024, with one and with two
 //! adders/multipliers (keys fft512, ifft512, fft512x2, ...; checked against the portable
-//! kernels). One JSON object on stdout; exit status 1 on any mismatch.
+//! kernels), and the SamplerZ device's mean cycles per sample (key samplerz, with
+//! samplerz_p50 / samplerz_p99: 4,000 Falcon-512-shaped pair requests, every batch checked
+//! against `samplerz::device::serve_on_cpu`). One JSON object on stdout; exit status 1 on
+//! any mismatch.
 //! Usage: cargo run -p pqsig-hwsim --example falcon_cycles
 use pqsig::kernels::falcon::fft::portable;
 use pqsig::kernels::falcon::fpr::{emulated::Fpr as E, Fpr};
@@ -61,5 +64,68 @@ fn main() {
             ));
         }
     }
+    out.extend(samplerz_cycles(&mut next));
     println!("{{{}}}", out.join(","));
+}
+
+/// Mean / median / 99th percentile cycles per sample of the SamplerZ RTL over Falcon-512
+/// pair requests (σ over the leaf range, centres below 2^14, one window ahead supplied).
+fn samplerz_cycles(next: &mut impl FnMut() -> u64) -> Vec<String> {
+    use pqsig::kernels::falcon::fpr::SIGMA_MIN;
+    use pqsig::kernels::falcon::samplerz::device::{serve_on_cpu, SamplerZRequest};
+    use pqsig::kernels::falcon::samplerz::{Request, WINDOW};
+    use pqsig_hwsim::samplerz::RtlSamplerZ;
+    let mut dev = RtlSamplerZ::new();
+    let smin = f64::from_bits(SIGMA_MIN[9].to_bits());
+    let mut unit = || (next() >> 11) as f64 / (1u64 << 53) as f64;
+    let mut per: Vec<u64> = Vec::new();
+    let mut pos = 0usize;
+    let mut window = [0u8; WINDOW];
+    let mut ahead = [[0u8; WINDOW]; 1];
+    let fill = |w: &mut [u8; WINDOW], u: &mut dyn FnMut() -> f64| {
+        for b in w.iter_mut() {
+            *b = (u() * 256.0) as u8;
+        }
+    };
+    fill(&mut window, &mut unit);
+    fill(&mut ahead[0], &mut unit);
+    for _ in 0..4000 {
+        let isigma = Fpr::from_bits((1.0 / (smin + (1.8205 - smin) * unit())).to_bits());
+        let reqs: Vec<Request> = (0..2)
+            .map(|_| Request {
+                mu: Fpr::from_bits(((unit() * 2.0 - 1.0) * 16384.0).to_bits()),
+                isigma,
+            })
+            .collect();
+        let req = SamplerZRequest {
+            sigma_min: SIGMA_MIN[9],
+            reqs: &reqs,
+            window: &window,
+            pos,
+            ahead: &ahead,
+        };
+        let (mut want, mut got) = ([0i32; 2], [0i32; 2]);
+        let cpu = serve_on_cpu(&req, &mut want).expect("cpu model");
+        let (rtl, _) = dev.serve(&req, &mut got).expect("simulation");
+        if cpu != rtl || want != got {
+            eprintln!("samplerz: mismatch ({cpu:?} vs {rtl:?})");
+            std::process::exit(1);
+        }
+        // The host's stream moves on (a new window after each refill).
+        if let pqsig::kernels::falcon::samplerz::device::SamplerZReply::Done(adv) = rtl {
+            per.extend(&dev.trace().req_cycles);
+            pos = adv.pos;
+            if adv.refills > 0 {
+                window = ahead[0];
+                fill(&mut ahead[0], &mut unit);
+            }
+        }
+    }
+    per.sort_unstable();
+    let mean = per.iter().sum::<u64>() as f64 / per.len() as f64;
+    vec![
+        format!("\"samplerz\":{mean:.1}"),
+        format!("\"samplerz_p50\":{}", per[per.len() / 2]),
+        format!("\"samplerz_p99\":{}", per[per.len() * 99 / 100]),
+    ]
 }

@@ -4,7 +4,9 @@
 //!                  2 mul), every pair of a list of directed values for each operation,
 //!                  results from the integer-only binary64 (`fpr::emulated`);
 //!   fft512_in.hex, fft512_fft.hex, fft512_ifft.hex   one word per line: a random input
-//!                  and the portable kernels' `fft` and `ifft` of it.
+//!                  and the portable kernels' `fft` and `ifft` of it;
+//!   samplerz.hex   SamplerZ batches and `samplerz::device::serve_on_cpu`'s answers
+//!                  (format at `samplerz_vectors`).
 //! Usage: cargo run -p pqsig-hwsim --example gen_falcon_vectors -- hw/falcon/tb/vectors
 use pqsig::kernels::falcon::fft::portable;
 use pqsig::kernels::falcon::fpr::{emulated::Fpr as E, Fpr};
@@ -91,4 +93,86 @@ fn main() {
         let w: Vec<u64> = v.iter().map(|x| x.to_bits()).collect();
         write(name, &w);
     }
+    samplerz_vectors(&dir);
+}
+
+/// `samplerz.hex` for tb_samplerz.v: batches of SamplerZ requests with the answer of
+/// `serve_on_cpu`, one 64-bit word per line. Per batch: a header
+/// `{count:16, pos:16, n_ahead:16, need_more:8, 0:8}`, sigma_min, the current window and
+/// the windows ahead (64 little-endian words each), count × (mu, isigma), then (unless
+/// need_more) the count outputs (i32, sign-extended), refills and pos. A zero header ends
+/// the file. Directed: centres on and next to integers, negative centres, σ at both ends
+/// of the leaf range for logn 9 and 10, read positions at the window's end, windows
+/// running out (at most 3 ahead: the RAM's slots, so the bench needs no refills).
+fn samplerz_vectors(dir: &std::path::Path) {
+    use pqsig::kernels::falcon::fpr::SIGMA_MIN;
+    use pqsig::kernels::falcon::samplerz::device::{serve_on_cpu, SamplerZReply, SamplerZRequest};
+    use pqsig::kernels::falcon::samplerz::{Request, WINDOW};
+    let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join("samplerz.hex")).unwrap());
+    let mut s = 0x1234_5678_9ABC_DEF1u64;
+    let mut rnd = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let fpr = |x: f64| Fpr::from_bits(x.to_bits());
+    let mut batches = 0;
+    for case in 0..48usize {
+        let logn = 9 + case % 2;
+        let smin = f64::from_bits(SIGMA_MIN[logn].to_bits());
+        let sigma = [smin, 1.8205, 1.5][(case / 2) % 3];
+        let k = (case % 7) as f64 * 37.0 - 100.0;
+        let mus = [k, f64::from_bits(k.to_bits() + 1), k - 0.5, -k + 0.25];
+        let reqs: Vec<Request> = mus[..1 + case % 4]
+            .iter()
+            .map(|&m| Request {
+                mu: fpr(m),
+                isigma: fpr(1.0 / sigma),
+            })
+            .collect();
+        let pos = [0usize, 250, 500, 502, 503, 510, 511, 512][case % 8];
+        let n_ahead = (case / 8) % 4;
+        let mut win = vec![[0u8; WINDOW]; 1 + n_ahead];
+        for w in win.iter_mut() {
+            for c in w.chunks_mut(8) {
+                c.copy_from_slice(&rnd().to_le_bytes());
+            }
+        }
+        let req = SamplerZRequest {
+            sigma_min: SIGMA_MIN[logn],
+            reqs: &reqs,
+            window: &win[0],
+            pos,
+            ahead: &win[1..],
+        };
+        let mut out = vec![0i32; reqs.len()];
+        let reply = serve_on_cpu(&req, &mut out).unwrap();
+        let nm = matches!(reply, SamplerZReply::NeedMore) as u64;
+        let hdr = ((reqs.len() as u64) << 48)
+            | ((pos as u64) << 32)
+            | ((n_ahead as u64) << 16)
+            | (nm << 8);
+        writeln!(f, "{hdr:016x}").unwrap();
+        writeln!(f, "{:016x}", SIGMA_MIN[logn].to_bits()).unwrap();
+        for w in &win {
+            for c in w.chunks(8) {
+                writeln!(f, "{:016x}", u64::from_le_bytes(c.try_into().unwrap())).unwrap();
+            }
+        }
+        for r in &reqs {
+            writeln!(f, "{:016x}", r.mu.to_bits()).unwrap();
+            writeln!(f, "{:016x}", r.isigma.to_bits()).unwrap();
+        }
+        if let SamplerZReply::Done(adv) = reply {
+            for &z in &out {
+                writeln!(f, "{:016x}", z as i64 as u64).unwrap();
+            }
+            writeln!(f, "{:016x}", adv.refills).unwrap();
+            writeln!(f, "{:016x}", adv.pos).unwrap();
+        }
+        batches += 1;
+    }
+    writeln!(f, "{:016x}", 0).unwrap();
+    eprintln!("samplerz.hex: {batches} batches");
 }

@@ -27,6 +27,7 @@ pub mod device;
 pub mod falcon;
 mod ffi;
 pub mod golden;
+pub mod samplerz;
 
 use core::ffi::c_char;
 use core::fmt;
