@@ -38,7 +38,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// `--help` text of `pqsig kat`.
 pub const LONG_ABOUT: &str = "\
@@ -67,10 +67,12 @@ lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E
 With --cycles FILE (and a --device that counts cycles, such as rtl-falcon in the hw-sim
 build) FILE gets one JSON line per record:
   {\"alg\":\"Falcon-512\",\"count\":0,
-   \"sign\":{\"fft\":{\"requests\":R,\"cycles\":C},\"ifft\":{...},\"samplerz\":{...}},
+   \"sign\":{\"fft\":{\"requests\":R,\"cycles\":C},\"ifft\":{...},\"samplerz\":{...},
+           \"seconds\":S},
    \"keygen\":{...same fields...}}
 where 'sign' covers crypto_sign only and 'keygen' crypto_sign_keypair; samplerz is null
-when the device does not run SamplerZ (it then runs on the CPU).";
+when the device does not run SamplerZ (it then runs on the CPU); seconds is wall-clock
+time (simulation included).";
 
 /// The entropy `PQCgenKAT_sign` seeds its DRBG with: 00 01 .. 2f.
 pub fn harness_entropy() -> [u8; 48] {
@@ -188,15 +190,17 @@ fn records(
         requests.fill(&mut msg);
 
         let mut drbg = KatDrbg::new(&seed);
-        let before = cycles.as_ref().map(|c| c.reading());
+        let before = cycles.as_ref().map(|c| (c.reading(), Instant::now()));
         let mut keygen_done = None;
         let rec = kat::kat_record_with(alg, &mut drbg, &msg, &mut || {
-            keygen_done = cycles.as_ref().map(|c| c.reading());
+            keygen_done = cycles.as_ref().map(|c| (c.reading(), Instant::now()));
         })
         .map_err(|e| Failure::error(format!("kat: count {count}: {alg} failed: {e}")))?;
         if let (Some(c), Some(before), Some(mid)) = (cycles.as_mut(), before, keygen_done) {
-            let after = c.reading();
-            c.record(alg, count, mid.since(before), after.since(mid))?;
+            let after = (c.reading(), Instant::now());
+            let keygen = (mid.0.since(before.0), mid.1 - before.1);
+            let sign = (after.0.since(mid.0), after.1 - mid.1);
+            c.record(alg, count, keygen, sign)?;
         }
         match kat::kat_open(alg, &rec.pk, &rec.sm) {
             Ok(opened) if opened == msg => {}
@@ -260,16 +264,23 @@ impl CycleLog {
         self.dev.falcon_cycles().unwrap_or_default()
     }
 
+    /// One line: per phase the device's requests and cycles per kind, and the phase's
+    /// wall-clock time in seconds (simulation included).
     fn record(
         &mut self,
         alg: Algorithm,
         count: usize,
-        keygen: FalconDeviceCycles,
-        sign: FalconDeviceCycles,
+        keygen: (FalconDeviceCycles, Duration),
+        sign: (FalconDeviceCycles, Duration),
     ) -> Result<(), Failure> {
-        let kinds = |c: FalconDeviceCycles| {
+        let kinds = |(c, t): (FalconDeviceCycles, Duration)| {
             let kind = |k: KindCycles| json!({"requests": k.requests, "cycles": k.cycles});
-            json!({"fft": kind(c.fft), "ifft": kind(c.ifft), "samplerz": c.samplerz.map(kind)})
+            json!({
+                "fft": kind(c.fft),
+                "ifft": kind(c.ifft),
+                "samplerz": c.samplerz.map(kind),
+                "seconds": t.as_secs_f64(),
+            })
         };
         let line = json!({
             "alg": alg.name(),
