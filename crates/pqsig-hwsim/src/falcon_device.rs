@@ -41,8 +41,7 @@ pub trait SamplerZEngine: Send {
 
 impl<F> SamplerZEngine for F
 where
-    F: FnMut(&SamplerZRequest<'_>, &mut [i32]) -> Result<(SamplerZReply, u64), DeviceError>
-        + Send,
+    F: FnMut(&SamplerZRequest<'_>, &mut [i32]) -> Result<(SamplerZReply, u64), DeviceError> + Send,
 {
     fn serve(
         &mut self,
@@ -165,11 +164,10 @@ impl KernelDevice for RtlFalconDevice {
         // The values are secret (basis, sample): the host-side copy is wiped.
         let mut words = Zeroizing::new(values.iter().map(|x| x.to_bits()).collect::<Vec<u64>>());
         let inverse = dir == FftDirection::Inverse;
-        let cycles =
-            fft_run_units(self.units, logn, inverse, &mut words).map_err(|e| match e {
-                FalconSimError::BadArg(_) => DeviceError::Declined,
-                FalconSimError::Timeout => DeviceError::Failed,
-            })?;
+        let cycles = fft_run_units(self.units, logn, inverse, &mut words).map_err(|e| match e {
+            FalconSimError::BadArg(_) => DeviceError::Declined,
+            FalconSimError::Timeout => DeviceError::Failed,
+        })?;
         for (v, &w) in values.iter_mut().zip(words.iter()) {
             *v = Fpr::from_bits(w);
         }
@@ -199,7 +197,10 @@ impl KernelDevice for RtlFalconDevice {
             let mut s = self.sampler.lock().unwrap_or_else(PoisonError::into_inner);
             s.as_mut().ok_or(DeviceError::Declined)?.serve(req, out)?
         };
-        self.count(|t| t.samplerz.get_or_insert_with(KindCycles::default), cycles);
+        self.count(
+            |t| t.samplerz.get_or_insert_with(KindCycles::default),
+            cycles,
+        );
         Ok(reply)
     }
 

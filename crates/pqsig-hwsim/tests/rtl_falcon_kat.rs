@@ -61,7 +61,11 @@ impl KernelDevice for Counted {
     fn supports_samplerz(&self) -> bool {
         self.inner.supports_samplerz()
     }
-    fn samplerz(&self, req: &SamplerZRequest<'_>, out: &mut [i32]) -> Result<SamplerZReply, DeviceError> {
+    fn samplerz(
+        &self,
+        req: &SamplerZRequest<'_>,
+        out: &mut [i32],
+    ) -> Result<SamplerZReply, DeviceError> {
         self.inner.samplerz(req, out)
     }
     fn falcon_cycles(&self) -> Option<FalconDeviceCycles> {
@@ -104,14 +108,28 @@ fn kat_through(dev: &Arc<Counted>, rel: &str, name: &str, count: usize) -> Vec<F
         let (keygen, sign) = (mid.since(before), after.since(mid));
         // Signing transforms are all of the full degree (key generation's Babai
         // reductions also run degree 512 inside Falcon-1024).
-        assert_eq!(sign.fft.cycles, sign.fft.requests * engine_cycles(logn, false), "{sign:?}");
-        assert_eq!(sign.ifft.cycles, sign.ifft.requests * engine_cycles(logn, true), "{sign:?}");
+        assert_eq!(
+            sign.fft.cycles,
+            sign.fft.requests * engine_cycles(logn, false),
+            "{sign:?}"
+        );
+        assert_eq!(
+            sign.ifft.cycles,
+            sign.ifft.requests * engine_cycles(logn, true),
+            "{sign:?}"
+        );
         // Compact-key signing: the basis (4 FFTs) once, then per attempt the target (1
         // FFT) and the sample (2 iFFTs); key generation checks each candidate (f, g)
         // with 2 FFTs + 2 iFFTs, and its Babai reductions use more.
-        assert!(sign.ifft.requests >= 2 && sign.ifft.requests % 2 == 0, "{sign:?}");
+        assert!(
+            sign.ifft.requests >= 2 && sign.ifft.requests % 2 == 0,
+            "{sign:?}"
+        );
         assert_eq!(sign.fft.requests, 4 + sign.ifft.requests / 2, "{sign:?}");
-        assert!(keygen.fft.requests >= 2 && keygen.ifft.requests >= 2, "{keygen:?}");
+        assert!(
+            keygen.fft.requests >= 2 && keygen.ifft.requests >= 2,
+            "{keygen:?}"
+        );
         println!(
             "{name} #{}: sign fft {} ({} cycles), ifft {} ({} cycles), samplerz {:?}; keygen fft {}, ifft {}; {:.2} s",
             r.count,
@@ -126,7 +144,11 @@ fn kat_through(dev: &Arc<Counted>, rel: &str, name: &str, count: usize) -> Vec<F
         );
         per_sig.push(sign);
     }
-    assert_eq!(dev.failed.load(Ordering::Relaxed), 0, "device requests failed");
+    assert_eq!(
+        dev.failed.load(Ordering::Relaxed),
+        0,
+        "device requests failed"
+    );
     per_sig
 }
 

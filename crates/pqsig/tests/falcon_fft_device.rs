@@ -153,7 +153,11 @@ fn kernels_route_only_supported_degrees(dev: &SoftFft, r: &mut Rng) {
             }
         }
         let after = dev.calls.load(Ordering::Relaxed);
-        assert_eq!(after - before, 4, "{b}: calls of logn 9 and 10, both directions");
+        assert_eq!(
+            after - before,
+            4,
+            "{b}: calls of logn 9 and 10, both directions"
+        );
     }
     assert_eq!(dev.unsupported.load(Ordering::Relaxed), 0);
 }
@@ -185,7 +189,12 @@ fn kats_through(dev_name: &str, records_per_file: usize) -> usize {
             let mut drbg = KatDrbg::new(r.seed.as_slice().try_into().expect("48-byte seed"));
             let rec = kat_record(alg, &mut drbg, &r.msg).expect("kat_record");
             assert_eq!(rec.pk, r.pk, "{dev_name} {rel} #{}: pk", r.count);
-            assert_eq!(rec.sk.as_slice(), r.sk.as_slice(), "{dev_name} {rel} #{}: sk", r.count);
+            assert_eq!(
+                rec.sk.as_slice(),
+                r.sk.as_slice(),
+                "{dev_name} {rel} #{}: sk",
+                r.count
+            );
             assert_eq!(rec.sm, r.sm, "{dev_name} {rel} #{}: sm", r.count);
             done += 1;
         }
@@ -241,11 +250,18 @@ fn falcon_fft_behind_the_device_seam() {
         faulty.faults.load(Ordering::Relaxed),
     );
     println!("faulty FFT device: {served} requests served, {faults} faults recovered");
-    assert!(faults >= 20 && served >= 100, "served {served}, faults {faults}");
+    assert!(
+        faults >= 20 && served >= 100,
+        "served {served}, faults {faults}"
+    );
     assert_eq!(faulty.unsupported.load(Ordering::Relaxed), 0);
     let log = faulty.log.lock().unwrap();
-    assert!(log.iter().any(|&(d, l)| d == FftDirection::Inverse && l == 10));
-    assert!(log.iter().any(|&(d, l)| d == FftDirection::Forward && l == 9));
+    assert!(log
+        .iter()
+        .any(|&(d, l)| d == FftDirection::Inverse && l == 10));
+    assert!(log
+        .iter()
+        .any(|&(d, l)| d == FftDirection::Forward && l == 9));
 }
 
 #[test]

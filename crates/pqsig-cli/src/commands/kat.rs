@@ -87,7 +87,9 @@ pub fn run(args: KatArgs) -> Result<(), Failure> {
                 None => None,
             };
             let mut out = Out::new();
-            records(alg, args.count, cycles.as_mut(), |text| write!(out, "{text}"))?;
+            records(alg, args.count, cycles.as_mut(), |text| {
+                write!(out, "{text}")
+            })?;
             if let Some(c) = cycles {
                 c.finish()?;
             }

@@ -222,7 +222,11 @@ pub(crate) fn serve_fft(
         return cpu(f, logn);
     }
     let v = &mut f[..n];
-    let backup = zeroize::Zeroizing::new(v.iter().map(|x| x.to_bits()).collect::<alloc::vec::Vec<u64>>());
+    let backup = zeroize::Zeroizing::new(
+        v.iter()
+            .map(|x| x.to_bits())
+            .collect::<alloc::vec::Vec<u64>>(),
+    );
     let ok = dev.transform_fft(dir, logn, v).is_ok() && all_finite(v);
     if !ok {
         for (d, &b) in v.iter_mut().zip(backup.iter()) {
@@ -236,9 +240,9 @@ pub(crate) fn serve_fft(
 /// the values: `exponent + 1` reaches bit 11 only for 0x7FF.
 #[cfg(feature = "std")]
 fn all_finite(v: &[Fpr]) -> bool {
-    let bad = v
-        .iter()
-        .fold(0u64, |acc, x| acc | ((((x.to_bits() >> 52) & 0x7FF) + 1) >> 11));
+    let bad = v.iter().fold(0u64, |acc, x| {
+        acc | ((((x.to_bits() >> 52) & 0x7FF) + 1) >> 11)
+    });
     bad == 0
 }
 
