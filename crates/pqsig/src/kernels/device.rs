@@ -26,7 +26,7 @@
 //! it by accident. So it has its own pair of trait methods, both off by default. While a
 //! process-wide device is set, `kernels::falcon::fft::kernels(b)` hands out the
 //! backend's FFT table with `fft` / `ifft` routed (`fft/routed.rs`): a call whose
-//! `(direction, logn)` the device supports goes to [`serve_fft`], any other runs the
+//! `(direction, logn)` the device supports goes to `serve_fft`, any other runs the
 //! backend's kernel. That table serves the round-3 signer (target vector, the compact
 //! key's basis, the final iFFTs), key expansion, key generation's norm checks and Babai
 //! reductions, and FN-DSA's signer. A reply is accepted when the call succeeded and
