@@ -171,7 +171,9 @@ const KAT_EXAMPLES: &str = "\
 Examples:
   pqsig kat --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
   pqsig kat --alg SNOVA_I_S_AES > PQCsignKAT_SNOVA_I_S_AES.rsp
-  pqsig kat --all --out-dir kats      # one file per algorithm, official names";
+  pqsig kat --all --out-dir kats      # one file per algorithm, official names
+  pqsig --device rtl-falcon kat --alg Falcon-512 --count 5 --cycles cycles.jsonl
+                                      # (hw-sim build) FFT/iFFT on the simulated RTL";
 const BENCH_EXAMPLES: &str = "\
 Examples:
   pqsig bench
@@ -361,6 +363,11 @@ pub struct KatArgs {
     /// Progress lines on stderr even when it is not a terminal.
     #[arg(long)]
     pub progress: bool,
+    /// Write the device cycles of each record to FILE, one JSON line per record
+    /// (key generation and signing apart; FFT, iFFT and SamplerZ requests and cycles).
+    /// Needs a --device that counts them (rtl-falcon).
+    #[arg(long, value_name = "FILE", conflicts_with = "out_dir")]
+    pub cycles: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

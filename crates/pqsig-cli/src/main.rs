@@ -14,11 +14,16 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     install_panic_hook();
-    // `--features hw-sim`: the simulated NTT accelerator joins the device list (before
-    // the command line is checked, so `--device rtl-ntt` resolves).
+    // `--features hw-sim`: the simulated NTT accelerator and the simulated Falcon FFT
+    // engine join the device list (before the command line is checked, so `--device
+    // rtl-ntt` / `--device rtl-falcon` resolve).
     #[cfg(feature = "hw-sim")]
     if let Err(e) = pqsig_hwsim::register() {
         eprintln!("pqsig: rtl-ntt not registered: {e}");
+    }
+    #[cfg(feature = "hw-sim")]
+    if let Err(e) = pqsig_hwsim::falcon_device::register() {
+        eprintln!("pqsig: rtl-falcon not registered: {e}");
     }
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,

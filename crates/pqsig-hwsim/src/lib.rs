@@ -9,7 +9,9 @@
 //! simulated card.
 //!
 //! Module [`falcon`]: the `hw/falcon` binary64 adder, multiplier and FFT/iFFT engine
-//! (Falcon, n = 512 / 1024), with `fpr::emulated` and the FFT kernels as golden model.
+//! (Falcon, n = 512 / 1024), with `fpr::emulated` and the FFT kernels as golden model;
+//! [`falcon_device`]: that engine as kernel device `rtl-falcon` (Falcon's FFT/iFFT, and
+//! SamplerZ once a sampler is plugged in).
 //!
 //! # The host boundary
 //! One request is `{buffer, num_polys, mode}`: `num_polys` polynomials of `n` 32-bit
@@ -25,6 +27,7 @@
 
 pub mod device;
 pub mod falcon;
+pub mod falcon_device;
 mod ffi;
 pub mod golden;
 pub mod samplerz;

@@ -29,12 +29,16 @@ use crate::cli::KatArgs;
 use crate::exit::Failure;
 use crate::io::{self, Out};
 use pqsig::any::kat;
+use pqsig::batch::KernelDevice;
+use pqsig::kernels::device::{FalconDeviceCycles, KindCycles};
 use pqsig::rng::drbg::KatDrbg;
 use pqsig::Algorithm;
+use serde_json::json;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// `--help` text of `pqsig kat`.
 pub const LONG_ABOUT: &str = "\
@@ -59,7 +63,16 @@ With --out-dir (and --all for every algorithm) each algorithm goes to its own fi
 named like the official one (PQCsignKAT_<name>.rsp; falcon512-KAT.rsp for Falcon),
 with progress on stderr and a summary on stdout.
 Output: '# <algorithm name>', an empty line, then per record count/seed/mlen/msg/pk/sk/smlen/sm
-lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E...";
+lines and an empty line, with upper-case hex. The first seed is 061550234D158C5E...
+With --cycles FILE (and a --device that counts cycles, such as rtl-falcon in the hw-sim
+build) FILE gets one JSON line per record:
+  {\"alg\":\"Falcon-512\",\"count\":0,
+   \"sign\":{\"fft\":{\"requests\":R,\"cycles\":C},\"ifft\":{...},\"samplerz\":{...},
+           \"seconds\":S},
+   \"keygen\":{...same fields...}}
+where 'sign' covers crypto_sign only and 'keygen' crypto_sign_keypair; samplerz is null
+when the device does not run SamplerZ (it then runs on the CPU); seconds is wall-clock
+time (simulation included).";
 
 /// The entropy `PQCgenKAT_sign` seeds its DRBG with: 00 01 .. 2f.
 pub fn harness_entropy() -> [u8; 48] {
@@ -69,8 +82,17 @@ pub fn harness_entropy() -> [u8; 48] {
 pub fn run(args: KatArgs) -> Result<(), Failure> {
     match (&args.out_dir, args.alg) {
         (None, Some(alg)) => {
+            let mut cycles = match &args.cycles {
+                Some(path) => Some(CycleLog::create(path)?),
+                None => None,
+            };
             let mut out = Out::new();
-            records(alg, args.count, |text| write!(out, "{text}"))?;
+            records(alg, args.count, cycles.as_mut(), |text| {
+                write!(out, "{text}")
+            })?;
+            if let Some(c) = cycles {
+                c.finish()?;
+            }
             out.flush()
         }
         (Some(dir), alg) => {
@@ -122,7 +144,7 @@ fn to_dir(dir: &Path, algs: &[Algorithm], count: usize, progress: bool) -> Resul
             ))
         };
         let mut file = BufWriter::new(File::create(&path).map_err(fail)?);
-        records(alg, count, |text| {
+        records(alg, count, None, |text| {
             file.write_all(text.as_bytes()).map_err(fail)
         })?;
         file.flush().map_err(fail)?;
@@ -154,6 +176,7 @@ fn to_dir(dir: &Path, algs: &[Algorithm], count: usize, progress: bool) -> Resul
 fn records(
     alg: Algorithm,
     count: usize,
+    mut cycles: Option<&mut CycleLog>,
     mut emit: impl FnMut(&str) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     emit(&format!("# {}\n\n", alg.name()))?;
@@ -169,8 +192,18 @@ fn records(
         requests.fill(&mut msg);
 
         let mut drbg = KatDrbg::new(&seed);
-        let rec = kat::kat_record(alg, &mut drbg, &msg)
-            .map_err(|e| Failure::error(format!("kat: count {count}: {alg} failed: {e}")))?;
+        let before = cycles.as_ref().map(|c| (c.reading(), Instant::now()));
+        let mut keygen_done = None;
+        let rec = kat::kat_record_with(alg, &mut drbg, &msg, &mut || {
+            keygen_done = cycles.as_ref().map(|c| (c.reading(), Instant::now()));
+        })
+        .map_err(|e| Failure::error(format!("kat: count {count}: {alg} failed: {e}")))?;
+        if let (Some(c), Some(before), Some(mid)) = (cycles.as_mut(), before, keygen_done) {
+            let after = (c.reading(), Instant::now());
+            let keygen = (mid.0.since(before.0), mid.1 - before.1);
+            let sign = (after.0.since(mid.0), after.1 - mid.1);
+            c.record(alg, count, keygen, sign)?;
+        }
         match kat::kat_open(alg, &rec.pk, &rec.sm) {
             Ok(opened) if opened == msg => {}
             Ok(_) => {
@@ -196,6 +229,81 @@ fn records(
         ))?;
     }
     Ok(())
+}
+
+/// `--cycles FILE`: the process-wide device's running totals, read around each record's
+/// key generation and signing, one JSON line per record.
+struct CycleLog {
+    dev: Arc<dyn KernelDevice>,
+    file: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl CycleLog {
+    fn create(path: &Path) -> Result<CycleLog, Failure> {
+        let dev = pqsig::batch::kernel_device()
+            .filter(|d| d.falcon_cycles().is_some())
+            .ok_or_else(|| {
+                Failure::error(
+                    "kat --cycles: needs a --device that counts cycles (rtl-falcon, hw-sim build)",
+                )
+            })?;
+        let file = File::create(path).map_err(|e| {
+            Failure::error(format!(
+                "{}: cannot create the cycles file: {}",
+                io::shown(path),
+                io::describe(&e)
+            ))
+        })?;
+        Ok(CycleLog {
+            dev,
+            file: BufWriter::new(file),
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn reading(&self) -> FalconDeviceCycles {
+        self.dev.falcon_cycles().unwrap_or_default()
+    }
+
+    /// One line: per phase the device's requests and cycles per kind, and the phase's
+    /// wall-clock time in seconds (simulation included).
+    fn record(
+        &mut self,
+        alg: Algorithm,
+        count: usize,
+        keygen: (FalconDeviceCycles, Duration),
+        sign: (FalconDeviceCycles, Duration),
+    ) -> Result<(), Failure> {
+        let kinds = |(c, t): (FalconDeviceCycles, Duration)| {
+            let kind = |k: KindCycles| json!({"requests": k.requests, "cycles": k.cycles});
+            json!({
+                "fft": kind(c.fft),
+                "ifft": kind(c.ifft),
+                "samplerz": c.samplerz.map(kind),
+                "seconds": t.as_secs_f64(),
+            })
+        };
+        let line = json!({
+            "alg": alg.name(),
+            "count": count,
+            "sign": kinds(sign),
+            "keygen": kinds(keygen),
+        });
+        writeln!(self.file, "{line}").map_err(|e| self.fail(e))
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        self.file.flush().map_err(|e| self.fail(e))
+    }
+
+    fn fail(&self, e: std::io::Error) -> Failure {
+        Failure::error(format!(
+            "{}: cannot write the cycles file: {}",
+            io::shown(&self.path),
+            io::describe(&e)
+        ))
+    }
 }
 
 /// `fprintBstr`: upper-case hex, and `00` for an empty string.

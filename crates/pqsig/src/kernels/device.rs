@@ -1,6 +1,9 @@
 //! Devices behind kernel-table entries: a device (a simulated or real NTT accelerator)
 //! serves the NTT and inverse NTT of otherwise-CPU kernel tables, one request per call
-//! in the ML-DSA FPGA design's shape `{buffer, num_polys, mode}`.
+//! in the ML-DSA FPGA design's shape `{buffer, num_polys, mode}`. A device may also
+//! serve Falcon's FFT and inverse FFT over binary64 ([`KernelDevice::supports_fft`],
+//! [`KernelDevice::transform_fft`]) and its SamplerZ ([`KernelDevice::supports_samplerz`]),
+//! the two halves of the Falcon co-design's hardware.
 //!
 //! Two ways a device is used:
 //! * **process-wide** ([`set_kernel_device`]): every ML-DSA and Falcon (q = 12289) table
@@ -16,8 +19,30 @@
 //! (these polynomials can be secret: `s1`, `y`, Falcon's `f`); a device receives secret
 //! data by design, as the hardware of the papers does.
 //!
+//! # Falcon's FFT
+//! The FFT is not a [`TransformMode`]: its data is binary64 (`Fpr`), one polynomial of
+//! `2^logn` values (the FFT kernels' layout) per request, and devices that predate it
+//! (which match `TransformMode` exhaustively or say yes to every mode) must not receive
+//! it by accident. So it has its own pair of trait methods, both off by default. While a
+//! process-wide device is set, `kernels::falcon::fft::kernels(b)` hands out the
+//! backend's FFT table with `fft` / `ifft` routed (`fft/routed.rs`): a call whose
+//! `(direction, logn)` the device supports goes to `serve_fft`, any other runs the
+//! backend's kernel. That table serves the round-3 signer (target vector, the compact
+//! key's basis, the final iFFTs), key expansion, key generation's norm checks and Babai
+//! reductions, and FN-DSA's signer. A reply is accepted when the call succeeded and
+//! every value is finite; otherwise the input is restored from a wiped backup and the
+//! CPU kernel runs. A device lying with finite values would change the result: the
+//! check guards against faults, not against a malicious device (which sees the secret
+//! basis anyway).
+//!
+//! # Cycles per kind
+//! A device that counts its cycles per kind of Falcon request returns running totals
+//! from [`KernelDevice::falcon_cycles`]; a caller takes differences around an operation
+//! (the CLI's `kat --cycles`).
+//!
 //! Without `std` there is no device slot and no serving: the tables are the CPU's.
 
+use super::falcon::fpr::Fpr;
 use super::falcon::samplerz::device::{SamplerZReply, SamplerZRequest};
 use super::mldsa::Poly;
 use alloc::string::String;
@@ -37,6 +62,61 @@ pub enum TransformMode {
     FalconNtt { logn: u32 },
     /// Falcon inverse NTT mod 12289 (includes 1/n). In and out canonical.
     FalconIntt { logn: u32 },
+}
+
+/// The direction of a Falcon FFT request: `kernels::falcon::fft::portable::fft` or
+/// `ifft` (bit-exact: the KATs depend on every rounding), in place on `2^logn` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FftDirection {
+    /// Forward FFT (coefficients to FFT domain).
+    Forward,
+    /// Inverse FFT (includes the 2/n scaling).
+    Inverse,
+}
+
+/// Requests of one kind and the device cycles they took (running totals).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindCycles {
+    /// Requests served (including ones whose reply the host rejected).
+    pub requests: u64,
+    /// Device cycles spent on them.
+    pub cycles: u64,
+}
+
+impl KindCycles {
+    /// The requests and cycles added since `earlier` (a previous reading).
+    pub fn since(self, earlier: KindCycles) -> KindCycles {
+        KindCycles {
+            requests: self.requests.wrapping_sub(earlier.requests),
+            cycles: self.cycles.wrapping_sub(earlier.cycles),
+        }
+    }
+}
+
+/// A Falcon device's running totals per kind of request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FalconDeviceCycles {
+    /// Forward FFTs.
+    pub fft: KindCycles,
+    /// Inverse FFTs.
+    pub ifft: KindCycles,
+    /// SamplerZ requests (`None`: the device does not run SamplerZ, so it has no
+    /// cycles to report; not the same as zero requests).
+    pub samplerz: Option<KindCycles>,
+}
+
+impl FalconDeviceCycles {
+    /// What was added since `earlier`.
+    pub fn since(self, earlier: FalconDeviceCycles) -> FalconDeviceCycles {
+        FalconDeviceCycles {
+            fft: self.fft.since(earlier.fft),
+            ifft: self.ifft.since(earlier.ifft),
+            samplerz: match (self.samplerz, earlier.samplerz) {
+                (Some(now), Some(then)) => Some(now.since(then)),
+                (now, _) => now,
+            },
+        }
+    }
 }
 
 /// Cycles a device reports for one request (simulated hardware: from the simulation).
@@ -106,6 +186,30 @@ pub trait KernelDevice: Send + Sync {
         let _ = polys;
         None
     }
+    /// Whether the device runs Falcon FFTs of this direction and degree `2^logn` (module
+    /// docs, "Falcon's FFT"). A process-wide device that says yes gets every such call
+    /// of the FFT tables handed out while it is set; other calls stay on the CPU.
+    fn supports_fft(&self, dir: FftDirection, logn: u32) -> bool {
+        let _ = (dir, logn);
+        false
+    }
+    /// Transforms `values` (exactly `2^logn` binary64 values, the FFT kernels' layout) in
+    /// place, bit-exactly as the portable kernel. The host restores the input and
+    /// recomputes on the CPU on an error or a non-finite value.
+    fn transform_fft(
+        &self,
+        dir: FftDirection,
+        logn: u32,
+        values: &mut [Fpr],
+    ) -> Result<(), crate::DeviceError> {
+        let _ = (dir, logn, values);
+        Err(crate::DeviceError::Declined)
+    }
+    /// Running totals of Falcon requests and their device cycles, per kind, where the
+    /// device counts them.
+    fn falcon_cycles(&self) -> Option<FalconDeviceCycles> {
+        None
+    }
 }
 
 /// Device-reachable memory lent to a signer ([`KernelDevice::workspace`]).
@@ -133,6 +237,48 @@ pub(crate) fn workspace(polys: usize) -> Option<alloc::boxed::Box<dyn DeviceWork
 #[cfg(not(feature = "std"))]
 pub(crate) fn workspace(_polys: usize) -> Option<alloc::boxed::Box<dyn DeviceWorkspace>> {
     None
+}
+
+#[cfg(feature = "std")]
+/// Runs one Falcon FFT (`f[..2^logn]`) through `dev`, and falls back to `cpu` on the
+/// restored input when the device fails or answers with a non-finite value (the caller
+/// checked `dev.supports_fft(dir, logn)`). The values can be secret (the basis, the
+/// sample): the backup is wiped, and the check reads every value without an early exit.
+pub(crate) fn serve_fft(
+    dev: &dyn KernelDevice,
+    dir: FftDirection,
+    logn: u32,
+    f: &mut [Fpr],
+    cpu: fn(&mut [Fpr], u32),
+) {
+    let n = 1usize << logn;
+    if logn > 10 || f.len() < n {
+        // Outside the kernels' contract: the CPU kernel reports it as it always has.
+        return cpu(f, logn);
+    }
+    let v = &mut f[..n];
+    let backup = zeroize::Zeroizing::new(
+        v.iter()
+            .map(|x| x.to_bits())
+            .collect::<alloc::vec::Vec<u64>>(),
+    );
+    let ok = dev.transform_fft(dir, logn, v).is_ok() && all_finite(v);
+    if !ok {
+        for (d, &b) in v.iter_mut().zip(backup.iter()) {
+            *d = Fpr::from_bits(b);
+        }
+        cpu(v, logn);
+    }
+}
+
+/// Whether no value has the all-ones exponent (infinity or NaN), without branching on
+/// the values: `exponent + 1` reaches bit 11 only for 0x7FF.
+#[cfg(feature = "std")]
+fn all_finite(v: &[Fpr]) -> bool {
+    let bad = v.iter().fold(0u64, |acc, x| {
+        acc | ((((x.to_bits() >> 52) & 0x7FF) + 1) >> 11)
+    });
+    bad == 0
 }
 
 #[cfg(feature = "std")]
@@ -248,7 +394,8 @@ mod slot {
     }
 
     /// Routes the NTT / inverse NTT of every ML-DSA and Falcon kernel table handed out
-    /// from now on to `dev` (`None`: back to the CPU). Process-wide, like
+    /// from now on to `dev` (`None`: back to the CPU), and the Falcon FFT / iFFT of
+    /// every FFT table when `dev` supports them. Process-wide, like
     /// `backend::set_backend`; tables fetched before the call keep what they had.
     pub fn set_kernel_device(dev: Option<Arc<dyn KernelDevice>>) {
         let mut slot = SLOT.write().unwrap_or_else(PoisonError::into_inner);

@@ -32,6 +32,10 @@ mod tables;
 
 pub mod portable;
 
+// The tables with fft / ifft going to the process-wide kernel device.
+#[cfg(feature = "std")]
+mod routed;
+
 // Private: its table is reachable only through `kernels`, which checks for AVX2.
 #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
 mod avx2;
@@ -145,8 +149,22 @@ pub static PORTABLE: FftKernels = FftKernels {
 
 /// The kernel table of a backend: AVX2 (also for AVX-512) when it is available and the
 /// native `Fpr` is selected, portable otherwise (the SIMD code works on hardware `f64`).
+/// While a process-wide kernel device is set (`kernels::device`), that table with its
+/// `fft` / `ifft` routed to the device where it supports them (`routed.rs`); otherwise
+/// the backend's own table, whose entries are the kernels themselves.
+#[inline]
 pub fn kernels(b: Backend) -> &'static FftKernels {
     crate::kernels::trace::record("falcon::fft::kernels", b);
+    #[cfg(feature = "std")]
+    if crate::kernels::device::active() {
+        return routed::table(b);
+    }
+    base_kernels(b)
+}
+
+/// The backend's own FFT table (no device routing): what [`kernels`] hands out when no
+/// device is set, and the CPU fallback of the routed tables.
+pub fn base_kernels(b: Backend) -> &'static FftKernels {
     match b {
         #[cfg(all(target_arch = "x86_64", not(feature = "fpr-emulated")))]
         // SAFETY: `b.is_available()` for Avx2 or Avx512: AVX2 detected either way.
