@@ -296,7 +296,7 @@ if command -v verilator >/dev/null 2>&1; then
   for f in falcon512-KAT falcon1024-KAT; do
     alg=$([ "$f" = falcon512-KAT ] && echo Falcon-512 || echo Falcon-1024)
     "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 100 > "$HW_TMP/$f.rsp"
-    cmp "$HW_TMP/$f.rsp" "${PQSIG_VECTORS:-../shared/vectors}/falcon/round3/$f.rsp"
+    python3 scripts/vectors.py cat "falcon/round3/$f.rsp" | cmp "$HW_TMP/$f.rsp" -
     echo "   $alg: all 100 official KAT records through rtl-ntt"
   done
   rm -rf "$HW_TMP"

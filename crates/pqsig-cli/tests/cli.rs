@@ -743,8 +743,7 @@ fn kat_regenerates_the_falcon_round3_files() {
         ),
     ] {
         let path = dir.join(file);
-        let want = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let out = run(&["kat", "--alg", alg]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert_eq!(parse_rsp(&stdout(&out), alg).len(), 100);
@@ -786,8 +785,8 @@ fn kat_regenerates_the_snova_round3_files() {
                 let Some(alg) = algs.get(i) else { break };
                 let name = alg.name();
                 let path = dir.join(format!("PQCsignKAT_{name}.rsp"));
-                let want = std::fs::read(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let want =
+                    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 let out = run(&["kat", "--alg", name]);
                 let problem = if code(&out) != 0 {
                     Some(format!("exit {}: {}", code(&out), stderr(&out)))

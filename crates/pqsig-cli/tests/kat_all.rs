@@ -76,8 +76,7 @@ fn all_algorithms_into_a_directory_with_official_names() {
         assert!(got == one.stdout, "{name} differs from `kat --alg {alg}`");
         // The first records of the official file, where there is one.
         if let Some(path) = official(&name) {
-            let want = std::fs::read(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(
                 want.starts_with(&got),
                 "{name} is not a prefix of {}",

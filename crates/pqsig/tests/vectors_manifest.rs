@@ -64,8 +64,18 @@ fn repository_holds_exactly_the_manifest_files() {
 fn every_file_names_a_defined_source_and_licence() {
     let m = manifest();
     for e in &m.files {
-        assert!(m.sources.contains(&e.source), "{}: source {}", e.path, e.source);
-        assert!(m.licences.contains(&e.licence), "{}: licence {}", e.path, e.licence);
+        assert!(
+            m.sources.contains(&e.source),
+            "{}: source {}",
+            e.path,
+            e.source
+        );
+        assert!(
+            m.licences.contains(&e.licence),
+            "{}: licence {}",
+            e.path,
+            e.licence
+        );
         assert!(
             e.sha256.len() == 64 && e.sha256.bytes().all(|b| b.is_ascii_hexdigit()),
             "{}: sha256 {}",
@@ -78,7 +88,10 @@ fn every_file_names_a_defined_source_and_licence() {
         assert!(m.files.iter().any(|e| &e.source == s), "unused source {s}");
     }
     for l in &m.licences {
-        assert!(m.files.iter().any(|e| &e.licence == l), "unused licence {l}");
+        assert!(
+            m.files.iter().any(|e| &e.licence == l),
+            "unused licence {l}"
+        );
     }
 }
 
@@ -106,10 +119,8 @@ fn override_tree_matches_the_manifest() {
 fn a_changed_file_is_reported() {
     let m = manifest();
     let small: Vec<ManifestEntry> = m.files.iter().filter(|e| !e.xz).take(3).cloned().collect();
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "vectors-manifest-negative-{}",
-        std::process::id()
-    ));
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("vectors-manifest-negative-{}", std::process::id()));
     let src = repo_vectors_unpacked();
     for (i, e) in small.iter().enumerate() {
         let dest = tmp.join(&e.path);
@@ -127,5 +138,8 @@ fn a_changed_file_is_reported() {
     let bad = mismatches(&tmp, &small);
     std::fs::remove_dir_all(&tmp).unwrap();
     assert_eq!(bad.len(), 3, "{bad:#?}");
-    assert!(bad[0].contains("SHA-256") && bad[1].contains("bytes"), "{bad:#?}");
+    assert!(
+        bad[0].contains("SHA-256") && bad[1].contains("bytes"),
+        "{bad:#?}"
+    );
 }

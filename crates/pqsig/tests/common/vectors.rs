@@ -75,8 +75,7 @@ pub fn repo_vectors() -> PathBuf {
 /// `vectors/MANIFEST`, parsed; panics on a malformed line.
 pub fn manifest() -> Manifest {
     let path = repo_vectors().join("MANIFEST");
-    let text =
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut m = Manifest {
         files: Vec::new(),
         sources: Vec::new(),
