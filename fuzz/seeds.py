@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Writes the seed corpora fuzz/corpus/<target>/ from the official vectors
-(/work/shared/vectors, or $PQSIG_VECTORS): ML-DSA Wycheproof keys, signatures, μ and DER
+(the repository's vectors/, or $PQSIG_VECTORS; read through scripts/vectors.py): ML-DSA Wycheproof keys, signatures, μ and DER
 key files, Falcon round-3 (compact and padded) KAT keys and signatures, SNOVA round-3 KAT
 keys, plus hand-written protocol frames, HTTP bodies and verify-batch lines. Each seed
 is laid out as its fuzz target reads its input (fuzz/src/lib.rs, fuzz_targets/*.rs).
 Deterministic: rerunning rewrites the same files (names are content hashes)."""
 import base64, hashlib, json, os, struct, sys
 
-VEC = os.environ.get("PQSIG_VECTORS", "/work/shared/vectors")
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+import vectors  # noqa: E402  (scripts/vectors.py)
+
+OUT = os.path.join(HERE, "corpus")
 ALL = ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "Falcon-512", "Falcon-1024",
        "Falcon-padded-512", "Falcon-padded-1024", "FN-DSA-512", "FN-DSA-1024"] + \
       [f"SNOVA-{s}" for s in ["I-K", "I-B", "I-S", "III-K", "III-B", "III-S", "V-K", "V-B", "V-S"]] + \
@@ -26,10 +29,10 @@ def verify_seed(sel, mode, pk, sig, ctx, msg):
     return bytes([sel, mode]) + pk + struct.pack("<I", len(sig)) + sig + bytes([len(ctx)]) + ctx + msg
 
 
-def rsp(path, limit):
-    """The first `limit` entries of a NIST .rsp file, as dicts of bytes/ints."""
+def rsp(rel, limit):
+    """The first `limit` entries of the NIST .rsp vector file `rel`, as dicts of bytes/ints."""
     out, cur = [], {}
-    for line in open(path):
+    for line in vectors.read_text(rel).splitlines():
         line = line.strip()
         if " = " not in line:
             continue
@@ -58,7 +61,7 @@ def main():
     lines, verify_items = [], []
     # ML-DSA: Wycheproof verify (pk, msg, sig) and sign (seed, PKCS#8, μ) vectors.
     for i, p in enumerate(["44", "65", "87"]):
-        v = json.load(open(f"{VEC}/ml-dsa/wycheproof/mldsa_{p}_verify_test.json"))
+        v = json.loads(vectors.read_text(f"ml-dsa/wycheproof/mldsa_{p}_verify_test.json"))
         for g in v["testGroups"][:2]:
             pk = bytes.fromhex(g["publicKey"])
             put("keyfile", b"\x00" + bytes.fromhex(g["publicKeyDer"]))
@@ -69,7 +72,7 @@ def main():
                 lines.append(json.dumps({"alg": ALL[i], "pk": b64(pk), "msg": b64(msg),
                                          "sig": b64(sig), "ctx": b64(ctx)}).encode())
                 verify_items.append((ALL[i], pk, msg, ctx, sig))
-        s = json.load(open(f"{VEC}/ml-dsa/wycheproof/mldsa_{p}_sign_seed_test.json"))
+        s = json.loads(vectors.read_text(f"ml-dsa/wycheproof/mldsa_{p}_sign_seed_test.json"))
         g = s["testGroups"][0]
         put("keyfile", b"\x80" + bytes.fromhex(g["privateKeyPkcs8"]))
         pem = b"-----BEGIN PRIVATE KEY-----\n" + base64.encodebytes(bytes.fromhex(g["privateKeyPkcs8"])) + b"-----END PRIVATE KEY-----\n"
@@ -85,7 +88,7 @@ def main():
                                    ("Falcon-padded-512", "round3-padded/falcon-padded-512-KAT.rsp"),
                                    ("Falcon-padded-1024", "round3-padded/falcon-padded-1024-KAT.rsp")]):
         sel = 3 + i
-        for e in rsp(f"{VEC}/falcon/{f}", 2):
+        for e in rsp(f"falcon/{f}", 2):
             pk, sk, sm, mlen = e["pk"], e["sk"], e["sm"], e["mlen"]
             siglen = struct.unpack(">H", sm[:2])[0]
             nonce, msg, esig = sm[2:42], sm[42:42 + mlen], sm[42 + mlen:]
@@ -100,14 +103,15 @@ def main():
     for sel in (7, 8):
         put("sign_roundtrip", bytes([sel]) + bytes(32) + b"\x06domainmessage")
     # SNOVA round 3: the KAT keys of the sets the vectors carry.
-    for f in sorted(os.listdir(f"{VEC}/snova/round3")):
+    snova = [e.path for e in vectors.manifest() if e.path.startswith("snova/round3/")]
+    for f in sorted(p.rsplit("/", 1)[1] for p in snova):
         if not f.endswith(".rsp"):
             continue
         name = "SNOVA-" + f[len("PQCsignKAT_SNOVA_"):-4].replace("_", "-")
         if name not in ALL:
             continue
         sel = ALL.index(name)
-        for e in rsp(f"{VEC}/snova/round3/{f}", 1):
+        for e in rsp(f"snova/round3/{f}", 1):
             put("signing_key", bytes([sel, 0]) + e["sk"] + e["msg"])
             put("verify", verify_seed(sel, 0, e["pk"], e["sm"][:-e["mlen"]] if e["mlen"] else e["sm"], b"", e["msg"]))
             put("verify", verify_seed(sel, 0, e["pk"], e["sm"][e["mlen"]:], b"", e["msg"]))

@@ -9,8 +9,11 @@ use std::process::{Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod common;
+#[path = "../../pqsig/tests/common/vectors.rs"]
+mod vectors;
 
 use common::*;
+use vectors::vectors_dir;
 
 // ---------------------------------------------------------------- helpers
 
@@ -722,14 +725,6 @@ fn kat_output_format_and_known_answers() {
     }
 }
 
-/// The shared vectors folder (`PQSIG_VECTORS` or `../shared/vectors` beside the checkout).
-fn vectors_dir() -> PathBuf {
-    match std::env::var_os("PQSIG_VECTORS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-    }
-}
-
 /// `pqsig kat` regenerates the four round-3 Falcon KAT files byte for byte (all 100
 /// records each: keygen through the NIST DRBG, signing, the signed-message layouts).
 #[test]
@@ -748,8 +743,7 @@ fn kat_regenerates_the_falcon_round3_files() {
         ),
     ] {
         let path = dir.join(file);
-        let want = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (set PQSIG_VECTORS)", path.display()));
+        let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let out = run(&["kat", "--alg", alg]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert_eq!(parse_rsp(&stdout(&out), alg).len(), 100);
@@ -791,8 +785,8 @@ fn kat_regenerates_the_snova_round3_files() {
                 let Some(alg) = algs.get(i) else { break };
                 let name = alg.name();
                 let path = dir.join(format!("PQCsignKAT_{name}.rsp"));
-                let want = std::fs::read(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e} (set PQSIG_VECTORS)", path.display()));
+                let want =
+                    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 let out = run(&["kat", "--alg", name]);
                 let problem = if code(&out) != 0 {
                     Some(format!("exit {}: {}", code(&out), stderr(&out)))

@@ -2,17 +2,13 @@
 //! same records as `pqsig kat --alg`, progress on stderr when asked, a summary on stdout.
 
 mod common;
+#[path = "../../pqsig/tests/common/vectors.rs"]
+mod vectors;
 
 use common::*;
 use pqsig::Algorithm;
 use std::path::PathBuf;
-
-fn vectors_dir() -> PathBuf {
-    match std::env::var_os("PQSIG_VECTORS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-    }
-}
+use vectors::vectors_dir;
 
 /// Official files these outputs must be prefixes of (the first records of each).
 fn official(name: &str) -> Option<PathBuf> {
@@ -80,8 +76,7 @@ fn all_algorithms_into_a_directory_with_official_names() {
         assert!(got == one.stdout, "{name} differs from `kat --alg {alg}`");
         // The first records of the official file, where there is one.
         if let Some(path) = official(&name) {
-            let want = std::fs::read(&path)
-                .unwrap_or_else(|e| panic!("{}: {e} (set PQSIG_VECTORS)", path.display()));
+            let want = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert!(
                 want.starts_with(&got),
                 "{name} is not a prefix of {}",

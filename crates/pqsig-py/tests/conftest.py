@@ -1,5 +1,5 @@
-import os
 import pathlib
+import sys
 
 import pytest
 
@@ -14,11 +14,12 @@ def alg(request):
 
 
 @pytest.fixture(scope="session")
-def vectors():
-    """The official vectors folder ($PQSIG_VECTORS, else ../shared/vectors beside the
-    checkout, as the Rust suites look for it)."""
-    env = os.environ.get("PQSIG_VECTORS")
-    if env:
-        return pathlib.Path(env)
+def vector_text():
+    """Reads an official vector file as text: `vector_text("ml-dsa/wycheproof/...")`,
+    through scripts/vectors.py (the repository's vectors/, or $PQSIG_VECTORS), checked
+    against vectors/MANIFEST."""
     root = pathlib.Path(__file__).resolve().parents[3]
-    return root.parent / "shared" / "vectors"
+    sys.path.insert(0, str(root / "scripts"))
+    import vectors
+
+    return vectors.read_text

@@ -1,5 +1,5 @@
-//! Shared helpers of the test suites: for the vector suites, locating `../shared/vectors`,
-//! hex, JSON; a deterministic PRNG; for the kernel equivalence suites, random polynomials
+//! Shared helpers of the test suites: for the vector suites, the vectors folder
+//! (`vectors.rs`), hex, JSON; a deterministic PRNG; for the kernel equivalence suites, random polynomials
 //! and multi-way Keccak states, congruence and bound checks, the schoolbook product and
 //! the scalar reference for the multi-way permutations, and test bodies shared by more
 //! than one backend.
@@ -8,7 +8,9 @@
 use pqsig::kernels::keccak::f1600::keccak_f1600;
 use pqsig::kernels::keccak::xn::{PermuteN, StateXN};
 use pqsig::kernels::mldsa::{Kernels, Poly, Q};
-use std::path::PathBuf;
+
+pub mod vectors;
+pub use vectors::vectors_dir;
 
 /// One record of a NIST `PQCgenKAT_sign` `.rsp` file.
 pub struct KatRecord {
@@ -56,21 +58,6 @@ pub fn parse_rsp(rel: &str) -> Vec<KatRecord> {
         }
     }
     out
-}
-
-/// The vectors folder: `$PQSIG_VECTORS`, else `shared/vectors` beside the checkout
-/// (CI layout) or inside it.
-pub fn vectors_dir() -> PathBuf {
-    if let Ok(p) = std::env::var("PQSIG_VECTORS") {
-        return PathBuf::from(p);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for cand in [root.join("../shared/vectors"), root.join("shared/vectors")] {
-        if cand.is_dir() {
-            return cand;
-        }
-    }
-    panic!("test vectors not found: set PQSIG_VECTORS or place shared/ beside the checkout");
 }
 
 pub fn load_json(rel: &str) -> serde_json::Value {
