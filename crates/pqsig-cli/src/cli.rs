@@ -96,10 +96,18 @@ pub enum Command {
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Sign or verify with keys held by a pqsig server (socket protocol or HTTP API).
+    #[cfg(feature = "server")]
     #[command(after_help = crate::commands::client::AFTER_HELP)]
     Client(crate::commands::client::ClientArgs),
+    /// Not built in (needs cargo feature `server`): sign or verify with a pqsig server.
+    #[cfg(not(feature = "server"))]
+    Client(crate::commands::not_built::NotBuiltArgs),
     /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
+    #[cfg(feature = "server")]
     Serve(crate::commands::serve::ServeArgs),
+    /// Not built in (needs cargo feature `server`): the signing/verification service.
+    #[cfg(not(feature = "server"))]
+    Serve(crate::commands::not_built::NotBuiltArgs),
     /// Run a simulated NTT accelerator card until SIGINT/SIGTERM (PQSIG_CARD=PATH and
     /// --device card / card-per-call reach it).
     #[command(after_help = crate::commands::card::AFTER_HELP)]

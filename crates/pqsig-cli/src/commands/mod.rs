@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod card;
+#[cfg(feature = "server")]
 pub mod client;
 pub mod completions;
 pub mod demo;
@@ -9,7 +10,10 @@ pub mod device;
 pub mod kat;
 pub mod keygen;
 pub mod list;
+#[cfg(not(feature = "server"))]
+pub mod not_built;
 pub mod pubkey;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod sign;
 pub mod timing;
@@ -56,8 +60,14 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Device(a) => device::run(a),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
+        #[cfg(feature = "server")]
         Command::Client(a) => client::run(a),
+        #[cfg(feature = "server")]
         Command::Serve(a) => serve::run(a),
+        #[cfg(not(feature = "server"))]
+        Command::Client(_) => Err(Failure::not_built_in("client", "server")),
+        #[cfg(not(feature = "server"))]
+        Command::Serve(_) => Err(Failure::not_built_in("serve", "server")),
         Command::Card(a) => card::run(a),
     }
 }
