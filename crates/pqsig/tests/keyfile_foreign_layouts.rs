@@ -163,7 +163,11 @@ fn bouncycastle_falcon_pkcs8_mismatches_are_typed_errors() {
     // F changed: no longer the key of the stored h (or no key at all).
     let mut bad = k.sk.clone();
     *bad.last_mut().unwrap() ^= 1;
-    let tampered = KatKey { sk: bad, pk: k.pk.clone(), ..k };
+    let tampered = KatKey {
+        sk: bad,
+        pk: k.pk.clone(),
+        ..k
+    };
     assert!(decode(&bc_nested(&tampered, 0, Some(h))).is_err());
     let k = kat_key(FalconSet::Falcon512);
     // Version 1 (BouncyCastle writes and reads 0 only).
@@ -215,10 +219,22 @@ fn bouncycastle_falcon_pkcs8_mismatches_are_typed_errors() {
 // ------------------------------------------------------------------ circl ML-DSA labels
 
 fn relabel(pem: &str, label: &str) -> String {
-    pem.replace("-----BEGIN PRIVATE KEY-----", &format!("-----BEGIN {label}-----"))
-        .replace("-----END PRIVATE KEY-----", &format!("-----END {label}-----"))
-        .replace("-----BEGIN PUBLIC KEY-----", &format!("-----BEGIN {label}-----"))
-        .replace("-----END PUBLIC KEY-----", &format!("-----END {label}-----"))
+    pem.replace(
+        "-----BEGIN PRIVATE KEY-----",
+        &format!("-----BEGIN {label}-----"),
+    )
+    .replace(
+        "-----END PRIVATE KEY-----",
+        &format!("-----END {label}-----"),
+    )
+    .replace(
+        "-----BEGIN PUBLIC KEY-----",
+        &format!("-----BEGIN {label}-----"),
+    )
+    .replace(
+        "-----END PUBLIC KEY-----",
+        &format!("-----END {label}-----"),
+    )
 }
 
 #[test]

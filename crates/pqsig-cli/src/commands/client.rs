@@ -168,7 +168,11 @@ fn verify(a: ClientVerifyArgs) -> Result<(), Failure> {
             }
         }
         // clap requires --key-id or --pk.
-        _ => return Err(Failure::error("give --key-id, or --pk (and --alg for a raw key)")),
+        _ => {
+            return Err(Failure::error(
+                "give --key-id, or --pk (and --alg for a raw key)",
+            ))
+        }
     };
     let input = message_or_mu(&a.key, msg, &ctx)?;
     let req = VerifyRequest {

@@ -114,8 +114,8 @@ pub fn malformed_why(alg: Algorithm, len: usize) -> String {
 pub fn load_public_key(alg: Option<Algorithm>, path: &Path) -> Result<VerifyingKey, Failure> {
     let file = io::read_file(path, "public key")?;
     let Some(alg) = alg else {
-        let (alg, bytes) = keyfile::decode_public(&file)
-            .map_err(|e| key_file_failure(path, "public", &e))?;
+        let (alg, bytes) =
+            keyfile::decode_public(&file).map_err(|e| key_file_failure(path, "public", &e))?;
         return VerifyingKey::from_bytes(alg, &bytes).map_err(|e| {
             Failure::error(format!(
                 "{}: not a valid {alg} public key ({e})",

@@ -125,7 +125,10 @@ impl core::fmt::Display for KeyFileError {
                 f.write_str("the public key in the file does not match the private key")
             }
             KeyFileError::LabelMismatch { label, found } => {
-                write!(f, "the PEM label says {label}, but the key inside is {found}")
+                write!(
+                    f,
+                    "the PEM label says {label}, but the key inside is {found}"
+                )
             }
             KeyFileError::AlgorithmMismatch { expected, found } => {
                 write!(f, "key is {found}, expected {expected}")
@@ -529,7 +532,11 @@ fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {
             let public = public_of(alg, &nested.compact)?;
             if let Some(pk) = nested.public {
                 // Header-less h (what BouncyCastle writes) or the whole key.
-                let stored = if pk.len() == public.len() { &public[..] } else { &public[1..] };
+                let stored = if pk.len() == public.len() {
+                    &public[..]
+                } else {
+                    &public[1..]
+                };
                 if pk != stored {
                     return Err(KeyFileError::PublicKeyMismatch);
                 }
