@@ -20,6 +20,9 @@
 #    card's NTT / inverse-NTT request counters (`pqsig card --stats`) must grow. Both
 #    driver modes (card, card-per-call). The card's own tests (results identical to the
 #    CPU in both modes, several clients, a client killed mid-request) run in stage 1.
+# 1d. The small CLI (`cargo build -p pqsig-cli --no-default-features`, without the
+#    server stack): builds, and crates/pqsig-cli/scripts/small-build-smoke.sh signs and
+#    verifies with it; `serve` / `client` must exit 2 as not built in.
 # 2. The whole workspace again with the portable backend forced through PQSIG_BACKEND:
 #    selection by environment works and nothing depends on SIMD being present.
 # 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
@@ -120,6 +123,13 @@ echo "== card: socket demo (pqsig serve --device card / card-per-call, pqsig cli
 for dev in card card-per-call; do
   DEVICE=$dev PQSIG_BIN="${CARGO_TARGET_DIR:-target}/debug/pqsig" crates/pqsig-card/scripts/socket-demo.sh 1
 done
+
+echo "== the small CLI (pqsig-cli --no-default-features: no server stack): keygen/sign/verify"
+# Its features differ from the test build's, so the library is compiled again (at
+# opt-level 0: this is a smoke test). It takes target/debug/pqsig; the next cargo command
+# puts the full binary back there.
+CARGO_PROFILE_DEV_OPT_LEVEL=0 CARGO_PROFILE_DEV_DEBUG=0 cargo build -p pqsig-cli --no-default-features
+crates/pqsig-cli/scripts/small-build-smoke.sh "${CARGO_TARGET_DIR:-target}/debug/pqsig"
 
 echo "== cargo test with PQSIG_BACKEND=portable (forced portable run)"
 PQSIG_BACKEND=portable cargo test

@@ -8,10 +8,11 @@ const EXAMPLES: &str = "\
 Examples:
   pqsig list
   pqsig keygen --alg ML-DSA-65 --pk alice.pk --sk alice.sk
-  pqsig pubkey --alg ML-DSA-65 --sk alice.sk --out alice.pk
+  pqsig pubkey --sk alice.sk --out alice.pk
   pqsig keygen --alg ML-DSA-65 --format raw --pk alice.raw.pk --sk alice.raw.sk
-  pqsig sign   --alg ML-DSA-65 --sk alice.sk --in msg.txt --out msg.sig
-  pqsig verify --alg ML-DSA-65 --pk alice.pk --in msg.txt --sig msg.sig && echo valid
+  pqsig sign   --sk alice.sk --in msg.txt --out msg.sig     # PEM/DER keys name their algorithm
+  pqsig verify --pk alice.pk --in msg.txt --sig msg.sig && echo valid
+  pqsig sign   --alg ML-DSA-65 --sk alice.raw.sk --in msg.txt --out msg.sig   # raw keys need --alg
   pqsig kat    --alg ML-DSA-44 --count 10 > PQCsignKAT_ML-DSA-44.rsp
   pqsig keygen --alg Falcon-512 --pk bob.pk --sk bob.sk
   pqsig kat    --alg Falcon-512 > falcon512-KAT.rsp
@@ -96,10 +97,18 @@ pub enum Command {
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
     /// Sign or verify with keys held by a pqsig server (socket protocol or HTTP API).
+    #[cfg(feature = "server")]
     #[command(after_help = crate::commands::client::AFTER_HELP)]
     Client(crate::commands::client::ClientArgs),
+    /// Not built in (needs cargo feature `server`): sign or verify with a pqsig server.
+    #[cfg(not(feature = "server"))]
+    Client(crate::commands::not_built::NotBuiltArgs),
     /// Run the signing/verification service (HTTP+JSON; docs/SERVER.md).
+    #[cfg(feature = "server")]
     Serve(crate::commands::serve::ServeArgs),
+    /// Not built in (needs cargo feature `server`): the signing/verification service.
+    #[cfg(not(feature = "server"))]
+    Serve(crate::commands::not_built::NotBuiltArgs),
     /// Run a simulated NTT accelerator card until SIGINT/SIGTERM (PQSIG_CARD=PATH and
     /// --device card / card-per-call reach it).
     #[command(after_help = crate::commands::card::AFTER_HELP)]
@@ -117,16 +126,17 @@ Examples:
   pqsig keygen --alg Falcon-512 --format raw --seed $(head -c48 /dev/urandom | xxd -p -c96) --pk bob.pk --sk bob.sk";
 const PUBKEY_EXAMPLES: &str = "\
 Examples:
-  pqsig pubkey --alg ML-DSA-65 --sk alice.pem --out alice.pub.pem
-  pqsig pubkey --alg ML-DSA-65 --sk alice.pem --out - --format der | xxd | head";
+  pqsig pubkey --sk alice.pem --out alice.pub.pem
+  pqsig pubkey --sk alice.pem --out - --format der | xxd | head";
 const SIGN_EXAMPLES: &str = "\
 Examples:
-  pqsig sign --alg ML-DSA-65 --sk alice.pem --in msg.txt --out msg.sig
-  tar c dir | pqsig sign --alg ML-DSA-65 --sk alice.pem --in - --out - --ctx 0a0b > dir.sig";
+  pqsig sign --sk alice.pem --in msg.txt --out msg.sig
+  pqsig sign --alg ML-DSA-65 --sk alice.raw.sk --in msg.txt --out msg.sig   # a raw key
+  tar c dir | pqsig sign --sk alice.pem --in - --out - --ctx 0a0b > dir.sig";
 const VERIFY_EXAMPLES: &str = "\
 Examples:
-  pqsig verify --alg ML-DSA-65 --pk alice.pub.pem --in msg.txt --sig msg.sig && echo valid
-  cat msg.txt | pqsig verify --alg ML-DSA-65 --pk alice.pub.pem --in - --sig msg.sig
+  pqsig verify --pk alice.pub.pem --in msg.txt --sig msg.sig && echo valid
+  cat msg.txt | pqsig verify --alg ML-DSA-65 --pk alice.raw.pk --in - --sig msg.sig
 
 Exit codes: 0 valid; 1 invalid signature; 2 any other error.";
 const VERIFY_BATCH_ABOUT: &str = "\
@@ -205,9 +215,10 @@ pub enum KeyFormat {
 
 #[derive(Debug, Args)]
 pub struct PubkeyArgs {
-    /// Algorithm name (see `pqsig list`; case-insensitive).
+    /// Algorithm name (see `pqsig list`; case-insensitive). Needed for a raw key only:
+    /// PEM and DER key files name theirs (a different one given here is an error).
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
-    pub alg: Algorithm,
+    pub alg: Option<Algorithm>,
     /// Private key file (PEM, DER or raw; detected).
     #[arg(long, value_name = "FILE")]
     pub sk: PathBuf,
@@ -274,9 +285,10 @@ pub enum MlDsaKeyForm {
 
 #[derive(Debug, Args)]
 pub struct SignArgs {
-    /// Algorithm name (see `pqsig list`; case-insensitive).
+    /// Algorithm name (see `pqsig list`; case-insensitive). Needed for a raw key only:
+    /// PEM and DER key files name theirs (a different one given here is an error).
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
-    pub alg: Algorithm,
+    pub alg: Option<Algorithm>,
     /// Secret key file: PEM or DER PKCS#8, or raw: the expanded key or (told apart by its
     /// length) the key-generation seed.
     #[arg(long, value_name = "FILE")]
@@ -302,9 +314,10 @@ pub struct SignArgs {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Algorithm name (see `pqsig list`; case-insensitive).
+    /// Algorithm name (see `pqsig list`; case-insensitive). Needed for a raw key only:
+    /// PEM and DER key files name theirs (a different one given here is an error).
     #[arg(long, value_name = "NAME", value_parser = parse_alg)]
-    pub alg: Algorithm,
+    pub alg: Option<Algorithm>,
     /// Public key file (PEM, DER or raw; detected).
     #[arg(long, value_name = "FILE")]
     pub pk: PathBuf,

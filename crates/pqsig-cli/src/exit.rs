@@ -4,7 +4,7 @@
 //! |------|---------|
 //! | 0    | success (`verify`: the signature is valid; `demo`: every check passed) |
 //! | 1    | `verify`: the signature is invalid (malformed or not verifying); `verify-batch`: an item is invalid or undecodable; `demo`: a check failed |
-//! | 2    | any other error: bad arguments, unreadable/unwritable file, wrong key length or encoding, bad hex, context longer than 255 bytes, unknown algorithm, backend or device, a `verify-batch` line that is not a JSON object, internal error |
+//! | 2    | any other error: bad arguments, a command not built in (`--no-default-features`), unreadable/unwritable file, wrong key length or encoding, bad hex, context longer than 255 bytes, unknown algorithm, backend or device, a `verify-batch` line that is not a JSON object, internal error |
 
 use std::fmt;
 use std::process::ExitCode;
@@ -39,6 +39,17 @@ impl Failure {
             code: INVALID,
             message: message.into(),
         }
+    }
+
+    /// A command this build left out (`feature` was off when pqsig was compiled): a usage
+    /// error, exit code 2, saying how to get a build that has it.
+    #[cfg_attr(feature = "server", allow(dead_code))]
+    pub fn not_built_in(command: &str, feature: &str) -> Self {
+        Failure::error(format!(
+            "`pqsig {command}` is not built in: this pqsig was compiled without the cargo \
+             feature `{feature}` (rebuild with default features, e.g. `cargo install \
+             pqsig-cli`, or with `--features {feature}`)"
+        ))
     }
 
     /// Exit with code 2 but print nothing (e.g. stdout was closed by `| head`).

@@ -67,15 +67,16 @@ pub struct ServerArgs {
 /// Public key options shared by sign (for μ) and verify.
 #[derive(Debug, Args)]
 pub struct LocalKeyArgs {
-    /// Algorithm of --pk (see `pqsig list`).
+    /// Algorithm of --pk (see `pqsig list`); needed for a raw key only (PEM and DER name
+    /// theirs; a different one given here is an error).
     #[arg(long, value_name = "NAME", value_parser = parse_alg, requires = "pk")]
     pub alg: Option<Algorithm>,
     /// Public key file (PEM, DER or raw): for verify without --key-id the key sent to the
     /// server; with --mu the key μ is computed with.
-    #[arg(long, value_name = "FILE", requires = "alg")]
+    #[arg(long, value_name = "FILE")]
     pub pk: Option<PathBuf>,
     /// Send the 64-byte external μ computed here instead of the message (ML-DSA, FN-DSA):
-    /// for messages over the server's size cap. Needs --alg and --pk.
+    /// for messages over the server's size cap. Needs --pk (and --alg for a raw key).
     #[arg(long, requires = "pk")]
     pub mu: bool,
 }
@@ -159,12 +160,19 @@ fn verify(a: ClientVerifyArgs) -> Result<(), Failure> {
     let signature = io::read_file(&a.sig, "signature")?;
     let key = match (&a.key_id, &a.key.alg, &a.key.pk) {
         (Some(id), _, _) => KeyRef::Id(id.clone()),
-        (None, Some(alg), Some(pk)) => KeyRef::Inline {
-            algorithm: alg.name().to_string(),
-            public_key: load_public_key(*alg, pk)?.to_bytes().to_vec(),
-        },
-        // clap requires --key-id or --pk, and --pk requires --alg.
-        _ => return Err(Failure::error("give --key-id, or --alg and --pk")),
+        (None, alg, Some(pk)) => {
+            let vk = load_public_key(*alg, pk)?;
+            KeyRef::Inline {
+                algorithm: vk.algorithm().name().to_string(),
+                public_key: vk.to_bytes().to_vec(),
+            }
+        }
+        // clap requires --key-id or --pk.
+        _ => {
+            return Err(Failure::error(
+                "give --key-id, or --pk (and --alg for a raw key)",
+            ))
+        }
     };
     let input = message_or_mu(&a.key, msg, &ctx)?;
     let req = VerifyRequest {
@@ -190,10 +198,11 @@ fn verify(a: ClientVerifyArgs) -> Result<(), Failure> {
 
 /// The message itself, or with --mu its μ under --pk.
 fn message_or_mu(k: &LocalKeyArgs, msg: Vec<u8>, ctx: &[u8]) -> Result<Input, Failure> {
-    let (true, Some(alg), Some(pk)) = (k.mu, k.alg, &k.pk) else {
+    let (true, Some(pk)) = (k.mu, &k.pk) else {
         return Ok(Input::Message(msg));
     };
-    let vk = load_public_key(alg, pk)?;
+    let vk = load_public_key(k.alg, pk)?;
+    let alg = vk.algorithm();
     vk.compute_mu(&msg, ctx).map(Input::Mu).map_err(|e| {
         Failure::error(format!(
             "--mu: cannot compute mu with {alg} ({e}; ML-DSA and FN-DSA only)"

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod card;
+#[cfg(feature = "server")]
 pub mod client;
 pub mod completions;
 pub mod demo;
@@ -9,7 +10,10 @@ pub mod device;
 pub mod kat;
 pub mod keygen;
 pub mod list;
+#[cfg(not(feature = "server"))]
+pub mod not_built;
 pub mod pubkey;
+#[cfg(feature = "server")]
 pub mod serve;
 pub mod sign;
 pub mod timing;
@@ -56,8 +60,14 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Device(a) => device::run(a),
         Command::Pubkey(a) => pubkey::run(a),
         Command::Completions(a) => completions::run(a),
+        #[cfg(feature = "server")]
         Command::Client(a) => client::run(a),
+        #[cfg(feature = "server")]
         Command::Serve(a) => serve::run(a),
+        #[cfg(not(feature = "server"))]
+        Command::Client(_) => Err(Failure::not_built_in("client", "server")),
+        #[cfg(not(feature = "server"))]
+        Command::Serve(_) => Err(Failure::not_built_in("serve", "server")),
         Command::Card(a) => card::run(a),
     }
 }
@@ -98,9 +108,21 @@ pub fn malformed_why(alg: Algorithm, len: usize) -> String {
 }
 
 /// Reads and decodes a public key file: PEM or DER SubjectPublicKeyInfo, or the raw key
-/// (the format is detected; a raw key that happens to parse as DER still loads).
-pub fn load_public_key(alg: Algorithm, path: &Path) -> Result<VerifyingKey, Failure> {
+/// (the format is detected; a raw key that happens to parse as DER still loads). Without
+/// `alg` (no `--alg`) the file names the algorithm by its OID; a raw key then is an error
+/// that says to give `--alg`. With `alg`, a file of another algorithm is an error.
+pub fn load_public_key(alg: Option<Algorithm>, path: &Path) -> Result<VerifyingKey, Failure> {
     let file = io::read_file(path, "public key")?;
+    let Some(alg) = alg else {
+        let (alg, bytes) =
+            keyfile::decode_public(&file).map_err(|e| key_file_failure(path, "public", &e))?;
+        return VerifyingKey::from_bytes(alg, &bytes).map_err(|e| {
+            Failure::error(format!(
+                "{}: not a valid {alg} public key ({e})",
+                io::shown(path)
+            ))
+        });
+    };
     let bytes = match keyfile::detect(&file) {
         Encoding::Raw => file,
         enc => match keyfile::decode_public_as(alg, &file) {
@@ -133,8 +155,14 @@ pub fn load_public_key(alg: Algorithm, path: &Path) -> Result<VerifyingKey, Fail
 
 /// Reads and decodes (and validates) a secret key file: PEM or DER PKCS#8, or raw (the
 /// standard encoding or, by length, the key-generation seed). The format is detected.
-pub fn load_secret_key(alg: Algorithm, path: &Path) -> Result<SigningKey, Failure> {
+/// Without `alg` the file must name its algorithm (PEM, DER), as for [`load_public_key`].
+pub fn load_secret_key(alg: Option<Algorithm>, path: &Path) -> Result<SigningKey, Failure> {
     let bytes = io::read_secret(path, "secret key")?;
+    let Some(alg) = alg else {
+        return keyfile::decode_private(&bytes)
+            .and_then(|key| key.signing_key())
+            .map_err(|e| key_file_failure(path, "private", &e));
+    };
     let enc = keyfile::detect(&bytes);
     let raw_len = bytes.len() == alg.secret_key_len() || bytes.len() == alg.seed_len();
     if enc == Encoding::Pem || (enc == Encoding::Der && !raw_len) {
@@ -169,6 +197,23 @@ pub fn load_secret_key(alg: Algorithm, path: &Path) -> Result<SigningKey, Failur
             io::shown(path)
         ))
     })
+}
+
+/// Why a key file read without `--alg` failed: raw bytes name no algorithm, so the fix is
+/// `--alg`; anything else is the key file's own error.
+fn key_file_failure(path: &Path, kind: &str, e: &keyfile::KeyFileError) -> Failure {
+    if *e == keyfile::KeyFileError::UnrecognisedFormat {
+        Failure::error(format!(
+            "{}: not a PEM or DER key file, so it does not say its algorithm: give --alg NAME \
+             for a raw {kind} key (see `pqsig list`)",
+            io::shown(path)
+        ))
+    } else {
+        Failure::error(format!(
+            "{}: not a valid {kind} key file ({e}; a raw key needs --alg NAME)",
+            io::shown(path)
+        ))
+    }
 }
 
 /// Encodes a raw public key in `format`.

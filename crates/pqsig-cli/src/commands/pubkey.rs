@@ -6,8 +6,8 @@ use crate::exit::Failure;
 use crate::io;
 
 pub fn run(args: PubkeyArgs) -> Result<(), Failure> {
-    let alg = args.alg;
-    let sk = load_secret_key(alg, &args.sk)?;
+    let sk = load_secret_key(args.alg, &args.sk)?;
+    let alg = sk.algorithm();
     let pk = encode_public(alg, sk.verifying_key().to_bytes(), args.format)?;
     io::write_file(&args.out, &pk, "public key")
 }

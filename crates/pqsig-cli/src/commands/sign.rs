@@ -8,11 +8,12 @@ use crate::exit::Failure;
 use crate::io;
 
 pub fn run(args: SignArgs) -> Result<(), Failure> {
-    let alg = args.alg;
     let ctx = context(args.ctx.as_deref())?;
-    let sk = load_secret_key(alg, &args.sk)?;
+    // Without --alg the key file names the algorithm; --pk must then be of the same one.
+    let sk = load_secret_key(args.alg, &args.sk)?;
+    let alg = sk.algorithm();
     if let Some(pk_path) = &args.pk {
-        let pk = load_public_key(alg, pk_path)?;
+        let pk = load_public_key(Some(alg), pk_path)?;
         sk.check_against(&pk).map_err(|_| {
             Failure::error(format!(
                 "{}: secret key does not belong to the public key {}",

@@ -9,9 +9,10 @@ use crate::io;
 use pqsig::Error;
 
 pub fn run(args: VerifyArgs) -> Result<(), Failure> {
-    let alg = args.alg;
     let ctx = context(args.ctx.as_deref())?;
-    let pk = load_public_key(alg, &args.pk)?;
+    // Without --alg the key file names the algorithm.
+    let pk = load_public_key(args.alg, &args.pk)?;
+    let alg = pk.algorithm();
     if args.input.as_os_str() == io::STDIO && args.sig.as_os_str() == io::STDIO {
         return Err(Failure::error(
             "--in and --sig: only one of them can be standard input (-)",

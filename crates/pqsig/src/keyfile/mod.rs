@@ -14,8 +14,14 @@
 //!   Falcon, `fn-dsa`'s signing key for FN-DSA, and for SNOVA the 96-byte
 //!   `s_pub ‖ s_priv ‖ SHAKE256(pk)[..48]`, which is already a seed form. (Falcon and
 //!   FN-DSA keys do not keep their key-generation seed, so there is no seed form for them.)
-//!   For Falcon, oqs-provider's `sk ‖ pk` content is also accepted (the public part is
-//!   checked against the private key).
+//!   For Falcon, two other layouts are read (never written): oqs-provider's `sk ‖ pk`
+//!   content and BouncyCastle's nested `SEQUENCE { version, f, g, F, publicKey? }`
+//!   ([`falcon_bc`]); a public key they carry is checked against the private key.
+//!
+//! PEM labels are `PUBLIC KEY` and `PRIVATE KEY` (RFC 7468). On input, the labels circl
+//! writes for ML-DSA, `ML-DSA-44 PRIVATE KEY` (and `PUBLIC KEY`; 65, 87 alike), are also
+//! read, the DER inside being RFC 9881's; the label's algorithm must be the OID's
+//! ([`KeyFileError::LabelMismatch`]). Output always uses the standard labels.
 //!
 //! Input format is detected by content ([`detect`]): PEM (`-----BEGIN `), DER (one
 //! complete SEQUENCE), otherwise raw bytes, which need the algorithm from the caller
@@ -37,6 +43,7 @@
 //! ```
 
 pub mod der;
+mod falcon_bc;
 pub mod oid;
 pub mod pem;
 mod pkcs8;
@@ -66,13 +73,15 @@ pub enum KeyFileError {
     Der(DerError),
     /// Malformed PEM.
     Pem(PemError),
-    /// The PEM label is not the expected one (`PUBLIC KEY` / `PRIVATE KEY`).
+    /// The PEM label is not the expected one (`PUBLIC KEY` / `PRIVATE KEY`, or that label
+    /// after an ML-DSA name).
     WrongPemLabel(String),
     /// The algorithm OID is not one pqsig knows (dotted form).
     UnknownOid(String),
     /// AlgorithmIdentifier parameters are present (they must be absent).
     ParametersPresent,
-    /// OneAsymmetricKey version other than 0 or 1, or a v1 key with a public key.
+    /// OneAsymmetricKey version other than 0 or 1, a v1 key with a public key, or a
+    /// BouncyCastle Falcon private key of a version other than 0.
     UnsupportedVersion(u32),
     /// A key (or seed) of the wrong length for its algorithm.
     WrongKeyLength { expected: usize, found: usize },
@@ -80,6 +89,9 @@ pub enum KeyFileError {
     SeedMismatch,
     /// The public key stored with a private key does not belong to it.
     PublicKeyMismatch,
+    /// A PEM label that names an algorithm (`ML-DSA-44 PRIVATE KEY`, as circl writes)
+    /// around a key whose OID names another.
+    LabelMismatch { label: Algorithm, found: Algorithm },
     /// The file names another algorithm than the one the caller asked for.
     AlgorithmMismatch {
         expected: Algorithm,
@@ -111,6 +123,12 @@ impl core::fmt::Display for KeyFileError {
             }
             KeyFileError::PublicKeyMismatch => {
                 f.write_str("the public key in the file does not match the private key")
+            }
+            KeyFileError::LabelMismatch { label, found } => {
+                write!(
+                    f,
+                    "the PEM label says {label}, but the key inside is {found}"
+                )
             }
             KeyFileError::AlgorithmMismatch { expected, found } => {
                 write!(f, "key is {found}, expected {expected}")
@@ -203,17 +221,49 @@ pub fn encode_public_pem(alg: Algorithm, pk: &[u8]) -> Result<String, KeyFileErr
     Ok(String::from(pem::encode(PEM_PUBLIC, &der).as_str()))
 }
 
+/// Removes PEM armour labelled `generic` (`PUBLIC KEY` / `PRIVATE KEY`) or, as circl
+/// writes ML-DSA keys, `<ML-DSA name> <generic>` (`ML-DSA-44 PRIVATE KEY`): the DER, and
+/// the algorithm such a label names (to be checked against the OID inside).
+fn unarmour(
+    data: &[u8],
+    generic: &str,
+) -> Result<(Zeroizing<Vec<u8>>, Option<Algorithm>), KeyFileError> {
+    let (label, der) = pem::decode(data)?;
+    if label == generic {
+        return Ok((der, None));
+    }
+    let named = label
+        .strip_suffix(generic)
+        .and_then(|l| l.strip_suffix(' '))
+        .and_then(|name| {
+            Algorithm::ALL
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Algorithm::MlDsa(_)) && a.name() == name)
+        });
+    match named {
+        Some(alg) => Ok((der, Some(alg))),
+        None => Err(KeyFileError::WrongPemLabel(label)),
+    }
+}
+
+/// The algorithm a PEM label named must be the one the OID names.
+fn check_label(label: Option<Algorithm>, found: Algorithm) -> Result<(), KeyFileError> {
+    match label {
+        Some(label) if label != found => Err(KeyFileError::LabelMismatch { label, found }),
+        _ => Ok(()),
+    }
+}
+
 /// Reads a public key file (PEM or DER SubjectPublicKeyInfo): the algorithm and the raw
 /// public key. Raw bytes are refused (the algorithm would be unknown): use
 /// [`decode_public_as`].
 pub fn decode_public(data: &[u8]) -> Result<(Algorithm, Vec<u8>), KeyFileError> {
     match detect(data) {
         Encoding::Pem => {
-            let (label, der) = pem::decode(data)?;
-            if label != PEM_PUBLIC {
-                return Err(KeyFileError::WrongPemLabel(label));
-            }
+            let (der, label) = unarmour(data, PEM_PUBLIC)?;
             let (alg, pk) = spki::decode(&der)?;
+            check_label(label, alg)?;
             Ok((alg, pk.to_vec()))
         }
         Encoding::Der => {
@@ -476,6 +526,28 @@ fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {
                 }
             }
         },
+        Algorithm::Falcon(ps) if falcon_bc::is_nested(p.private_key) => {
+            // BouncyCastle's nested SEQUENCE { version, f, g, F, publicKey? }.
+            let nested = falcon_bc::decode(ps, p.private_key)?;
+            let public = public_of(alg, &nested.compact)?;
+            if let Some(pk) = nested.public {
+                // Header-less h (what BouncyCastle writes) or the whole key.
+                let stored = if pk.len() == public.len() {
+                    &public[..]
+                } else {
+                    &public[1..]
+                };
+                if pk != stored {
+                    return Err(KeyFileError::PublicKeyMismatch);
+                }
+            }
+            PrivateKey {
+                algorithm: alg,
+                seed: None,
+                secret: Some(nested.compact),
+                public,
+            }
+        }
         Algorithm::Falcon(_)
             if p.private_key.len() == alg.secret_key_len() + alg.public_key_len() =>
         {
@@ -513,11 +585,10 @@ fn decode_pkcs8(der_bytes: &[u8]) -> Result<PrivateKey, KeyFileError> {
 pub fn decode_private(data: &[u8]) -> Result<PrivateKey, KeyFileError> {
     match detect(data) {
         Encoding::Pem => {
-            let (label, der) = pem::decode(data)?;
-            if label != PEM_PRIVATE {
-                return Err(KeyFileError::WrongPemLabel(label));
-            }
-            decode_pkcs8(&der)
+            let (der, label) = unarmour(data, PEM_PRIVATE)?;
+            let key = decode_pkcs8(&der)?;
+            check_label(label, key.algorithm)?;
+            Ok(key)
         }
         Encoding::Der => decode_pkcs8(data),
         Encoding::Raw => {

@@ -140,6 +140,7 @@ fn spki_err(e: KeyFileError) -> spki::Error {
         | KeyFileError::WrongKeyLength { .. }
         | KeyFileError::SeedMismatch
         | KeyFileError::PublicKeyMismatch
+        | KeyFileError::LabelMismatch { .. }
         | KeyFileError::SeedUnavailable
         | KeyFileError::Key(_) => spki::Error::KeyMalformed,
     }
@@ -162,6 +163,7 @@ fn pkcs8_err(e: KeyFileError) -> pkcs8::Error {
         KeyFileError::WrongKeyLength { .. } => pkcs8::Error::KeyMalformed(KeyError::TooLong),
         KeyFileError::SeedMismatch
         | KeyFileError::PublicKeyMismatch
+        | KeyFileError::LabelMismatch { .. }
         | KeyFileError::SeedUnavailable
         | KeyFileError::Key(_) => pkcs8::Error::KeyMalformed(KeyError::Invalid),
     }
