@@ -83,8 +83,8 @@
 //!   decisions and the read position, functions of the number of attempts) are branches
 //!   and addresses inside the kernel with no hook to declassify them, so memcheck flags
 //!   them; the run shows that nothing else is flagged.
-//! * Signing and key generation as a whole (rejection loops, sampler), FN-DSA's own
-//!   sampler, PRNG and key generation (private modules).
+//! * Signing and key generation as a whole: `examples/ct_whole.rs` (every scheme,
+//!   through the public API, with the library's declassification hooks).
 //!
 //! The `fpr-emulated` build (`--features fpr-emulated`: the FFT, key expansion and
 //! sampler then compute with the integer `Fpr`) runs the same checks and is clean too

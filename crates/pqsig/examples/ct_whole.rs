@@ -198,10 +198,15 @@ fn canary() -> ! {
     vg::poison(&mut seed[..]);
     let sk = SigningKey::from_seed(alg, &seed).expect("ML-DSA key generation");
     let sk_bytes = sk.to_bytes();
-    let sig = sk.sign_with_rng(&mut rng, b"canary", b"").expect("ML-DSA signing");
+    let sig = sk
+        .sign_with_rng(&mut rng, b"canary", b"")
+        .expect("ML-DSA signing");
     let mut flagged = 0;
     // Byte 200 of the expanded key lies in s1; byte 100 of the signature in z.
-    for (what, byte) in [("a secret-key byte", sk_bytes[200]), ("a signature byte", sig[100])] {
+    for (what, byte) in [
+        ("a secret-key byte", sk_bytes[200]),
+        ("a signature byte", sig[100]),
+    ] {
         let before = vg::error_count();
         if black_box(byte) & 1 == 1 {
             taken(what);
@@ -213,7 +218,9 @@ fn canary() -> ! {
         }
     }
     if flagged == 2 {
-        println!("ct_whole --canary: memcheck flagged both deliberate secret branches (as it must)");
+        println!(
+            "ct_whole --canary: memcheck flagged both deliberate secret branches (as it must)"
+        );
         std::process::exit(0);
     }
     std::process::exit(1);
@@ -243,11 +250,17 @@ fn main() {
                 assert!(b.is_available(), "backend {name} is not available here");
                 backends = vec![b];
             }
-            other => panic!("unknown argument {other} (--full, --open, --alg NAME, --backend NAME, --canary)"),
+            other => panic!(
+                "unknown argument {other} (--full, --open, --alg NAME, --backend NAME, --canary)"
+            ),
         }
     }
     if algs.is_empty() {
-        algs = if full { Algorithm::ALL.to_vec() } else { SHORT.to_vec() };
+        algs = if full {
+            Algorithm::ALL.to_vec()
+        } else {
+            SHORT.to_vec()
+        };
     }
     let under = vg::running() > 0;
     println!(
@@ -258,7 +271,11 @@ fn main() {
             "not under valgrind; functional run only (no constant-time check)"
         },
         algs.len(),
-        backends.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+        backends
+            .iter()
+            .map(|b| b.name())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     if under && !Backend::Avx512.is_available() {
         println!("  avx512: not available (valgrind's CPUID hides AVX-512), skipped");
