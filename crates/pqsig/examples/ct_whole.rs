@@ -38,8 +38,9 @@
 //!
 //! `--canary` checks that the harness can fail at all: it generates an ML-DSA-44 key and
 //! a signature from poisoned inputs, then branches on a secret-key byte and on a byte
-//! of the (not yet declassified) signature's response z; memcheck must flag both. This
-//! also proves that the poison reaches the outputs through the whole operation.
+//! of the (not yet declassified) signature's response z, and on a byte of a SNOVA_I_S
+//! signature; memcheck must flag each. This also proves that the poison reaches the
+//! outputs through the whole operation.
 //!
 //! Outside valgrind the client requests are no-ops and the run is a functional smoke
 //! test (every signature is verified).
@@ -181,7 +182,7 @@ fn check_one(alg: Algorithm, b: Backend, rng: &mut PoisonRng, sign: bool) -> Out
 }
 
 /// Branches on secrets derived through whole operations on purpose: memcheck must flag
-/// both branches.
+/// every branch.
 fn canary() -> ! {
     if vg::running() == 0 {
         eprintln!("ct_whole --canary: not running under valgrind; nothing to check");
@@ -201,12 +202,21 @@ fn canary() -> ! {
     let sig = sk
         .sign_with_rng(&mut rng, b"canary", b"")
         .expect("ML-DSA signing");
+    // SNOVA too: its signature (x_v, x_o) derives from the poisoned private seed.
+    let snova = Algorithm::Snova(SnovaParamSet::SnovaIS);
+    let mut seed = rng.bytes(snova.seed_len());
+    vg::poison(secret_part(snova, &mut seed));
+    let snova_sig = SigningKey::from_seed(snova, &seed)
+        .and_then(|k| k.sign_with_rng(&mut rng, b"canary", b""))
+        .expect("SNOVA signing");
     let mut flagged = 0;
     // Byte 200 of the expanded key lies in s1; byte 100 of the signature in z.
-    for (what, byte) in [
-        ("a secret-key byte", sk_bytes[200]),
-        ("a signature byte", sig[100]),
-    ] {
+    let probes = [
+        ("an ML-DSA secret-key byte", sk_bytes[200]),
+        ("an ML-DSA signature byte", sig[100]),
+        ("a SNOVA signature byte", snova_sig[10]),
+    ];
+    for (what, byte) in probes {
         let before = vg::error_count();
         if black_box(byte) & 1 == 1 {
             taken(what);
@@ -217,10 +227,8 @@ fn canary() -> ! {
             eprintln!("ct_whole --canary: memcheck did NOT flag the branch on {what}");
         }
     }
-    if flagged == 2 {
-        println!(
-            "ct_whole --canary: memcheck flagged both deliberate secret branches (as it must)"
-        );
+    if flagged == probes.len() {
+        println!("ct_whole --canary: memcheck flagged every deliberate secret branch (as it must)");
         std::process::exit(0);
     }
     std::process::exit(1);
