@@ -39,6 +39,9 @@
 #    secret inputs of the keygen/sign kernels (memcheck client requests) on every backend
 #    valgrind can run, and memcheck fails the run on any branch or memory index that
 #    depends on them; then a canary run checks that a deliberate secret branch is caught.
+#    Then the whole-operation check, short form (ct_whole: one key generation and one
+#    signature per scheme family and backend, seeds and signing randomness poisoned; its
+#    canary must be caught); scripts/ct-whole.sh is the full form (all 27 algorithms).
 # 6. Stack frames: every function of the release library (read from the CLI binary's
 #    prologues by scripts/stack-frames.py) stays under 64 KB; and the NTT study's Python
 #    butterfly units are checked exact against a naive NTT (studies/winograd).
@@ -169,17 +172,24 @@ fi
 echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
 if command -v valgrind >/dev/null 2>&1; then
   # Feature ct-check: the library's declassification hooks (src/ct.rs) speak to memcheck.
-  cargo build --release -p pqsig --example ct_check --features ct-check
+  cargo build --release -p pqsig --example ct_check --example ct_whole --features ct-check
   CT_CHECK="${CARGO_TARGET_DIR:-target}/release/examples/ct_check"
   valgrind --error-exitcode=1 --track-origins=yes "$CT_CHECK"
   # The check must be able to fail: memcheck has to flag a deliberate secret branch
   # (ct_check --canary exits 0 only then; its expected report is not shown).
   valgrind -q --log-file=/dev/null "$CT_CHECK" --canary
+  # Whole operations (issue 20 item 10), short form; open findings are listed, not run.
+  CT_WHOLE="${CARGO_TARGET_DIR:-target}/release/examples/ct_whole"
+  valgrind --error-exitcode=1 "$CT_WHOLE"
+  valgrind -q --log-file=/dev/null "$CT_WHOLE" --canary
   # Again with Falcon's integer-only binary64 (the FFT and key expansion on emulated Fpr).
   CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/ct-emulated" \
-    cargo build --release -p pqsig --example ct_check --features fpr-emulated,ct-check
+    cargo build --release -p pqsig --example ct_check --example ct_whole \
+    --features fpr-emulated,ct-check
   valgrind --error-exitcode=1 --track-origins=yes \
     "${CARGO_TARGET_DIR:-target}/ct-emulated/release/examples/ct_check"
+  valgrind --error-exitcode=1 \
+    "${CARGO_TARGET_DIR:-target}/ct-emulated/release/examples/ct_whole" --alg Falcon-512
 else
   echo "SKIPPED: constant-time check (valgrind not installed)"
 fi

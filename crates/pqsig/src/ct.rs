@@ -30,6 +30,16 @@ pub(crate) fn public<T: Copy>(x: T) -> T {
     }
 }
 
+/// Marks the memory of `x` public for memcheck in place, in a `ct-check` build (for
+/// buffers: a hash output, a polynomial that is about to be published).
+#[inline(always)]
+pub(crate) fn public_mut<T: ?Sized>(x: &mut T) {
+    #[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
+    memcheck::make_defined(x as *mut T as *mut u8, core::mem::size_of_val(x));
+    #[cfg(not(all(feature = "ct-check", target_arch = "x86_64")))]
+    let _ = x;
+}
+
 #[cfg(all(feature = "ct-check", target_arch = "x86_64"))]
 mod memcheck {
     /// Memcheck's tool requests start at `VG_USERREQ_TOOL_BASE('M', 'C')`.

@@ -506,6 +506,8 @@ fn draw_sign_inputs(
     let mut seed = Zeroizing::new([0u8; SIGN_SEED_LEN]);
     rng.try_fill_bytes(&mut nonce)
         .map_err(|_| Error::RandomnessFailure)?;
+    // The nonce is sent in the signature (declassification, docs/ARCHITECTURE.md).
+    crate::ct::public_mut(&mut nonce[..]);
     rng.try_fill_bytes(&mut seed[..])
         .map_err(|_| Error::RandomnessFailure)?;
     Ok((nonce, seed))

@@ -37,7 +37,8 @@ impl Drop for Parts {
 fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
     let mut expanded = Zeroizing::new([0u8; 128]);
     sample::h256(kern, &[xi, &[p.k as u8, p.l as u8]], &mut expanded[..]);
-    let rho: [u8; 32] = core::array::from_fn(|i| expanded[i]);
+    // ρ is the public key's first field (declassification, docs/ARCHITECTURE.md).
+    let rho: [u8; 32] = crate::ct::public(core::array::from_fn(|i| expanded[i]));
     let mut rho_prime = Zeroizing::new([0u8; 64]);
     rho_prime.copy_from_slice(&expanded[32..96]);
     let mut key = Zeroizing::new([0u8; 32]);
@@ -90,6 +91,8 @@ pub(crate) fn public_parts(
     (kern.add)(&mut t1, s2);
     (kern.caddq)(&mut t1);
     (kern.power2round)(&mut t1, &mut t0);
+    // t1 is the public key (declassification, docs/ARCHITECTURE.md); t0 stays secret.
+    crate::ct::public_mut(&mut t1[..]);
     let mut pk = vec![0u8; p.pk_len()];
     pk[..32].copy_from_slice(rho);
     for (i, t) in t1.iter().enumerate() {

@@ -70,6 +70,8 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
             encode::pack_w1(w, p.w1_bits(), &mut w1_bytes[i * w1b..(i + 1) * w1b]);
         }
         sample::h256(kern, &[mu, &w1_bytes[..k * w1b]], ct);
+        // c̃ (so c) is public, rejected iterations included: a hash of w1 (declassification).
+        crate::ct::public_mut(&mut ct[..]);
         sample::sample_in_ball(kern, p, ct, c);
         (kern.ntt)(core::slice::from_mut(c));
 
@@ -78,7 +80,8 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
         (kern.invntt_tomont)(z);
         (kern.add)(z, y);
         (kern.reduce32)(z);
-        if (kern.chknorm)(z, p.gamma1 - p.beta) {
+        // The three norm checks' and the hint count's verdicts are public (FIPS 204 §3.4).
+        if crate::ct::public((kern.chknorm)(z, p.gamma1 - p.beta)) {
             continue;
         }
         // r0 = w0 − c·s2
@@ -86,19 +89,19 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
         (kern.invntt_tomont)(tmp);
         (kern.sub)(w0, tmp);
         (kern.reduce32)(w0);
-        if (kern.chknorm)(w0, p.gamma2 - p.beta) {
+        if crate::ct::public((kern.chknorm)(w0, p.gamma2 - p.beta)) {
             continue;
         }
         // c·t0, hint
         (kern.pointwise_montgomery)(tmp, c, &sk.t0_hat);
         (kern.invntt_tomont)(tmp);
         (kern.reduce32)(tmp);
-        if (kern.chknorm)(tmp, p.gamma2) {
+        if crate::ct::public((kern.chknorm)(tmp, p.gamma2)) {
             continue;
         }
         (kern.add)(w0, tmp);
         let ones = (kern.make_hint)(p.gamma2, h, w0, w1);
-        if ones > p.omega {
+        if crate::ct::public(ones > p.omega) {
             continue;
         }
 
@@ -111,6 +114,8 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
             encode::pack_z(zi, p.gamma1, p.z_bits(), &mut sig[off..off + zb]);
             off += zb;
         }
+        // The hint is output in the signature (accepted iteration only).
+        crate::ct::public_mut(&mut h[..]);
         encode::pack_hint(h, p.omega, &mut sig[off..]);
         break sig;
     };

@@ -86,6 +86,8 @@ pub(crate) fn public_key(ps: ParamSet, b: Backend, seed: &[u8; SEED_LEN]) -> Vec
     // P22 += F21 · T12, F21 read as rows (c, mi) of length vl.
     (k.gemm_acc)(&mut p22, ol, &f21, vl, 1, &t12, ol, ol * m1, vl, ol);
     (k.reduce)(&mut p22);
+    // P22 is the public key (declassification, docs/ARCHITECTURE.md).
+    crate::ct::public_mut(&mut p22[..]);
 
     let mut blocks = vec![0u8; sh.pk_gf()];
     for mi in 0..m1 {

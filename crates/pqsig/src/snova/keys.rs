@@ -156,6 +156,8 @@ fn rng_salt(rng: &mut impl rand_core::CryptoRngCore) -> Result<[u8; SALT_LEN], E
     let mut salt = [0u8; SALT_LEN];
     rng.try_fill_bytes(&mut salt)
         .map_err(|_| Error::RandomnessFailure)?;
+    // The salt is sent in the signature (declassification, docs/ARCHITECTURE.md).
+    crate::ct::public_mut(&mut salt[..]);
     Ok(salt)
 }
 

@@ -328,7 +328,8 @@ pub(crate) fn sign_digest(
         }
 
         // 4. Solve.
-        if !(k.solve)(gauss, olr, stride, xo) {
+        // A singular system restarts with new vinegar: public (docs/ARCHITECTURE.md).
+        if !crate::ct::public((k.solve)(gauss, olr, stride, xo)) {
             continue;
         }
 

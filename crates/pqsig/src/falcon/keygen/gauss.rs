@@ -142,7 +142,8 @@ pub(crate) fn sample_poly(
         let want = n - 1 - filled;
         draw(rng, logn, &mut vals[..want], buf, &mut samp, kk);
         for &s in &vals[..want] {
-            if (-127..=127).contains(&s) {
+            // Which samples are redrawn is public (declassified: docs/ARCHITECTURE.md).
+            if crate::ct::public((s >= -127) & (s <= 127)) {
                 f[filled] = s as i8;
                 parity ^= s as u32 & 1;
                 filled += 1;
@@ -153,7 +154,7 @@ pub(crate) fn sample_poly(
     loop {
         draw(rng, logn, &mut vals[..1], buf, &mut samp, kk);
         let s = vals[0];
-        if (-127..=127).contains(&s) && (parity ^ (s as u32 & 1)) == 1 {
+        if crate::ct::public((s >= -127) & (s <= 127) & ((parity ^ (s as u32 & 1)) == 1)) {
             f[n - 1] = s as i8;
             break;
         }

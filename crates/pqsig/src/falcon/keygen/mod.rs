@@ -150,16 +150,19 @@ pub fn keygen_from_shake_with(
     // Rejection loop. Leaks only which check failed for discarded candidates.
     loop {
         sample_fg_with(kk, rng, &mut f, &mut g, logn, &mut buf);
-        if !fits_encoding(&f, &g, logn) || !norms_ok_with(kk, &f, &g, logn) {
+        // Every check's verdict is a keygen rejection, public (docs/ARCHITECTURE.md).
+        if !crate::ct::public(fits_encoding(&f, &g, logn)) || !norms_ok_with(kk, &f, &g, logn) {
             continue;
         }
-        if !verify::compute_public_with(kk.ntt, &mut h, &f, &g, logn) {
+        if !crate::ct::public(verify::compute_public_with(kk.ntt, &mut h, &f, &g, logn)) {
             continue;
         }
         if solve::solve_ntru(kk, logn, &f, &g, &mut F, &mut G, 127) {
             break;
         }
     }
+    // h is the public key.
+    crate::ct::public_mut(&mut h[..]);
     Ok(KeyPair {
         logn,
         f: f.to_vec(),
@@ -208,9 +211,10 @@ fn sample_fg_with(
 /// (|x| < 2^(FG_BITS[logn] − 1)). Not constant-time: a failure discards the candidate.
 fn fits_encoding(f: &[i8], g: &[i8], logn: u32) -> bool {
     let lim = 1i32 << (params::FG_BITS[logn as usize] - 1);
+    // No short-circuit: the caller declassifies only the verdict.
     f.iter()
         .chain(g.iter())
-        .all(|&x| (x as i32) < lim && (x as i32) > -lim)
+        .fold(true, |ok, &x| ok & ((x as i32) < lim) & ((x as i32) > -lim))
 }
 
 /// The two norm checks of the round-3 key generator: ||(g, −f)||² < 16823 and the
@@ -228,7 +232,7 @@ fn norms_ok_with(kk: &KeygenKernels, f: &[i8], g: &[i8], logn: u32) -> bool {
         .chain(g[..n].iter())
         .map(|&x| (x as i32) * (x as i32))
         .sum();
-    if sq >= 16823 {
+    if crate::ct::public(sq >= 16823) {
         return false;
     }
     let fk = kk.fft;
@@ -255,7 +259,7 @@ fn norms_ok_with(kk: &KeygenKernels, f: &[i8], g: &[i8], logn: u32) -> bool {
         bnorm = bnorm.add(rt1[i].sqr());
         bnorm = bnorm.add(rt2[i].sqr());
     }
-    bnorm.lt(fpr::BNORM_MAX)
+    crate::ct::public(bnorm.lt(fpr::BNORM_MAX))
 }
 
 /// NTRUSolve plus the reference's final checks: returns (F, G) with coefficients in

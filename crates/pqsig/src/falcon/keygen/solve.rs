@@ -122,14 +122,15 @@ pub(crate) fn solve_ntru(
     for (dst, src) in [(&mut Ft, &fw), (&mut Gt, &gw)] {
         for (d, &w) in dst.iter_mut().zip(src.iter()) {
             let z = zint::one_to_plain(w);
-            if z < -lim || z > lim {
+            // A bound miss discards the candidate (keygen rejection, declassified: docs/ARCHITECTURE.md).
+            if crate::ct::public((z < -lim) | (z > lim)) {
                 return false;
             }
             *d = z as i8;
         }
     }
     // Check f·G − g·F = q modulo p0 (all terms are small, so this is exact).
-    if !check_equation(kk, logn, f, g, &Ft, &Gt) {
+    if !crate::ct::public(check_equation(kk, logn, f, g, &Ft, &Gt)) {
         return false;
     }
     F[..n].copy_from_slice(&Ft);
@@ -431,7 +432,7 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
             }
         }
     }
-    if bad != 0 {
+    if crate::ct::public(bad != 0) {
         return None;
     }
     Some(out)
@@ -461,7 +462,10 @@ fn solve_deepest(kk: &KeygenKernels, logn: u32, chain: &FgChain) -> Option<(Buf<
     if !zint::bezout(&mut big_g, &mut big_f, &fp, &gp, &mut tmp) {
         return None;
     }
-    if zint::mul_small(&mut big_f, 12289) != 0 || zint::mul_small(&mut big_g, 12289) != 0 {
+    // Both products are computed (no short-circuit on a secret carry); an overflow
+    // discards the candidate (keygen rejection, declassified: docs/ARCHITECTURE.md).
+    let carry = zint::mul_small(&mut big_f, 12289) | zint::mul_small(&mut big_g, 12289);
+    if crate::ct::public(carry != 0) {
         return None;
     }
     Some((big_f, big_g))
@@ -636,7 +640,7 @@ fn lift_binary(
             }
         }
     }
-    if ok != 0 {
+    if crate::ct::public(ok != 0) {
         return None;
     }
     Some((out_f, out_g))
@@ -753,7 +757,7 @@ fn solve_intermediate(
         for (ku, &x) in k.iter_mut().zip(rt2.iter()) {
             let xv = x.mul(pdc);
             // Out of range means the reduction failed: the candidate is dropped.
-            if !fpr::MTWO31M1.lt(xv) || !xv.lt(fpr::PTWO31M1) {
+            if crate::ct::public(!fpr::MTWO31M1.lt(xv) | !xv.lt(fpr::PTWO31M1)) {
                 return None;
             }
             *ku = xv.rint() as i32 as u32;
@@ -1126,7 +1130,7 @@ fn solve_depth1(
     (kk.fft.ifft)(rt5, logn);
     for z in rt5.iter_mut() {
         let zv = *z;
-        if !Fpr::lt(zv, fpr::PTWO63M1) || !Fpr::lt(fpr::MTWO63M1, zv) {
+        if crate::ct::public(!Fpr::lt(zv, fpr::PTWO63M1) | !Fpr::lt(fpr::MTWO63M1, zv)) {
             return None;
         }
         *z = Fpr::of(zv.rint());

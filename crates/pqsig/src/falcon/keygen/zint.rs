@@ -776,7 +776,8 @@ pub(crate) fn bezout(u: &mut [u32], v: &mut [u32], x: &[u32], y: &[u32], tmp: &m
         rc |= w;
     }
     let is_one = 1 - ((rc | rc.wrapping_neg()) >> 31);
-    let ok = (is_one & x[0] & y[0]) == 1;
+    // Whether the GCD is 1 decides a keygen rejection (declassified: docs/ARCHITECTURE.md).
+    let ok = crate::ct::public((is_one & x[0] & y[0]) == 1);
     // v = (x·u - 1) / y, exact: computed modulo 2^(31·len) (v <= x < 2^(31·len)) with
     // the 2-adic inverse of y, word by word.
     mul_low(r, x, u0);

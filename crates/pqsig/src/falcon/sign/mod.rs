@@ -130,7 +130,7 @@ fn finish(
     // Squared norm with the reference's saturation (see `norm`).
     let (sqn, fast) = norm::sqnorm(backend, hm, z0, z1);
     // The accept/reject decision is public (module docs).
-    if sqn <= params::l2_bound(logn) {
+    if crate::ct::public(sqn <= params::l2_bound(logn)) {
         norm::write_s2(backend, s2, z1, fast);
         true
     } else {

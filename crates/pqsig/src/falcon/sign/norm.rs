@@ -77,8 +77,8 @@ pub(crate) fn sqnorm_fast(hm: &[u16], t0: &[Fpr], t1: &[Fpr]) -> Option<u32> {
         bad |= (!ok as u32) | ((z.wrapping_add(32767) as u32 > 65534) as u32);
         sum += (z.wrapping_mul(z) as u32) as u64;
     }
-    // Key-dependent only (module docs).
-    if bad != 0 {
+    // Key-dependent only (module docs); declassified (docs/ARCHITECTURE.md).
+    if crate::ct::public(bad != 0) {
         return None;
     }
     Some(if sum >= 1 << 31 { u32::MAX } else { sum as u32 })

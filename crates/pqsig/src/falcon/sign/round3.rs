@@ -208,6 +208,9 @@ fn sign_point(
     let mut len = None;
     for _ in 0..super::MAX_ATTEMPTS {
         sign_once(hm, &mut rng, &mut s2)?;
+        // s2 passed the norm check: it is the signature unless it is too long to encode
+        // (a public retry). Declassified (docs/ARCHITECTURE.md).
+        crate::ct::public_mut(&mut s2[..]);
         if let Some(k) = codec::comp_encode(&mut out[head..], &s2, logn) {
             len = Some(head + k);
             break;

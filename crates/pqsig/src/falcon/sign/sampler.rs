@@ -66,7 +66,7 @@ impl Sampler {
     #[inline]
     pub fn pair(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (Fpr, Fpr) {
         // A branch on key validity only: it goes the same way for every valid key.
-        if !isigma_ok(isigma) {
+        if !crate::ct::public(isigma_ok(isigma)) {
             self.bad_leaf = true;
             return (fpr::ZERO, fpr::ZERO);
         }
@@ -83,7 +83,7 @@ impl Sampler {
     /// was computed with the key (`tree::leaf_consts`).
     #[inline]
     pub fn pair_leaf(&mut self, mu0: Fpr, mu1: Fpr, isigma: Fpr, lnccs: Fpr) -> (Fpr, Fpr) {
-        if !isigma_ok(isigma) {
+        if !crate::ct::public(isigma_ok(isigma)) {
             self.bad_leaf = true;
             return (fpr::ZERO, fpr::ZERO);
         }

@@ -686,7 +686,8 @@ fn ber_exp(stream: &mut Stream<'_>, x: Fpr, ccs: Fpr) -> bool {
     loop {
         i -= 8;
         w = (stream.next_u8() as u32).wrapping_sub(((z >> i) as u32) & 0xFF);
-        if w != 0 || i == 0 {
+        // How many bytes BerExp read is public (declassified: docs/ARCHITECTURE.md).
+        if crate::ct::public(w != 0) || i == 0 {
             break;
         }
     }
@@ -739,7 +740,8 @@ pub(crate) fn sample_one_or_stop<F: Fn(&[u32; 3]) -> i32>(
         // x = (z - r)²/(2σ²) - z0²/(2σ0²) (>= 0: see the AVX2 kernel's notes).
         let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
         let x = x.sub(Fpr::of((z0 * z0) as i64).mul(fpr::INV_2SQRSIGMA0));
-        if ber_exp(stream, x, ccs) {
+        // The accept/reject verdict is public (declassified: docs/ARCHITECTURE.md).
+        if crate::ct::public(ber_exp(stream, x, ccs)) {
             return Some((s as i32).wrapping_add(z));
         }
         if stop() {

@@ -33,13 +33,15 @@ pub fn rej_eta(eta: i32, out: &mut [i32], buf: &[u8]) -> usize {
             if ctr >= out.len() {
                 break;
             }
+            // Which nibbles are rejected is public (declassification, docs/ARCHITECTURE.md);
+            // the accepted values stay secret.
             if eta == 2 {
-                if t < 15 {
+                if crate::ct::public(t < 15) {
                     // t mod 5 without a division: t − 5·⌊(205·t) / 1024⌋ for t < 15.
                     out[ctr] = 2 - (t - ((205 * t) >> 10) * 5);
                     ctr += 1;
                 }
-            } else if t < 9 {
+            } else if crate::ct::public(t < 9) {
                 out[ctr] = 4 - t;
                 ctr += 1;
             }
