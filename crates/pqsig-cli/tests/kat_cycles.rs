@@ -4,9 +4,11 @@
 //! FFT / iFFT figures of key generation and signing.
 
 mod common;
+#[cfg(feature = "hw-sim")]
+#[path = "../../pqsig/tests/common/vectors.rs"]
+mod vectors;
 
 use common::*;
-use std::path::PathBuf;
 
 #[test]
 fn cycles_need_a_counting_device() {
@@ -54,10 +56,7 @@ fn cycles_need_a_counting_device() {
 #[cfg(feature = "hw-sim")]
 #[test]
 fn rtl_falcon_records_are_official_and_report_cycles() {
-    let vectors = match std::env::var_os("PQSIG_VECTORS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-    };
+    let vectors = vectors::vectors_dir();
     let dir = TempDir::new("katcycles-rtl");
     for (alg, rel, logn) in [
         ("Falcon-512", "falcon/round3/falcon512-KAT.rsp", 9u32),
@@ -109,7 +108,14 @@ fn rtl_falcon_records_are_official_and_report_cycles() {
                 k * (fft + n + 9),
                 "{v}"
             );
-            assert!(sign["samplerz"].is_null(), "no sampler plugged: {v}");
+            // SamplerZ on the SamplerZ RTL: one request per pair of samples (2n samples,
+            // n requests per attempt), cycles counted.
+            let k = sign["samplerz"]["requests"].as_u64().unwrap();
+            assert!(k >= n && k % n == 0, "{v}");
+            assert!(
+                sign["samplerz"]["cycles"].as_u64().unwrap() > 100 * k,
+                "{v}"
+            );
             assert!(v["keygen"]["fft"]["requests"].as_u64().unwrap() >= 2, "{v}");
             assert!(sign["seconds"].as_f64().unwrap() > 0.0);
         }

@@ -143,6 +143,7 @@ pub(crate) fn sample_poly(
         draw(rng, logn, &mut vals[..want], buf, &mut samp, kk);
         for &s in &vals[..want] {
             // Which samples are redrawn is public (declassified: docs/ARCHITECTURE.md).
+            #[allow(clippy::manual_range_contains)] // `&`: no short-circuit on a secret
             if crate::ct::public((s >= -127) & (s <= 127)) {
                 f[filled] = s as i8;
                 parity ^= s as u32 & 1;
@@ -154,6 +155,7 @@ pub(crate) fn sample_poly(
     loop {
         draw(rng, logn, &mut vals[..1], buf, &mut samp, kk);
         let s = vals[0];
+        #[allow(clippy::manual_range_contains)] // `&`: no short-circuit on a secret
         if crate::ct::public((s >= -127) & (s <= 127) & ((parity ^ (s as u32 & 1)) == 1)) {
             f[n - 1] = s as i8;
             break;
