@@ -214,9 +214,7 @@ impl CardDevice {
             return Err(DeviceError::Failed);
         }
         let Link { conn, pool, .. } = link;
-        conn.as_mut()
-            .map(|c| (c, pool))
-            .ok_or(DeviceError::Failed)
+        conn.as_mut().map(|c| (c, pool)).ok_or(DeviceError::Failed)
     }
 
     /// After a broken link: the connection is in an unknown state (a lost completion),
@@ -334,7 +332,9 @@ impl CardDevice {
         let mut total = t.b;
         b.e2e_ns = start.elapsed().as_nanos() as u64;
         total.add(&b);
-        total.host_ns = total.e2e_ns.saturating_sub(total.transfer_ns + total.wait_ns);
+        total.host_ns = total
+            .e2e_ns
+            .saturating_sub(total.transfer_ns + total.wait_ns);
         self.record(&total);
         Ok(())
     }

@@ -94,6 +94,7 @@ impl Pool {
 
     /// Copies `src` into `slot`'s buffer and rings it as `owner`'s request for bytes
     /// `lo..lo + src.len()` of its data.
+    #[allow(clippy::too_many_arguments)]
     pub fn issue(
         &mut self,
         conn: &mut Conn,

@@ -67,7 +67,12 @@ fn tickets_and_synchronous_calls_share_the_slots() {
     let mut short = b_in[..3].to_vec();
     assert!(dev.complete_mldsa(t, &mut short).is_err());
     assert!(short == b_in[..3]);
-    assert_eq!(card.counters.errors.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert_eq!(
+        card.counters
+            .errors
+            .load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
 }
 
 /// ML-DSA-44/65/87 signatures, a third of them bad in some way, as items with keys as
@@ -134,7 +139,10 @@ fn pipelined_verification_on_the_card_equals_the_cpu() {
                 let got = batch::verify_batch_with(&its, &opts);
                 assert_eq!(got, want, "{name} {mode:?} object {object}");
                 let st = dev.stats();
-                assert!(st.requests >= 2, "{name} {mode:?}: the card was used: {st:?}");
+                assert!(
+                    st.requests >= 2,
+                    "{name} {mode:?}: the card was used: {st:?}"
+                );
                 if mode == DriverMode::Pooled {
                     // Sub-groups of 16: three forward and three inverse tickets.
                     assert_eq!(st.calls, 6, "{name}: pipelined: {st:?}");
@@ -142,7 +150,12 @@ fn pipelined_verification_on_the_card_equals_the_cpu() {
             }
         }
     }
-    assert_eq!(card.counters.errors.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert_eq!(
+        card.counters
+            .errors
+            .load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
 
     // Several threads on one device at once: pipelined groups (their tickets) beside
     // synchronous calls of other threads.

@@ -92,7 +92,10 @@ impl KernelDevice for AsyncNtt {
         true
     }
     fn submit_mldsa(&self, mode: TransformMode, polys: &[MlDsaPoly]) -> Result<u64, DeviceError> {
-        assert!(polys.len() <= self.max_polys(), "requests stay within max_polys");
+        assert!(
+            polys.len() <= self.max_polys(),
+            "requests stay within max_polys"
+        );
         let n = self.submits.fetch_add(1, Ordering::Relaxed);
         if self.how == Behaviour::RefuseSome && n % 2 == 1 {
             return Err(DeviceError::Busy);
@@ -113,7 +116,10 @@ impl KernelDevice for AsyncNtt {
             .remove(&ticket)
             .expect("a ticket is completed once");
         assert_eq!(data.len(), polys.len(), "completed on the submitted length");
-        assert!(data == polys, "the caller's input is untouched while in flight");
+        assert!(
+            data == polys,
+            "the caller's input is untouched while in flight"
+        );
         cpu(mode, &mut data);
         match self.how {
             Behaviour::Fail => Err(DeviceError::Failed),
@@ -263,7 +269,11 @@ fn pipelined_groups_equal_single_calls_whatever_the_device_does() {
                 // Two requests (forward, inverse) per sub-group with live items; more
                 // when a request is cut at max_polys.
                 assert!(s >= 4, "{name} {how:?}: pipelined ({s} submissions)");
-                let refused = if how == Behaviour::RefuseSome { s / 2 } else { 0 };
+                let refused = if how == Behaviour::RefuseSome {
+                    s / 2
+                } else {
+                    0
+                };
                 assert_eq!(c + refused, s, "{name} {how:?}: every ticket completed");
                 assert_eq!(dev.cancels.load(Ordering::Relaxed), 0);
                 assert!(dev.pending.lock().unwrap().is_empty());

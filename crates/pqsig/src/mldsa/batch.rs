@@ -199,7 +199,14 @@ fn verify_group_in(
     let hl = grow(hl, n * k);
     for (j, &i) in live.iter().enumerate() {
         let Some(v) = &views[i] else { continue };
-        approx_w(kern, v, &zl[j * l..(j + 1) * l], &c[j], ct1, &mut w1[j * k..(j + 1) * k]);
+        approx_w(
+            kern,
+            v,
+            &zl[j * l..(j + 1) * l],
+            &c[j],
+            ct1,
+            &mut w1[j * k..(j + 1) * k],
+        );
         hl[j * k..(j + 1) * k].copy_from_slice(&h[i * k..(i + 1) * k]);
     }
     (kern.reduce32)(w1);

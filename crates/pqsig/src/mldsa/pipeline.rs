@@ -19,8 +19,8 @@
 //! lockstep path, whose stages see the whole group.
 
 use super::batch::{
-    approx_w, check_commitments, compute_mus, distinct_keys, expand_keys, grow,
-    sample_challenges, unpack_sigs, unpack_t1s, Item, KeyIn, KeyView,
+    approx_w, check_commitments, compute_mus, distinct_keys, expand_keys, grow, sample_challenges,
+    unpack_sigs, unpack_t1s, Item, KeyIn, KeyView,
 };
 use super::params::ParamSet;
 use crate::error::Error;
@@ -91,7 +91,14 @@ pub(super) fn verify_group(
     for t in 0..count + 2 {
         if t < count {
             let (lo, hi) = (t * m / count, (t + 1) * m / count);
-            let sub = prepare(ps, kern, dev, &items[lo..hi], &mut out[lo..hi], &mut sets[t % 3]);
+            let sub = prepare(
+                ps,
+                kern,
+                dev,
+                &items[lo..hi],
+                &mut out[lo..hi],
+                &mut sets[t % 3],
+            );
             subs.push(Sub { lo, hi, ..sub });
         }
         if let Some(s) = t.checked_sub(1).filter(|&s| s < count) {
@@ -101,7 +108,14 @@ pub(super) fn verify_group(
         if let Some(s) = t.checked_sub(2) {
             let sub = &mut subs[s];
             let (lo, hi) = (sub.lo, sub.hi);
-            finish(ps, kern, &items[lo..hi], sub, &mut out[lo..hi], &mut sets[s % 3]);
+            finish(
+                ps,
+                kern,
+                &items[lo..hi],
+                sub,
+                &mut out[lo..hi],
+                &mut sets[s % 3],
+            );
         }
     }
     SCRATCH.with(|c| c.set(sets));
@@ -137,7 +151,14 @@ fn prepare<'d>(
     let mut mu = vec![[0u8; 64]; m];
     compute_mus(kern, items, &trs, &mut mu, out);
     drop(trs);
-    unpack_sigs(p, kern, items, out, grow(&mut sc.z, m * l), grow(&mut sc.h, m * k));
+    unpack_sigs(
+        p,
+        kern,
+        items,
+        out,
+        grow(&mut sc.z, m * l),
+        grow(&mut sc.h, m * k),
+    );
     let live: Vec<usize> = (0..m).filter(|&i| out[i].is_ok()).collect();
     let mut sub = Sub {
         lo: 0,
@@ -215,7 +236,14 @@ fn multiply<'d>(
                 }
             }
         };
-        approx_w(kern, &view, &zl[j * l..(j + 1) * l], &c[j], ct1, &mut w1[j * k..(j + 1) * k]);
+        approx_w(
+            kern,
+            &view,
+            &zl[j * l..(j + 1) * l],
+            &c[j],
+            ct1,
+            &mut w1[j * k..(j + 1) * k],
+        );
         hl[j * k..(j + 1) * k].copy_from_slice(&h[i * k..(i + 1) * k]);
     }
     (kern.reduce32)(w1);
