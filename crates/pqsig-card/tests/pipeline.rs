@@ -144,8 +144,8 @@ fn pipelined_verification_on_the_card_equals_the_cpu() {
                     "{name} {mode:?}: the card was used: {st:?}"
                 );
                 if mode == DriverMode::Pooled {
-                    // Sub-groups of 16: three forward and three inverse tickets.
-                    assert_eq!(st.calls, 6, "{name}: pipelined: {st:?}");
+                    // Sub-groups of 8: five forward and five inverse tickets.
+                    assert_eq!(st.calls, 10, "{name}: pipelined: {st:?}");
                 }
             }
         }

@@ -32,7 +32,7 @@ use core::cell::Cell;
 
 /// Items per sub-group. Smaller sub-groups start the device sooner and leave less host
 /// work after its last request; each costs one forward and one inverse request.
-const SUB_ITEMS: usize = 16;
+const SUB_ITEMS: usize = 8;
 
 /// One sub-group's working polynomials. A sub-group's buffers are used from its
 /// prepare stage to its finish stage, two steps later, so three sets serve any number
