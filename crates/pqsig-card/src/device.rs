@@ -22,6 +22,7 @@
 //! CPU path almost nothing.
 
 use crate::client::{Completed, Conn};
+use crate::pool::{Pool, SYNC};
 use crate::regs::{self, Mode, Status};
 use pqsig::batch::{KernelDevice, MlDsaPoly, RequestCycles, TransformMode};
 use pqsig::DeviceError;
@@ -80,7 +81,7 @@ pub struct Breakdown {
 }
 
 impl Breakdown {
-    fn add(&mut self, o: &Breakdown) {
+    pub(crate) fn add(&mut self, o: &Breakdown) {
         self.calls += o.calls;
         self.requests += o.requests;
         self.polys += o.polys;
@@ -95,7 +96,7 @@ impl Breakdown {
         add_cycles(&mut self.cycles, &o.cycles);
     }
 
-    fn completed(&mut self, c: &Completed) {
+    pub(crate) fn completed(&mut self, c: &Completed) {
         self.requests += 1;
         self.device_ns += c.device_ns;
         self.queued_ns += c.queued_ns;
@@ -123,6 +124,8 @@ struct Link {
     failed_at: Option<Instant>,
     accel: Option<u32>,
     clock_hz: f64,
+    /// The pooled mode's slots and asynchronous requests.
+    pool: Pool,
 }
 
 /// A card reached through its socket, as a kernel device.
@@ -143,6 +146,7 @@ impl CardDevice {
                 failed_at: None,
                 accel: None,
                 clock_hz: 0.0,
+                pool: Pool::default(),
             }),
             totals: Mutex::default(),
         }
@@ -200,69 +204,165 @@ impl CardDevice {
         Ok(link.conn.as_mut().expect("just connected"))
     }
 
+    /// The connection, made if needed; `Failed` while a failed connect is recent.
+    fn open<'a>(&self, link: &'a mut Link) -> Result<(&'a mut Conn, &'a mut Pool), DeviceError> {
+        if link.conn.is_none() && link.failed_at.is_some_and(|t| t.elapsed() < RETRY) {
+            return Err(DeviceError::Failed);
+        }
+        if self.ensure(link).is_err() {
+            link.failed_at = Some(Instant::now());
+            return Err(DeviceError::Failed);
+        }
+        let Link { conn, pool, .. } = link;
+        conn.as_mut().map(|c| (c, pool)).ok_or(DeviceError::Failed)
+    }
+
+    /// After a broken link: the connection is in an unknown state (a lost completion),
+    /// so it is dropped, and with it everything in flight.
+    fn drop_link(link: &mut Link) -> DeviceError {
+        link.conn = None;
+        link.failed_at = Some(Instant::now());
+        link.pool.broken();
+        DeviceError::TimedOut
+    }
+
+    fn record(&self, b: &Breakdown) {
+        let mut t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
+        t.0.add(b);
+        t.1 = *b;
+    }
+
     /// Runs `data` (whole polynomials of `mode`) through the card, in place.
     fn transform(&self, mode: Mode, data: &mut [u8]) -> Result<(), DeviceError> {
         let start = Instant::now();
         let mut link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
-        if link.conn.is_none() && link.failed_at.is_some_and(|t| t.elapsed() < RETRY) {
-            return Err(DeviceError::Failed);
-        }
-        let conn = match self.ensure(&mut link) {
-            Ok(c) => c,
-            Err(_) => {
-                link.failed_at = Some(Instant::now());
-                return Err(DeviceError::Failed);
-            }
-        };
+        let (conn, pool) = self.open(&mut link)?;
         let mut b = Breakdown {
             calls: 1,
             polys: (data.len() / mode.poly_bytes()) as u64,
             ..Breakdown::default()
         };
         let r = match self.mode {
-            DriverMode::Pooled => pooled(conn, mode, data, &mut b),
+            DriverMode::Pooled => pooled(conn, pool, mode, data, &mut b),
             DriverMode::PerCall => per_call(conn, mode, data, &mut b),
         };
         match r {
             Ok(()) => {}
-            Err(Fail::Link) => {
-                // The connection is in an unknown state (a lost completion): drop it.
-                link.conn = None;
-                link.failed_at = Some(Instant::now());
-                return Err(DeviceError::TimedOut);
-            }
-            Err(Fail::Status(s)) => {
-                return Err(if s == Status::BadMode {
-                    DeviceError::Declined
-                } else {
-                    DeviceError::Failed
-                })
-            }
+            Err(Fail::Link) => return Err(Self::drop_link(&mut link)),
+            Err(Fail::Status(s)) => return Err(status_error(s)),
         }
         drop(link);
         b.e2e_ns = start.elapsed().as_nanos() as u64;
         b.host_ns = b.e2e_ns.saturating_sub(b.transfer_ns + b.wait_ns);
-        let mut t = self.totals.lock().unwrap_or_else(PoisonError::into_inner);
-        t.0.add(&b);
-        t.1 = b;
+        self.record(&b);
+        Ok(())
+    }
+
+    /// Starts `data` (whole polynomials of `mode`) on the card: copied into slots and
+    /// rung, in requests of at most a slot's size. Returns its ticket.
+    fn submit(&self, mode: Mode, data: &[u8]) -> Result<u64, DeviceError> {
+        let start = Instant::now();
+        let mut link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
+        let (conn, pool) = self.open(&mut link)?;
+        let pb = mode.poly_bytes();
+        let step = (regs::SLOT_BYTES / pb).min(regs::MAX_POLYS as usize).max(1) * pb;
+        let id = pool.open(data.len(), data.len() / pb);
+        let mut b = Breakdown::default();
+        for lo in (0..data.len()).step_by(step) {
+            let hi = (lo + step).min(data.len());
+            // As nobody's: a piece of this ticket met again (more pieces than slots) is
+            // staged like another ticket's.
+            let slot = match pool.acquire(conn, u64::MAX, &mut [], &mut b) {
+                Ok((slot, _)) => slot,
+                Err(_) => return Err(Self::drop_link(&mut link)),
+            };
+            pool.issue(conn, slot, id, mode, &data[lo..hi], lo, &mut b);
+        }
+        b.e2e_ns = start.elapsed().as_nanos() as u64;
+        if let Some(t) = pool.tickets.get_mut(&id) {
+            t.b.add(&b);
+        }
+        Ok(id)
+    }
+
+    /// Waits for ticket `id` and writes its results into `data`.
+    fn complete(&self, id: u64, data: &mut [u8]) -> Result<(), DeviceError> {
+        let start = Instant::now();
+        let mut link = self.link.lock().unwrap_or_else(PoisonError::into_inner);
+        let Link { conn, pool, .. } = &mut *link;
+        let Some(len) = pool.tickets.get(&id).map(|t| t.len) else {
+            return Err(DeviceError::Failed);
+        };
+        if len != data.len() {
+            pool.cancel(id);
+            return Err(DeviceError::Failed);
+        }
+        let mut b = Breakdown::default();
+        let mut error = None;
+        if let Some(conn) = conn.as_ref() {
+            for slot in pool.slots_of(id) {
+                match pool.retire(conn, slot, id, data, &mut b) {
+                    Ok(Some(s)) if s != Status::Ok => {
+                        error.get_or_insert(Fail::Status(s));
+                    }
+                    Ok(_) => {}
+                    Err(f) => {
+                        error = Some(f);
+                        break;
+                    }
+                }
+            }
+        }
+        if matches!(error, Some(Fail::Link)) {
+            let e = Self::drop_link(&mut link);
+            link.pool.tickets.remove(&id);
+            return Err(e);
+        }
+        let pool = &mut link.pool;
+        pool.unstage(id, data, &mut b);
+        let Some(t) = pool.tickets.remove(&id) else {
+            return Err(DeviceError::Failed);
+        };
+        drop(link);
+        match error.or(t.failed) {
+            Some(Fail::Status(s)) => return Err(status_error(s)),
+            Some(Fail::Link) => return Err(DeviceError::TimedOut),
+            None => {}
+        }
+        let mut total = t.b;
+        b.e2e_ns = start.elapsed().as_nanos() as u64;
+        total.add(&b);
+        total.host_ns = total
+            .e2e_ns
+            .saturating_sub(total.transfer_ns + total.wait_ns);
+        self.record(&total);
         Ok(())
     }
 }
 
-enum Fail {
+fn status_error(s: Status) -> DeviceError {
+    if s == Status::BadMode {
+        DeviceError::Declined
+    } else {
+        DeviceError::Failed
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Fail {
     /// The connection broke or a completion did not come.
     Link,
     /// The card answered with an error status.
     Status(Status),
 }
 
-fn ns(since: Instant) -> u64 {
+pub(crate) fn ns(since: Instant) -> u64 {
     since.elapsed().as_nanos() as u64
 }
 
 /// A bound on a request's device time, for the wait's deadline (generous: 100 µs per
 /// polynomial covers the model down to a few MHz).
-fn expected(polys: usize) -> Duration {
+pub(crate) fn expected(polys: usize) -> Duration {
     Duration::from_micros(100 * polys as u64)
 }
 
@@ -304,59 +404,35 @@ fn per_call(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> 
 
 /// The pooled path: chunks written straight into the window's slots, up to
 /// `SLOTS` in flight, results copied out as they complete.
-fn pooled(conn: &mut Conn, mode: Mode, data: &mut [u8], b: &mut Breakdown) -> Result<(), Fail> {
+fn pooled(
+    conn: &mut Conn,
+    pool: &mut Pool,
+    mode: Mode,
+    data: &mut [u8],
+    b: &mut Breakdown,
+) -> Result<(), Fail> {
     let pb = mode.poly_bytes();
     let n = data.len() / pb;
     let cap = (regs::SLOT_BYTES / pb).min(regs::MAX_POLYS as usize);
     // About SLOTS chunks, so that copies overlap device time, but none tiny.
     let chunk = n.div_ceil(regs::SLOTS).max(MIN_CHUNK).min(cap).max(1);
-    let mut inflight: std::collections::VecDeque<(usize, u32, usize, usize)> = Default::default();
     let mut error = None;
-    let mut retire = |conn: &Conn,
-                      inflight: &mut std::collections::VecDeque<(usize, u32, usize, usize)>,
-                      data: &mut [u8],
-                      b: &mut Breakdown|
-     -> Result<(), Fail> {
-        let Some((slot, seq, lo, hi)) = inflight.pop_front() else {
-            return Ok(());
-        };
-        let t = Instant::now();
-        let c = conn
-            .wait(slot, seq, expected((hi - lo) / pb))
-            .map_err(|_| Fail::Link)?;
-        b.wait_ns += ns(t);
-        b.completed(&c);
-        if c.status() != Status::Ok {
-            error.get_or_insert(c.status());
-            return Ok(());
+    let mut check = |s: Option<Status>| {
+        if let Some(s) = s.filter(|&s| s != Status::Ok) {
+            error.get_or_insert(s);
         }
-        let t = Instant::now();
-        conn.window_read(slot * regs::SLOT_BYTES, &mut data[lo..hi]);
-        b.transfer_ns += ns(t);
-        Ok(())
     };
-    for (i, lo) in (0..n).step_by(chunk).enumerate() {
+    for lo in (0..n).step_by(chunk) {
         let hi = (lo + chunk).min(n);
-        let slot = i % regs::SLOTS;
-        if inflight.len() == regs::SLOTS {
-            retire(conn, &mut inflight, data, b)?;
-        }
-        let t = Instant::now();
-        conn.window_write(slot * regs::SLOT_BYTES, &data[lo * pb..hi * pb]);
-        b.transfer_ns += ns(t);
-        let t = Instant::now();
-        let seq = conn.submit(
-            slot,
-            0,
-            (slot * regs::SLOT_BYTES) as u64,
-            mode.encode(),
-            (hi - lo) as u32,
-        );
-        b.ring_ns += ns(t);
-        inflight.push_back((slot, seq, lo * pb, hi * pb));
+        let (slot, retired) = pool.acquire(conn, SYNC, data, b)?;
+        check(retired);
+        // The chunk's bytes, copied before the call goes on to touch `data` again.
+        let (lo, hi) = (lo * pb, hi * pb);
+        let src = &data[lo..hi];
+        pool.issue(conn, slot, SYNC, mode, src, lo, b);
     }
-    while !inflight.is_empty() {
-        retire(conn, &mut inflight, data, b)?;
+    for slot in pool.slots_of(SYNC) {
+        check(pool.retire(conn, slot, SYNC, data, b)?);
     }
     match error {
         Some(s) => Err(Fail::Status(s)),
@@ -445,6 +521,38 @@ impl KernelDevice for CardDevice {
         let bytes =
             unsafe { core::slice::from_raw_parts_mut(coeffs.as_mut_ptr().cast::<u8>(), whole * 2) };
         self.transform(m, bytes)
+    }
+
+    fn pipelines(&self) -> bool {
+        self.mode == DriverMode::Pooled && cfg!(target_endian = "little")
+    }
+
+    fn submit_mldsa(&self, mode: TransformMode, polys: &[MlDsaPoly]) -> Result<u64, DeviceError> {
+        let m = match mode_of(mode) {
+            Some(m @ (Mode::MlDsaNtt | Mode::MlDsaIntt)) if self.pipelines() => m,
+            _ => return Err(DeviceError::Declined),
+        };
+        // SAFETY: as in `transform_mldsa` (1024 bytes per polynomial, no padding), read
+        // only, for the duration of the borrow of `polys`.
+        let bytes =
+            unsafe { core::slice::from_raw_parts(polys.as_ptr().cast::<u8>(), polys.len() * 1024) };
+        self.submit(m, bytes)
+    }
+
+    fn complete_mldsa(&self, ticket: u64, polys: &mut [MlDsaPoly]) -> Result<(), DeviceError> {
+        // SAFETY: as in `transform_mldsa`.
+        let bytes = unsafe {
+            core::slice::from_raw_parts_mut(polys.as_mut_ptr().cast::<u8>(), polys.len() * 1024)
+        };
+        self.complete(ticket, bytes)
+    }
+
+    fn cancel(&self, ticket: u64) {
+        self.link
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pool
+            .cancel(ticket);
     }
 
     fn last_cycles(&self) -> Option<RequestCycles> {

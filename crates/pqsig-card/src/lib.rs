@@ -45,6 +45,7 @@ pub mod ivshmem;
 pub mod ntt_hw;
 pub mod ops;
 pub mod ops_device;
+mod pool;
 pub mod regs;
 pub mod shm;
 pub mod stats;

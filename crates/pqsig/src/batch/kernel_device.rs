@@ -51,4 +51,7 @@ impl Transforms for DeviceTransforms<'_> {
             self.kern.invntt_tomont,
         )
     }
+    fn pipelined(&self) -> Option<&dyn KernelDevice> {
+        self.dev.pipelines().then_some(self.dev)
+    }
 }

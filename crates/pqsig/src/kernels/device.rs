@@ -161,6 +161,33 @@ pub trait KernelDevice: Send + Sync {
     fn last_cycles(&self) -> Option<RequestCycles> {
         None
     }
+    /// Whether the device takes asynchronous ML-DSA requests
+    /// ([`KernelDevice::submit_mldsa`] / [`KernelDevice::complete_mldsa`]), so that a
+    /// caller can keep several in flight and work on the host meanwhile (the batch
+    /// engine then pipelines its ML-DSA verification groups). Devices that say no are
+    /// only ever called through [`KernelDevice::transform_mldsa`].
+    fn pipelines(&self) -> bool {
+        false
+    }
+    /// Starts transforming `polys` (ML-DSA modes; at most [`KernelDevice::max_polys`]):
+    /// the device takes its own copy of the input before returning, so the caller's
+    /// polynomials are untouched until [`KernelDevice::complete_mldsa`]. Returns a
+    /// ticket for that call.
+    fn submit_mldsa(&self, mode: TransformMode, polys: &[Poly]) -> Result<u64, crate::DeviceError> {
+        let _ = (mode, polys);
+        Err(crate::DeviceError::Declined)
+    }
+    /// Waits for the request `ticket` and writes its results into `polys` (the same
+    /// length as submitted). On an error `polys` may be partly written; the seam restores
+    /// it. Each ticket is completed or cancelled once.
+    fn complete_mldsa(&self, ticket: u64, polys: &mut [Poly]) -> Result<(), crate::DeviceError> {
+        let _ = (ticket, polys);
+        Err(crate::DeviceError::Declined)
+    }
+    /// Forgets the request `ticket` (its results are not wanted).
+    fn cancel(&self, ticket: u64) {
+        let _ = ticket;
+    }
     /// Whether the device runs Falcon's SamplerZ (base sampler and BerExp; see
     /// [`crate::kernels::falcon::samplerz::device`]). A process-wide device that says
     /// yes gets every round-3 Falcon signature's sampling requests.
@@ -302,6 +329,85 @@ pub(crate) fn serve_mldsa(
         // Wiped when dropped (Zeroizing): the polynomials may be secret.
         let backup = zeroize::Zeroizing::new(chunk.to_vec());
         let ok = dev.transform_mldsa(mode, chunk).is_ok()
+            && chunk
+                .iter()
+                .all(|p| p.coeffs.iter().all(|&c| c > -bound && c < bound));
+        if !ok {
+            chunk.copy_from_slice(&backup);
+            cpu(chunk);
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+/// An ML-DSA transform started by [`start_mldsa`] and not yet finished: one ticket per
+/// request of at most `max_polys` (`None`: the device refused it, the CPU will run it).
+/// Dropped unfinished, it cancels its tickets.
+pub(crate) struct Started<'d> {
+    dev: &'d dyn KernelDevice,
+    mode: TransformMode,
+    len: usize,
+    step: usize,
+    tickets: alloc::vec::Vec<Option<u64>>,
+}
+
+#[cfg(feature = "std")]
+impl Drop for Started<'_> {
+    fn drop(&mut self) {
+        for t in self.tickets.drain(..).flatten() {
+            self.dev.cancel(t);
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+/// Starts the ML-DSA transform `mode` of `polys` on `dev` without waiting for it
+/// ([`KernelDevice::submit_mldsa`], in requests of at most `max_polys`); the host works
+/// on while the device computes, and [`finish_mldsa`] collects the results. On a device
+/// that does not pipeline, or a mode it does not take, nothing is sent now and
+/// [`finish_mldsa`] runs [`serve_mldsa`].
+pub(crate) fn start_mldsa<'d>(
+    dev: &'d dyn KernelDevice,
+    mode: TransformMode,
+    polys: &[Poly],
+) -> Started<'d> {
+    let step = dev.max_polys().max(1);
+    let tickets = if dev.pipelines() && dev.supports(mode) {
+        polys
+            .chunks(step)
+            .map(|c| dev.submit_mldsa(mode, c).ok())
+            .collect()
+    } else {
+        alloc::vec::Vec::new()
+    };
+    Started {
+        dev,
+        mode,
+        len: polys.len(),
+        step,
+        tickets,
+    }
+}
+
+#[cfg(feature = "std")]
+/// Finishes what [`start_mldsa`] started on the same (unchanged) `polys`: each request's
+/// results, or — for a request that was refused, fails, or comes back out of bounds —
+/// the input restored and `cpu` run on it, as [`serve_mldsa`] does.
+pub(crate) fn finish_mldsa(mut s: Started<'_>, polys: &mut [Poly], cpu: fn(&mut [Poly])) {
+    let (dev, mode) = (s.dev, s.mode);
+    if s.tickets.is_empty() || s.len != polys.len() {
+        drop(s); // cancels whatever was sent
+        return serve_mldsa(dev, mode, polys, cpu);
+    }
+    let bound = match mode {
+        TransformMode::MlDsaNtt => 9 * super::mldsa::Q,
+        _ => super::mldsa::Q,
+    };
+    let tickets = core::mem::take(&mut s.tickets);
+    for (chunk, t) in polys.chunks_mut(s.step).zip(tickets) {
+        // Wiped when dropped (Zeroizing): the polynomials may be secret.
+        let backup = zeroize::Zeroizing::new(chunk.to_vec());
+        let ok = t.is_some_and(|t| dev.complete_mldsa(t, chunk).is_ok())
             && chunk
                 .iter()
                 .all(|p| p.coeffs.iter().all(|&c| c > -bound && c < bound));

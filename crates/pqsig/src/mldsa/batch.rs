@@ -21,6 +21,7 @@ use super::keys::VerifyingKey;
 use super::params::{ParamSet, Params};
 use super::sample;
 use crate::error::Error;
+use crate::kernels::device::KernelDevice;
 use crate::kernels::keccak::sponge::SHAKE256_RATE;
 use crate::kernels::mldsa::{Kernels, Poly};
 use alloc::collections::BTreeMap;
@@ -54,6 +55,12 @@ pub(crate) struct Item<'a> {
 pub(crate) trait Transforms {
     fn ntt(&self, polys: &mut [Poly]);
     fn invntt_tomont(&self, polys: &mut [Poly]);
+    /// A device that takes asynchronous requests (the group's kernel table is its
+    /// fallback): the group is then verified in pipelined sub-groups
+    /// ([`super::pipeline`]), the host preparing one while the device transforms another.
+    fn pipelined(&self) -> Option<&dyn KernelDevice> {
+        None
+    }
 }
 
 /// The kernel table's own transforms.
@@ -81,6 +88,9 @@ pub(crate) fn verify_group(
     items: &[Item<'_>],
     out: &mut [Result<(), Error>],
 ) {
+    if let Some(dev) = tf.pipelined() {
+        return super::pipeline::verify_group(ps, kern, dev, items, out);
+    }
     let mut sc = SCRATCH.with(Cell::take);
     verify_group_in(ps, kern, tf, items, out, &mut sc);
     SCRATCH.with(|c| c.set(sc));
@@ -109,7 +119,7 @@ std::thread_local! {
 }
 
 /// The first `n` polynomials of `v`, growing it if needed (contents unspecified).
-fn grow(v: &mut Vec<Poly>, n: usize) -> &mut [Poly] {
+pub(super) fn grow(v: &mut Vec<Poly>, n: usize) -> &mut [Poly] {
     if v.len() < n {
         v.resize(n, Poly::default());
     }
@@ -158,11 +168,63 @@ fn verify_group_in(
 
     // μ of every item whose key decoded.
     let mut mu = vec![[0u8; 64]; m];
-    compute_mus(kern, items, &views, &mut mu, out);
+    let trs: Vec<Option<&[u8; 64]>> = views.iter().map(|v| v.as_ref().map(|v| v.tr)).collect();
+    compute_mus(kern, items, &trs, &mut mu, out);
 
     // Signatures: length, z, hint, ‖z‖∞ (in the single call's order).
     let z = grow(z, m * l);
     let h = grow(h, m * k);
+    unpack_sigs(p, kern, items, out, z, h);
+    let live: Vec<usize> = (0..m).filter(|&i| out[i].is_ok()).collect();
+    if live.is_empty() {
+        return;
+    }
+
+    // c = SampleInBall(c̃), one SHAKE256 block per signature, multi-way.
+    let c = grow(c, live.len());
+    sample_challenges(p, kern, items, &live, c);
+
+    // Live z vectors side by side, then one NTT call for all z and all c.
+    let n = live.len();
+    let zl = grow(zl, n * l);
+    for (j, &i) in live.iter().enumerate() {
+        zl[j * l..(j + 1) * l].copy_from_slice(&z[i * l..(i + 1) * l]);
+    }
+    tf.ntt(zl);
+    tf.ntt(c);
+
+    // w'_approx = A·z − c·t1·2^d per item, then one inverse NTT for the group.
+    let w1 = grow(w1, n * k);
+    let ct1 = grow(ct1, k);
+    let hl = grow(hl, n * k);
+    for (j, &i) in live.iter().enumerate() {
+        let Some(v) = &views[i] else { continue };
+        approx_w(
+            kern,
+            v,
+            &zl[j * l..(j + 1) * l],
+            &c[j],
+            ct1,
+            &mut w1[j * k..(j + 1) * k],
+        );
+        hl[j * k..(j + 1) * k].copy_from_slice(&h[i * k..(i + 1) * k]);
+    }
+    (kern.reduce32)(w1);
+    tf.invntt_tomont(w1);
+    check_commitments(p, kern, items, &live, &mu, w1, hl, out);
+}
+
+/// Unpacks each signature whose item has not failed yet into `z[i·l..]` and
+/// `h[i·k..]`, failing items in the single call's order: length, hint encoding, ‖z‖∞.
+pub(super) fn unpack_sigs(
+    p: &Params,
+    kern: &Kernels,
+    items: &[Item<'_>],
+    out: &mut [Result<(), Error>],
+    z: &mut [Poly],
+    h: &mut [Poly],
+) {
+    let (k, l) = (p.k, p.l);
     let zb = p.z_bytes();
     for (i, it) in items.iter().enumerate() {
         if out[i].is_err() {
@@ -186,52 +248,64 @@ fn verify_group_in(
             out[i] = Err(Error::VerificationFailed);
         }
     }
-    let live: Vec<usize> = (0..m).filter(|&i| out[i].is_ok()).collect();
-    if live.is_empty() {
-        return;
-    }
+}
 
-    // c = SampleInBall(c̃), one SHAKE256 block per signature, multi-way.
+/// c = SampleInBall(c̃) of the `live` items into `c[j]`: one SHAKE256 block per
+/// signature, multi-way; the rare challenge needing more is sampled alone.
+pub(super) fn sample_challenges(
+    p: &Params,
+    kern: &Kernels,
+    items: &[Item<'_>],
+    live: &[usize],
+    c: &mut [Poly],
+) {
     let ctildes: Vec<&[u8]> = live
         .iter()
         .map(|&i| &items[i].sig[..p.ctilde_len])
         .collect();
     let mut blocks = vec![[0u8; SHAKE256_RATE]; live.len()];
     sample::h256_many(kern, &ctildes, &mut blocks);
-    let c = grow(c, live.len());
     for (j, cj) in c.iter_mut().enumerate() {
         if sample::sample_in_ball_from_block(p, &blocks[j], cj).is_none() {
             sample::sample_in_ball(kern, p, ctildes[j], cj);
         }
     }
+}
 
-    // Live z vectors side by side, then one NTT call for all z and all c.
+/// w'_approx = Â·NTT(z) − NTT(c)·NTT(t1·2^d) of one item into `w` (`ct1`: k scratch
+/// polynomials).
+pub(super) fn approx_w(
+    kern: &Kernels,
+    v: &KeyView<'_>,
+    z_hat: &[Poly],
+    c_hat: &Poly,
+    ct1: &mut [Poly],
+    w: &mut [Poly],
+) {
+    (kern.matvec_montgomery)(w, v.a_hat, z_hat);
+    (kern.pointwise_montgomery)(ct1, c_hat, v.t1_hat);
+    (kern.sub)(w, ct1);
+}
+
+/// The last steps for the `live` items, given w'_approx after the inverse NTT (`w1`,
+/// item `live[j]` at `j·k`) and their hints side by side (`hl`): w1 = UseHint(h, w'),
+/// c̃' = H(μ ‖ w1Encode(w1)) multi-way (every input has 64 + k·w1_bytes bytes), and
+/// item `i` fails unless c̃' = c̃.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_commitments(
+    p: &Params,
+    kern: &Kernels,
+    items: &[Item<'_>],
+    live: &[usize],
+    mu: &[[u8; 64]],
+    w1: &mut [Poly],
+    hl: &mut [Poly],
+    out: &mut [Result<(), Error>],
+) {
+    let k = p.k;
     let n = live.len();
-    let zl = grow(zl, n * l);
-    for (j, &i) in live.iter().enumerate() {
-        zl[j * l..(j + 1) * l].copy_from_slice(&z[i * l..(i + 1) * l]);
-    }
-    tf.ntt(zl);
-    tf.ntt(c);
-
-    // w'_approx = A·z − c·t1·2^d per item, then one inverse NTT for the group.
-    let w1 = grow(w1, n * k);
-    let ct1 = grow(ct1, k);
-    let hl = grow(hl, n * k);
-    for (j, &i) in live.iter().enumerate() {
-        let Some(v) = &views[i] else { continue };
-        let w = &mut w1[j * k..(j + 1) * k];
-        (kern.matvec_montgomery)(w, v.a_hat, &zl[j * l..(j + 1) * l]);
-        (kern.pointwise_montgomery)(ct1, &c[j], v.t1_hat);
-        (kern.sub)(w, ct1);
-        hl[j * k..(j + 1) * k].copy_from_slice(&h[i * k..(i + 1) * k]);
-    }
-    (kern.reduce32)(w1);
-    tf.invntt_tomont(w1);
     (kern.caddq)(w1);
     (kern.use_hint)(p.gamma2, w1, hl);
-
-    // c̃' = H(μ ‖ w1Encode(w1)), multi-way: every input has 64 + k·w1_bytes bytes.
     let w1b = p.w1_bytes();
     let rec = 64 + k * w1b;
     let mut inputs = vec![0u8; n * rec];
@@ -243,6 +317,7 @@ fn verify_group_in(
         }
     }
     let refs: Vec<&[u8]> = inputs.chunks_exact(rec).collect();
+    let mut blocks = vec![[0u8; SHAKE256_RATE]; n];
     sample::h256_many(kern, &refs, &mut blocks);
     for (j, &i) in live.iter().enumerate() {
         if blocks[j][..p.ctilde_len] != items[i].sig[..p.ctilde_len] {
@@ -252,10 +327,10 @@ fn verify_group_in(
 }
 
 /// What verification needs of a key.
-struct KeyView<'a> {
-    tr: &'a [u8; 64],
-    a_hat: &'a [Poly],
-    t1_hat: &'a [Poly],
+pub(super) struct KeyView<'a> {
+    pub tr: &'a [u8; 64],
+    pub a_hat: &'a [Poly],
+    pub t1_hat: &'a [Poly],
 }
 
 /// The keys decoded by the batch path, side by side (no per-key copies): key `j`'s Â is
@@ -291,30 +366,50 @@ fn decode_keys<'s>(
     a_buf: &'s mut Vec<Poly>,
     t_buf: &'s mut Vec<Poly>,
 ) -> Decoded<'s> {
-    let idx: Vec<usize> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(i, it)| match it.key {
-            KeyIn::Encoded(pk) if pk.len() == p.pk_len() => Some(i),
-            KeyIn::Encoded(_) => {
-                out[i] = Err(Error::InvalidKey);
-                None
-            }
-            KeyIn::Object(_) => None,
-        })
-        .collect();
-    if idx.is_empty() {
+    let keys = distinct_keys(p, items, out);
+    if keys.pks.is_empty() {
         return Decoded::default();
     }
-    // One decode per distinct key (many items under one key are common: a service
-    // verifying one signer's documents). Keys are told apart by ρ first, then in full.
-    let mut pks: Vec<&[u8]> = Vec::new();
+    let tr = expand_keys(p, kern, &keys.pks, a_buf);
+    let a_hat = &a_buf[..keys.pks.len() * p.k * p.l];
+    let t1 = grow(t_buf, keys.pks.len() * p.k);
+    unpack_t1s(p, kern, &keys.pks, t1);
+    tf.ntt(t1);
+    Decoded {
+        slot: keys.slot,
+        tr,
+        a_hat,
+        t1_hat: t1,
+    }
+}
+
+/// The keys of a group given as encodings, one entry per distinct key: item `i` has
+/// key `slot[i]` of `pks`.
+pub(super) struct KeySet<'a> {
+    pub slot: Vec<Option<usize>>,
+    pub pks: Vec<&'a [u8]>,
+}
+
+/// The distinct keys given as encodings (a key of the wrong length fails its item with
+/// `InvalidKey`). One decode per distinct key: many items under one key are common (a
+/// service verifying one signer's documents). Keys are told apart by ρ first, then in
+/// full.
+pub(super) fn distinct_keys<'a>(
+    p: &Params,
+    items: &[Item<'a>],
+    out: &mut [Result<(), Error>],
+) -> KeySet<'a> {
+    let mut pks: Vec<&'a [u8]> = Vec::new();
     let mut slot = vec![None; items.len()];
     let mut by_rho: BTreeMap<&[u8], Vec<usize>> = BTreeMap::new();
-    for &i in &idx {
-        let KeyIn::Encoded(pk) = items[i].key else {
+    for (i, it) in items.iter().enumerate() {
+        let KeyIn::Encoded(pk) = it.key else {
             continue;
         };
+        if pk.len() != p.pk_len() {
+            out[i] = Err(Error::InvalidKey);
+            continue;
+        }
         let same = by_rho.entry(&pk[..32]).or_default();
         let j = match same.iter().find(|&&j| pks[j] == pk) {
             Some(&j) => j,
@@ -326,13 +421,22 @@ fn decode_keys<'s>(
         };
         slot[i] = Some(j);
     }
+    KeySet { slot, pks }
+}
+
+/// tr = H(pk) of every key, multi-way (returned), and Â = ExpandA(ρ) into
+/// `a_buf[j·k·l..]` for key `j`, seeds ρ ‖ j ‖ i eight lanes at a time across keys.
+pub(super) fn expand_keys(
+    p: &Params,
+    kern: &Kernels,
+    pks: &[&[u8]],
+    a_buf: &mut Vec<Poly>,
+) -> Vec<[u8; 64]> {
     let (k, l) = (p.k, p.l);
     let n = pks.len();
-
     let mut blocks = vec![[0u8; SHAKE256_RATE]; n];
-    sample::h256_many(kern, &pks, &mut blocks);
+    sample::h256_many(kern, pks, &mut blocks);
 
-    // ExpandA of every key: seeds ρ ‖ j ‖ i, eight lanes at a time across keys.
     let kl = k * l;
     let a_hat = grow(a_buf, n * kl);
     let seeds: Vec<[u8; 34]> = (0..n * kl)
@@ -353,33 +457,29 @@ fn decode_keys<'s>(
             kern, &refs, &mut outs, &f,
         );
     }
+    blocks
+        .iter()
+        .map(|b| core::array::from_fn(|t| b[t]))
+        .collect()
+}
 
-    let t1 = grow(t_buf, n * k);
+/// t1·2^d of every key into `t1[j·k..]` (before its NTT).
+pub(super) fn unpack_t1s(p: &Params, kern: &Kernels, pks: &[&[u8]], t1: &mut [Poly]) {
+    let k = p.k;
     for (key, pk) in pks.iter().enumerate() {
         for (t, poly) in t1[key * k..(key + 1) * k].iter_mut().enumerate() {
             encode::unpack_t1(&pk[32 + 320 * t..32 + 320 * (t + 1)], poly);
         }
     }
     (kern.shiftl)(t1);
-    tf.ntt(t1);
-
-    Decoded {
-        slot,
-        tr: blocks
-            .iter()
-            .map(|b| core::array::from_fn(|t| b[t]))
-            .collect(),
-        a_hat,
-        t1_hat: t1,
-    }
 }
 
 /// μ of each item with a usable key: external μ checked for length; pure messages
 /// checked for context length, then hashed multi-way in groups of equal input length.
-fn compute_mus(
+pub(super) fn compute_mus(
     kern: &Kernels,
     items: &[Item<'_>],
-    views: &[Option<KeyView<'_>>],
+    trs: &[Option<&[u8; 64]>],
     mu: &mut [[u8; 64]],
     out: &mut [Result<(), Error>],
 ) {
@@ -389,7 +489,7 @@ fn compute_mus(
         if out[i].is_err() {
             continue;
         }
-        let Some(v) = &views[i] else { continue };
+        let Some(tr) = trs[i] else { continue };
         match it.msg {
             MsgIn::Mu(m) => match <&[u8; 64]>::try_from(m) {
                 Ok(m) => mu[i] = *m,
@@ -399,13 +499,13 @@ fn compute_mus(
                 if ctx.len() > 255 {
                     out[i] = Err(Error::ContextTooLong);
                 } else if msg.len() > MU_COPY_LIMIT {
-                    match super::compute_mu_on(kern.permute1, v.tr, ctx, msg) {
+                    match super::compute_mu_on(kern.permute1, tr, ctx, msg) {
                         Ok(m) => mu[i] = m,
                         Err(e) => out[i] = Err(e),
                     }
                 } else {
                     let mut b = Vec::with_capacity(66 + ctx.len() + msg.len());
-                    b.extend_from_slice(v.tr);
+                    b.extend_from_slice(tr);
                     b.extend_from_slice(&[0, ctx.len() as u8]);
                     b.extend_from_slice(ctx);
                     b.extend_from_slice(msg);

@@ -16,6 +16,8 @@
 
 #[cfg(feature = "std")]
 pub(crate) mod batch;
+#[cfg(feature = "std")]
+mod pipeline;
 pub(crate) mod encode;
 pub(crate) mod keygen;
 pub mod keys;
