@@ -16,13 +16,13 @@
 
 #[cfg(feature = "std")]
 pub(crate) mod batch;
-#[cfg(feature = "std")]
-mod pipeline;
 pub(crate) mod encode;
 pub(crate) mod keygen;
 pub mod keys;
 pub mod mu;
 pub mod params;
+#[cfg(feature = "std")]
+mod pipeline;
 pub mod prehash;
 pub(crate) mod sample;
 pub(crate) mod sign;
