@@ -100,7 +100,58 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== cargo fmt --check, cargo clippy -D warnings"
+# Two forms. The default (the README's test command) is every vector suite on every
+# backend this CPU has, the service, the key files, the Python package, the constant-time
+# and NEON checks; `--full` (what .ci/run runs) adds the hardware and systems stages of
+# Steps 2-6 in their short forms: the card's socket demo, the Cortex-M4 baseline, liboqs on
+# the card, the Verilator/Icarus/Yosys stage with the RTL devices' KATs, and the kernel
+# driver under QEMU. Each stage's wall time is printed at the end (docs/TESTING.md).
+FULL=0
+case "${1:-}" in
+  --full) FULL=1 ;;
+  "") ;;
+  *) echo "usage: scripts/test-all.sh [--full]" >&2; exit 2 ;;
+esac
+T_START=$SECONDS
+STAGE_T=$SECONDS
+STAGE_NAME=""
+STAGE_TIMES=""
+stage_end() {
+  if [ -n "$STAGE_NAME" ]; then
+    STAGE_TIMES="$STAGE_TIMES$(printf '%6ds  %s' $((SECONDS - STAGE_T)) "$STAGE_NAME")"$'\n'
+  fi
+}
+# stage TITLE: a stage of both forms.
+stage() {
+  stage_end
+  STAGE_NAME="$1"
+  STAGE_T=$SECONDS
+  echo "== $1"
+}
+# full_stage TITLE: a stage of the full form only (true when it is to run).
+full_stage() {
+  if [ "$FULL" = 1 ]; then
+    stage "$1"
+    return 0
+  fi
+  stage_end
+  STAGE_NAME=""
+  echo "== $1"
+  echo "SKIPPED: full form only (scripts/test-all.sh --full)"
+  return 1
+}
+report_times() {
+  local rc=$?
+  stage_end
+  STAGE_NAME=""
+  echo "== stage times (wall, $([ "$FULL" = 1 ] && echo full || echo default) form)"
+  printf '%s' "$STAGE_TIMES"
+  printf '%6ds  total\n' $((SECONDS - T_START))
+  return $rc
+}
+trap report_times EXIT
+
+stage "cargo fmt --check, cargo clippy -D warnings"
 if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all --check
 else
@@ -112,35 +163,36 @@ else
   echo "SKIPPED: cargo clippy (the clippy component is not installed)"
 fi
 
-echo "== cargo test (auto-selected backend: every available backend in the vector suites)"
+stage "cargo test (auto-selected backend: every available backend in the vector suites)"
 cargo test
 
-echo "== pqsig-server (HTTP service end to end; key store on SQLite and on a real PostgreSQL)"
+stage "pqsig-server (HTTP service end to end; key store on SQLite and on a real PostgreSQL)"
 # The integration tests start the server on loopback ports with temporary databases and
 # start their own PostgreSQL cluster (as the postgres user). A missing PostgreSQL fails
 # here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a local run.
 PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}" cargo test -p pqsig-server
 
-echo "== card: socket demo (pqsig serve --device card / card-per-call, pqsig client; card counters)"
-# The CLI that `cargo test` built above. Full form: socket-demo.sh [ROUNDS].
-for dev in card card-per-call; do
-  DEVICE=$dev PQSIG_BIN="${CARGO_TARGET_DIR:-target}/debug/pqsig" crates/pqsig-card/scripts/socket-demo.sh 1
-done
+if full_stage "card: socket demo (pqsig serve --device card / card-per-call, pqsig client; card counters)"; then
+  # The CLI that `cargo test` built above. Full form: socket-demo.sh [ROUNDS].
+  for dev in card card-per-call; do
+    DEVICE=$dev PQSIG_BIN="${CARGO_TARGET_DIR:-target}/debug/pqsig" crates/pqsig-card/scripts/socket-demo.sh 1
+  done
+fi
 
-echo "== the small CLI (pqsig-cli --no-default-features: no server stack): keygen/sign/verify"
+stage "the small CLI (pqsig-cli --no-default-features: no server stack): keygen/sign/verify"
 # Its features differ from the test build's, so the library is compiled again (at
 # opt-level 0: this is a smoke test). It takes target/debug/pqsig; the next cargo command
 # puts the full binary back there.
 CARGO_PROFILE_DEV_OPT_LEVEL=0 CARGO_PROFILE_DEV_DEBUG=0 cargo build -p pqsig-cli --no-default-features
 crates/pqsig-cli/scripts/small-build-smoke.sh "${CARGO_TARGET_DIR:-target}/debug/pqsig"
 
-echo "== cargo test with PQSIG_BACKEND=portable (forced portable run)"
+stage "cargo test with PQSIG_BACKEND=portable (forced portable run)"
 PQSIG_BACKEND=portable cargo test
 
-echo "== Falcon / FN-DSA with emulated floating point (feature fpr-emulated)"
+stage "Falcon / FN-DSA with emulated floating point (feature fpr-emulated)"
 cargo test -p pqsig --features fpr-emulated --test 'falcon_*' --test 'fndsa_*' --test 'fpr_*'
 
-echo "== no_std + alloc build of the library"
+stage "no_std + alloc build of the library"
 cargo build -p pqsig --no-default-features
 NOSTD_TARGET=thumbv7em-none-eabihf
 if rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET" \
@@ -151,25 +203,26 @@ else
   echo "SKIPPED: bare-metal no_std build ($NOSTD_TARGET could not be installed with rustup)"
 fi
 
-echo "== Cortex-M4 software baseline, short form (QEMU mps2-an386, emulated binary64)"
-# One Falcon-512 and one ML-DSA-44 keygen/signature/verification on the no_std core under
-# qemu-system-arm, every output checked against the host's native-f64 run (full form:
-# scripts/m4-baseline.sh --json; docs/M4-BASELINE.md). .ci/run installs qemu-system-arm.
-if ! command -v qemu-system-arm >/dev/null 2>&1; then
-  echo "SKIPPED: Cortex-M4 baseline (qemu-system-arm not installed)"
-elif ! rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET"; then
-  echo "SKIPPED: Cortex-M4 baseline ($NOSTD_TARGET not installed)"
-else
-  scripts/m4-baseline.sh --short
-  # The Falcon co-design model's host/device split (docs/REPRODUCING.md): the same ELF,
-  # traced on the Falcon kernels only (about 20 s), checked by the model (FFT call count,
-  # host + device = total, a hand-computed case).
-  M4_ELF="${CARGO_TARGET_DIR:-target}/pqsig-m4/$NOSTD_TARGET/release/pqsig-m4"
-  scripts/m4-func-split.py "$M4_ELF" Falcon-512 \
-    | scripts/falcon-cycle-model.py --split - --check > /dev/null
+if full_stage "Cortex-M4 software baseline, short form (QEMU mps2-an386, emulated binary64)"; then
+  # One Falcon-512 and one ML-DSA-44 keygen/signature/verification on the no_std core under
+  # qemu-system-arm, every output checked against the host's native-f64 run (full form:
+  # scripts/m4-baseline.sh --json; docs/M4-BASELINE.md). .ci/run installs qemu-system-arm.
+  if ! command -v qemu-system-arm >/dev/null 2>&1; then
+    echo "SKIPPED: Cortex-M4 baseline (qemu-system-arm not installed)"
+  elif ! rustup target list --installed 2>/dev/null | grep -qx "$NOSTD_TARGET"; then
+    echo "SKIPPED: Cortex-M4 baseline ($NOSTD_TARGET not installed)"
+  else
+    scripts/m4-baseline.sh --short
+    # The Falcon co-design model's host/device split (docs/REPRODUCING.md): the same ELF,
+    # traced on the Falcon kernels only (about 20 s), checked by the model (FFT call count,
+    # host + device = total, a hand-computed case).
+    M4_ELF="${CARGO_TARGET_DIR:-target}/pqsig-m4/$NOSTD_TARGET/release/pqsig-m4"
+    scripts/m4-func-split.py "$M4_ELF" Falcon-512 \
+      | scripts/falcon-cycle-model.py --split - --check > /dev/null
+  fi
 fi
 
-echo "== constant-time check (valgrind memcheck, secret inputs poisoned)"
+stage "constant-time check (valgrind memcheck, secret inputs poisoned)"
 if command -v valgrind >/dev/null 2>&1; then
   # Feature ct-check: the library's declassification hooks (src/ct.rs) speak to memcheck.
   cargo build --release -p pqsig --example ct_check --example ct_whole --features ct-check
@@ -194,7 +247,7 @@ else
   echo "SKIPPED: constant-time check (valgrind not installed)"
 fi
 
-echo "== stack frames (no function of the library over 64 KB; issue 4's memory budget)"
+stage "stack frames (no function of the library over 64 KB; issue 4's memory budget)"
 if command -v objdump >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   # The CLI binary links every scheme and backend; frames are read from its prologues.
   cargo build --release -p pqsig-cli
@@ -204,14 +257,14 @@ else
   echo "SKIPPED: stack-frame check (needs objdump and python3)"
 fi
 
-echo "== NTT study self-tests (studies/winograd: the Python butterfly units are exact)"
+stage "NTT study self-tests (studies/winograd: the Python butterfly units are exact)"
 if command -v python3 >/dev/null 2>&1; then
   (cd studies/winograd && python3 -m unittest -q test_units)
 else
   echo "SKIPPED: NTT study self-tests (python3 not installed)"
 fi
 
-echo "== ML-DSA key files against pyca cryptography (PEM/DER both ways, signatures both ways)"
+stage "ML-DSA key files against pyca cryptography (PEM/DER both ways, signatures both ways)"
 # A virtual environment with cryptography pinned (50.x writes and reads RFC 9881 seed-form
 # PKCS#8); reused between runs. SKIPPED when python3's venv/pip or the package index is
 # unavailable.
@@ -238,7 +291,7 @@ else
   echo "SKIPPED: pyca cryptography interop (could not create a venv with cryptography==$PYCA_VERSION: needs python3-venv and the package index)"
 fi
 
-echo "== aarch64 / NEON (cross-built, run under qemu-aarch64)"
+stage "aarch64 / NEON (cross-built, run under qemu-aarch64)"
 AARCH64_TARGET=aarch64-unknown-linux-gnu
 AARCH64_MISSING=""
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 \
@@ -261,7 +314,8 @@ if [ -z "$AARCH64_MISSING" ]; then
   # and neon): about 6.5 CPU minutes under emulation (two test threads). For a quicker
   # local run, PQSIG_AARCH64_KAT=neon checks the NEON backend only (the portable backend
   # is the same target-independent Rust that stages 1 and 2 run through every KAT).
-  case "${PQSIG_AARCH64_KAT:-all}" in
+  # The default form checks the NEON backend only; --full runs every backend.
+  case "${PQSIG_AARCH64_KAT:-$([ "$FULL" = 1 ] && echo all || echo neon)}" in
     all) env -u PQSIG_BACKEND cargo test -p pqsig --target "$AARCH64_TARGET" --test snova_kat ;;
     neon) PQSIG_BACKEND=neon cargo test -p pqsig --target "$AARCH64_TARGET" --test snova_kat ;;
     *) echo "error: PQSIG_AARCH64_KAT must be 'all' or 'neon'" >&2; exit 2 ;;
@@ -270,7 +324,7 @@ else
   echo "SKIPPED: aarch64/NEON stage (missing:$AARCH64_MISSING)"
 fi
 
-echo "== Python package (crates/pqsig-py: pip install into a venv, pytest)"
+stage "Python package (crates/pqsig-py: pip install into a venv, pytest)"
 PY_TARGET="${CARGO_TARGET_DIR:-target}"
 mkdir -p "$PY_TARGET"
 PY_TARGET="$(cd "$PY_TARGET" && pwd)"   # absolute: maturin runs cargo from crates/pqsig-py
@@ -289,113 +343,116 @@ else
   echo "         and pip must be able to download pytest and maturin)"
 fi
 
-echo "== liboqs on the card (hw/liboqs/run.sh --short: ML-DSA-44 through a timed card)"
-# liboqs (the oqs-sys crate's tree, .ci/run fetches it) patched so its reference ML-DSA
-# NTTs go through the C library to a card the script starts; liboqs's own test_sig and
-# kat_sig --all (sha256 against liboqs's kats.json). Uses the C library and CLI that the
-# `cargo test` stage built; the liboqs build is kept in the target directory. Full form
-# (all three sets, timings): hw/liboqs/run.sh OUTDIR (hw/liboqs/README.md).
-LIBOQS_TGT="${CARGO_TARGET_DIR:-target}"
-# The static library as the C tests find it: deps/ (where its compile writes it) first.
-LIBOQS_FFI="$LIBOQS_TGT/debug/deps/libpqsig_ffi.a"
-[ -f "$LIBOQS_FFI" ] || LIBOQS_FFI="$LIBOQS_TGT/debug/libpqsig_ffi.a"
-if [ -f "$LIBOQS_FFI" ] && [ -x "$LIBOQS_TGT/debug/pqsig" ]; then
-  PQSIG_FFI_LIB="$LIBOQS_FFI" PQSIG_CLI="$LIBOQS_TGT/debug/pqsig" \
+if full_stage "liboqs on the card (hw/liboqs/run.sh --short: ML-DSA-44 through a timed card)"; then
+  # liboqs (the oqs-sys crate's tree, .ci/run fetches it) patched so its reference ML-DSA
+  # NTTs go through the C library to a card the script starts; liboqs's own test_sig and
+  # kat_sig --all (sha256 against liboqs's kats.json). Uses the C library and CLI that the
+  # `cargo test` stage built; the liboqs build is kept in the target directory. Full form
+  # (all three sets, timings): hw/liboqs/run.sh OUTDIR (hw/liboqs/README.md).
+  LIBOQS_TGT="${CARGO_TARGET_DIR:-target}"
+  # The static library as the C tests find it: deps/ (where its compile writes it) first.
+  LIBOQS_FFI="$LIBOQS_TGT/debug/deps/libpqsig_ffi.a"
+  [ -f "$LIBOQS_FFI" ] || LIBOQS_FFI="$LIBOQS_TGT/debug/libpqsig_ffi.a"
+  if [ -f "$LIBOQS_FFI" ] && [ -x "$LIBOQS_TGT/debug/pqsig" ]; then
+    PQSIG_FFI_LIB="$LIBOQS_FFI" PQSIG_CLI="$LIBOQS_TGT/debug/pqsig" \
+      hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
+  else
     hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
-else
-  hw/liboqs/run.sh --short "$LIBOQS_TGT/liboqs-short"
+  fi
 fi
 
-echo "== hardware: the NTT accelerator (hw/ntt: Verilator co-simulation, Icarus, Yosys; short forms)"
-# .ci/run installs Debian's verilator, iverilog and yosys. Full forms: hw/ntt/test.sh
-# --full, hw/ntt/report.sh --json (docs/HARDWARE.md).
-if command -v verilator >/dev/null 2>&1; then
-  hw/ntt/test.sh
-  if command -v yosys >/dev/null 2>&1; then
-    hw/ntt/report.sh --json --short
+if full_stage "hardware: the NTT accelerator (hw/ntt: Verilator co-simulation, Icarus, Yosys; short forms)"; then
+  # .ci/run installs Debian's verilator, iverilog and yosys. Full forms: hw/ntt/test.sh
+  # --full, hw/ntt/report.sh --json (docs/HARDWARE.md).
+  if command -v verilator >/dev/null 2>&1; then
+    hw/ntt/test.sh
+    if command -v yosys >/dev/null 2>&1; then
+      hw/ntt/report.sh --json --short
+    else
+      echo "SKIPPED: hw/ntt/report.sh (yosys not installed)"
+    fi
+    # Falcon's binary64 units and FFT/iFFT engine (hw/falcon, docs/HARDWARE-FALCON.md):
+    # 10^6 random pairs per operation against fpr::emulated, FFT/iFFT n = 512, 1024
+    # against the kernels, Icarus benches; Artix-7 synthesis of fpadd, fpmul, fft512.
+    # Full forms: hw/falcon/test.sh --full, hw/falcon/report.sh --json.
+    hw/falcon/test.sh
+    if command -v yosys >/dev/null 2>&1; then
+      hw/falcon/report.sh --json --short
+    else
+      echo "SKIPPED: hw/falcon/report.sh (yosys not installed)"
+    fi
+    # The CLI with the simulated accelerator as kernel device `rtl-ntt`: every NTT of
+    # keygen, signing and verification runs on the RTL, and the KAT output must not change.
+    cargo build -p pqsig-cli --features hw-sim
+    HW_CLI="${CARGO_TARGET_DIR:-target}/debug/pqsig"
+    HW_TMP="$(mktemp -d)"
+    "$HW_CLI" device list | grep -q '^rtl-ntt ' || { echo "rtl-ntt not listed"; exit 1; }
+    for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
+      "$HW_CLI" kat --alg "$alg" --count 10 > "$HW_TMP/cpu.rsp"
+      "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 10 > "$HW_TMP/rtl.rsp"
+      cmp "$HW_TMP/cpu.rsp" "$HW_TMP/rtl.rsp"
+      echo "   $alg: 10 KAT records through rtl-ntt byte-identical to the CPU's"
+    done
+    # Every official round-3 Falcon KAT record (100 per set) through the device.
+    for f in falcon512-KAT falcon1024-KAT; do
+      alg=$([ "$f" = falcon512-KAT ] && echo Falcon-512 || echo Falcon-1024)
+      "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 100 > "$HW_TMP/$f.rsp"
+      python3 scripts/vectors.py cat "falcon/round3/$f.rsp" | cmp "$HW_TMP/$f.rsp" -
+      echo "   $alg: all 100 official KAT records through rtl-ntt"
+    done
+    # Falcon's FFT/iFFT and SamplerZ on the simulated hw/falcon engine and sampler
+    # (device rtl-falcon): official round-3 records, byte-identical, with per-record device
+    # cycles (kat --cycles). Reduced for the 1024 sets: all 100 records of Falcon-512 and
+    # Falcon-padded-512 (about 0.15 s each here), the first 25 of Falcon-1024 and
+    # Falcon-padded-1024 (about 0.5 s each: the sampler serves 2,048 requests per
+    # signature); the full form runs all 400: RTL_FALCON_1024=100.
+    "$HW_CLI" device list | grep -q '^rtl-falcon ' || { echo "rtl-falcon not listed"; exit 1; }
+    for f in falcon512-KAT:Falcon-512:round3:100 falcon-padded-512-KAT:Falcon-padded-512:round3-padded:100 \
+             falcon1024-KAT:Falcon-1024:round3:${RTL_FALCON_1024:-25} \
+             falcon-padded-1024-KAT:Falcon-padded-1024:round3-padded:${RTL_FALCON_1024:-25}; do
+      IFS=: read -r file alg dir n <<< "$f"
+      "$HW_CLI" --device rtl-falcon kat --alg "$alg" --count "$n" --cycles "$HW_TMP/$file.cycles" > "$HW_TMP/$file.rsp"
+      python3 scripts/vectors.py cat "falcon/$dir/$file.rsp" > "$HW_TMP/$file.want"
+      head -n $((2 + 9 * n)) "$HW_TMP/$file.want" | cmp - "$HW_TMP/$file.rsp"
+      [ "$(wc -l < "$HW_TMP/$file.cycles")" -eq "$n" ] || { echo "$alg: cycle lines missing"; exit 1; }
+      echo "   $alg: $n official KAT records through rtl-falcon"
+    done
+    rm -rf "$HW_TMP"
+    # rtl-falcon in the library's seam: KAT records byte-exact (key generation and signing),
+    # no failed device request, signing cycles equal to the engine's formulas, the SamplerZ plug.
+    cargo test -p pqsig-hwsim --test rtl_falcon_kat
+    # The card with the rtl accelerator (pqsig_hwsim::RtlNtt behind the card process).
+    cargo test -p pqsig-card --features rtl --test rtl
+    ACCEL=rtl PQSIG_BIN="$HW_CLI" crates/pqsig-card/scripts/socket-demo.sh 1
   else
-    echo "SKIPPED: hw/ntt/report.sh (yosys not installed)"
+    echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
   fi
-  # Falcon's binary64 units and FFT/iFFT engine (hw/falcon, docs/HARDWARE-FALCON.md):
-  # 10^6 random pairs per operation against fpr::emulated, FFT/iFFT n = 512, 1024
-  # against the kernels, Icarus benches; Artix-7 synthesis of fpadd, fpmul, fft512.
-  # Full forms: hw/falcon/test.sh --full, hw/falcon/report.sh --json.
-  hw/falcon/test.sh
-  if command -v yosys >/dev/null 2>&1; then
-    hw/falcon/report.sh --json --short
+fi
+
+if full_stage "Linux driver /dev/ntt_hw under QEMU (hw/linux/run.sh --short)"; then
+  LINUX_MISSING=""
+  command -v qemu-system-x86_64 >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING qemu-system-x86"
+  ls /boot/vmlinuz-* >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-image-amd64"
+  ls -d /lib/modules/*/build >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-headers-amd64"
+  { [ -x /bin/busybox ] && ! readelf -l /bin/busybox 2>/dev/null | grep -q INTERP; } \
+    || LINUX_MISSING="$LINUX_MISSING busybox-static"
+  command -v cpio >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING cpio"
+  if [ -z "$LINUX_MISSING" ]; then
+    cargo build --release -p pqsig-cli
+    LINUX_RC=0
+    PQSIG_GUEST_BIN="${CARGO_TARGET_DIR:-target}/release/pqsig" NTT_HW_TIMEOUT=600 \
+      hw/linux/run.sh --short || LINUX_RC=$?
+    if [ "$LINUX_RC" = 3 ]; then
+      echo "SKIPPED: Linux driver under QEMU (hw/linux/run.sh found the tools incomplete)"
+    elif [ "$LINUX_RC" != 0 ]; then
+      exit "$LINUX_RC"
+    fi
   else
-    echo "SKIPPED: hw/falcon/report.sh (yosys not installed)"
+    echo "SKIPPED: Linux driver under QEMU (not installed:$LINUX_MISSING)"
   fi
-  # The CLI with the simulated accelerator as kernel device `rtl-ntt`: every NTT of
-  # keygen, signing and verification runs on the RTL, and the KAT output must not change.
-  cargo build -p pqsig-cli --features hw-sim
-  HW_CLI="${CARGO_TARGET_DIR:-target}/debug/pqsig"
-  HW_TMP="$(mktemp -d)"
-  "$HW_CLI" device list | grep -q '^rtl-ntt ' || { echo "rtl-ntt not listed"; exit 1; }
-  for alg in ML-DSA-44 ML-DSA-65 ML-DSA-87; do
-    "$HW_CLI" kat --alg "$alg" --count 10 > "$HW_TMP/cpu.rsp"
-    "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 10 > "$HW_TMP/rtl.rsp"
-    cmp "$HW_TMP/cpu.rsp" "$HW_TMP/rtl.rsp"
-    echo "   $alg: 10 KAT records through rtl-ntt byte-identical to the CPU's"
-  done
-  # Every official round-3 Falcon KAT record (100 per set) through the device.
-  for f in falcon512-KAT falcon1024-KAT; do
-    alg=$([ "$f" = falcon512-KAT ] && echo Falcon-512 || echo Falcon-1024)
-    "$HW_CLI" --device rtl-ntt kat --alg "$alg" --count 100 > "$HW_TMP/$f.rsp"
-    python3 scripts/vectors.py cat "falcon/round3/$f.rsp" | cmp "$HW_TMP/$f.rsp" -
-    echo "   $alg: all 100 official KAT records through rtl-ntt"
-  done
-  # Falcon's FFT/iFFT and SamplerZ on the simulated hw/falcon engine and sampler
-  # (device rtl-falcon): official round-3 records, byte-identical, with per-record device
-  # cycles (kat --cycles). Reduced for the 1024 sets: all 100 records of Falcon-512 and
-  # Falcon-padded-512 (about 0.15 s each here), the first 25 of Falcon-1024 and
-  # Falcon-padded-1024 (about 0.5 s each: the sampler serves 2,048 requests per
-  # signature); the full form runs all 400: RTL_FALCON_1024=100.
-  "$HW_CLI" device list | grep -q '^rtl-falcon ' || { echo "rtl-falcon not listed"; exit 1; }
-  for f in falcon512-KAT:Falcon-512:round3:100 falcon-padded-512-KAT:Falcon-padded-512:round3-padded:100 \
-           falcon1024-KAT:Falcon-1024:round3:${RTL_FALCON_1024:-25} \
-           falcon-padded-1024-KAT:Falcon-padded-1024:round3-padded:${RTL_FALCON_1024:-25}; do
-    IFS=: read -r file alg dir n <<< "$f"
-    "$HW_CLI" --device rtl-falcon kat --alg "$alg" --count "$n" --cycles "$HW_TMP/$file.cycles" > "$HW_TMP/$file.rsp"
-    python3 scripts/vectors.py cat "falcon/$dir/$file.rsp" > "$HW_TMP/$file.want"
-    head -n $((2 + 9 * n)) "$HW_TMP/$file.want" | cmp - "$HW_TMP/$file.rsp"
-    [ "$(wc -l < "$HW_TMP/$file.cycles")" -eq "$n" ] || { echo "$alg: cycle lines missing"; exit 1; }
-    echo "   $alg: $n official KAT records through rtl-falcon"
-  done
-  rm -rf "$HW_TMP"
-  # rtl-falcon in the library's seam: KAT records byte-exact (key generation and signing),
-  # no failed device request, signing cycles equal to the engine's formulas, the SamplerZ plug.
-  cargo test -p pqsig-hwsim --test rtl_falcon_kat
-  # The card with the rtl accelerator (pqsig_hwsim::RtlNtt behind the card process).
-  cargo test -p pqsig-card --features rtl --test rtl
-  ACCEL=rtl PQSIG_BIN="$HW_CLI" crates/pqsig-card/scripts/socket-demo.sh 1
-else
-  echo "SKIPPED: hardware stage (verilator not installed; .ci/run installs it)"
 fi
 
-echo "== Linux driver /dev/ntt_hw under QEMU (hw/linux/run.sh --short)"
-LINUX_MISSING=""
-command -v qemu-system-x86_64 >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING qemu-system-x86"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-image-amd64"
-ls -d /lib/modules/*/build >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING linux-headers-amd64"
-{ [ -x /bin/busybox ] && ! readelf -l /bin/busybox 2>/dev/null | grep -q INTERP; } \
-  || LINUX_MISSING="$LINUX_MISSING busybox-static"
-command -v cpio >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING cpio"
-if [ -z "$LINUX_MISSING" ]; then
-  cargo build --release -p pqsig-cli
-  LINUX_RC=0
-  PQSIG_GUEST_BIN="${CARGO_TARGET_DIR:-target}/release/pqsig" NTT_HW_TIMEOUT=600 \
-    hw/linux/run.sh --short || LINUX_RC=$?
-  if [ "$LINUX_RC" = 3 ]; then
-    echo "SKIPPED: Linux driver under QEMU (hw/linux/run.sh found the tools incomplete)"
-  elif [ "$LINUX_RC" != 0 ]; then
-    exit "$LINUX_RC"
-  fi
-else
-  echo "SKIPPED: Linux driver under QEMU (not installed:$LINUX_MISSING)"
-fi
-
-echo "== fuzzing, short form (fuzz/run.sh --short 15: every target, 15 s each)"
+stage "fuzzing, short form (fuzz/run.sh --short 15: every target, 15 s each)"
 if [ "${PQSIG_TEST_FUZZ:-0}" != 1 ]; then
   echo "SKIPPED: fuzzing (opt-in with PQSIG_TEST_FUZZ=1: the instrumented build does not fit the CI time budget yet; full form fuzz/run.sh, docs/FUZZING.md)"
 elif command -v rustup >/dev/null 2>&1 && cargo +nightly fuzz --version >/dev/null 2>&1; then
@@ -406,10 +463,10 @@ else
   echo "SKIPPED: fuzzing (needs the nightly toolchain and cargo-fuzz; .ci/run installs them)"
 fi
 
-echo "== unsafe audit (every unsafe block outside #[target_feature] code has a SAFETY line)"
+stage "unsafe audit (every unsafe block outside #[target_feature] code has a SAFETY line)"
 python3 scripts/unsafe-audit.py
 
-echo "== Miri (bounded subset of the library's unit tests, portable backend)"
+stage "Miri (bounded subset of the library's unit tests, portable backend)"
 if [ "${PQSIG_TEST_MIRI:-0}" != 1 ]; then
   echo "SKIPPED: Miri (opt-in with PQSIG_TEST_MIRI=1: scripts/miri.sh)"
 elif command -v rustup >/dev/null 2>&1 && cargo +nightly miri --version >/dev/null 2>&1; then
