@@ -228,9 +228,9 @@ fn main() {
             let (dec, msgs) = (&dec, &msgs);
             let mut c = vec![0u16; n];
             units.push((
-                format!("hash_to_point_msg_with [{b}]"),
+                format!("hash_to_point_msg_on [{b}]"),
                 Box::new(move |i| {
-                    hash::hash_to_point_msg_with(b, &dec[i].nonce, &msgs[i], &mut c);
+                    hash::hash_to_point_msg_on(b, &dec[i].nonce, &msgs[i], &mut c);
                     black_box(&c);
                 }),
             ));

@@ -20,7 +20,7 @@ use pqsig::falcon::params::NONCE_LEN;
 use pqsig::falcon::{keygen_from_seed, ParamSet, VerifyingKey};
 use pqsig::kernels::falcon::ntt;
 use pqsig::kernels::internals::falcon::codec::{comp_decode, comp_encode};
-use pqsig::kernels::internals::falcon::hash::hash_to_point_msg_with;
+use pqsig::kernels::internals::falcon::hash::hash_to_point_msg_on;
 use pqsig::kernels::internals::falcon::verify::PreparedPublicKey;
 use pqsig::kernels::keccak::f1600::{keccak_f1600, permute1_for};
 use pqsig::kernels::keccak::sponge::{Sha3, Shake128, Shake256};
@@ -216,11 +216,11 @@ fn hash_to_point_every_backend_agrees() {
             let nonce: [u8; NONCE_LEN] = rng.bytes(NONCE_LEN).try_into().unwrap();
             let msg = rng.bytes(mlen);
             let mut want = vec![0u16; n];
-            hash_to_point_msg_with(Backend::Portable, &nonce, &msg, &mut want);
+            hash_to_point_msg_on(Backend::Portable, &nonce, &msg, &mut want);
             assert!(want.iter().all(|&c| c < 12289));
             for b in Backend::available() {
                 let mut got = vec![0u16; n];
-                hash_to_point_msg_with(b, &nonce, &msg, &mut got);
+                hash_to_point_msg_on(b, &nonce, &msg, &mut got);
                 assert_eq!(got, want, "{b} logn {logn} mlen {mlen}");
             }
         }

@@ -181,7 +181,7 @@ fn hash_to_points(
         alone.extend_from_slice(quads.remainder());
     }
     for i in alone {
-        super::hash::hash_to_point_msg_with(
+        super::hash::hash_to_point_msg_on(
             k.backend,
             &nonces[i],
             items[i].msg,

@@ -27,10 +27,10 @@ const REJECT: u32 = 5 * params::Q;
 /// sponge stands after the last 8-byte lane a word was read from (up to three words of it
 /// unread), or after the last word read if it was not on a lane boundary to begin with.
 pub fn hash_to_point(sponge: &mut Shake256, c: &mut [u16]) {
-    hash_to_point_on(ntt::active(), sponge, c)
+    hash_to_point_with(ntt::active(), sponge, c)
 }
 
-fn hash_to_point_on(k: &NttKernels, sponge: &mut Shake256, c: &mut [u16]) {
+fn hash_to_point_with(k: &NttKernels, sponge: &mut Shake256, c: &mut [u16]) {
     let n = c.len();
     let mut filled = 0;
     // Words straight from the state's lanes, by the backend's kernel.
@@ -62,15 +62,15 @@ fn hash_to_point_on(k: &NttKernels, sponge: &mut Shake256, c: &mut [u16]) {
 /// c = HashToPoint(SHAKE256(nonce ‖ message)), `c.len()` coefficients, with the
 /// process-wide backend.
 pub fn hash_to_point_msg(nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
-    hash_to_point_msg_with(select::active(), nonce, msg, c)
+    hash_to_point_msg_on(select::active(), nonce, msg, c)
 }
 
 /// [`hash_to_point_msg`] with backend `b`'s Keccak permutation.
-pub fn hash_to_point_msg_with(b: Backend, nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
+pub fn hash_to_point_msg_on(b: Backend, nonce: &[u8; NONCE_LEN], msg: &[u8], c: &mut [u16]) {
     let mut sponge = Shake256::new().with_permutation(permute1_for(b));
     sponge.absorb(nonce);
     sponge.absorb(msg);
-    hash_to_point_on(ntt::kernels(b), &mut sponge, c);
+    hash_to_point_with(ntt::kernels(b), &mut sponge, c);
 }
 
 /// Incremental c = HashToPoint(SHAKE256(nonce ‖ message)): the nonce first, then the
@@ -153,7 +153,7 @@ impl PointHasher {
 
     /// Fills `c` (any length: `c.len()` coefficients of the stream) with the point.
     pub(crate) fn finalize_raw(mut self, c: &mut [u16]) {
-        hash_to_point_on(ntt::kernels(self.backend), &mut self.sponge, c)
+        hash_to_point_with(ntt::kernels(self.backend), &mut self.sponge, c)
     }
 }
 
@@ -239,7 +239,7 @@ mod tests {
             assert!(c.iter().all(|&v| (v as u32) < params::Q));
             for b in Backend::available() {
                 let mut cb = vec![0u16; n];
-                hash_to_point_msg_with(b, &nonce, b"message", &mut cb);
+                hash_to_point_msg_on(b, &nonce, b"message", &mut cb);
                 assert_eq!(cb, c, "{b}");
             }
         }

@@ -15,7 +15,7 @@
 //! whether G fits), which key generation / key import treat as public.
 
 use super::codec;
-use super::hash::hash_to_point_msg_with;
+use super::hash::hash_to_point_msg_on;
 use super::params::{self, NONCE_LEN};
 use crate::error::Error;
 use crate::kernels::falcon::codec::kernels as codec_kernels;
@@ -211,7 +211,7 @@ impl PreparedPublicKey {
             return Err(Error::InvalidSignature);
         }
         let mut c0 = [0u16; NMAX];
-        hash_to_point_msg_with(k.backend, nonce, msg, &mut c0[..n]);
+        hash_to_point_msg_on(k.backend, nonce, msg, &mut c0[..n]);
         if verify_raw_with(k, &c0[..n], s2, &self.h_ntt, self.logn) {
             Ok(())
         } else {
@@ -249,7 +249,7 @@ impl PreparedPublicKey {
             codec::signature_rest(body, used, padded)?;
         } else {
             let nonce = codec::decode_signature_into_with(ck, s2, sig, self.logn, padded)?;
-            hash_to_point_msg_with(k.backend, &nonce, msg, c0);
+            hash_to_point_msg_on(k.backend, &nonce, msg, c0);
         }
         if norm_ok(k, c0, s2, &self.h_ntt, self.logn) {
             Ok(())

@@ -80,7 +80,7 @@ pub mod internals {
         /// first).
         pub mod hash {
             pub use crate::falcon::hash::{
-                hash_to_point, hash_to_point_msg, hash_to_point_msg_with,
+                hash_to_point, hash_to_point_msg, hash_to_point_msg_on,
             };
         }
         /// Verification from raw encodings, h and the private-key completion.

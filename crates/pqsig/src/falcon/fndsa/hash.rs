@@ -157,12 +157,12 @@ pub(crate) fn hash_to_point_on(
     mu: &[u8; MU_LEN],
     c: &mut [u16],
 ) {
-    hash_to_point_with(b, nonce, mu, c, || {})
+    hash_to_point_interleaved_on(b, nonce, mu, c, || {})
 }
 
 /// [`hash_to_point_on`], calling `between` after each squeezed block (independent work
 /// the caller wants the CPU to overlap with the next permutation).
-pub(crate) fn hash_to_point_with(
+pub(crate) fn hash_to_point_interleaved_on(
     b: crate::kernels::select::Backend,
     nonce: &[u8; NONCE_LEN],
     mu: &[u8; MU_LEN],

@@ -9,7 +9,7 @@
 //! Everything here is public data; no constant-time requirement.
 
 use super::codec::CompDecoder;
-use super::hash::hash_to_point_with;
+use super::hash::hash_to_point_interleaved_on;
 use super::params::{signature_size, B_INF, MU_LEN, NONCE_LEN, Q, SQBETA};
 use crate::error::Error;
 use crate::kernels::falcon::ntt::NttKernels;
@@ -42,7 +42,7 @@ pub(crate) fn verify_mu(
     let (c, t) = buf[..2 * n].split_at_mut(n);
     let step = (n / 16).max(3);
     let mut done = 0;
-    hash_to_point_with(k.backend, &nonce, mu, c, || {
+    hash_to_point_interleaved_on(k.backend, &nonce, mu, c, || {
         let end = (done + step).min(n);
         dec.decode(&mut s2[done..end]);
         done = end;

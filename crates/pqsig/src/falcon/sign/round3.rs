@@ -176,7 +176,7 @@ fn sign_bytes(
     sign_once: impl FnMut(&[u16], &mut Shake256, &mut [i16]) -> Result<(), Error>,
 ) -> Result<Vec<u8>, Error> {
     let mut hm = vec![0u16; 1usize << logn];
-    hash::hash_to_point_msg_with(b, nonce, msg, &mut hm);
+    hash::hash_to_point_msg_on(b, nonce, msg, &mut hm);
     sign_point(b, logn, &hm, nonce, seed, format, sign_once)
 }
 

@@ -121,7 +121,7 @@ fn hash_and_decode_entry(
 /// a shift per coefficient) that leaves most execution ports idle, the permutation keeps
 /// the vector ports busy, so side by side they take little more than the permutations
 /// alone. Results and errors are exactly those of `falcon::codec::comp_decode` (the returned length, or
-/// `None`) and `falcon::hash::hash_to_point_msg_with` (`c0`); `k` supplies the sampling kernel.
+/// `None`) and `falcon::hash::hash_to_point_msg_on` (`c0`); `k` supplies the sampling kernel.
 ///
 /// # Safety
 /// The CPU must support AVX2, AVX-512F, AVX-512VL, LZCNT, BMI1 and BMI2.
