@@ -87,7 +87,6 @@
 //! somewhat less than before the barriers (when LLVM vectorised and if-converted the
 //! loops); only `div` got slower (≈ 55 ns before).
 
-use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A binary64 value computed with integer instructions only.
 ///
@@ -719,43 +718,8 @@ impl PartialOrd for Fpr {
     }
 }
 
-impl Add for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn add(self, o: Fpr) -> Fpr {
-        Fpr::add(self, o)
-    }
-}
-impl Sub for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn sub(self, o: Fpr) -> Fpr {
-        Fpr::sub(self, o)
-    }
-}
-impl Mul for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn mul(self, o: Fpr) -> Fpr {
-        Fpr::mul(self, o)
-    }
-}
-impl Div for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn div(self, o: Fpr) -> Fpr {
-        Fpr::div(self, o)
-    }
-}
-impl Neg for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn neg(self) -> Fpr {
-        Fpr::neg(self)
-    }
-}
-
-impl zeroize::DefaultIsZeroes for Fpr {}
+// Operators and zeroize: one definition for both implementations (see the parent module).
+super::fpr_operators!(Fpr);
 
 #[cfg(test)]
 mod tests {

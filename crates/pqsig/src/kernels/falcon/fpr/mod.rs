@@ -21,6 +21,50 @@
 // and those bits are what the KATs check (tests compare them with `to_bits`).
 #![allow(clippy::excessive_precision)]
 
+// `a + b` and friends, and zeroize, for either implementation: the operators forward to
+// the inherent methods of the same name. Defined before the modules that invoke it.
+macro_rules! fpr_operators {
+    ($t:ty) => {
+        impl core::ops::Add for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn add(self, o: $t) -> $t {
+                <$t>::add(self, o)
+            }
+        }
+        impl core::ops::Sub for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn sub(self, o: $t) -> $t {
+                <$t>::sub(self, o)
+            }
+        }
+        impl core::ops::Mul for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn mul(self, o: $t) -> $t {
+                <$t>::mul(self, o)
+            }
+        }
+        impl core::ops::Div for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn div(self, o: $t) -> $t {
+                <$t>::div(self, o)
+            }
+        }
+        impl core::ops::Neg for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn neg(self) -> $t {
+                <$t>::neg(self)
+            }
+        }
+        impl zeroize::DefaultIsZeroes for $t {}
+    };
+}
+use fpr_operators;
+
 pub mod emulated;
 pub mod native;
 

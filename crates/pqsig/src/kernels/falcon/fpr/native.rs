@@ -4,7 +4,6 @@
 //! never fuses `a*b + c` into an FMA on its own, so results are bit-identical to the
 //! emulated implementation and to the C reference built without FMA.
 
-use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// A binary64 value computed with the FPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
@@ -171,40 +170,5 @@ fn sqrt(x: f64) -> f64 {
     }
 }
 
-impl Add for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn add(self, o: Fpr) -> Fpr {
-        Fpr::add(self, o)
-    }
-}
-impl Sub for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn sub(self, o: Fpr) -> Fpr {
-        Fpr::sub(self, o)
-    }
-}
-impl Mul for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn mul(self, o: Fpr) -> Fpr {
-        Fpr::mul(self, o)
-    }
-}
-impl Div for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn div(self, o: Fpr) -> Fpr {
-        Fpr::div(self, o)
-    }
-}
-impl Neg for Fpr {
-    type Output = Fpr;
-    #[inline(always)]
-    fn neg(self) -> Fpr {
-        Fpr::neg(self)
-    }
-}
-
-impl zeroize::DefaultIsZeroes for Fpr {}
+// Operators and zeroize: one definition for both implementations (see the parent module).
+super::fpr_operators!(Fpr);
