@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# The project's test command (README "Run the tests"; CI runs exactly this).
+# The project's test command (README "Run the tests"; CI runs it with --full: the
+# stages marked [full] below run only then; docs/TESTING.md lists every stage's time).
 #
 # 0. Formatting and lints: `cargo fmt --all --check` and `cargo clippy --all-targets -- -D
 #    warnings` over the default members (both need the rustfmt and clippy components,
 #    which `.ci/run` installs through rustup; without rustup they say SKIPPED).
 #
 # `cargo test` covers the default members (library, CLI, C library, socket protocol with
-# its Python example client); the bench crate is left out because it builds peer
-# libraries (liboqs via cmake) that the tests do not need.
+# its Python example client, the service); the bench crate is left out because it builds
+# peer libraries (liboqs via cmake) that the tests do not need.
 #
 # 1. The whole test suite with automatic backend selection. The vector suites (ACVP,
-#    Wycheproof) loop over every backend available on this CPU themselves.
-# 1b. The service (crates/pqsig-server, not a default member): its integration tests over
-#    HTTP, and the key-store tests against a PostgreSQL server they start themselves
-#    (`.ci/run` installs postgresql).
-# 1c. The socket demo on the card (crates/pqsig-card/scripts/socket-demo.sh, short form:
+#    Wycheproof) loop over every backend available on this CPU themselves. The service's
+#    integration tests run over HTTP, and its key-store tests against a PostgreSQL server
+#    they start themselves (`.ci/run` installs postgresql).
+# 1c. [full] The socket demo on the card (crates/pqsig-card/scripts/socket-demo.sh, short form:
 #    one round per ML-DSA set): a `timed` card, `pqsig serve --device card` reaching it
 #    through PQSIG_CARD, `pqsig client` signing and verifying over the binary protocol; the
 #    card's NTT / inverse-NTT request counters (`pqsig card --stats`) must grow. Both
@@ -30,7 +30,7 @@
 #    without the FPU.
 # 4. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
-# 4b. The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
+# 4b. [full] The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
 #    mps2-an386): Falcon-512 and ML-DSA-44 keygen, signing and verification on the no_std
 #    core with emulated binary64, digests checked against the host; then one traced
 #    Falcon-512 run split per function, checked by scripts/falcon-cycle-model.py. SKIPPED
@@ -60,11 +60,11 @@
 #    algorithm, Wycheproof ML-DSA seed vectors, CLI interop, pickling, a multiprocessing
 #    pool). SKIPPED when python3 -m venv / pip cannot be used (python3-venv missing, or
 #    pytest and maturin cannot be downloaded).
-# 9b. liboqs on the card (hw/liboqs/run.sh --short): liboqs's ML-DSA reference code with
+# 9b. [full] liboqs on the card (hw/liboqs/run.sh --short): liboqs's ML-DSA reference code with
 #    its polynomial-vector NTTs sent through the C library to a `timed` card; liboqs's
 #    test_sig and KATs for ML-DSA-44 (needs cmake; `.ci/run` installs it and fetches the
 #    oqs-sys crate's liboqs tree).
-# 10. The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
+# 10. [full] The hardware NTT accelerator (hw/ntt), when verilator is installed (`.ci/run`
 #    installs verilator, iverilog, yosys): the Verilator co-simulation against the
 #    library kernels (radix-2 and Winograd radix-8 cores), every ACVP ML-DSA vector
 #    with the simulated accelerator as the kernel device, the Winograd schedule check
@@ -80,7 +80,7 @@
 #    and the engine with the SamplerZ RTL as device `rtl-falcon`: round-3 Falcon KAT
 #    records through it (all 100 of each 512 set, the first 25 of each 1024 set; about
 #    a minute) and its seam test.
-# 11. The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
+# 11. [full] The kernel driver (hw/linux), when QEMU, Debian's kernel image and its headers and
 #    busybox-static are installed (`.ci/run` installs them): hw/linux/run.sh --short
 #    builds ntt_hw.ko, boots the kernel under QEMU with the card on ivshmem, loads the
 #    driver, runs the ML-DSA-44 KAT (count 2) through --device ntt-hw (byte-identical to
@@ -163,14 +163,13 @@ else
   echo "SKIPPED: cargo clippy (the clippy component is not installed)"
 fi
 
-stage "cargo test (auto-selected backend: every available backend in the vector suites)"
+stage "cargo test (auto-selected backend: every available backend in the vector suites; the service on SQLite and PostgreSQL)"
+# The service's integration tests start the server on loopback ports with temporary
+# databases and start their own PostgreSQL cluster (as the postgres user). A missing
+# PostgreSQL fails here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a
+# local run.
+export PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}"
 cargo test
-
-stage "pqsig-server (HTTP service end to end; key store on SQLite and on a real PostgreSQL)"
-# The integration tests start the server on loopback ports with temporary databases and
-# start their own PostgreSQL cluster (as the postgres user). A missing PostgreSQL fails
-# here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a local run.
-PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}" cargo test -p pqsig-server
 
 if full_stage "card: socket demo (pqsig serve --device card / card-per-call, pqsig client; card counters)"; then
   # The CLI that `cargo test` built above. Full form: socket-demo.sh [ROUNDS].
@@ -250,7 +249,9 @@ fi
 stage "stack frames (no function of the library over 64 KB; issue 4's memory budget)"
 if command -v objdump >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   # The CLI binary links every scheme and backend; frames are read from its prologues.
-  cargo build --release -p pqsig-cli
+  # The small build (no server stack: the library's functions are the same, and it
+  # builds in a fraction of the time); the Python and kernel-driver stages reuse it.
+  cargo build --release -p pqsig-cli --no-default-features
   objdump -d --no-show-raw-insn "${CARGO_TARGET_DIR:-target}/release/pqsig" \
     | scripts/stack-frames.py --limit 65536 --top 5
 else
@@ -438,7 +439,7 @@ if full_stage "Linux driver /dev/ntt_hw under QEMU (hw/linux/run.sh --short)"; t
     || LINUX_MISSING="$LINUX_MISSING busybox-static"
   command -v cpio >/dev/null 2>&1 || LINUX_MISSING="$LINUX_MISSING cpio"
   if [ -z "$LINUX_MISSING" ]; then
-    cargo build --release -p pqsig-cli
+    cargo build --release -p pqsig-cli --no-default-features   # built above: a no-op
     LINUX_RC=0
     PQSIG_GUEST_BIN="${CARGO_TARGET_DIR:-target}/release/pqsig" NTT_HW_TIMEOUT=600 \
       hw/linux/run.sh --short || LINUX_RC=$?
