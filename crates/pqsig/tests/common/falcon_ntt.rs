@@ -271,4 +271,3 @@ pub fn hash_words_match_model(k: &NttKernels) {
         assert_eq!(got[..filled], init[..filled], "{b} round {round}");
     }
 }
-

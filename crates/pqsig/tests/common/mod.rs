@@ -91,13 +91,14 @@ pub fn backends() -> Vec<pqsig::Backend> {
 }
 
 /// The first line of a per-ISA test (docs/ARCHITECTURE.md, "Per-ISA tests"): build.rs
-/// enabled the test because the build host has backend `b`'s ISA; if this CPU lacks it
-/// the test fails rather than passing without checking anything.
+/// leaves the test enabled only where the build host has backend `b`'s ISA; if this CPU
+/// lacks it anyway (`--include-ignored`, a target folder built on another machine) the
+/// test fails rather than passing without checking anything.
 pub fn require(b: pqsig::Backend) {
     assert!(
         b.is_available(),
-        "{b}: build.rs found it on the build host but this CPU lacks it \
-         (a target folder built on another machine?)"
+        "{b} is not available on this CPU: this per-ISA test cannot run here \
+         (see build.rs)"
     );
 }
 

@@ -212,7 +212,10 @@ mod tests {
     #[test]
     #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
     fn matches_four_scalar_permutations() {
-        assert!(Backend::Avx2.is_available(), "build.rs enabled this test; the CPU lacks it");
+        assert!(
+            Backend::Avx2.is_available(),
+            "this CPU lacks the ISA of this test (see build.rs)"
+        );
         crate::kernels::keccak::x4::check_four_scalar_permutations(permute4_avx2, 16);
     }
 }

@@ -356,7 +356,10 @@ mod tests {
     #[test]
     #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
     fn pairs_match_serial() {
-        assert!(Backend::Avx2.is_available(), "build.rs enabled this test; the CPU lacks AVX2");
+        assert!(
+            Backend::Avx2.is_available(),
+            "this CPU lacks the ISA of this test (see build.rs)"
+        );
         let mut st = 0x5eed_u64;
         for logn in [2u32, 5, 9, 10] {
             for t in 0..20u8 {
@@ -387,7 +390,10 @@ mod tests {
     #[test]
     #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
     fn approx_exp_error() {
-        assert!(Backend::Avx2.is_available(), "build.rs enabled this test; the CPU lacks AVX2");
+        assert!(
+            Backend::Avx2.is_available(),
+            "this CPU lacks the ISA of this test (see build.rs)"
+        );
         let mut st = 99u64;
         let mut worst = 0f64;
         for i in 0..200_000u64 {

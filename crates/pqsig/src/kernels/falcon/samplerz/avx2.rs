@@ -1295,5 +1295,4 @@ mod tests {
         // SAFETY: AVX2 asserted above.
         unsafe { isa_tests::cache_and_decisions_are_exact(rebuild, decide8) }
     }
-
 }

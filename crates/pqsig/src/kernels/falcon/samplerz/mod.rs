@@ -71,7 +71,12 @@ mod avx512;
 pub mod device;
 pub mod portable;
 // The test bodies the SIMD files' unit tests share.
-#[cfg(all(test, feature = "std", target_arch = "x86_64", not(feature = "fpr-emulated")))]
+#[cfg(all(
+    test,
+    feature = "std",
+    target_arch = "x86_64",
+    not(feature = "fpr-emulated")
+))]
 mod isa_tests;
 
 use crate::kernels::falcon::fpr::{self, Fpr};
