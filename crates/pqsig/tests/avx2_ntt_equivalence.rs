@@ -2,31 +2,40 @@
 //! random inputs spanning each kernel's documented input bounds (kernels/mldsa/mod.rs and
 //! the avx2 doc comments): congruence mod q (bit-identity where the AVX2 kernel promises
 //! it), the documented output bounds, and NTT-based products against a schoolbook
-//! negacyclic product. Skipped (with a message) where AVX2 is unavailable.
+//! negacyclic product. The bodies are `common`'s `check_*`, shared with
+//! `avx512_ntt_equivalence.rs`. Ignored where the build host lacks AVX2 (build.rs);
+//! failing where the running CPU lacks it.
 
 mod common;
 
 use common::{
-    check_invntt_extremes, check_matvec, check_ntt_inverse_round_trip, check_ntt_products,
-    check_pointwise, check_transform, max_abs, XorShift, QL,
+    check_arith, check_invntt_extremes, check_matvec, check_matvec_short_matrix_panics,
+    check_ntt_inverse_round_trip, check_ntt_products, check_ntt_unit_vectors, check_pointwise,
+    check_transform, QL,
 };
-use pqsig::kernels::mldsa::{kernels, Kernels, Q};
+use pqsig::kernels::mldsa::{kernels, Kernels};
 use pqsig::Backend;
 
-fn tables() -> Option<(&'static Kernels, &'static Kernels)> {
-    if !Backend::Avx2.is_available() {
-        println!("skipped: AVX2 is not available on this CPU/target");
-        return None;
-    }
+/// (portable, avx2) tables, asserting that this CPU has AVX2.
+fn tables() -> (&'static Kernels, &'static Kernels) {
+    common::require(Backend::Avx2);
     let (p, a) = (kernels(Backend::Portable), kernels(Backend::Avx2));
     assert_eq!(p.backend, Backend::Portable);
     assert_eq!(a.backend, Backend::Avx2);
-    Some((p, a))
+    (p, a)
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+fn ntt_unit_vectors() {
+    let (pk, ak) = tables();
+    check_ntt_unit_vectors(pk, ak);
+}
+
+#[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
 fn ntt_matches_portable() {
-    let Some((pk, ak)) = tables() else { return };
+    let (pk, ak) = tables();
     // Documented: |a| < 8.54q (the seam allows 9q).
     let seen = check_transform(
         "ntt",
@@ -40,8 +49,9 @@ fn ntt_matches_portable() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
 fn invntt_matches_portable() {
-    let Some((pk, ak)) = tables() else { return };
+    let (pk, ak) = tables();
     // Documented: |a| < 3q/4 (the seam allows q).
     check_transform(
         "invntt_tomont",
@@ -56,8 +66,9 @@ fn invntt_matches_portable() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
 fn pointwise_matches_portable_exactly() {
-    let Some((pk, ak)) = tables() else { return };
+    let (pk, ak) = tables();
     // Operand ranges whose products stay within 2^31·q: NTT outputs of both backends
     // (< 9q) times each other, and a wide operand times a reduced one.
     let ranges = [
@@ -69,66 +80,31 @@ fn pointwise_matches_portable_exactly() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
 fn matvec_matches_portable_exactly() {
-    let Some((pk, ak)) = tables() else { return };
+    let (pk, ak) = tables();
     // Up to 7 terms: |Σ| ≤ 7·9q·q < 2^31·q.
     check_matvec(pk, ak, 300, 7, false);
 }
 
 #[test]
-fn arith_matches_portable_exactly() {
-    let Some((pk, ak)) = tables() else { return };
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
-    for round in 0..300 {
-        let n = 1 + round % 8;
-
-        // reduce32: any a ≤ 2^31 − 2^22 − 1.
-        let input = rng.polys(n, i32::MIN as i64, (1 << 31) - (1 << 22) - 1);
-        let (mut want, mut got) = (input.clone(), input.clone());
-        (pk.reduce32)(&mut want);
-        (ak.reduce32)(&mut got);
-        assert_eq!(want, got, "reduce32");
-        assert!(max_abs(&got) <= 6283008, "reduce32 bound");
-
-        // caddq: a > −q (any i32 above); std output when also a < q.
-        for (lo, hi) in [(-(QL - 1), QL - 1), (-(QL - 1), i32::MAX as i64)] {
-            let input = rng.polys(n, lo, hi);
-            let (mut want, mut got) = (input.clone(), input.clone());
-            (pk.caddq)(&mut want);
-            (ak.caddq)(&mut got);
-            assert_eq!(want, got, "caddq");
-            if hi < QL {
-                assert!(
-                    got.iter()
-                        .flat_map(|p| p.coeffs.iter())
-                        .all(|&c| (0..Q).contains(&c)),
-                    "caddq std"
-                );
-            }
-        }
-
-        // add, sub: wrapping, over the shorter slice.
-        let x = rng.polys(n, i32::MIN as i64, i32::MAX as i64);
-        let y = rng.polys(n + round % 2, i32::MIN as i64, i32::MAX as i64);
-        for (name, pf, af) in [("add", pk.add, ak.add), ("sub", pk.sub, ak.sub)] {
-            let (mut want, mut got) = (x.clone(), x.clone());
-            pf(&mut want, &y);
-            af(&mut got, &y);
-            assert_eq!(want, got, "{name}");
-        }
-
-        // shiftl: |a| < 2^18.
-        let input = rng.polys(n, -(1 << 18) + 1, (1 << 18) - 1);
-        let (mut want, mut got) = (input.clone(), input.clone());
-        (pk.shiftl)(&mut want);
-        (ak.shiftl)(&mut got);
-        assert_eq!(want, got, "shiftl");
-    }
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+fn matvec_short_matrix_panics() {
+    let (_, ak) = tables();
+    check_matvec_short_matrix_panics(ak);
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+fn arith_matches_portable_exactly() {
+    let (pk, ak) = tables();
+    check_arith(pk, ak);
+}
+
+#[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
 fn ntt_products_round_trip() {
-    let Some((pk, ak)) = tables() else { return };
+    let (pk, ak) = tables();
     // Every combination of backends for (forward, product, inverse).
     check_ntt_products(&[
         (ak, ak, ak),
@@ -140,7 +116,8 @@ fn ntt_products_round_trip() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
 fn ntt_inverse_round_trip() {
-    let Some((_, ak)) = tables() else { return };
+    let (_, ak) = tables();
     check_ntt_inverse_round_trip(ak);
 }

@@ -4,25 +4,25 @@
 //! comments): congruence mod q and the documented output bounds for the transforms,
 //! bit-identity for the products, bit-identity of the transforms with the AVX2 kernels
 //! (they promise the same arithmetic), and NTT-based products against a schoolbook
-//! negacyclic product. Skipped (with a message) where AVX-512 is unavailable.
+//! negacyclic product. The bodies are `common`'s `check_*`, shared with
+//! `avx2_ntt_equivalence.rs`. Ignored where the build host lacks AVX-512 (build.rs);
+//! failing where the running CPU lacks it.
 
 mod common;
 
 use common::{
-    check_congruent, check_invntt_extremes, check_matvec, check_ntt_inverse_round_trip,
-    check_ntt_products, check_pointwise, check_transform, N, QL,
+    check_arith, check_invntt_extremes, check_matvec, check_matvec_short_matrix_panics,
+    check_ntt_inverse_round_trip, check_ntt_products, check_ntt_unit_vectors, check_pointwise,
+    check_transform, N, QL,
 };
 use pqsig::kernels::mldsa::{kernels, Kernels, Poly};
 use pqsig::Backend;
 
-/// (portable, avx2, avx512) tables, or None (with a message) without AVX-512.
-fn tables() -> Option<(&'static Kernels, &'static Kernels, &'static Kernels)> {
-    if !Backend::Avx512.is_available() {
-        println!("skipped: AVX-512 (F, VL, BW, DQ) is not available on this CPU/target");
-        return None;
-    }
-    // The avx512 backend requires AVX2 as well.
-    assert!(Backend::Avx2.is_available());
+/// (portable, avx2, avx512) tables, asserting that this CPU has AVX-512 (and so AVX2,
+/// which the avx512 backend requires).
+fn tables() -> (&'static Kernels, &'static Kernels, &'static Kernels) {
+    common::require(Backend::Avx512);
+    common::require(Backend::Avx2);
     let (p, a, z) = (
         kernels(Backend::Portable),
         kernels(Backend::Avx2),
@@ -31,35 +31,20 @@ fn tables() -> Option<(&'static Kernels, &'static Kernels, &'static Kernels)> {
     assert_eq!(p.backend, Backend::Portable);
     assert_eq!(a.backend, Backend::Avx2);
     assert_eq!(z.backend, Backend::Avx512);
-    Some((p, a, z))
+    (p, a, z)
 }
 
-/// Unit vectors and single-coefficient inputs: each lands in a different lane and
-/// register of each layout, so a wrong shuffle or twiddle shows up with its index.
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn ntt_unit_vectors() {
-    let Some((pk, _, zk)) = tables() else { return };
-    for i in 0..N {
-        for v in [1, -(QL - 1), QL - 1] {
-            let mut input = Poly::default();
-            input.coeffs[i] = v as i32;
-            let mut want = [input];
-            let mut got = [input];
-            (pk.ntt)(&mut want);
-            (zk.ntt)(&mut got);
-            check_congruent(&format!("ntt(e_{i}·{v})"), &want, &got, 854, 100);
-            let mut want = [input];
-            let mut got = [input];
-            (pk.invntt_tomont)(&mut want);
-            (zk.invntt_tomont)(&mut got);
-            check_congruent(&format!("invntt(e_{i}·{v})"), &want, &got, 3, 4);
-        }
-    }
+    let (pk, _, zk) = tables();
+    check_ntt_unit_vectors(pk, zk);
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn ntt_matches_portable_and_avx2() {
-    let Some((pk, ak, zk)) = tables() else { return };
+    let (pk, ak, zk) = tables();
     // Documented: |a| < 8.54q (the seam allows 9q); bit-identical to avx2.
     let seen = check_transform(
         "ntt",
@@ -73,8 +58,9 @@ fn ntt_matches_portable_and_avx2() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn invntt_matches_portable_and_avx2() {
-    let Some((pk, ak, zk)) = tables() else { return };
+    let (pk, ak, zk) = tables();
     // Documented: |a| < 3q/4 (the seam allows 3q/4: keygen relies on it); bit-identical
     // to avx2.
     let mut seen = check_transform(
@@ -94,8 +80,9 @@ fn invntt_matches_portable_and_avx2() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn pointwise_matches_portable_exactly() {
-    let Some((pk, _, zk)) = tables() else { return };
+    let (pk, _, zk) = tables();
     // Operand ranges whose products stay within 2^31·q: NTT outputs (< 9q) times each
     // other, and a wide operand times a reduced one. Sometimes a longer `out` than `v`.
     let ranges = [
@@ -108,31 +95,33 @@ fn pointwise_matches_portable_exactly() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn matvec_matches_portable_exactly() {
-    let Some((pk, _, zk)) = tables() else { return };
+    let (pk, _, zk) = tables();
     // Up to 9 terms (9 takes the long-vector path), some matrices signed:
     // |Σ| ≤ 9·9q·q < 2^31·q.
     check_matvec(pk, zk, 400, 9, true);
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn matvec_short_matrix_panics() {
-    let Some((_, _, zk)) = tables() else { return };
-    let v = vec![Poly::default(); 3];
-    let mat = vec![Poly::default(); 5];
-    let r = std::panic::catch_unwind(|| {
-        let mut out = vec![Poly::default(); 2];
-        (zk.matvec_montgomery)(&mut out, &mat, &v);
-    });
-    assert!(
-        r.is_err(),
-        "a 2×3 product with 5 matrix polynomials must panic"
-    );
+    let (_, _, zk) = tables();
+    check_matvec_short_matrix_panics(zk);
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+fn arith_matches_portable_exactly() {
+    // The avx512 table takes these kernels from the AVX2 one; checked all the same.
+    let (pk, _, zk) = tables();
+    check_arith(pk, zk);
+}
+
+#[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn ntt_products_round_trip() {
-    let Some((pk, ak, zk)) = tables() else { return };
+    let (pk, ak, zk) = tables();
     // Combinations of backends for (forward, product, inverse).
     check_ntt_products(&[
         (zk, zk, zk),
@@ -146,8 +135,9 @@ fn ntt_products_round_trip() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
 fn ntt_inverse_round_trip() {
-    let Some((_, _, zk)) = tables() else { return };
+    let (_, _, zk) = tables();
     check_ntt_inverse_round_trip(zk);
 }
 

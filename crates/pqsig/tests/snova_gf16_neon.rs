@@ -4,11 +4,10 @@
 //! 1..=16 of gemm, every row-block remainder, transposed and padded strides, product
 //! shapes on both sides of the four-register limit, singular and non-singular systems.
 //!
-//! AArch64 only: it is built for `aarch64-unknown-linux-gnu` and runs under
-//! `qemu-aarch64` in `scripts/test-all.sh`. On other targets this file compiles to
-//! nothing (there is no NEON backend to compare); the cross-backend suite
-//! `snova_gf16_equivalence.rs` runs everywhere.
-#![cfg(target_arch = "aarch64")]
+//! AArch64 only: the tests run for `aarch64-unknown-linux-gnu` (under `qemu-aarch64` in
+//! `scripts/test-all.sh`; build.rs sets `pqsig_test_neon` for every AArch64 target, NEON
+//! being mandatory there) and are ignored on other targets, which have no NEON backend
+//! to compare. The cross-backend suite `snova_gf16_equivalence.rs` runs everywhere.
 
 use pqsig::kernels::gf16::{self, portable, Kernels};
 use pqsig::Backend;
@@ -52,6 +51,7 @@ fn neon() -> &'static Kernels {
 const P: &Kernels = &portable::KERNELS;
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn neon_table_is_selected() {
     let k = neon();
     assert_eq!(Backend::detect(), Backend::Neon);
@@ -60,6 +60,7 @@ fn neon_table_is_selected() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn reduce_matches_portable_on_every_byte() {
     let k = neon();
     let mut rng = Rng(1);
@@ -79,6 +80,7 @@ fn reduce_matches_portable_on_every_byte() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn axpy_matches_portable() {
     let k = neon();
     let mut rng = Rng(2);
@@ -141,6 +143,7 @@ fn gemm_case(
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn gemm_matches_portable_on_every_tail() {
     let mut rng = Rng(3);
     for m in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17] {
@@ -155,6 +158,7 @@ fn gemm_matches_portable_on_every_tail() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn gemm_matches_portable_on_snova_shapes() {
     let mut rng = Rng(4);
     // (v, o, l, r) of the nine Round 3 sets.
@@ -192,6 +196,7 @@ fn gemm_matches_portable_on_snova_shapes() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn gemm_matches_portable_on_any_bytes() {
     // Outside the documented bounds both backends use the low nibble of A and B.
     let mut rng = Rng(5);
@@ -228,6 +233,7 @@ fn batch_case(
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn mat_mul_batch_matches_portable() {
     let mut rng = Rng(6);
     let mut shapes = Vec::new();
@@ -342,6 +348,7 @@ fn solve_case(rng: &mut Rng, n: usize, pad: usize, singular: bool) -> bool {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn solve_matches_portable() {
     let mut rng = Rng(7);
     let mut nonsingular = 0;
@@ -359,6 +366,7 @@ fn solve_matches_portable() {
 }
 
 #[test]
+#[cfg_attr(not(pqsig_test_neon), ignore = "NEON exists on AArch64 only")]
 fn solve_handles_zero_pivots() {
     // Zero leading entries force the masked pivot repair at every step.
     let mut rng = Rng(8);

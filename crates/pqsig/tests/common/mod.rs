@@ -90,6 +90,18 @@ pub fn backends() -> Vec<pqsig::Backend> {
     }
 }
 
+/// The first line of a per-ISA test (docs/ARCHITECTURE.md, "Per-ISA tests"): build.rs
+/// leaves the test enabled only where the build host has backend `b`'s ISA; if this CPU
+/// lacks it anyway (`--include-ignored`, a target folder built on another machine) the
+/// test fails rather than passing without checking anything.
+pub fn require(b: pqsig::Backend) {
+    assert!(
+        b.is_available(),
+        "{b} is not available on this CPU: this per-ISA test cannot run here \
+         (see build.rs)"
+    );
+}
+
 /// A small deterministic PRNG for random-input tests (xorshift64).
 pub struct XorShift(pub u64);
 impl XorShift {
@@ -377,6 +389,94 @@ pub fn check_ntt_inverse_round_trip(k: &Kernels) {
                 assert_eq!(modq(p.coeffs[c] as i64 * mont), modq(r.coeffs[c] as i64));
             }
         }
+    }
+}
+
+/// Unit vectors and single-coefficient inputs through `k`'s transforms against
+/// portable: each lands in a different lane and register of each layout, so a wrong
+/// shuffle or twiddle shows up with its index.
+pub fn check_ntt_unit_vectors(pk: &Kernels, k: &Kernels) {
+    for i in 0..N {
+        for v in [1, -(QL - 1), QL - 1] {
+            let mut input = Poly::default();
+            input.coeffs[i] = v as i32;
+            let mut want = [input];
+            let mut got = [input];
+            (pk.ntt)(&mut want);
+            (k.ntt)(&mut got);
+            check_congruent(&format!("ntt(e_{i}·{v})"), &want, &got, 854, 100);
+            let mut want = [input];
+            let mut got = [input];
+            (pk.invntt_tomont)(&mut want);
+            (k.invntt_tomont)(&mut got);
+            check_congruent(&format!("invntt(e_{i}·{v})"), &want, &got, 3, 4);
+        }
+    }
+}
+
+/// `matvec_montgomery` of `k` panics on a matrix shorter than rows × columns.
+pub fn check_matvec_short_matrix_panics(k: &Kernels) {
+    let v = vec![Poly::default(); 3];
+    let mat = vec![Poly::default(); 5];
+    let r = std::panic::catch_unwind(|| {
+        let mut out = vec![Poly::default(); 2];
+        (k.matvec_montgomery)(&mut out, &mat, &v);
+    });
+    assert!(
+        r.is_err(),
+        "{}: a 2×3 product with 5 matrix polynomials must panic",
+        k.backend
+    );
+}
+
+/// `reduce32`, `caddq`, `add`, `sub`, `shiftl` of `k` bit for bit against portable on
+/// random inputs over each kernel's documented range.
+pub fn check_arith(pk: &Kernels, k: &Kernels) {
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    for round in 0..300 {
+        let n = 1 + round % 8;
+
+        // reduce32: any a ≤ 2^31 − 2^22 − 1.
+        let input = rng.polys(n, i32::MIN as i64, (1 << 31) - (1 << 22) - 1);
+        let (mut want, mut got) = (input.clone(), input.clone());
+        (pk.reduce32)(&mut want);
+        (k.reduce32)(&mut got);
+        assert_eq!(want, got, "reduce32");
+        assert!(max_abs(&got) <= 6283008, "reduce32 bound");
+
+        // caddq: a > −q (any i32 above); std output when also a < q.
+        for (lo, hi) in [(-(QL - 1), QL - 1), (-(QL - 1), i32::MAX as i64)] {
+            let input = rng.polys(n, lo, hi);
+            let (mut want, mut got) = (input.clone(), input.clone());
+            (pk.caddq)(&mut want);
+            (k.caddq)(&mut got);
+            assert_eq!(want, got, "caddq");
+            if hi < QL {
+                assert!(
+                    got.iter()
+                        .flat_map(|p| p.coeffs.iter())
+                        .all(|&c| (0..Q).contains(&c)),
+                    "caddq std"
+                );
+            }
+        }
+
+        // add, sub: wrapping, over the shorter slice.
+        let x = rng.polys(n, i32::MIN as i64, i32::MAX as i64);
+        let y = rng.polys(n + round % 2, i32::MIN as i64, i32::MAX as i64);
+        for (name, pf, kf) in [("add", pk.add, k.add), ("sub", pk.sub, k.sub)] {
+            let (mut want, mut got) = (x.clone(), x.clone());
+            pf(&mut want, &y);
+            kf(&mut got, &y);
+            assert_eq!(want, got, "{name}");
+        }
+
+        // shiftl: |a| < 2^18.
+        let input = rng.polys(n, -(1 << 18) + 1, (1 << 18) - 1);
+        let (mut want, mut got) = (input.clone(), input.clone());
+        (pk.shiftl)(&mut want);
+        (k.shiftl)(&mut got);
+        assert_eq!(want, got, "shiftl");
     }
 }
 

@@ -38,6 +38,45 @@ pub fn permute4_for(b: Backend) -> Permute4 {
     }
 }
 
+/// Test body shared by the unit tests of the ISA files (`x4_avx2.rs`, `x4_avx512.rs`):
+/// `p` against four one-state permutations and the portable four-way one, on fresh
+/// random states (even steps) and on its own previous output (odd steps).
+#[cfg(test)]
+pub(crate) fn check_four_scalar_permutations(p: Permute4, steps: usize) {
+    use super::f1600::keccak_f1600;
+    let mut x = 0x0123_4567_89AB_CDEFu64;
+    let mut st = StateX4::default();
+    for step in 0..steps {
+        if step % 2 == 0 {
+            for lane in st.s.iter_mut() {
+                for w in lane.iter_mut() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    *w = x;
+                }
+            }
+        }
+        let mut want = [[0u64; 25]; 4];
+        for (j, one) in want.iter_mut().enumerate() {
+            for (o, lane) in one.iter_mut().zip(st.s.iter()) {
+                *o = lane[j];
+            }
+            keccak_f1600(one);
+        }
+        let mut four = st.clone();
+        permute4_portable(&mut four);
+        p(&mut st);
+        assert_eq!(st.s, four.s, "step {step}: portable four-way");
+        for (j, one) in want.iter().enumerate() {
+            assert!(
+                (0..25).all(|i| st.s[i][j] == one[i]),
+                "step {step} state {j}"
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

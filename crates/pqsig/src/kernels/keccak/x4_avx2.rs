@@ -207,35 +207,15 @@ unsafe fn permute4x_avx2_impl<const STRIDE: usize>(p: *mut __m256i) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::keccak::f1600::keccak_f1600;
-    use crate::kernels::keccak::x4::permute4_portable;
+    use crate::kernels::select::Backend;
 
     #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
     fn matches_four_scalar_permutations() {
-        if !crate::kernels::select::Backend::Avx2.is_available() {
-            return;
-        }
-        let mut x = 0x0123_4567_89AB_CDEFu64;
-        let mut st = StateX4::default();
-        for _ in 0..8 {
-            for lane in st.s.iter_mut() {
-                for w in lane.iter_mut() {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    *w = x;
-                }
-            }
-            let mut want = st.clone();
-            permute4_portable(&mut want);
-            let mut one = [0u64; 25];
-            for (o, lane) in one.iter_mut().zip(st.s.iter()) {
-                *o = lane[2];
-            }
-            keccak_f1600(&mut one);
-            permute4_avx2(&mut st);
-            assert_eq!(st.s, want.s);
-            assert!((0..25).all(|i| st.s[i][2] == one[i]));
-        }
+        assert!(
+            Backend::Avx2.is_available(),
+            "this CPU lacks the ISA of this test (see build.rs)"
+        );
+        crate::kernels::keccak::x4::check_four_scalar_permutations(permute4_avx2, 16);
     }
 }

@@ -354,10 +354,12 @@ mod tests {
 
     /// The slots give exactly the serial samples and leave the stream at the same place.
     #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
     fn pairs_match_serial() {
-        if !Backend::Avx2.is_available() {
-            return;
-        }
+        assert!(
+            Backend::Avx2.is_available(),
+            "this CPU lacks the ISA of this test (see build.rs)"
+        );
         let mut st = 0x5eed_u64;
         for logn in [2u32, 5, 9, 10] {
             for t in 0..20u8 {
@@ -386,10 +388,12 @@ mod tests {
     /// |T_approx − T| over the whole domain of rr and ccs, against the exact
     /// fixed-point value.
     #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
     fn approx_exp_error() {
-        if !Backend::Avx2.is_available() {
-            return;
-        }
+        assert!(
+            Backend::Avx2.is_available(),
+            "this CPU lacks the ISA of this test (see build.rs)"
+        );
         let mut st = 99u64;
         let mut worst = 0f64;
         for i in 0..200_000u64 {

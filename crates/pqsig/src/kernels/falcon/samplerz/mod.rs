@@ -70,6 +70,14 @@ mod avx2;
 mod avx512;
 pub mod device;
 pub mod portable;
+// The test bodies the SIMD files' unit tests share.
+#[cfg(all(
+    test,
+    feature = "std",
+    target_arch = "x86_64",
+    not(feature = "fpr-emulated")
+))]
+mod isa_tests;
 
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::select::{self, Backend};
