@@ -79,9 +79,7 @@ pub mod internals {
         /// Not API: raw shapes; may panic on malformed shapes (the public API validates
         /// first).
         pub mod hash {
-            pub use crate::falcon::hash::{
-                hash_to_point, hash_to_point_msg, hash_to_point_msg_on,
-            };
+            pub use crate::falcon::hash::{hash_to_point, hash_to_point_msg, hash_to_point_msg_on};
         }
         /// Verification from raw encodings, h and the private-key completion.
         ///

@@ -87,7 +87,6 @@
 //! somewhat less than before the barriers (when LLVM vectorised and if-converted the
 //! loops); only `div` got slower (≈ 55 ns before).
 
-
 /// A binary64 value computed with integer instructions only.
 ///
 /// The field is the IEEE-754 encoding (`f64::to_bits`).

@@ -4,7 +4,6 @@
 //! never fuses `a*b + c` into an FMA on its own, so results are bit-identical to the
 //! emulated implementation and to the C reference built without FMA.
 
-
 /// A binary64 value computed with the FPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
 #[repr(transparent)]
