@@ -58,15 +58,15 @@ pub const MAX_ATTEMPTS: usize = 256;
 
 /// The kernel tables one signer uses (pinned per key, like the ML-DSA keys).
 #[derive(Clone, Copy)]
-struct Kernels {
+struct SignTables {
     fft: &'static FftKernels,
     samp: &'static SamplerKernels,
     backend: Backend,
 }
 
-impl Kernels {
-    fn of(b: Backend) -> Kernels {
-        Kernels {
+impl SignTables {
+    fn of(b: Backend) -> SignTables {
+        SignTables {
             fft: fft::kernels(b),
             samp: samplerz::kernels(b),
             backend: b,
@@ -145,7 +145,7 @@ pub struct CompactKey {
     logn: u32,
     /// f ‖ g ‖ F ‖ G, n values each.
     fgFG: Vec<i8>,
-    k: Kernels,
+    k: SignTables,
 }
 
 impl Drop for CompactKey {
@@ -179,13 +179,13 @@ impl CompactKey {
         Ok(CompactKey {
             logn,
             fgFG,
-            k: Kernels::of(b),
+            k: SignTables::of(b),
         })
     }
 
     /// Pins the kernels of backend `b` (portable if `b` is unavailable here).
     pub fn with_backend(mut self, b: Backend) -> CompactKey {
-        self.k = Kernels::of(b);
+        self.k = SignTables::of(b);
         self
     }
 
@@ -305,7 +305,7 @@ pub struct ExpandedKey {
     key: SecretBuf,
     /// Every leaf in the sampler's range (always, for a Falcon key).
     valid: bool,
-    k: Kernels,
+    k: SignTables,
 }
 
 #[allow(non_snake_case)]
