@@ -247,25 +247,38 @@ pub async fn start(cfg: ServerConfig) -> Result<RunningServer, String> {
     })
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+/// Registers for SIGINT and SIGTERM now, and returns a future that resolves on either.
+/// The handlers must be in place before the listener accepts: a signal that arrives
+/// between the first request served and a lazily registered handler would kill the
+/// process with the default disposition instead of draining.
+#[cfg(unix)]
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let int = signal(SignalKind::interrupt()).ok();
+    let term = signal(SignalKind::terminate()).ok();
+    if int.is_none() || term.is_none() {
+        crate::log!("WARNING: cannot listen for SIGINT/SIGTERM: stop the server with SIGKILL");
+    }
+    async move {
+        async fn recv(s: Option<tokio::signal::unix::Signal>) {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+        tokio::select! {
+            _ = recv(int) => {},
+            _ = recv(term) => {},
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
@@ -297,7 +310,10 @@ pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
     rt.block_on(async move {
         let scheme = if cfg.tls.is_some() { "https" } else { "http" };
         let unix = cfg.proto_unix.clone();
+        let stopping = shutdown_signal();
         let server = start(cfg).await?;
+        // Before the first log line: whoever waits for it may send SIGHUP next.
+        spawn_token_reload(server.service());
         crate::log!("listening on {scheme}://{}", server.local_addr());
         if let Some(a) = server.proto_addr() {
             crate::log!("binary protocol on tcp://{a}");
@@ -305,10 +321,9 @@ pub fn run_blocking(cfg: ServerConfig) -> Result<(), String> {
         if let Some(p) = &unix {
             crate::log!("binary protocol on unix:{}", p.display());
         }
-        spawn_token_reload(server.service());
         let stop = server.stopper();
         tokio::spawn(async move {
-            shutdown_signal().await;
+            stopping.await;
             crate::log!("shutting down (draining in-flight requests)");
             stop();
         });
