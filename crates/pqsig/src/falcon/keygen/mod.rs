@@ -55,7 +55,7 @@ macro_rules! solver_loop {
 
 pub(crate) mod gauss;
 pub(crate) mod modp;
-mod primes;
+pub(crate) mod primes;
 pub(crate) mod solve;
 pub(crate) mod zint;
 

@@ -9,6 +9,10 @@
 //! transform pairs `a[2j]`, `a[2j+1]` as the values at w and −w.
 
 use super::primes::PRIMES;
+/// The free helpers are exactly round 3's (one copy, see `keygen::modp`).
+pub(crate) use crate::falcon::keygen::modp::{
+    add, half, mmul, mont_one, norm, rev, set, sub, tbmask,
+};
 use crate::kernels::falcon::fndsa::FnDsaKernels;
 use crate::kernels::falcon::ntru::NttKern;
 
@@ -28,19 +32,6 @@ pub(crate) struct SmallPrime {
     pub s: u32,
 }
 
-/// All-ones if the top bit of x is set.
-#[inline(always)]
-pub(crate) const fn tbmask(x: u32) -> u32 {
-    ((x as i32) >> 31) as u32
-}
-
-/// v mod p for v in [−(p−1), p−1].
-#[inline(always)]
-pub(crate) fn set(v: i32, p: u32) -> u32 {
-    let w = v as u32;
-    w.wrapping_add(p & tbmask(w))
-}
-
 /// v mod p for v in [0, 2p).
 #[inline(always)]
 pub(crate) fn set_u(v: u32, p: u32) -> u32 {
@@ -48,50 +39,10 @@ pub(crate) fn set_u(v: u32, p: u32) -> u32 {
     w.wrapping_add(p & tbmask(w))
 }
 
-/// The representative of x in [−p/2, p/2].
-#[inline(always)]
-pub(crate) fn norm(x: u32, p: u32) -> i32 {
-    let c = tbmask(x.wrapping_sub((p + 1) >> 1));
-    x.wrapping_sub(p & !c) as i32
-}
-
-/// 2^32 mod p (= 2^32 − 2p), the Montgomery form of 1.
-#[inline(always)]
-pub(crate) fn mont_one(p: u32) -> u32 {
-    p.wrapping_neg() << 1
-}
-
 /// 2^31 mod p (= 2^31 − p), the Montgomery form of 1/2.
 #[inline(always)]
 pub(crate) fn mont_half(p: u32) -> u32 {
     0x8000_0000 - p
-}
-
-#[inline(always)]
-pub(crate) fn add(a: u32, b: u32, p: u32) -> u32 {
-    let d = a.wrapping_add(b).wrapping_sub(p);
-    d.wrapping_add(p & tbmask(d))
-}
-
-#[inline(always)]
-pub(crate) fn sub(a: u32, b: u32, p: u32) -> u32 {
-    let d = a.wrapping_sub(b);
-    d.wrapping_add(p & tbmask(d))
-}
-
-/// a/2 mod p.
-#[inline(always)]
-pub(crate) fn half(a: u32, p: u32) -> u32 {
-    a.wrapping_add(p & (a & 1).wrapping_neg()) >> 1
-}
-
-/// a·b/2^32 mod p.
-#[inline(always)]
-pub(crate) fn mmul(a: u32, b: u32, p: u32, p0i: u32) -> u32 {
-    let z = a as u64 * b as u64;
-    let w = (z as u32).wrapping_mul(p0i);
-    let d = (((z + w as u64 * p as u64) >> 32) as u32).wrapping_sub(p);
-    d.wrapping_add(p & tbmask(d))
 }
 
 /// x/y mod p (0 if y = 0), by a constant-time binary extended GCD (60 steps): fn-dsa's
@@ -350,16 +301,6 @@ impl NttCtx {
         let (off, l) = self.at[i];
         debug_assert!(logn <= l);
         &self.igm[off..off + (1 << logn.min(l))]
-    }
-}
-
-/// Bit reversal of i over logn bits.
-#[inline(always)]
-pub(crate) fn rev(i: usize, logn: u32) -> usize {
-    if logn == 0 {
-        0
-    } else {
-        (i.reverse_bits() >> (usize::BITS - logn)) & ((1 << logn) - 1)
     }
 }
 
