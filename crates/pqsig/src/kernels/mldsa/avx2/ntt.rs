@@ -265,7 +265,7 @@ unsafe fn gs(x: &mut [__m256i; 8], i: usize, j: usize, tw: &LaneTw) {
 /// 8×8 transpose of 32-bit lanes: lane `l` of register `r` ↔ lane `r` of register `l`.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn transpose(x: &mut [__m256i; 8]) {
+pub(crate) unsafe fn transpose(x: &mut [__m256i; 8]) {
     // SAFETY: AVX2 is available (precondition).
     unsafe {
         let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
