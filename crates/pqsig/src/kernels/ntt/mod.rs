@@ -47,31 +47,37 @@
 //! # Constant time
 //! Every index, table look-up and branch depends on public sizes and loop counters only.
 
+#[cfg(feature = "ntt-study")]
 pub mod dispatch;
 pub mod field;
+#[cfg(feature = "ntt-study")]
 pub mod opcount;
 pub mod portable;
+pub(crate) mod production;
+#[cfg(feature = "ntt-study")]
 pub mod select;
 pub mod transform;
 pub mod units;
 pub mod variant;
 
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", feature = "ntt-study"))]
 pub mod count;
 
 // SIMD variant kernels: one generic body (`simd`) over per-ISA primitives (`avx2`,
-// `avx512`); their functions slot into `dispatch::mldsa_fns` / `dispatch::falcon_fns`,
-// one line each.
+// `avx512`); production uses AVX2's Falcon radix-4 only, the study every kernel (their
+// functions slot into `dispatch::mldsa_fns` / `dispatch::falcon_fns`, one line each).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "ntt-study"))]
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
 
+#[cfg(feature = "ntt-study")]
 pub use dispatch::{
     falcon_kernels, falcon_stage_for, mldsa_kernels, mldsa_stage_for, FalconStage, MlDsaStage,
 };
 pub use field::Field;
+#[cfg(feature = "ntt-study")]
 pub use select::{clear_ntt_variant, set_ntt_variant, variant_for, Modulus};
 pub use variant::NttVariant;

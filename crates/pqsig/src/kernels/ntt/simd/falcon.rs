@@ -236,6 +236,7 @@ pub(crate) unsafe fn intt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u3
 }
 
 /// One stage alone (the `falcon_stage` hook), without the top stage's 1/n.
+#[cfg(feature = "ntt-study")]
 #[inline(always)]
 pub(crate) unsafe fn stage_one<L: Lanes<E = u16>>(
     a: &mut [u16],
@@ -274,6 +275,7 @@ macro_rules! falcon_simd_kernels {
             unsafe { body::intt_one::<$lanes>(a, logn, k) }
         }
 
+        #[cfg(feature = "ntt-study")]
         #[target_feature(enable = $feat)]
         unsafe fn stage_one(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
             unsafe { body::stage_one::<$lanes>(a, logn, m, layers, inverse) }
@@ -319,6 +321,7 @@ macro_rules! falcon_simd_kernels {
         /// out. Requires `m · 2^layers ≤ n` and at least one register of work per point
         /// (`n ≥ lanes·2^layers`).
         #[doc(hidden)]
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_stage(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
             check();
             let n = 1usize << logn;
@@ -343,21 +346,25 @@ macro_rules! falcon_simd_kernels {
         }
 
         /// Forward NTT, Winograd radix-8 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_ntt_winograd8(a: &mut [u16], logn: u32) {
             fwd(a, logn, 3)
         }
 
         /// Inverse NTT (with 1/n), Winograd radix-8 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_intt_winograd8(a: &mut [u16], logn: u32) {
             inv(a, logn, 3)
         }
 
         /// Forward NTT, Winograd radix-16 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_ntt_winograd16(a: &mut [u16], logn: u32) {
             fwd(a, logn, 4)
         }
 
         /// Inverse NTT (with 1/n), Winograd radix-16 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_intt_winograd16(a: &mut [u16], logn: u32) {
             inv(a, logn, 4)
         }
