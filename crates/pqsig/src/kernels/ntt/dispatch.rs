@@ -1,7 +1,8 @@
 //! The study's kernel tables of every (backend, variant) pair (`ntt-study` only), built
 //! at compile time, so that pinning a variant costs one relaxed atomic load and a
 //! `match` when a scheme fetches its table, and nothing per kernel call. The two pairs
-//! whose production kernel is a variant (`production.rs`) share its static.
+//! whose production kernel is a variant (`production.rs`) share its static; for Falcon
+//! on AVX2 the backend's own table is radix-4 and radix-2 the copy.
 //!
 //! Radix-2 is the backend's own table (today's kernels: portable, AVX2, AVX-512). Any
 //! other variant is a copy of that table with `ntt`/`invntt_tomont` (ML-DSA) or
@@ -66,6 +67,12 @@ pub(crate) const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt)
 pub(crate) const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
+        // AVX2's own Falcon table runs radix-4 (production.rs); radix-2 is this pair.
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Radix2) => (
+            super::avx2::falcon_ntt_radix2,
+            super::avx2::falcon_intt_radix2,
+        ),
         #[cfg(target_arch = "x86_64")]
         (Backend::Avx2, NttVariant::Radix4) => (
             super::avx2::falcon_ntt_radix4,
@@ -122,7 +129,7 @@ macro_rules! falcon_table {
 
 #[allow(unused_imports)]
 use Backend::{Avx2, Avx512, Portable};
-use NttVariant::{Radix4, Winograd16, Winograd8};
+use NttVariant::{Radix2, Radix4, Winograd16, Winograd8};
 
 mldsa_table!(M_P_W8, mldsa::portable::KERNELS, Portable, Winograd8);
 mldsa_table!(M_P_W16, mldsa::portable::KERNELS, Portable, Winograd16);
@@ -142,6 +149,8 @@ mldsa_table!(M_A5_W16, mldsa::avx512::KERNELS, Avx512, Winograd16);
 falcon_table!(F_P_R4, fntt::portable::KERNELS, Portable, Radix4);
 falcon_table!(F_P_W8, fntt::portable::KERNELS, Portable, Winograd8);
 falcon_table!(F_P_W16, fntt::portable::KERNELS, Portable, Winograd16);
+#[cfg(target_arch = "x86_64")]
+falcon_table!(F_A2_R2, fntt::avx2::KERNELS, Avx2, Radix2);
 #[cfg(target_arch = "x86_64")]
 falcon_table!(F_A2_W8, fntt::avx2::KERNELS, Avx2, Winograd8);
 #[cfg(target_arch = "x86_64")]
@@ -185,9 +194,11 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
     // SAFETY (every SIMD arm): as in `mldsa_kernels`, `base.backend` was detected.
     let base = fntt::base_kernels(b);
     match (base.backend, v) {
-        (_, NttVariant::Radix2) => base,
         #[cfg(target_arch = "x86_64")]
-        (Avx2, Radix4) => &super::production::FALCON_AVX2,
+        (Avx2, Radix2) => &F_A2_R2,
+        (_, Radix2) => base,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Radix4) => base,
         #[cfg(target_arch = "x86_64")]
         (Avx2, Winograd8) => &F_A2_W8,
         #[cfg(target_arch = "x86_64")]

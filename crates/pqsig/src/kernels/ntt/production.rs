@@ -6,7 +6,8 @@
 //! * ML-DSA, portable: radix-4 (`portable.rs`) — the reference's very operations in a
 //!   cache-friendlier order, so bit-identical output;
 //! * Falcon, AVX2: radix-4 on the SIMD body (`avx2/falcon.rs`) — canonical residues, so
-//!   bit-identical output, fastest at n = 512 and 1024.
+//!   bit-identical output, fastest at n = 512 and 1024. It is AVX2's only Falcon NTT:
+//!   `falcon::ntt::avx2::KERNELS` names it, so that table is already the production one.
 //!
 //! With the `ntt-study` feature a pinned variant (`select.rs`, `PQSIG_NTT`) replaces these
 //! tables by the study's (`dispatch.rs`); with no pin, the tables below run.
@@ -22,32 +23,12 @@ pub(crate) static MLDSA_PORTABLE: Kernels = Kernels {
     ..mldsa::portable::KERNELS
 };
 
-/// Falcon on AVX2: radix-4 transforms, the rest AVX2's own kernels.
-#[cfg(target_arch = "x86_64")]
-pub(crate) static FALCON_AVX2: NttKernels = NttKernels {
-    ntt: super::avx2::falcon_ntt_radix4,
-    intt: super::avx2::falcon_intt_radix4,
-    ..fntt::avx2::KERNELS
-};
-
 /// The production ML-DSA table of the backend whose kernels run for `b` (portable where
 /// `b` is unavailable here).
 fn mldsa_production(b: Backend) -> &'static Kernels {
     let base = mldsa::base_kernels(b);
     match base.backend {
         Backend::Portable => &MLDSA_PORTABLE,
-        _ => base,
-    }
-}
-
-/// The production Falcon NTT table of the backend whose kernels run for `b`.
-fn falcon_production(b: Backend) -> &'static NttKernels {
-    let base = fntt::base_kernels(b);
-    match base.backend {
-        // SAFETY (of the table's calls): `base_kernels` returned AVX2's table only after
-        // `Backend::Avx2.is_available()`; the radix-4 entry points check it again.
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => &FALCON_AVX2,
         _ => base,
     }
 }
@@ -79,5 +60,5 @@ pub(crate) fn falcon_selected(b: Backend) -> &'static NttKernels {
     if let Some(v) = super::select::pinned() {
         return super::dispatch::falcon_kernels(fntt::base_kernels(b).backend, v);
     }
-    falcon_production(b)
+    fntt::base_kernels(b)
 }

@@ -10,6 +10,7 @@
 //! laid out by group.
 
 use super::chunks;
+use crate::kernels::mldsa::avx2::ntt::transpose8;
 use crate::kernels::mldsa::Q;
 use crate::kernels::ntt::simd::mldsa::mldsa_simd_kernels;
 use crate::kernels::ntt::simd::{load_points_by_unzip, store_points_by_zip, Cst, Lanes};
@@ -64,37 +65,6 @@ unsafe fn transpose4(x: &mut [__m256i]) {
         x[1] = _mm256_unpackhi_epi64(t0, t2);
         x[2] = _mm256_unpacklo_epi64(t1, t3);
         x[3] = _mm256_unpackhi_epi64(t1, t3);
-    }
-}
-
-/// 8×8 transpose of 32-bit lanes (an involution) of `x[..8]`.
-#[inline(always)]
-unsafe fn transpose8(x: &mut [__m256i]) {
-    unsafe {
-        let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
-        let t1 = _mm256_unpackhi_epi32(x[0], x[1]);
-        let t2 = _mm256_unpacklo_epi32(x[2], x[3]);
-        let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
-        let t4 = _mm256_unpacklo_epi32(x[4], x[5]);
-        let t5 = _mm256_unpackhi_epi32(x[4], x[5]);
-        let t6 = _mm256_unpacklo_epi32(x[6], x[7]);
-        let t7 = _mm256_unpackhi_epi32(x[6], x[7]);
-        let s0 = _mm256_unpacklo_epi64(t0, t2);
-        let s1 = _mm256_unpackhi_epi64(t0, t2);
-        let s2 = _mm256_unpacklo_epi64(t1, t3);
-        let s3 = _mm256_unpackhi_epi64(t1, t3);
-        let s4 = _mm256_unpacklo_epi64(t4, t6);
-        let s5 = _mm256_unpackhi_epi64(t4, t6);
-        let s6 = _mm256_unpacklo_epi64(t5, t7);
-        let s7 = _mm256_unpackhi_epi64(t5, t7);
-        x[0] = _mm256_permute2x128_si256::<0x20>(s0, s4);
-        x[1] = _mm256_permute2x128_si256::<0x20>(s1, s5);
-        x[2] = _mm256_permute2x128_si256::<0x20>(s2, s6);
-        x[3] = _mm256_permute2x128_si256::<0x20>(s3, s7);
-        x[4] = _mm256_permute2x128_si256::<0x31>(s0, s4);
-        x[5] = _mm256_permute2x128_si256::<0x31>(s1, s5);
-        x[6] = _mm256_permute2x128_si256::<0x31>(s2, s6);
-        x[7] = _mm256_permute2x128_si256::<0x31>(s3, s7);
     }
 }
 
