@@ -28,6 +28,9 @@
 # 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
 #    fpr-emulated): every KAT (keygen, signing in both modes, FN-DSA) must pass bit for bit
 #    without the FPU.
+# 3b. The Winograd NTT study (feature ntt-study, off by default): every variant on every
+#    backend against the portable radix-2, and pinned through the schemes; --full also runs
+#    the ML-DSA and Falcon vector suites once per variant.
 # 4. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
 # 4b. [full] The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
@@ -159,6 +162,8 @@ else
 fi
 if cargo clippy --version >/dev/null 2>&1; then
   cargo clippy --all-targets -- -D warnings
+  # The NTT study's engine and its tests (feature ntt-study, off by default).
+  cargo clippy -p pqsig --all-targets --features ntt-study -- -D warnings
 else
   echo "SKIPPED: cargo clippy (the clippy component is not installed)"
 fi
@@ -190,6 +195,16 @@ PQSIG_BACKEND=portable cargo test
 
 stage "Falcon / FN-DSA with emulated floating point (feature fpr-emulated)"
 cargo test -p pqsig --features fpr-emulated --test 'falcon_*' --test 'fndsa_*' --test 'fpr_*'
+
+stage "the NTT study (feature ntt-study): every variant on every backend"
+# The study's own tests: every variant against the portable radix-2 on random inputs and
+# pinned through the schemes. --full also runs the ML-DSA and Falcon vector suites once per
+# pinned variant (common::for_each_ntt), four times the KAT work.
+if [ "$FULL" = 1 ]; then
+  cargo test -p pqsig --features ntt-study --test 'ntt_*' --test acvp_mldsa --test falcon_sign_kat --test falcon_keygen_kat --test falcon_verify_kat
+else
+  cargo test -p pqsig --features ntt-study --test 'ntt_*'
+fi
 
 stage "no_std + alloc build of the library"
 # `cargo check`: the question is whether it compiles without std (codegen adds nothing

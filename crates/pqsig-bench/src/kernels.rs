@@ -100,7 +100,8 @@ fn mldsa_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
 }
 
 /// Falcon `ntt` / `intt` mod 12289 (n = 512 and 1024) for every NTT variant on every
-/// backend, as for ML-DSA.
+/// backend, as for ML-DSA (but on AVX2, whose own Falcon NTT is the radix-4 one, radix-2
+/// is the shared SIMD body with radix-2 units).
 fn falcon_ntt_cases(backends: &[Backend], v: &mut Vec<KernelCase>) {
     for (alg, logn) in [("Falcon-512", 9u32), ("Falcon-1024", 10)] {
         let n = 1usize << logn;

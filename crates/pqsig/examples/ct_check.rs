@@ -27,7 +27,8 @@
 //!
 //! # NTT variants (`ct_check/ntt.rs`)
 //! Every variant of `kernels::ntt` (radix-2, radix-4, Winograd-8, Winograd-16), forward
-//! and inverse, ML-DSA and Falcon (logn 4, 9, 10), per backend.
+//! and inverse, ML-DSA and Falcon (logn 4, 9, 10), per backend; built with `--features
+//! ntt-study` only (the production NTTs are covered by the kernel checks below).
 //!
 //! # Falcon and FN-DSA (`ct_check/falcon.rs`)
 //! Per backend:
@@ -113,6 +114,7 @@ use std::time::Instant;
 
 #[path = "ct_check/falcon.rs"]
 mod falcon;
+#[cfg(feature = "ntt-study")]
 #[path = "ct_check/ntt.rs"]
 mod ntt;
 #[path = "ct_check/snova.rs"]
@@ -577,6 +579,7 @@ fn main() {
         let t = Instant::now();
         let mut names = check_kernels(b, &mut rng);
         names.extend(check_import(b, &mut rng));
+        #[cfg(feature = "ntt-study")]
         names.extend(ntt::check_variants(b, &mut rng));
         println!(
             "  {b}: {} ({:.2} s)",

@@ -46,7 +46,6 @@
 //! let mut st = pqsig::kernels::keccak::x4::StateX4::default();
 //! pqsig::kernels::keccak::x4::permute4_for(Backend::Avx2)(&mut st);
 //! let _ntt = &pqsig::kernels::falcon::ntt::portable::KERNELS;
-//! let _stage = pqsig::kernels::ntt::mldsa_stage_for(Backend::Avx2);
 //! ```
 //!
 //! The ISA modules themselves do not resolve:
@@ -157,7 +156,9 @@ pub use spki;
 /// # Ok::<(), pqsig::Error>(())
 /// ```
 pub mod backend {
+    #[cfg(feature = "ntt-study")]
     pub use crate::kernels::ntt::select::{clear_ntt_variant, set_ntt_variant};
+    #[cfg(feature = "ntt-study")]
     pub use crate::kernels::ntt::NttVariant;
     pub use crate::kernels::select::{active, env_override, reset, set_backend, Backend};
 }

@@ -10,15 +10,15 @@ use common::backends;
 #[test]
 fn acvp_keygen() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| cases::keygen(&backends()));
+    common::for_each_ntt(|| cases::keygen(&backends()));
 }
 
 #[test]
 fn acvp_siggen() {
-    pqsig::kernels::ntt::select::for_each_variant(|_| cases::siggen(&backends()));
+    common::for_each_ntt(|| cases::siggen(&backends()));
 }
 
 #[test]
 fn acvp_sigver() {
-    pqsig::kernels::ntt::select::for_each_variant(|_| cases::sigver(&backends()));
+    common::for_each_ntt(|| cases::sigver(&backends()));
 }

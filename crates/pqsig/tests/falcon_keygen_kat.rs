@@ -125,7 +125,7 @@ fn run(rel: &str, logn: u32) {
 #[test]
 fn falcon512_kat_keys() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon512_kat_keys_once());
+    common::for_each_ntt(falcon512_kat_keys_once);
 }
 
 fn falcon512_kat_keys_once() {
@@ -135,7 +135,7 @@ fn falcon512_kat_keys_once() {
 #[test]
 fn falcon1024_kat_keys() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon1024_kat_keys_once());
+    common::for_each_ntt(falcon1024_kat_keys_once);
 }
 
 fn falcon1024_kat_keys_once() {

@@ -104,7 +104,7 @@ fn run_on(rel: &str, logn: u32, format: Format, backends: &[pqsig::Backend]) {
 #[test]
 fn falcon512_kat() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon512_kat_once());
+    common::for_each_ntt(falcon512_kat_once);
 }
 
 fn falcon512_kat_once() {
@@ -115,7 +115,7 @@ fn falcon512_kat_once() {
 #[test]
 fn falcon1024_kat() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon1024_kat_once());
+    common::for_each_ntt(falcon1024_kat_once);
 }
 
 fn falcon1024_kat_once() {
@@ -126,7 +126,7 @@ fn falcon1024_kat_once() {
 #[test]
 fn falcon_padded_512_kat() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_512_kat_once());
+    common::for_each_ntt(falcon_padded_512_kat_once);
 }
 
 fn falcon_padded_512_kat_once() {
@@ -141,7 +141,7 @@ fn falcon_padded_512_kat_once() {
 #[test]
 fn falcon_padded_1024_kat() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_1024_kat_once());
+    common::for_each_ntt(falcon_padded_1024_kat_once);
 }
 
 fn falcon_padded_1024_kat_once() {
@@ -408,7 +408,7 @@ fn digest(data: &[u8]) -> String {
 #[test]
 fn small_degrees_match_reference() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| small_degrees_match_reference_once());
+    common::for_each_ntt(small_degrees_match_reference_once);
 }
 
 fn small_degrees_match_reference_once() {

@@ -275,7 +275,7 @@ fn run_file(rel: &str, logn: u32, padded: bool, too_long: usize) {
 #[test]
 fn falcon512_round3() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon512_round3_once());
+    common::for_each_ntt(falcon512_round3_once);
 }
 
 fn falcon512_round3_once() {
@@ -285,7 +285,7 @@ fn falcon512_round3_once() {
 #[test]
 fn falcon1024_round3() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon1024_round3_once());
+    common::for_each_ntt(falcon1024_round3_once);
 }
 
 fn falcon1024_round3_once() {
@@ -296,7 +296,7 @@ fn falcon1024_round3_once() {
 #[test]
 fn falcon_padded_512() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_512_once());
+    common::for_each_ntt(falcon_padded_512_once);
 }
 
 fn falcon_padded_512_once() {
@@ -306,7 +306,7 @@ fn falcon_padded_512_once() {
 #[test]
 fn falcon_padded_1024() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| falcon_padded_1024_once());
+    common::for_each_ntt(falcon_padded_1024_once);
 }
 
 fn falcon_padded_1024_once() {

@@ -63,7 +63,7 @@ fn vectors() -> Vec<Vector> {
 #[test]
 fn fndsa_kat_verify_all_90() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| fndsa_kat_verify_all_90_once());
+    common::for_each_ntt(fndsa_kat_verify_all_90_once);
 }
 
 fn fndsa_kat_verify_all_90_once() {
@@ -153,7 +153,7 @@ fn fndsa_kat_signing_key_decodes_to_vk() {
 #[test]
 fn fndsa_kat_sign_byte_exact() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| fndsa_kat_sign_byte_exact_once());
+    common::for_each_ntt(fndsa_kat_sign_byte_exact_once);
 }
 
 fn fndsa_kat_sign_byte_exact_once() {
@@ -190,7 +190,7 @@ fn fndsa_kat_sign_byte_exact_once() {
 #[test]
 fn fndsa_kat_keygen_byte_exact() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| fndsa_kat_keygen_byte_exact_once());
+    common::for_each_ntt(fndsa_kat_keygen_byte_exact_once);
 }
 
 fn fndsa_kat_keygen_byte_exact_once() {

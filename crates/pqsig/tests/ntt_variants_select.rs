@@ -83,10 +83,18 @@ fn ntt_variant_selection() {
         if b.is_available() && b != Backend::Portable && b != Backend::Neon {
             assert!(std::ptr::eq(mldsa::kernels(b), mldsa::base_kernels(b)));
         }
-        if b != Backend::Avx2 || !b.is_available() {
-            assert!(std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
-        } else {
-            assert!(!std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
+        // Falcon: every backend's own table is its production one (AVX2's own transform
+        // is the radix-4 one, so there radix-2 is the study's copy).
+        assert!(std::ptr::eq(fntt::kernels(b), fntt::base_kernels(b)));
+        if b == Backend::Avx2 && b.is_available() {
+            assert!(std::ptr::eq(
+                falcon_kernels(b, NttVariant::Radix4),
+                fntt::base_kernels(b)
+            ));
+            assert!(!std::ptr::eq(
+                falcon_kernels(b, NttVariant::Radix2),
+                fntt::base_kernels(b)
+            ));
         }
     }
     defaults_apply();

@@ -172,7 +172,7 @@ fn run_verify_file(kl: &str) -> usize {
 #[test]
 fn wycheproof_sign_seed() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| wycheproof_sign_seed_once());
+    common::for_each_ntt(wycheproof_sign_seed_once);
 }
 
 fn wycheproof_sign_seed_once() {
@@ -184,7 +184,7 @@ fn wycheproof_sign_seed_once() {
 #[test]
 fn wycheproof_sign_noseed() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| wycheproof_sign_noseed_once());
+    common::for_each_ntt(wycheproof_sign_noseed_once);
 }
 
 fn wycheproof_sign_noseed_once() {
@@ -196,7 +196,7 @@ fn wycheproof_sign_noseed_once() {
 #[test]
 fn wycheproof_verify() {
     // Under every NTT variant (kernels/ntt), in turn.
-    pqsig::kernels::ntt::select::for_each_variant(|_| wycheproof_verify_once());
+    common::for_each_ntt(wycheproof_verify_once);
 }
 
 fn wycheproof_verify_once() {

@@ -12,8 +12,10 @@
 //! * [`aes`] — AES-128 encryption and CTR keystream: bitsliced (constant time, every
 //!   target), AES-NI, VAES, ARMv8 Cryptography Extension.
 //! * [`xof`] — SNOVA's public-seed expansion: SHAKE128 counter mode and AES-128-CTR.
-//! * [`ntt`] — the NTT engine: radix-2, radix-4 and Winograd radix-8/16 variants of the
-//!   ML-DSA and Falcon transforms, selectable per process (`PQSIG_NTT`).
+//! * [`ntt`] — the production NTT of each (modulus, backend) pair (`ntt::production`)
+//!   and, with the `ntt-study` feature, the study's engine: radix-2, radix-4 and Winograd
+//!   radix-8/16 variants of the ML-DSA and Falcon transforms, selectable per process
+//!   (`PQSIG_NTT`).
 //! * [`device`] — devices serving the NTT entries of the tables (the hardware seam).
 //! * [`select`] — which backend runs: CPU detection once, cached, `PQSIG_BACKEND`
 //!   override, and an API to pin one.

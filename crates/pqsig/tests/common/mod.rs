@@ -12,6 +12,17 @@ use pqsig::kernels::mldsa::{Kernels, Poly, Q};
 pub mod vectors;
 pub use vectors::vectors_dir;
 
+/// Runs a vector suite's body: with the `ntt-study` feature once under every NTT
+/// variant (`kernels::ntt::select::for_each_variant`), else once on the production NTTs.
+// pqsig-hwsim's tests include this module too; that crate has no `ntt-study` feature.
+#[allow(unexpected_cfgs)]
+pub fn for_each_ntt(mut f: impl FnMut()) {
+    #[cfg(feature = "ntt-study")]
+    pqsig::kernels::ntt::select::for_each_variant(|_| f());
+    #[cfg(not(feature = "ntt-study"))]
+    f();
+}
+
 /// One record of a NIST `PQCgenKAT_sign` `.rsp` file.
 pub struct KatRecord {
     pub count: usize,

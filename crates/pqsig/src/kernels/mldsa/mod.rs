@@ -117,12 +117,12 @@ pub struct Kernels {
     pub permute8_native: bool,
 }
 
-/// The kernel table of a backend (portable if it is unavailable here), with the NTT
-/// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
-/// measured default of the backend, mostly radix-2 — the backend's own kernels).
+/// The kernel table of a backend (portable if it is unavailable here), with the
+/// production NTT of the pair (`kernels::ntt::production`: the backend's own radix-2
+/// kernels but for two measured pairs; with `ntt-study`, a pinned variant's).
 pub fn kernels(b: Backend) -> &'static Kernels {
     crate::kernels::trace::record("mldsa::kernels", b);
-    crate::kernels::ntt::dispatch::mldsa_selected(b)
+    crate::kernels::ntt::production::mldsa_selected(b)
 }
 
 /// The kernel table of a backend (portable if it is unavailable here) with its own

@@ -1,6 +1,8 @@
-//! The kernel tables of every (backend, variant) pair, built at compile time, so that
-//! choosing a variant costs one relaxed atomic load and a `match` when a scheme fetches
-//! its table, and nothing per kernel call.
+//! The study's kernel tables of every (backend, variant) pair (`ntt-study` only), built
+//! at compile time, so that pinning a variant costs one relaxed atomic load and a
+//! `match` when a scheme fetches its table, and nothing per kernel call. The two pairs
+//! whose production kernel is a variant (`production.rs`) share its static; for Falcon
+//! on AVX2 the backend's own table is radix-4 and radix-2 the copy.
 //!
 //! Radix-2 is the backend's own table (today's kernels: portable, AVX2, AVX-512). Any
 //! other variant is a copy of that table with `ntt`/`invntt_tomont` (ML-DSA) or
@@ -15,7 +17,6 @@
 //! with the functions in `kernels/ntt/avx2/` (same signatures as the seam's).
 
 use super::portable::{self, FalconNtt, MlDsaNtt};
-use super::select::{variant_for, Modulus};
 use super::variant::NttVariant;
 use crate::kernels::falcon::ntt as fntt;
 use crate::kernels::falcon::ntt::NttKernels;
@@ -66,6 +67,12 @@ pub(crate) const fn mldsa_fns(b: Backend, v: NttVariant) -> (MlDsaNtt, MlDsaNtt)
 pub(crate) const fn falcon_fns(b: Backend, v: NttVariant) -> (FalconNtt, FalconNtt) {
     #[allow(clippy::match_single_binding)]
     match (b, v) {
+        // AVX2's own Falcon table runs radix-4 (production.rs); radix-2 is this pair.
+        #[cfg(target_arch = "x86_64")]
+        (Backend::Avx2, NttVariant::Radix2) => (
+            super::avx2::falcon_ntt_radix2,
+            super::avx2::falcon_intt_radix2,
+        ),
         #[cfg(target_arch = "x86_64")]
         (Backend::Avx2, NttVariant::Radix4) => (
             super::avx2::falcon_ntt_radix4,
@@ -122,9 +129,8 @@ macro_rules! falcon_table {
 
 #[allow(unused_imports)]
 use Backend::{Avx2, Avx512, Portable};
-use NttVariant::{Radix4, Winograd16, Winograd8};
+use NttVariant::{Radix2, Radix4, Winograd16, Winograd8};
 
-mldsa_table!(M_P_R4, mldsa::portable::KERNELS, Portable, Radix4);
 mldsa_table!(M_P_W8, mldsa::portable::KERNELS, Portable, Winograd8);
 mldsa_table!(M_P_W16, mldsa::portable::KERNELS, Portable, Winograd16);
 #[cfg(target_arch = "x86_64")]
@@ -144,7 +150,7 @@ falcon_table!(F_P_R4, fntt::portable::KERNELS, Portable, Radix4);
 falcon_table!(F_P_W8, fntt::portable::KERNELS, Portable, Winograd8);
 falcon_table!(F_P_W16, fntt::portable::KERNELS, Portable, Winograd16);
 #[cfg(target_arch = "x86_64")]
-falcon_table!(F_A2_R4, fntt::avx2::KERNELS, Avx2, Radix4);
+falcon_table!(F_A2_R2, fntt::avx2::KERNELS, Avx2, Radix2);
 #[cfg(target_arch = "x86_64")]
 falcon_table!(F_A2_W8, fntt::avx2::KERNELS, Avx2, Winograd8);
 #[cfg(target_arch = "x86_64")]
@@ -176,7 +182,7 @@ pub fn mldsa_kernels(b: Backend, v: NttVariant) -> &'static Kernels {
         (Avx512, Winograd8) => &M_A5_W8,
         #[cfg(target_arch = "x86_64")]
         (Avx512, Winograd16) => &M_A5_W16,
-        (_, Radix4) => &M_P_R4,
+        (_, Radix4) => &super::production::MLDSA_PORTABLE,
         (_, Winograd8) => &M_P_W8,
         (_, Winograd16) => &M_P_W16,
     }
@@ -188,9 +194,11 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
     // SAFETY (every SIMD arm): as in `mldsa_kernels`, `base.backend` was detected.
     let base = fntt::base_kernels(b);
     match (base.backend, v) {
-        (_, NttVariant::Radix2) => base,
         #[cfg(target_arch = "x86_64")]
-        (Avx2, Radix4) => &F_A2_R4,
+        (Avx2, Radix2) => &F_A2_R2,
+        (_, Radix2) => base,
+        #[cfg(target_arch = "x86_64")]
+        (Avx2, Radix4) => base,
         #[cfg(target_arch = "x86_64")]
         (Avx2, Winograd8) => &F_A2_W8,
         #[cfg(target_arch = "x86_64")]
@@ -205,32 +213,6 @@ pub fn falcon_kernels(b: Backend, v: NttVariant) -> &'static NttKernels {
         (_, Winograd8) => &F_P_W8,
         (_, Winograd16) => &F_P_W16,
     }
-}
-
-/// The ML-DSA table of a backend with the variant selected now for the backend whose
-/// kernels actually run (portable where `b` is unavailable or has no ML-DSA kernels);
-/// while a kernel device is set, that backend's table with its transforms routed to the
-/// device (`kernels::device`).
-#[inline]
-pub(crate) fn mldsa_selected(b: Backend) -> &'static Kernels {
-    #[cfg(feature = "std")]
-    if crate::kernels::device::active() {
-        return crate::kernels::device::mldsa_routed(b);
-    }
-    let eff = mldsa::base_kernels(b).backend;
-    mldsa_kernels(eff, variant_for(Modulus::MlDsa, eff))
-}
-
-/// The Falcon NTT table of a backend with the variant selected now for the backend whose
-/// kernels actually run (portable where `b` is unavailable or has no Falcon kernels).
-#[inline]
-pub(crate) fn falcon_selected(b: Backend) -> &'static NttKernels {
-    #[cfg(feature = "std")]
-    if crate::kernels::device::active() {
-        return crate::kernels::device::falcon_routed(b);
-    }
-    let eff = fntt::base_kernels(b).backend;
-    falcon_kernels(eff, variant_for(Modulus::Falcon, eff))
 }
 
 /// The ML-DSA one-stage hook of an ISA (study and benchmark use, see `mldsa_stage` in

@@ -1,6 +1,6 @@
 //! The NTT engine: several algorithms ("variants") for the same two transforms, behind
-//! the kernel seam, so that ML-DSA and Falcon can run whichever is fastest on a backend
-//! and a study can compare them on equal terms.
+//! the kernel seam: production runs one per (modulus, backend) (`production.rs`), the
+//! study (feature `ntt-study`) compares them all on equal terms.
 //!
 //! Why a separate module: the ML-DSA (`kernels/mldsa`) and Falcon (`kernels/falcon/ntt`)
 //! kernels each hard-code one algorithm (radix-2, one layer per pass) for one modulus.
@@ -22,10 +22,13 @@
 //!   constant tables of both moduli) over the `simd::Lanes` vector-ops trait;
 //! * `avx2/`, `avx512/` — per ISA only the `Lanes` primitives of each modulus and the
 //!   `#[target_feature]` entry points that instantiate the body;
-//! * `dispatch.rs` — the kernel tables of every (backend, variant) pair and the slot
-//!   where SIMD variant kernels plug in;
-//! * `select.rs` — which variant runs (API pin, `PQSIG_NTT`, per-pair defaults);
-//! * `opcount.rs`, `count.rs` — closed-form and instrumented operation counts.
+//! * `production.rs` — the production table of each (modulus, backend) pair;
+//! * `dispatch.rs` (`ntt-study`) — the kernel tables of every (backend, variant) pair and
+//!   the slot where SIMD variant kernels plug in;
+//! * `select.rs` (`ntt-study`) — which variant runs (API pin, `PQSIG_NTT`, per-pair
+//!   defaults);
+//! * `opcount.rs`, `count.rs` (`ntt-study`) — closed-form and instrumented operation
+//!   counts.
 //!
 //! # Exactness
 //! Every variant computes the reference transform: same evaluation order, and for
@@ -36,42 +39,49 @@
 //! < 8q for Winograd-8 and < 6q for Winograd-16, inverse < 0.51q).
 //!
 //! # Selection
-//! `mldsa::kernels(b)` and `falcon::ntt::kernels(b)` return the table of backend `b`
-//! with the variant [`select::variant_for`] picks (pinned by [`set_ntt_variant`], else
-//! `PQSIG_NTT`, else the measured default of the pair, [`select::default_variant`]:
-//! radix-2 — today's kernels — on AVX2/AVX-512 and for Falcon everywhere, radix-4 for
-//! ML-DSA on portable, bit-identical to the reference and faster there). A backend
-//! without a SIMD kernel of a variant runs the portable variant kernel for the NTT and
-//! its own SIMD kernels for everything else.
+//! Production builds run one NTT per (modulus, backend): `production.rs` — the backend's
+//! own radix-2 kernels except radix-4 for ML-DSA on portable and for Falcon on AVX2
+//! (AVX2's only Falcon NTT; measured fastest, bit-identical). Everything else here is the
+//! NTT study's (docs/NTT.md) and needs the cargo feature `ntt-study`: with it
+//! `mldsa::kernels(b)` and `falcon::ntt::kernels(b)` return the table of the variant
+//! pinned by `set_ntt_variant` or `PQSIG_NTT` (`select`), else the production table. A
+//! backend without a SIMD kernel of a variant runs the portable variant kernel for the
+//! NTT and its own SIMD kernels for everything else.
 //!
 //! # Constant time
 //! Every index, table look-up and branch depends on public sizes and loop counters only.
 
+#[cfg(feature = "ntt-study")]
 pub mod dispatch;
 pub mod field;
+#[cfg(feature = "ntt-study")]
 pub mod opcount;
 pub mod portable;
+pub(crate) mod production;
+#[cfg(feature = "ntt-study")]
 pub mod select;
 pub mod transform;
 pub mod units;
 pub mod variant;
 
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", feature = "ntt-study"))]
 pub mod count;
 
 // SIMD variant kernels: one generic body (`simd`) over per-ISA primitives (`avx2`,
-// `avx512`); their functions slot into `dispatch::mldsa_fns` / `dispatch::falcon_fns`,
-// one line each.
+// `avx512`); production uses AVX2's Falcon radix-4 only, the study every kernel (their
+// functions slot into `dispatch::mldsa_fns` / `dispatch::falcon_fns`, one line each).
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", feature = "ntt-study"))]
 pub(crate) mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd;
 
+#[cfg(feature = "ntt-study")]
 pub use dispatch::{
     falcon_kernels, falcon_stage_for, mldsa_kernels, mldsa_stage_for, FalconStage, MlDsaStage,
 };
 pub use field::Field;
+#[cfg(feature = "ntt-study")]
 pub use select::{clear_ntt_variant, set_ntt_variant, variant_for, Modulus};
 pub use variant::NttVariant;

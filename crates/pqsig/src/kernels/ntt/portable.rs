@@ -1,16 +1,23 @@
-//! The portable variant kernels, in the seam's shapes: ML-DSA `fn(&mut [Poly])`
+//! The portable variant kernels (production: ML-DSA radix-4; the rest `ntt-study`), in
+//! the seam's shapes: ML-DSA `fn(&mut [Poly])`
 //! (forward; inverse times 2^32) and Falcon `fn(&mut [u16], logn)` (batch of polynomials
 //! of 2^logn coefficients; inverse including 1/n). Each is the generic transform of
 //! `transform.rs` instantiated for one field and one variant.
 
-use super::field::{Falcon, MlDsa};
-use super::transform::{forward, forward_plan, inverse, inverse_plan};
+#[cfg(feature = "ntt-study")]
+use super::field::Falcon;
+use super::field::MlDsa;
+#[cfg(feature = "ntt-study")]
+use super::transform::{forward, inverse};
+use super::transform::{forward_plan, inverse_plan};
 use super::variant::NttVariant;
 use crate::kernels::mldsa::Poly;
 
 /// An ML-DSA transform kernel (forward or inverse), as in `mldsa::Kernels`.
+#[cfg(feature = "ntt-study")]
 pub(crate) type MlDsaNtt = fn(&mut [Poly]);
 /// A Falcon transform kernel (forward or inverse), as in `falcon::ntt::NttKernels`.
+#[cfg(feature = "ntt-study")]
 pub(crate) type FalconNtt = fn(&mut [u16], u32);
 
 macro_rules! variant_kernels {
@@ -31,6 +38,7 @@ macro_rules! variant_kernels {
         }
         /// Falcon forward NTT of each polynomial (canonical in and out). The sizes of
         /// Falcon-512/1024 get code specialised for their plan.
+        #[cfg(feature = "ntt-study")]
         pub fn $ff(a: &mut [u16], logn: u32) {
             const P9: ([u32; 12], usize) = $v.plan(9);
             const P10: ([u32; 12], usize) = $v.plan(10);
@@ -45,6 +53,7 @@ macro_rules! variant_kernels {
             }
         }
         /// Falcon inverse NTT of each polynomial, including 1/n (canonical in and out).
+        #[cfg(feature = "ntt-study")]
         pub fn $fi(a: &mut [u16], logn: u32) {
             const P9: ([u32; 12], usize) = $v.plan(9);
             const P10: ([u32; 12], usize) = $v.plan(10);
@@ -61,6 +70,7 @@ macro_rules! variant_kernels {
     };
 }
 
+#[cfg(feature = "ntt-study")]
 variant_kernels!(
     NttVariant::Radix2,
     mldsa_ntt_radix2,
@@ -75,6 +85,7 @@ variant_kernels!(
     falcon_ntt_radix4,
     falcon_intt_radix4
 );
+#[cfg(feature = "ntt-study")]
 variant_kernels!(
     NttVariant::Winograd8,
     mldsa_ntt_winograd8,
@@ -82,6 +93,7 @@ variant_kernels!(
     falcon_ntt_winograd8,
     falcon_intt_winograd8
 );
+#[cfg(feature = "ntt-study")]
 variant_kernels!(
     NttVariant::Winograd16,
     mldsa_ntt_winograd16,
@@ -91,6 +103,7 @@ variant_kernels!(
 );
 
 /// The portable ML-DSA (forward, inverse) kernels of a variant.
+#[cfg(feature = "ntt-study")]
 pub const fn mldsa_fns(v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
     match v {
         NttVariant::Radix2 => (mldsa_ntt_radix2, mldsa_invntt_radix2),
@@ -101,6 +114,7 @@ pub const fn mldsa_fns(v: NttVariant) -> (MlDsaNtt, MlDsaNtt) {
 }
 
 /// The portable Falcon (forward, inverse) kernels of a variant.
+#[cfg(feature = "ntt-study")]
 pub const fn falcon_fns(v: NttVariant) -> (FalconNtt, FalconNtt) {
     match v {
         NttVariant::Radix2 => (falcon_ntt_radix2, falcon_intt_radix2),

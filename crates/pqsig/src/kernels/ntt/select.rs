@@ -1,5 +1,5 @@
-//! Which NTT variant runs: pinned through the API, else `PQSIG_NTT`, else the default of
-//! the (modulus, backend) pair. Decided once and cached, like the backend choice in
+//! Which NTT variant runs (`ntt-study` only): pinned through the API, else `PQSIG_NTT`,
+//! else the default of the (modulus, backend) pair (the production table). Decided once and cached, like the backend choice in
 //! `kernels/select.rs`; the kernel tables resolve it to function pointers when a scheme
 //! fetches its table (once per operation), never per call of a kernel.
 //!
@@ -23,7 +23,9 @@ pub enum Modulus {
     Falcon,
 }
 
-/// The default variant of a (modulus, backend) pair: the fastest measured there.
+/// The default variant of a (modulus, backend) pair: the fastest measured there, i.e.
+/// the variant of the production table (`production.rs`, which runs when nothing is
+/// pinned; keep the two in step).
 ///
 /// Why each arm (the measurements, dated, are in docs/NTT.md §4; `pqsig-bench
 /// --no-schemes` times every variant on every backend interleaved in one run):

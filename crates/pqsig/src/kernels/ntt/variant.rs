@@ -78,6 +78,7 @@ impl NttVariant {
         (p, len)
     }
 
+    #[cfg(feature = "ntt-study")]
     pub(crate) fn to_u8(self) -> u8 {
         match self {
             NttVariant::Radix2 => 1,
@@ -87,6 +88,7 @@ impl NttVariant {
         }
     }
 
+    #[cfg(feature = "ntt-study")]
     pub(crate) fn from_u8(v: u8) -> Option<NttVariant> {
         match v {
             1 => Some(NttVariant::Radix2),
@@ -113,6 +115,7 @@ mod tests {
         for &v in NttVariant::ALL {
             assert_eq!(NttVariant::from_name(v.name()), Some(v));
             assert_eq!(NttVariant::from_name(&v.name().to_uppercase()), Some(v));
+            #[cfg(feature = "ntt-study")]
             assert_eq!(NttVariant::from_u8(v.to_u8()), Some(v));
             for logn in 1..=10 {
                 let (p, len) = v.plan(logn);

@@ -1,22 +1,13 @@
 //! AVX2 NTT kernels mod 12289: 16 coefficients per vector as u16 lanes.
 //!
-//! Every value stays canonical (in `[0, q)`) after every butterfly, exactly as in the
-//! portable code, so results are bit-identical to it. The tools:
+//! The transforms are the shared SIMD body's radix-4 kernels (`kernels/ntt/avx2/falcon.rs`
+//! over `kernels/ntt/simd`): one AVX2 NTT mod 12289 in the library. This file holds the
+//! coefficient-wise kernels. Every value stays canonical (in `[0, q)`), exactly as in
+//! the portable code, so results are bit-identical to it. The tools:
 //! * Montgomery product with `mullo`/`mulhi` on u16 lanes: for x·y < q·2^16,
 //!   `hi(x·y) − hi(m·q)` with `m = lo(x·y)·q⁻¹ mod 2^16` is `x·y/2^16 mod q` in (−q, q);
-//! * for products by twiddles, the factor `m` comes from a precomputed companion table
-//!   (`w·q⁻¹ mod 2^16`), three multiplications instead of four (`montymul_pre`);
 //! * canonical correction by an unsigned minimum: `min(r, r + q)` maps (−q, q) (as u16)
 //!   to `[0, q)`, `min(s, s − q)` maps `[0, 2q)` to `[0, q)`.
-//!
-//! Layers whose butterflies span at least 16 coefficients work on whole vectors. The four
-//! last forward layers (first four inverse layers) pair coefficients within a chunk of 32
-//! held in two vectors X, Y: lane permutations of granularity 8, 4, 2, 1 (`shuffle8` …
-//! `shuffle1`, each its own inverse) bring every butterfly pair into the same lane of X
-//! and Y, and are undone before the chunk is stored, so the output order is the portable
-//! one. Per-lane twiddles for those layers come from `tables::lane_table`.
-//!
-//! The inverse transform folds the division by n into its last layer (see `intt_one`).
 //!
 //! Each table entry is a safe wrapper around a whole `#[target_feature(enable = "avx2")]`
 //! function; the table is only handed out by [`super::kernels`] after AVX2 was detected,
@@ -27,15 +18,15 @@
 #![allow(unused_unsafe)]
 
 use super::portable;
-use super::tables::{lane_table, times_qinv, GM, IGM};
 use super::{NttKernels, Q, QINV, R2};
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;
 
 pub(crate) static KERNELS: NttKernels = NttKernels {
     backend: Backend::Avx2,
-    ntt,
-    intt,
+    // The one AVX2 transform: radix-4 units on the shared SIMD body (kernels/ntt).
+    ntt: crate::kernels::ntt::avx2::falcon_ntt_radix4,
+    intt: crate::kernels::ntt::avx2::falcon_intt_radix4,
     mul_monty,
     to_monty,
     div,
@@ -47,23 +38,6 @@ pub(crate) static KERNELS: NttKernels = NttKernels {
     sqnorm_i16,
     hash_words,
 };
-
-/// Per-lane twiddles of the in-register layers (see `tables::lane_table`).
-static FWD1: [[u16; 16]; 64] = lane_table(&GM, 1);
-static FWD2: [[u16; 16]; 64] = lane_table(&GM, 2);
-static FWD4: [[u16; 16]; 64] = lane_table(&GM, 4);
-static INV1: [[u16; 16]; 64] = lane_table(&IGM, 1);
-static INV2: [[u16; 16]; 64] = lane_table(&IGM, 2);
-static INV4: [[u16; 16]; 64] = lane_table(&IGM, 4);
-/// The twiddles times 1/q mod 2^16 (`tables::times_qinv`), for `montymul_pre`.
-static GMQ: [u16; 1024] = times_qinv(&GM);
-static IGMQ: [u16; 1024] = times_qinv(&IGM);
-static FWD1Q: [[u16; 16]; 64] = lane_table(&GMQ, 1);
-static FWD2Q: [[u16; 16]; 64] = lane_table(&GMQ, 2);
-static FWD4Q: [[u16; 16]; 64] = lane_table(&GMQ, 4);
-static INV1Q: [[u16; 16]; 64] = lane_table(&IGMQ, 1);
-static INV2Q: [[u16; 16]; 64] = lane_table(&IGMQ, 2);
-static INV4Q: [[u16; 16]; 64] = lane_table(&IGMQ, 4);
 
 // ---------------------------------------------------------------------------------------
 // Lane arithmetic.
@@ -80,12 +54,6 @@ unsafe fn store(p: &mut [u16], v: __m256i) {
     debug_assert!(p.len() >= 16);
     // SAFETY: 16 writable u16 (caller's slice), unaligned store.
     unsafe { _mm256_storeu_si256(p.as_mut_ptr() as *mut __m256i, v) }
-}
-
-#[inline(always)]
-unsafe fn load_tw(t: &[u16; 16]) -> __m256i {
-    // SAFETY: exactly 16 u16.
-    unsafe { _mm256_loadu_si256(t.as_ptr() as *const __m256i) }
 }
 
 /// `[0, 2q) → [0, q)`.
@@ -119,352 +87,6 @@ unsafe fn montymul(x: __m256i, y: __m256i, q: __m256i, qinv: __m256i) -> __m256i
         let m = _mm256_mullo_epi16(lo, qinv);
         let t = _mm256_mulhi_epu16(m, q);
         caddq(_mm256_sub_epi16(hi, t), q)
-    }
-}
-
-/// [`montymul`] by a constant `w` given with `wq = w·(1/q) mod 2^16` (lane-wise), for
-/// `x` and `w` in `[0, q)`: the reduction factor `lo(x·w)·(1/q)` is `lo(x·wq)`, so the
-/// same value with three multiplications instead of four (and a shorter dependency
-/// chain). `hi(x·w)` is taken with the signed instruction, equal to the unsigned one
-/// for operands below 2^15: LLVM rewrites the unsigned form by a splatted twiddle into a
-/// widening multiply with extensions, a pack and a cross-lane permute.
-#[inline(always)]
-unsafe fn montymul_pre(x: __m256i, w: __m256i, wq: __m256i, q: __m256i) -> __m256i {
-    unsafe {
-        let m = _mm256_mullo_epi16(x, wq);
-        let hi = _mm256_mulhi_epi16(x, w);
-        let t = _mm256_mulhi_epu16(m, q);
-        caddq(_mm256_sub_epi16(hi, t), q)
-    }
-}
-
-/// Lane permutations on a pair of vectors, each an involution (see the module docs and
-/// `tables::lane_map`): within groups of 2g lanes, X' = (X.lo_g, Y.lo_g), Y' = (X.hi_g,
-/// Y.hi_g).
-#[inline(always)]
-unsafe fn shuffle8(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
-    unsafe {
-        (
-            _mm256_permute2x128_si256::<0x20>(x, y),
-            _mm256_permute2x128_si256::<0x31>(x, y),
-        )
-    }
-}
-
-#[inline(always)]
-unsafe fn shuffle4(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
-    unsafe { (_mm256_unpacklo_epi64(x, y), _mm256_unpackhi_epi64(x, y)) }
-}
-
-#[inline(always)]
-unsafe fn shuffle2(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
-    unsafe {
-        (
-            _mm256_blend_epi32::<0b1010_1010>(x, _mm256_slli_epi64::<32>(y)),
-            _mm256_blend_epi32::<0b1010_1010>(_mm256_srli_epi64::<32>(x), y),
-        )
-    }
-}
-
-#[inline(always)]
-unsafe fn shuffle1(x: __m256i, y: __m256i) -> (__m256i, __m256i) {
-    unsafe {
-        (
-            _mm256_blend_epi16::<0b1010_1010>(x, _mm256_slli_epi32::<16>(y)),
-            _mm256_blend_epi16::<0b1010_1010>(_mm256_srli_epi32::<16>(x), y),
-        )
-    }
-}
-
-/// A twiddle vector and its `montymul_pre` companion.
-type Tw = (__m256i, __m256i);
-
-/// Cooley–Tukey butterfly: (x, y) ← (x + y·w, x − y·w).
-#[inline(always)]
-unsafe fn bf_ct(x: &mut __m256i, y: &mut __m256i, w: Tw, q: __m256i) {
-    unsafe {
-        let v = montymul_pre(*y, w.0, w.1, q);
-        let u = *x;
-        *x = addmod(u, v, q);
-        *y = submod(u, v, q);
-    }
-}
-
-/// Gentleman–Sande butterfly: (x, y) ← (x + y, (x − y)·w).
-#[inline(always)]
-unsafe fn bf_gs(x: &mut __m256i, y: &mut __m256i, w: Tw, q: __m256i) {
-    unsafe {
-        let (u, v) = (*x, *y);
-        *x = addmod(u, v, q);
-        *y = montymul_pre(submod(u, v, q), w.0, w.1, q);
-    }
-}
-
-/// Entry `k` of a twiddle table (and its companion) in every lane.
-#[inline(always)]
-unsafe fn tw1(t: &[u16; 1024], tq: &[u16; 1024], k: usize) -> Tw {
-    unsafe {
-        (
-            _mm256_set1_epi16(t[k] as i16),
-            _mm256_set1_epi16(tq[k] as i16),
-        )
-    }
-}
-
-/// Twiddles of the half-distance-8 layer for chunk `p`: groups `m + 2p` and `m + 2p + 1`
-/// (eight lanes each).
-#[inline(always)]
-unsafe fn tw8(t: &[u16; 1024], tq: &[u16; 1024], k: usize) -> Tw {
-    let half = |t: &[u16; 1024]| unsafe {
-        _mm256_set_m128i(_mm_set1_epi16(t[k + 1] as i16), _mm_set1_epi16(t[k] as i16))
-    };
-    (half(t), half(tq))
-}
-
-/// Vector `v` of a lane table (and its companion).
-#[inline(always)]
-unsafe fn twl(t: &[[u16; 16]; 64], tq: &[[u16; 16]; 64], v: usize) -> Tw {
-    unsafe { (load_tw(&t[v]), load_tw(&tq[v])) }
-}
-
-// ---------------------------------------------------------------------------------------
-// Transforms.
-
-// The transforms are built from pieces: the forward layers with half-distance ≥ 16 (`fwd_outer`), the four in-register layers of
-// a 32-coefficient chunk each way (`fwd_chunk`, `inv_chunk`: a chunk leaves `fwd_chunk`
-// and enters `inv_chunk` in the permuted lane order of `shuffle8, 4, 2, 1`), and the
-// inverse outer layers but the last (`inv_outer`), whose last layer each caller finishes
-// with the division by n folded in (`last_layer_consts`).
-
-/// Forward layers with half-distance ≥ 16 (whole vectors), in place.
-///
-/// # Safety
-/// AVX2 must be available (inlined into `#[target_feature(enable = "avx2")]` callers).
-#[inline(always)]
-unsafe fn fwd_outer(a: &mut [u16], n: usize, q: __m256i) {
-    let mut ht = n;
-    let mut m = 1;
-    while ht > 16 {
-        ht >>= 1;
-        for i in 0..m {
-            let w = unsafe { tw1(&GM, &GMQ, m + i) };
-            let j1 = 2 * i * ht;
-            let (lo, hi) = a[j1..j1 + 2 * ht].split_at_mut(ht);
-            for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
-                unsafe {
-                    let (mut u, mut v) = (load(x), load(y));
-                    bf_ct(&mut u, &mut v, w, q);
-                    store(x, u);
-                    store(y, v);
-                }
-            }
-        }
-        m <<= 1;
-    }
-}
-
-/// The four last forward layers (half-distance 8, 4, 2, 1) on chunk `p` (natural order in
-/// `x`, `y`); returns it in the permuted order (see the module docs).
-///
-/// # Safety
-/// As for `fwd_outer`.
-#[inline(always)]
-unsafe fn fwd_chunk(
-    mut x: __m256i,
-    mut y: __m256i,
-    n: usize,
-    p: usize,
-    q: __m256i,
-) -> (__m256i, __m256i) {
-    unsafe {
-        (x, y) = shuffle8(x, y);
-        bf_ct(&mut x, &mut y, tw8(&GM, &GMQ, n / 16 + 2 * p), q);
-        (x, y) = shuffle4(x, y);
-        bf_ct(&mut x, &mut y, twl(&FWD4, &FWD4Q, n / 32 + p), q);
-        (x, y) = shuffle2(x, y);
-        bf_ct(&mut x, &mut y, twl(&FWD2, &FWD2Q, n / 32 + p), q);
-        (x, y) = shuffle1(x, y);
-        bf_ct(&mut x, &mut y, twl(&FWD1, &FWD1Q, n / 32 + p), q);
-    }
-    (x, y)
-}
-
-/// The permuted order `fwd_chunk` leaves (and `inv_chunk` takes) from the natural one.
-///
-/// # Safety
-/// As for `fwd_outer`.
-#[inline(always)]
-unsafe fn to_chunk_order(mut x: __m256i, mut y: __m256i) -> (__m256i, __m256i) {
-    unsafe {
-        (x, y) = shuffle8(x, y);
-        (x, y) = shuffle4(x, y);
-        (x, y) = shuffle2(x, y);
-        (x, y) = shuffle1(x, y);
-    }
-    (x, y)
-}
-
-/// Back to the natural order (each shuffle is an involution).
-///
-/// # Safety
-/// As for `fwd_outer`.
-#[inline(always)]
-unsafe fn from_chunk_order(mut x: __m256i, mut y: __m256i) -> (__m256i, __m256i) {
-    unsafe {
-        (x, y) = shuffle1(x, y);
-        (x, y) = shuffle2(x, y);
-        (x, y) = shuffle4(x, y);
-        (x, y) = shuffle8(x, y);
-    }
-    (x, y)
-}
-
-/// The four first inverse layers (half-distance 1, 2, 4, 8; n/2 … n/16 groups: the layer
-/// with h has twiddle vector index (n/(2h))·h/16 + p = n/32 + p) on chunk `p`, given in
-/// the permuted order; returns it in the natural order.
-///
-/// # Safety
-/// As for `fwd_outer`.
-#[inline(always)]
-unsafe fn inv_chunk(
-    mut x: __m256i,
-    mut y: __m256i,
-    n: usize,
-    p: usize,
-    q: __m256i,
-) -> (__m256i, __m256i) {
-    unsafe {
-        bf_gs(&mut x, &mut y, twl(&INV1, &INV1Q, n / 32 + p), q);
-        (x, y) = shuffle1(x, y);
-        bf_gs(&mut x, &mut y, twl(&INV2, &INV2Q, n / 32 + p), q);
-        (x, y) = shuffle2(x, y);
-        bf_gs(&mut x, &mut y, twl(&INV4, &INV4Q, n / 32 + p), q);
-        (x, y) = shuffle4(x, y);
-        bf_gs(&mut x, &mut y, tw8(&IGM, &IGMQ, n / 16 + 2 * p), q);
-        (x, y) = shuffle8(x, y);
-    }
-    (x, y)
-}
-
-/// Inverse layers with half-distance 16 … n/4 (whole vectors), in place: all the outer
-/// ones but the last (half-distance n/2), which the caller runs with the division by n.
-///
-/// # Safety
-/// As for `fwd_outer`.
-#[inline(always)]
-unsafe fn inv_outer(a: &mut [u16], n: usize, q: __m256i) {
-    let mut t = 16;
-    let mut m = n / 16;
-    while m > 2 {
-        let hm = m >> 1;
-        for i in 0..hm {
-            let w = unsafe { tw1(&IGM, &IGMQ, hm + i) };
-            let j1 = 2 * i * t;
-            let (lo, hi) = a[j1..j1 + 2 * t].split_at_mut(t);
-            for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
-                unsafe {
-                    let (mut u, mut v) = (load(x), load(y));
-                    bf_gs(&mut u, &mut v, w, q);
-                    store(x, u);
-                    store(y, v);
-                }
-            }
-        }
-        t <<= 1;
-        m = hm;
-    }
-}
-
-/// The last inverse layer's factors with the division by n folded in: x ← (u + v)·n⁻¹,
-/// y ← (u − v)·(w·n⁻¹). These are Montgomery products of the same canonical values as
-/// dividing afterwards would give (each result is the unique residue in [0, q) of the
-/// same product), so the output is identical. Returns (n⁻¹, w·n⁻¹), each with its
-/// `montymul_pre` companion.
-///
-/// # Safety
-/// As for `fwd_outer`.
-#[inline(always)]
-unsafe fn last_layer_consts(logn: u32) -> (Tw, Tw) {
-    let ni = portable::inv_n_monty(logn);
-    let wni = portable::mq_montymul(IGM[1] as u32, ni);
-    let splat = |c: u32| unsafe {
-        (
-            _mm256_set1_epi16(c as i16),
-            _mm256_set1_epi16((c as u16).wrapping_mul(QINV) as i16),
-        )
-    };
-    (splat(ni), splat(wni))
-}
-
-/// # Safety
-/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
-#[target_feature(enable = "avx2")]
-unsafe fn ntt_one(a: &mut [u16], logn: u32) {
-    let n = 1usize << logn;
-    let q = unsafe { _mm256_set1_epi16(Q as i16) };
-    unsafe { fwd_outer(a, n, q) };
-    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
-        let (c0, c1) = chunk.split_at_mut(16);
-        unsafe {
-            let (x, y) = fwd_chunk(load(c0), load(c1), n, p, q);
-            let (x, y) = from_chunk_order(x, y);
-            store(c0, x);
-            store(c1, y);
-        }
-    }
-}
-
-/// # Safety
-/// AVX2 must be available. `a.len() == 2^logn`, logn in 5..=10.
-#[target_feature(enable = "avx2")]
-unsafe fn intt_one(a: &mut [u16], logn: u32) {
-    let n = 1usize << logn;
-    let q = unsafe { _mm256_set1_epi16(Q as i16) };
-    for (p, chunk) in a.chunks_exact_mut(32).enumerate() {
-        let (c0, c1) = chunk.split_at_mut(16);
-        unsafe {
-            let (x, y) = to_chunk_order(load(c0), load(c1));
-            let (x, y) = inv_chunk(x, y, n, p, q);
-            store(c0, x);
-            store(c1, y);
-        }
-    }
-    unsafe { inv_outer(a, n, q) };
-    let (ni, wni) = unsafe { last_layer_consts(logn) };
-    let (lo, hi) = a.split_at_mut(n / 2);
-    for (x, y) in lo.chunks_exact_mut(16).zip(hi.chunks_exact_mut(16)) {
-        unsafe {
-            let (u, v) = (load(x), load(y));
-            store(x, montymul_pre(addmod(u, v, q), ni.0, ni.1, q));
-            store(y, montymul_pre(submod(u, v, q), wni.0, wni.1, q));
-        }
-    }
-}
-
-fn ntt(a: &mut [u16], logn: u32) {
-    let n = 1usize << logn;
-    debug_assert!(a.len().is_multiple_of(n));
-    for p in a.chunks_exact_mut(n) {
-        if logn < 5 {
-            portable::ntt_one(p, logn);
-        } else {
-            // SAFETY: AVX2 was detected before this table was handed out; n = 2^logn
-            // with logn in 5..=10.
-            unsafe { ntt_one(p, logn) }
-        }
-    }
-}
-
-fn intt(a: &mut [u16], logn: u32) {
-    let n = 1usize << logn;
-    debug_assert!(a.len().is_multiple_of(n));
-    for p in a.chunks_exact_mut(n) {
-        if logn < 5 {
-            portable::intt_one(p, logn);
-        } else {
-            // SAFETY: as in `ntt`.
-            unsafe { intt_one(p, logn) }
-        }
     }
 }
 

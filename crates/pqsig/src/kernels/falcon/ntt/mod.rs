@@ -104,12 +104,12 @@ pub struct NttKernels {
 /// The type of [`NttKernels::hash_words`]: `(out, filled, lanes) → (filled, lanes read)`.
 pub(crate) type HashWords = fn(out: &mut [u16], filled: usize, lanes: &[u64]) -> (usize, usize);
 
-/// The kernel table of a backend (portable if it is unavailable here), with the NTT
-/// variant selected for it (`kernels::ntt::select`: pinned, `PQSIG_NTT`, or the
-/// measured default of the backend, mostly radix-2 — the backend's own kernels).
+/// The kernel table of a backend (portable if it is unavailable here), with the
+/// production NTT of the pair (`kernels::ntt::production`: the backend's own radix-2
+/// kernels but for two measured pairs; with `ntt-study`, a pinned variant's).
 pub fn kernels(b: Backend) -> &'static NttKernels {
     crate::kernels::trace::record("falcon::ntt::kernels", b);
-    crate::kernels::ntt::dispatch::falcon_selected(b)
+    crate::kernels::ntt::production::falcon_selected(b)
 }
 
 /// The kernel table of a backend (portable if it is unavailable here) with its own

@@ -55,47 +55,6 @@ pub(crate) const GM: [u16; 1024] = twiddles(G);
 /// Inverse twiddles (powers of 1/7), Montgomery form.
 pub(crate) const IGM: [u16; 1024] = twiddles(pow_mod(G, Q - 2, Q));
 
-/// `w · (1/q mod 2^16) mod 2^16` for each entry: with it a Montgomery product by `w`
-/// gets its reduction factor `x·w/q mod 2^16` as one low product `x · w'` (the same
-/// value, so the same result, with one multiplication fewer).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const fn times_qinv<const N: usize>(src: &[u16; N]) -> [u16; N] {
-    let mut t = [0u16; N];
-    let mut i = 0;
-    while i < N {
-        t[i] = (src[i] as u32).wrapping_mul(super::QINV as u32) as u16;
-        i += 1;
-    }
-    t
-}
-
-/// For the in-register layers of the AVX2 transforms: with a 32-coefficient chunk held in
-/// two vectors X, Y whose lanes have been permuted so that lane `i` of X and lane `i` of
-/// Y hold a butterfly pair at distance `ht` (1, 2 or 4), `lane_map(ht)[i]` is the chunk
-/// offset of the coefficient in lane `i` of X. The permutations are the ones
-/// `avx2::shuffle8/4/2/1` perform, applied in that order to the natural layout.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const fn lane_map(ht: usize) -> [u8; 16] {
-    // Natural layout: X holds offsets 0..16, Y holds 16..32.
-    let mut x = [0u8; 16];
-    let mut y = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        x[i] = i as u8;
-        y[i] = 16 + i as u8;
-        i += 1;
-    }
-    // Apply the shuffles with granularity 8, 4, 2, 1 lanes until distance `ht`.
-    let mut g = 8;
-    while g >= ht {
-        let (nx, ny) = shuffle_model(&x, &y, g);
-        x = nx;
-        y = ny;
-        g /= 2;
-    }
-    x
-}
-
 /// The lane permutation of the AVX2 shuffle of granularity `g` lanes on a pair (X, Y):
 /// within each group of `2g` lanes, X' takes the first `g` lanes of X then the first `g`
 /// lanes of Y, Y' the second `g` lanes of each (when 2g = N the group is the whole vector).
@@ -122,28 +81,6 @@ pub(super) const fn shuffle_model<const N: usize>(
     (nx, ny)
 }
 
-/// Per-lane twiddles of the in-register layer with half-distance `ht` (1, 2 or 4):
-/// vector `v` covers the `16/ht` consecutive butterfly groups starting at table index
-/// `v·16/ht`, each lane holding the twiddle of its group. The 32-coefficient chunk `p`
-/// of a degree-n transform uses `v = (n/(2·ht))·ht/16 + p = n/32 + p`, so 64 vectors
-/// cover every degree up to 1024.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) const fn lane_table<const V: usize>(src: &[u16; 1024], ht: usize) -> [[u16; 16]; V] {
-    let map = lane_map(ht);
-    let per = 16 / ht;
-    let mut t = [[0u16; 16]; V];
-    let mut v = 0;
-    while v < V {
-        let mut i = 0;
-        while i < 16 {
-            t[v][i] = src[v * per + map[i] as usize / (2 * ht)];
-            i += 1;
-        }
-        v += 1;
-    }
-    t
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,16 +93,5 @@ mod tests {
             &[4091, 7888, 11060, 11208, 6960, 4342, 6275, 9759]
         );
         assert_eq!(&IGM[..8], &[4091, 4401, 1081, 1229, 2530, 6014, 7947, 5329]);
-    }
-
-    #[test]
-    fn lane_maps_pair_at_the_right_distance() {
-        for ht in [1usize, 2, 4, 8] {
-            let m = lane_map(ht);
-            for (i, &c) in m.iter().enumerate() {
-                // X lanes hold the lower element of each pair.
-                assert_eq!((c as usize / ht) % 2, 0, "ht={ht} lane {i}");
-            }
-        }
     }
 }

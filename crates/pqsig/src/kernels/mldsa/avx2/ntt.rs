@@ -262,10 +262,11 @@ unsafe fn gs(x: &mut [__m256i; 8], i: usize, j: usize, tw: &LaneTw) {
     }
 }
 
-/// 8×8 transpose of 32-bit lanes: lane `l` of register `r` ↔ lane `r` of register `l`.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn transpose(x: &mut [__m256i; 8]) {
+/// 8×8 transpose of 32-bit lanes of `x[..8]` (an involution): lane `l` of register `r`
+/// ↔ lane `r` of register `l`. Also the NTT study's (`kernels/ntt/avx2/mldsa.rs`).
+/// Requires AVX2; inlined into its callers' `#[target_feature]` code.
+#[inline(always)]
+pub(crate) unsafe fn transpose8(x: &mut [__m256i]) {
     // SAFETY: AVX2 is available (precondition).
     unsafe {
         let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
@@ -346,7 +347,7 @@ unsafe fn ntt_one(v: &mut [__m256i; 32]) {
                 ct::<false>(&mut x, 2 * u, 2 * u + 1, &tw);
             }
             // Now register j holds coefficients 64b + 8·lane + j.
-            transpose(&mut x);
+            transpose8(&mut x);
             let tw = &FWD_LANE[7 * b..7 * b + 7];
             for j in 0..4 {
                 ct::<false>(&mut x, j, j + 4, &tw[0]);
@@ -358,7 +359,7 @@ unsafe fn ntt_one(v: &mut [__m256i; 32]) {
             for u in 0..4 {
                 ct::<false>(&mut x, 2 * u, 2 * u + 1, &tw[3 + u]);
             }
-            transpose(&mut x);
+            transpose8(&mut x);
             v[8 * b..8 * b + 8].copy_from_slice(&x);
         }
     }
@@ -399,7 +400,7 @@ unsafe fn invntt_one(v: &mut [__m256i; 32]) {
         // Distances 1, 2, 4, 8, 16, one 64-coefficient block at a time.
         for b in 0..4 {
             x.copy_from_slice(&v[8 * b..8 * b + 8]);
-            transpose(&mut x);
+            transpose8(&mut x);
             // Register j holds coefficients 64b + 8·lane + j.
             let tw = &INV_LANE[7 * b..7 * b + 7];
             for (u, t) in tw[..4].iter().enumerate() {
@@ -412,7 +413,7 @@ unsafe fn invntt_one(v: &mut [__m256i; 32]) {
             for j in 0..4 {
                 gs(&mut x, j, j + 4, &tw[6]);
             }
-            transpose(&mut x);
+            transpose8(&mut x);
             // Register j holds coefficients 64b + 8j + lane.
             for u in 0..4 {
                 let k = 31 - (4 * b + u);

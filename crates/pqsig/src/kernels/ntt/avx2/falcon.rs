@@ -8,7 +8,7 @@
 //! by one broadcast and one byte shuffle.
 
 use super::chunks;
-use crate::kernels::falcon::ntt::{avx2 as radix2, Q};
+use crate::kernels::falcon::ntt::{portable, Q};
 use crate::kernels::ntt::simd::falcon::falcon_simd_kernels;
 use crate::kernels::ntt::simd::{Cst, Lanes};
 use crate::kernels::select::Backend;
@@ -147,4 +147,4 @@ impl Lanes for Avx2Falcon {
     }
 }
 
-falcon_simd_kernels!(Avx2Falcon, "avx2", Backend::Avx2, radix2::KERNELS);
+falcon_simd_kernels!(Avx2Falcon, "avx2", Backend::Avx2, portable::KERNELS);

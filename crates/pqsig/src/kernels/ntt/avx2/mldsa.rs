@@ -10,6 +10,7 @@
 //! laid out by group.
 
 use super::chunks;
+use crate::kernels::mldsa::avx2::ntt::transpose8;
 use crate::kernels::mldsa::Q;
 use crate::kernels::ntt::simd::mldsa::mldsa_simd_kernels;
 use crate::kernels::ntt::simd::{load_points_by_unzip, store_points_by_zip, Cst, Lanes};
@@ -65,15 +66,6 @@ unsafe fn transpose4(x: &mut [__m256i]) {
         x[2] = _mm256_unpacklo_epi64(t1, t3);
         x[3] = _mm256_unpackhi_epi64(t1, t3);
     }
-}
-
-/// 8×8 transpose of 32-bit lanes (an involution) of `x[..8]`: the ML-DSA AVX2
-/// backend's own transpose, on a slice.
-#[inline(always)]
-unsafe fn transpose8(x: &mut [__m256i]) {
-    let m: &mut [__m256i; 8] = (&mut x[..8]).try_into().expect("eight vectors");
-    // SAFETY: AVX2 is available (this backend's precondition, as for every kernel here).
-    unsafe { crate::kernels::mldsa::avx2::ntt::transpose(m) }
 }
 
 /// Unit `u` of a Winograd-16 block at s = 1 is vectors 2u (points 0..8) and 2u + 1

@@ -17,12 +17,16 @@
 
 mod chunks;
 pub(crate) mod falcon;
+#[cfg(feature = "ntt-study")]
 pub(crate) mod mldsa;
 
+#[cfg(feature = "ntt-study")]
 pub(crate) use falcon::{
-    falcon_intt_radix4, falcon_intt_winograd16, falcon_intt_winograd8, falcon_ntt_radix4,
+    falcon_intt_radix2, falcon_intt_winograd16, falcon_intt_winograd8, falcon_ntt_radix2,
     falcon_ntt_winograd16, falcon_ntt_winograd8, falcon_stage,
 };
+pub(crate) use falcon::{falcon_intt_radix4, falcon_ntt_radix4};
+#[cfg(feature = "ntt-study")]
 pub(crate) use mldsa::{
     mldsa_invntt_radix4, mldsa_invntt_winograd16, mldsa_invntt_winograd8, mldsa_ntt_radix4,
     mldsa_ntt_winograd16, mldsa_ntt_winograd8, mldsa_stage,

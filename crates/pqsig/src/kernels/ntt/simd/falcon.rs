@@ -174,6 +174,7 @@ fn top_consts(layers: u32, ni: u32) -> [Cst<u16>; 16] {
 #[inline(always)]
 fn variant(k: u32) -> NttVariant {
     match k {
+        1 => NttVariant::Radix2,
         2 => NttVariant::Radix4,
         3 => NttVariant::Winograd8,
         _ => NttVariant::Winograd16,
@@ -236,6 +237,7 @@ pub(crate) unsafe fn intt_one<L: Lanes<E = u16>>(a: &mut [u16], logn: u32, k: u3
 }
 
 /// One stage alone (the `falcon_stage` hook), without the top stage's 1/n.
+#[cfg(feature = "ntt-study")]
 #[inline(always)]
 pub(crate) unsafe fn stage_one<L: Lanes<E = u16>>(
     a: &mut [u16],
@@ -256,12 +258,14 @@ pub(crate) const fn min_logn(k: u32, lanes: usize) -> u32 {
 /// The Falcon variant kernels of one ISA, in the seam's signatures (`fn(&mut [u16],
 /// u32)`: canonical in and out, the reference's bit-reversed order, bit-identical to the
 /// portable kernels), and the `falcon_stage` hook: `$lanes` (a [`Lanes`] impl over u16),
-/// its target features `$feat`, backend `$backend` and radix-2 kernel table `$radix2`.
+/// its target features `$feat`, backend `$backend` and the kernel table `$small` whose
+/// transforms run the sizes too short for one register of work per radix-2 unit. A
+/// variant's sizes too short for its units run radix-2 units.
 /// A macro and not generic functions because `#[target_feature]` functions cannot be
 /// generic over the features: each ISA needs its own non-generic entry points, which
 /// instantiate the generic body with its features enabled so that everything inlines.
 macro_rules! falcon_simd_kernels {
-    ($lanes:ty, $feat:literal, $backend:expr, $radix2:path) => {
+    ($lanes:ty, $feat:literal, $backend:expr, $small:path) => {
         use $crate::kernels::ntt::simd::falcon as body;
 
         #[target_feature(enable = $feat)]
@@ -274,6 +278,7 @@ macro_rules! falcon_simd_kernels {
             unsafe { body::intt_one::<$lanes>(a, logn, k) }
         }
 
+        #[cfg(feature = "ntt-study")]
         #[target_feature(enable = $feat)]
         unsafe fn stage_one(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
             unsafe { body::stage_one::<$lanes>(a, logn, m, layers, inverse) }
@@ -288,9 +293,16 @@ macro_rules! falcon_simd_kernels {
 
         fn fwd(a: &mut [u16], logn: u32, k: u32) {
             check();
-            if logn < body::min_logn(k, <$lanes as $crate::kernels::ntt::simd::Lanes>::N) {
-                return ($radix2.ntt)(a, logn);
+            let lanes = <$lanes as $crate::kernels::ntt::simd::Lanes>::N;
+            if logn < body::min_logn(1, lanes) {
+                return ($small.ntt)(a, logn);
             }
+            // Too short for units of k layers: radix-2 units.
+            let k = if logn < body::min_logn(k, lanes) {
+                1
+            } else {
+                k
+            };
             let n = 1usize << logn;
             debug_assert!(a.len().is_multiple_of(n));
             for p in a.chunks_exact_mut(n) {
@@ -301,9 +313,15 @@ macro_rules! falcon_simd_kernels {
 
         fn inv(a: &mut [u16], logn: u32, k: u32) {
             check();
-            if logn < body::min_logn(k, <$lanes as $crate::kernels::ntt::simd::Lanes>::N) {
-                return ($radix2.intt)(a, logn);
+            let lanes = <$lanes as $crate::kernels::ntt::simd::Lanes>::N;
+            if logn < body::min_logn(1, lanes) {
+                return ($small.intt)(a, logn);
             }
+            let k = if logn < body::min_logn(k, lanes) {
+                1
+            } else {
+                k
+            };
             let n = 1usize << logn;
             debug_assert!(a.len().is_multiple_of(n));
             for p in a.chunks_exact_mut(n) {
@@ -319,6 +337,7 @@ macro_rules! falcon_simd_kernels {
         /// out. Requires `m · 2^layers ≤ n` and at least one register of work per point
         /// (`n ≥ lanes·2^layers`).
         #[doc(hidden)]
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_stage(a: &mut [u16], logn: u32, m: usize, layers: u32, inverse: bool) {
             check();
             let n = 1usize << logn;
@@ -332,6 +351,22 @@ macro_rules! falcon_simd_kernels {
             }
         }
 
+        /// Forward NTT, radix-2 units (semantics of `NttKernels::ntt`; the study's
+        /// radix-2 row of AVX2, whose own table runs radix-4; AVX-512's radix-2 row is its
+        /// own table, so there these two are unused).
+        #[cfg(feature = "ntt-study")]
+        #[allow(dead_code)]
+        pub(crate) fn falcon_ntt_radix2(a: &mut [u16], logn: u32) {
+            fwd(a, logn, 1)
+        }
+
+        /// Inverse NTT (with 1/n), radix-2 units.
+        #[cfg(feature = "ntt-study")]
+        #[allow(dead_code)]
+        pub(crate) fn falcon_intt_radix2(a: &mut [u16], logn: u32) {
+            inv(a, logn, 1)
+        }
+
         /// Forward NTT, radix-4 units (semantics of `NttKernels::ntt`).
         pub(crate) fn falcon_ntt_radix4(a: &mut [u16], logn: u32) {
             fwd(a, logn, 2)
@@ -343,21 +378,25 @@ macro_rules! falcon_simd_kernels {
         }
 
         /// Forward NTT, Winograd radix-8 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_ntt_winograd8(a: &mut [u16], logn: u32) {
             fwd(a, logn, 3)
         }
 
         /// Inverse NTT (with 1/n), Winograd radix-8 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_intt_winograd8(a: &mut [u16], logn: u32) {
             inv(a, logn, 3)
         }
 
         /// Forward NTT, Winograd radix-16 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_ntt_winograd16(a: &mut [u16], logn: u32) {
             fwd(a, logn, 4)
         }
 
         /// Inverse NTT (with 1/n), Winograd radix-16 units.
+        #[cfg(feature = "ntt-study")]
         pub(crate) fn falcon_intt_winograd16(a: &mut [u16], logn: u32) {
             inv(a, logn, 4)
         }

@@ -25,6 +25,7 @@
 //! it runs with; they are only reached from that ISA's `#[target_feature]` functions.
 
 pub(crate) mod falcon;
+#[cfg(feature = "ntt-study")]
 pub(crate) mod mldsa;
 pub(crate) mod units;
 
@@ -74,9 +75,12 @@ pub(crate) enum Scale<'a, E> {
     Top(&'a [Cst<E>; 16]),
     /// A Winograd stage below the top whose twist rows already include the scaling: every
     /// output is untwisted, `x_0` included (ML-DSA AVX2 Winograd-8 plan).
+    // ML-DSA's SIMD variants are study-only: unused in a production build.
+    #[cfg_attr(not(feature = "ntt-study"), allow(dead_code))]
     ScaledRows,
     /// The radix-4 top stage above a [`Scale::ScaledRows`] stage: both sums reduced, no
     /// scaling.
+    #[cfg_attr(not(feature = "ntt-study"), allow(dead_code))]
     ReduceSums,
 }
 
@@ -99,6 +103,7 @@ pub(crate) trait Lanes {
     /// ([`Scale::ScaledRows`]) instead of its radix-4 top stage: two products fewer per
     /// four points on the top stage. Only the AVX2 kernel does so (its outputs are
     /// unchanged by this refactor; the AVX-512 kernel's likewise).
+    #[cfg_attr(not(feature = "ntt-study"), allow(dead_code))]
     const MLDSA_W8_SCALE_BELOW_TOP: bool = false;
 
     /// Sum (Falcon: in [0, q); ML-DSA: lazy).
