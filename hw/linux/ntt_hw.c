@@ -11,6 +11,9 @@
  *   0x001000  data window, 2 MiB, standing for the card's DMA memory:
  *             areas 0..2 (512 KiB each) are handed to pooled openers by mmap,
  *             area 3 is where per-call requests are staged
+ *   0x201000  user slots: one register set per area, each on its own page,
+ *             when the card announces them (CARD_CAP_USER_SLOTS); the card
+ *             bounds the buffers named through page k to area k
  *
  * ivshmem-plain has no interrupts, so completion is found by polling the
  * slot's done register (a sequence number the card writes when the results
@@ -21,7 +24,11 @@
  *                          coherent buffer -> window -> card -> back
  *   NTT_HW_IOC_POOL_SUBMIT the design's proposed fix: the caller mmaps a
  *                          preallocated window area and names offsets in it
- * One register slot serves every opener: requests are serialized by a mutex.
+ *   doorbell mmap          the same area's own user slot mapped into the
+ *                          caller: submission and completion without a
+ *                          system call (NTT_HW_DOORBELL_MMAP)
+ * Register slot 0 serves the ioctls of every opener: they are serialized by a
+ * mutex. User slots are served by the card between them, in its ring order.
  */
 
 #include <linux/delay.h>
@@ -53,6 +60,9 @@
 #define HDR_SLOTS		0x08
 #define HDR_WINDOW_OFFSET	0x10
 #define HDR_WINDOW_LEN		0x18
+#define HDR_CAPS		0x48
+#define HDR_USER_SLOTS		0x4c
+#define CARD_CAP_USER_SLOTS	0x1
 
 /* Register slot 0 (struct Slot); 64-bit registers are two 32-bit halves. */
 #define SLOT0			0x80
@@ -78,6 +88,16 @@
 #define POOL_AREAS		3
 #define PERCALL_AREA		3
 #define WINDOW_BYTES		((POOL_AREAS + 1) * AREA_BYTES)
+/* User slot of area k: its own page after the window (struct ntt_hw_doorbell). */
+#define USER_SLOTS		(WINDOW_OFFSET + WINDOW_BYTES)
+#define USER_SLOT(k)		(USER_SLOTS + (k) * NTT_HW_DOORBELL_BYTES)
+#define USLOT_REGION		0x00
+#define USLOT_RUNG_LO		0x18
+#define USLOT_RUNG_HI		0x1c
+#define USLOT_START		0x20
+#define USLOT_DONE		0x24
+#define USLOT_HOST_SLEEPING	0x28
+#define SHM_BYTES		(USER_SLOTS + POOL_AREAS * NTT_HW_DOORBELL_BYTES)
 
 /* Completion: poll without sleeping this long, then sleep between reads. */
 #define POLL_SPIN_NS		(20 * NSEC_PER_USEC)
@@ -121,6 +141,21 @@ static bool card_present(struct ntt_hw *hw)
 	       shm_read(hw, HDR_VERSION) == CARD_VERSION &&
 	       shm_read(hw, HDR_WINDOW_OFFSET) == WINDOW_OFFSET &&
 	       shm_read(hw, HDR_WINDOW_LEN) >= WINDOW_BYTES;
+}
+
+/* The card serves a user slot per area, where this driver expects them. */
+static bool card_user_slots(struct ntt_hw *hw)
+{
+	return card_present(hw) &&
+	       (shm_read(hw, HDR_CAPS) & CARD_CAP_USER_SLOTS) &&
+	       shm_read(hw, HDR_USER_SLOTS) == USER_SLOTS;
+}
+
+/* No request of an earlier holder is in flight on area k's user slot. */
+static bool user_slot_quiet(struct ntt_hw *hw, int k)
+{
+	return shm_read(hw, USER_SLOT(k) + USLOT_START) ==
+	       shm_read(hw, USER_SLOT(k) + USLOT_DONE);
 }
 
 static bool mode_valid(u32 mode)
@@ -420,36 +455,79 @@ static int ntt_hw_release(struct inode *inode, struct file *file)
 }
 
 /*
- * mmap: the file's window area (taken on the first mmap, kept until close),
- * at offset 0, at most NTT_HW_POOL_BYTES, shared.
+ * The file's window area, taken on its first mmap and kept until close.
+ * An area whose user slot still has a request of an earlier holder in flight
+ * is not handed out: the card could still write into it. Caller holds
+ * hw->lock. Returns 0 or -EBUSY.
+ */
+static int take_area(struct ntt_hw *hw, struct ntt_hw_file *f)
+{
+	bool slots = card_user_slots(hw);
+	int i;
+
+	if (f->area >= 0)
+		return 0;
+	for (i = 0; i < POOL_AREAS; i++) {
+		if (!hw->area_used[i] && (!slots || user_slot_quiet(hw, i))) {
+			hw->area_used[i] = true;
+			f->area = i;
+			return 0;
+		}
+	}
+	return -EBUSY;
+}
+
+/*
+ * mmap at offset 0: the file's window area, at most NTT_HW_POOL_BYTES.
+ * mmap at NTT_HW_DOORBELL_MMAP: the same area's user slot, one page, when
+ * the card serves user slots (-ENODEV otherwise). Both shared.
  */
 static int ntt_hw_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct ntt_hw_file *f = file->private_data;
 	struct ntt_hw *hw = f->hw;
 	unsigned long len = vma->vm_end - vma->vm_start;
-	int i, ret;
+	bool doorbell = vma->vm_pgoff == NTT_HW_DOORBELL_MMAP >> PAGE_SHIFT;
+	resource_size_t at;
+	int ret;
 
-	if (vma->vm_pgoff != 0 || len > NTT_HW_POOL_BYTES ||
-	    !(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
+	if (doorbell) {
+		/* One user slot per page: nothing else may share the mapping. */
+		if (len != NTT_HW_DOORBELL_BYTES || PAGE_SIZE != NTT_HW_DOORBELL_BYTES)
+			return -EINVAL;
+	} else if (vma->vm_pgoff != 0 || len > NTT_HW_POOL_BYTES) {
+		return -EINVAL;
+	}
 	mutex_lock(&hw->lock);
 	hw->stats.mmaps++;
-	if (f->area < 0) {
-		for (i = 0; i < POOL_AREAS; i++) {
-			if (!hw->area_used[i]) {
-				hw->area_used[i] = true;
-				f->area = i;
-				break;
-			}
-		}
+	if (doorbell && !card_user_slots(hw)) {
+		ret = -ENODEV;
+		goto unlock;
 	}
-	if (f->area < 0) {
-		mutex_unlock(&hw->lock);
-		return -EBUSY;
+	ret = take_area(hw, f);
+	if (ret)
+		goto unlock;
+	if (doorbell) {
+		at = USER_SLOT(f->area);
+		/* What the protocol fixes; start and done are the caller's. */
+		shm_write(hw, at + USLOT_REGION, 0);
+		shm_write(hw, at + USLOT_RUNG_LO, 0);
+		shm_write(hw, at + USLOT_RUNG_HI, 0);
+		shm_write(hw, at + USLOT_HOST_SLEEPING, 0);
+	} else {
+		at = WINDOW_OFFSET + (resource_size_t)f->area * AREA_BYTES;
 	}
-	ret = vm_iomap_memory(vma, hw->shm_phys + WINDOW_OFFSET +
-			      (resource_size_t)f->area * AREA_BYTES, len);
+	/*
+	 * Not vm_iomap_memory(): it takes vm_pgoff as an offset into the range,
+	 * and the doorbell's vm_pgoff is only its name. The range is whole pages
+	 * inside the BAR (both offsets are multiples of 4096, len was checked).
+	 */
+	ret = io_remap_pfn_range(vma, vma->vm_start,
+				 (hw->shm_phys + at) >> PAGE_SHIFT, len,
+				 vma->vm_page_prot);
+unlock:
 	mutex_unlock(&hw->lock);
 	return ret;
 }
@@ -489,10 +567,9 @@ static int ntt_hw_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	hw->shm = pcim_iomap_table(pdev)[IVSHMEM_SHMEM_BAR];
 	hw->shm_phys = pci_resource_start(pdev, IVSHMEM_SHMEM_BAR);
 	hw->shm_len = pci_resource_len(pdev, IVSHMEM_SHMEM_BAR);
-	if (hw->shm_len < WINDOW_OFFSET + WINDOW_BYTES) {
+	if (hw->shm_len < SHM_BYTES) {
 		dev_err(&pdev->dev, "shared memory of %llu bytes, need %u\n",
-			(unsigned long long)hw->shm_len,
-			WINDOW_OFFSET + WINDOW_BYTES);
+			(unsigned long long)hw->shm_len, SHM_BYTES);
 		ret = -ENODEV;
 		goto out;
 	}

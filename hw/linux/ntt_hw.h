@@ -31,6 +31,48 @@
 #define NTT_HW_POOL_ALIGN	64
 
 /*
+ * User doorbell: mmap at offset NTT_HW_DOORBELL_MMAP, NTT_HW_DOORBELL_BYTES long,
+ * on a file that holds a pooled area, maps that area's own submission registers
+ * (struct ntt_hw_doorbell) when the card offers them (-ENODEV otherwise). The
+ * caller then submits without a system call: it writes region (0), offset,
+ * mode and num_polys, then start = start + 1 (a release store, after the
+ * others), and polls until done equals the value it wrote; status then holds
+ * the card's verdict (0 ok, 1 bad mode, 2 bad range, 3 too many polynomials,
+ * 4 bad data, 5 failed). offset is a byte offset in the file's pooled
+ * mapping (mmap offset 0), as for NTT_HW_IOC_POOL_SUBMIT; the card refuses any
+ * buffer outside that area. One request at a time per file. Requests made
+ * this way do not pass through the driver: its stats do not count them.
+ */
+#define NTT_HW_DOORBELL_MMAP	1048576
+#define NTT_HW_DOORBELL_BYTES	4096
+
+/*
+ * struct ntt_hw_doorbell - the card's register set as the doorbell page maps
+ * it (crates/pqsig-card/src/regs.rs, struct Slot). Access with volatile or
+ * atomic loads and stores only: the card writes it concurrently.
+ */
+struct ntt_hw_doorbell {
+	__u32 region;		/* write 0: the pooled area */
+	__u32 pad0;
+	__u64 offset;		/* byte offset in the pooled mapping */
+	__u32 mode;		/* NTT_HW_MODE_* */
+	__u32 num_polys;	/* 1 .. NTT_HW_MAX_POLYS */
+	__u64 rung_ns;		/* write 0 */
+	__u32 start;		/* sequence number of the request, written last */
+	__u32 done;		/* the card writes start here when the results are in */
+	__u32 host_sleeping;	/* unused here (0) */
+	__u32 status;		/* the card's verdict, valid once done == start */
+	__u32 idle;		/* 1 while no request is in progress */
+	__u32 pad1;
+	__u64 cycles_load;	/* the card's counters of the last request */
+	__u64 cycles_compute;
+	__u64 cycles_store;
+	__u64 cycles_total;
+	__u64 device_ns;
+	__u64 queued_ns;
+};
+
+/*
  * struct ntt_hw_req - the design's per-call request.
  * @buf:       user address of @num_polys polynomials, transformed in place
  * @num_polys: 1 .. NTT_HW_MAX_POLYS

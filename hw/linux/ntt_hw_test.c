@@ -6,9 +6,13 @@
  *                                with its errno; then a good request works)
  *   ntt_hw_test short            two bad requests and one good one (CI)
  *   ntt_hw_test roundtrip MODE N N requests of NTT then INTT on random
- *                                polynomials, MODE percall or pooled; each
- *                                result must equal the input times 2^32 mod q
+ *                                polynomials, MODE percall, pooled or
+ *                                doorbell (pooled, submitted through the
+ *                                user-mapped doorbell page); each result
+ *                                must equal the input times 2^32 mod q
  *   ntt_hw_test concurrent P N   P processes, N per-call round trips each
+ *   ntt_hw_test mixed N          5 processes at once, N round trips each:
+ *                                2 doorbell, 2 per-call, 1 pooled
  *   ntt_hw_test areas            pooled areas: 3 mmaps, the 4th -EBUSY
  *   ntt_hw_test stats            the driver's counters, key=value lines
  *   ntt_hw_test reset            clears them
@@ -17,6 +21,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ntt_hw.h"
@@ -35,6 +41,19 @@
 #define MONT	4193792
 
 static int failures;
+
+/* The doorbell page is the card's register set (crates/pqsig-card/src/regs.rs). */
+_Static_assert(offsetof(struct ntt_hw_doorbell, offset) == 0x08, "offset");
+_Static_assert(offsetof(struct ntt_hw_doorbell, start) == 0x20, "start");
+_Static_assert(offsetof(struct ntt_hw_doorbell, status) == 0x2c, "status");
+_Static_assert(offsetof(struct ntt_hw_doorbell, device_ns) == 0x58, "device_ns");
+
+/* Card status values (struct ntt_hw_doorbell, status). */
+#define CARD_OK		0
+#define CARD_BAD_MODE	1
+#define CARD_BAD_RANGE	2
+#define CARD_TOO_MANY	3
+#define CARD_BAD_DATA	4
 
 static int open_dev(void)
 {
@@ -92,6 +111,75 @@ static int pooled(int fd, uint64_t off, uint32_t n, uint32_t mode)
 }
 
 /*
+ * The doorbell page of this process's file, when mapped (mode doorbell). The
+ * card writes it concurrently: every access is an atomic builtin.
+ */
+static struct ntt_hw_doorbell *bell;
+
+#define PUT(field, v)	__atomic_store_n(&bell->field, (v), __ATOMIC_RELAXED)
+#define GET(field)	__atomic_load_n(&bell->field, __ATOMIC_ACQUIRE)
+
+/*
+ * One request through the doorbell page, no system call: registers, then
+ * start (a release store after them), then spin until done. Returns the
+ * card's status, or -1 after about 4e9 spins without completion.
+ */
+static int ring(uint32_t region, uint64_t off, uint32_t n, uint32_t mode)
+{
+	uint32_t seq = GET(start) + 1;
+	unsigned long spins;
+
+	PUT(region, region);
+	PUT(offset, off);
+	PUT(mode, mode);
+	PUT(num_polys, n);
+	PUT(rung_ns, 0);
+	__atomic_store_n(&bell->start, seq, __ATOMIC_RELEASE);
+	for (spins = 0; GET(done) != seq; spins++) {
+		/* Far more than 10 s of the slowest card request under TCG. */
+		if (spins > 4000000000UL)
+			return -1;
+		__builtin_ia32_pause();
+	}
+	return (int)GET(status);
+}
+
+static void *map_doorbell(int fd)
+{
+	void *b = mmap(NULL, NTT_HW_DOORBELL_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, fd, NTT_HW_DOORBELL_MMAP);
+
+	if (b == MAP_FAILED)
+		perror("mmap doorbell");
+	return b;
+}
+
+/* A pooled request, through the doorbell when mapped, else by ioctl. */
+static int submit(int fd, uint64_t off, uint32_t n, uint32_t mode)
+{
+	int st;
+
+	if (!bell)
+		return pooled(fd, off, n, mode);
+	st = ring(0, off, n, mode);
+	if (st == CARD_OK)
+		return 0;
+	errno = st < 0 ? ETIMEDOUT : EINVAL;
+	return -1;
+}
+
+/* One doorbell case: the card must answer with status @want. */
+static void expect_status(const char *name, int st, int want)
+{
+	if (st == want) {
+		printf("ok   %-44s -> card status %d\n", name, st);
+		return;
+	}
+	printf("FAIL %-44s -> card status %d, want %d\n", name, st, want);
+	failures++;
+}
+
+/*
  * NTT then INTT of @n random polynomials through one interface (@win: the
  * pooled mapping, or NULL for per-call). Returns 0 when the result is the
  * input times 2^32 mod q.
@@ -106,7 +194,7 @@ static int roundtrip_once(int fd, int32_t *win, uint32_t n)
 		a[i] = coeff();
 		p[i] = a[i];
 	}
-	if (win ? pooled(fd, 0, n, NTT_HW_MODE_MLDSA_NTT) :
+	if (win ? submit(fd, 0, n, NTT_HW_MODE_MLDSA_NTT) :
 		  percall(fd, p, n, NTT_HW_MODE_MLDSA_NTT)) {
 		perror("ntt");
 		bad = 1;
@@ -115,7 +203,7 @@ static int roundtrip_once(int fd, int32_t *win, uint32_t n)
 	/* The inverse takes |a| < q: reduce the forward result. */
 	for (i = 0; i < words; i++)
 		p[i] = (int32_t)modq(p[i]);
-	if (win ? pooled(fd, 0, n, NTT_HW_MODE_MLDSA_INTT) :
+	if (win ? submit(fd, 0, n, NTT_HW_MODE_MLDSA_INTT) :
 		  percall(fd, p, n, NTT_HW_MODE_MLDSA_INTT)) {
 		perror("intt");
 		bad = 1;
@@ -135,22 +223,33 @@ out:
 static int roundtrip(const char *mode, int count)
 {
 	int fd = open_dev(), bad = 0, i;
+	struct timespec t0, t1;
 	int32_t *win = NULL;
 
-	if (!strcmp(mode, "pooled")) {
+	if (!strcmp(mode, "pooled") || !strcmp(mode, "doorbell")) {
 		win = mmap(NULL, NTT_HW_POOL_BYTES, PROT_READ | PROT_WRITE,
 			   MAP_SHARED, fd, 0);
 		if (win == MAP_FAILED) {
 			perror("mmap");
 			return 1;
 		}
+		if (!strcmp(mode, "doorbell")) {
+			bell = map_doorbell(fd);
+			if (bell == MAP_FAILED)
+				return 1;
+		}
 	} else if (strcmp(mode, "percall")) {
-		fprintf(stderr, "round trip mode: percall or pooled\n");
+		fprintf(stderr, "round trip mode: percall, pooled or doorbell\n");
 		return 1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < count && !bad; i++)
 		bad = roundtrip_once(fd, win, 1 + (i * 5) % 12);
-	printf("%s %s: %d round trips\n", bad ? "FAIL" : "ok  ", mode, i);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* Wall time per request (two per round trip), data preparation included. */
+	printf("%s %s: %d round trips, %.0f us per request\n", bad ? "FAIL" : "ok  ",
+	       mode, i, i ? ((t1.tv_sec - t0.tv_sec) * 1e6 +
+			     (t1.tv_nsec - t0.tv_nsec) / 1e3) / (2.0 * i) : 0.0);
 	close(fd);
 	return bad;
 }
@@ -170,6 +269,27 @@ static int concurrent(int procs, int count)
 			bad = 1;
 	}
 	printf("%s %d processes at once\n", bad ? "FAIL" : "ok  ", procs);
+	return bad;
+}
+
+static int mixed(int count)
+{
+	static const char * const modes[] = {
+		"doorbell", "percall", "doorbell", "percall", "pooled" };
+	int i, status, bad = 0;
+
+	for (i = 0; i < 5; i++) {
+		if (fork() == 0) {
+			rng += (uint64_t)i * 104729;
+			exit(roundtrip(modes[i], count));
+		}
+	}
+	for (i = 0; i < 5; i++) {
+		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
+	printf("%s 5 processes at once: 2 doorbell, 2 per-call, 1 pooled\n",
+	       bad ? "FAIL" : "ok  ");
 	return bad;
 }
 
@@ -196,6 +316,56 @@ static int areas(void)
 	printf("%s pooled window: 3 openers, the 4th busy until one closes\n",
 	       bad ? "FAIL" : "ok  ");
 	return bad;
+}
+
+/*
+ * The doorbell page of @pfd (whose pool is mapped): bad mappings get an
+ * errno, bad requests a card status, and the card still serves a good one.
+ */
+static void doorbell_requests(int pfd, long page)
+{
+	int32_t *win;
+
+	expect("doorbell mmap of two pages",
+	       mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, pfd,
+		    NTT_HW_DOORBELL_MMAP) == MAP_FAILED ? -1 : 0, EINVAL);
+	expect("doorbell mmap private",
+	       mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, pfd,
+		    NTT_HW_DOORBELL_MMAP) == MAP_FAILED ? -1 : 0, EINVAL);
+	bell = map_doorbell(pfd);
+	if (bell == MAP_FAILED) {
+		bell = NULL;
+		failures++;
+		return;
+	}
+	expect_status("doorbell offset at the end",
+		      ring(0, NTT_HW_POOL_BYTES, 1, 1), CARD_BAD_RANGE);
+	expect_status("doorbell request past the end",
+		      ring(0, NTT_HW_POOL_BYTES - NTT_HW_POLY_BYTES, 2, 1),
+		      CARD_BAD_RANGE);
+	expect_status("doorbell misaligned offset", ring(0, 2, 1, 1),
+		      CARD_BAD_RANGE);
+	expect_status("doorbell offset 2^64-64", ring(0, ~0ULL << 6, 1, 1),
+		      CARD_BAD_RANGE);
+	expect_status("doorbell region 1 (none)", ring(1, 0, 1, 1),
+		      CARD_BAD_RANGE);
+	expect_status("doorbell num_polys MAX+1 (past the area)",
+		      ring(0, 0, NTT_HW_MAX_POLYS + 1, 1), CARD_BAD_RANGE);
+	expect_status("doorbell num_polys 2^32-1", ring(0, 0, 0xffffffffu, 1),
+		      CARD_TOO_MANY);
+	expect_status("doorbell unknown mode", ring(0, 0, 1, 9), CARD_BAD_MODE);
+	win = mmap(NULL, NTT_HW_POOL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   pfd, 0);
+	if (win != MAP_FAILED) {
+		win[0] = Q;
+		expect_status("doorbell coefficient = q", ring(0, 0, 1, 1),
+			      CARD_BAD_DATA);
+		win[0] = 0;
+		munmap(win, NTT_HW_POOL_BYTES);
+	}
+	expect_status("doorbell good request", ring(0, 0, 1, 1), CARD_OK);
+	munmap(bell, NTT_HW_DOORBELL_BYTES);
+	bell = NULL;
 }
 
 static int bad_requests(int all)
@@ -280,6 +450,7 @@ static int bad_requests(int all)
 			perror("pooled good request");
 			failures++;
 		}
+		doorbell_requests(pfd, page);
 	}
 	close(pfd);
 good:
@@ -354,6 +525,8 @@ int main(int argc, char **argv)
 		return roundtrip(argv[2], atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "concurrent"))
 		return concurrent(atoi(argv[2]), atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "mixed"))
+		return mixed(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "areas"))
 		return areas();
 	if (argc == 2 && !strcmp(argv[1], "stats"))
@@ -361,6 +534,6 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "reset"))
 		return stats(1);
 	fprintf(stderr,
-		"usage: ntt_hw_test bad|short|areas|stats|reset|roundtrip MODE N|concurrent P N\n");
+		"usage: ntt_hw_test bad|short|areas|stats|reset|roundtrip MODE N|concurrent P N|mixed N\n");
 	return 2;
 }

@@ -389,7 +389,14 @@ fn serve_slots(
             .find(|&i| pending(&served, i))
         {
             served[i] = regs.slots[i].start.load(Ordering::Acquire);
-            serve_one(st, i, served[i], accel, counters);
+            serve_one(
+                st,
+                &regs.slots[i],
+                Window::WHOLE,
+                served[i],
+                accel,
+                counters,
+            );
             next = i + 1;
             last_work = Instant::now();
             continue;
@@ -407,21 +414,38 @@ fn serve_slots(
     }
 }
 
-/// Serves request `seq` of slot `i` and signals its completion.
+/// The part of the client's data window a slot's region-0 buffers must lie in (bytes
+/// of the client's memory): the whole window for the register page's slots, one area
+/// for an ivshmem user slot ([`crate::ivshmem`]), which an unprivileged process drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub(crate) base: usize,
+    pub(crate) len: usize,
+}
+
+impl Window {
+    pub(crate) const WHOLE: Window = Window {
+        base: regs::WINDOW_OFFSET,
+        len: regs::WINDOW_LEN,
+    };
+}
+
+/// Serves request `seq` of slot `s` (whose region-0 buffers lie in `window`) and
+/// signals its completion.
 pub(crate) fn serve_one(
     st: &ClientState,
-    i: usize,
+    s: &regs::Slot,
+    window: Window,
     seq: u32,
     accel: &dyn Accelerator,
     counters: &Counters,
 ) {
-    let s = &st.regs().slots[i];
     let picked_up = doorbell_instant(s.rung_ns.load(Ordering::Relaxed));
     counters
         .pickup_ns
         .fetch_add(picked_up.elapsed().as_nanos() as u64, Ordering::Relaxed);
     s.idle.store(0, Ordering::Release);
-    let result = run_request(st, s, accel, picked_up, counters);
+    let result = run_request(st, s, window, accel, picked_up, counters);
     let (status, c) = match result {
         Ok(c) => (Status::Ok, c),
         Err(e) => (e, Default::default()),
@@ -518,6 +542,7 @@ fn doorbell_instant(rung_ns: u64) -> Instant {
 fn run_request(
     st: &ClientState,
     s: &regs::Slot,
+    window: Window,
     accel: &dyn Accelerator,
     picked_up: Instant,
     counters: &Counters,
@@ -538,7 +563,7 @@ fn run_request(
     // The memory the buffer address names, and its base inside that mapping.
     let holder;
     let (map, base, len): (&Mapping, usize, usize) = if region == 0 {
-        (&st.page, regs::WINDOW_OFFSET, regs::WINDOW_LEN)
+        (&st.page, window.base, window.len)
     } else {
         holder = st
             .regions

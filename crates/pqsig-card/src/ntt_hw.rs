@@ -4,9 +4,13 @@
 //! * `ntt-hw`: per request, as the design's library does: open the device, one
 //!   `NTT_HW_IOC_TRANSFORM` ioctl naming the caller's polynomials in place (the driver
 //!   copies them into a coherent buffer and the card's window and back), close.
-//! * `ntt-hw-pooled`: the device is opened and its window area mapped once; per
-//!   request one `NTT_HW_IOC_POOL_SUBMIT` ioctl names the polynomials' offset in the
-//!   mapping: no open/close, no copies in the kernel, no allocation. Polynomials that
+//! * `ntt-hw-pooled`: the device is opened and its window area mapped once, and with
+//!   it the area's user slot (the doorbell page, `NTT_HW_DOORBELL_MMAP`) when the card
+//!   offers one. A request names the polynomials' offset in the mapping, written into
+//!   the doorbell page with plain stores and completed by polling it: **no system call
+//!   per request**. Without a doorbell page (an older card, or
+//!   `PQSIG_NTT_HW_SUBMIT=ioctl`) each request is one `NTT_HW_IOC_POOL_SUBMIT` ioctl.
+//!   Either way no open/close, no copies in the kernel, no allocation. Polynomials that
 //!   already lie in the mapping are transformed where they are (**zero copy**): the
 //!   device lends the top [`WORKSPACE_POLYS`] of its area to a signer as its working
 //!   memory (`KernelDevice::workspace`; ML-DSA signing keeps z, w1, c and the c·s
@@ -19,6 +23,7 @@
 //!
 //! The ABI below restates hw/linux/ntt_hw.h; the tests check sizes and numbers.
 
+use crate::regs::{Slot, Status};
 use crate::shm::Mapping;
 use pqsig::batch::{DeviceWorkspace, KernelDevice, TransformMode};
 use pqsig::kernels::mldsa::Poly as MlDsaPoly;
@@ -52,6 +57,16 @@ const WORKSPACE_OFFSET: usize = STAGING_POLYS * POLY_BYTES;
 const _: () = assert!(WORKSPACE_OFFSET.is_multiple_of(POOL_ALIGN));
 /// `NTT_HW_POOL_ALIGN`: pooled offsets are multiples of it.
 pub const POOL_ALIGN: usize = 64;
+/// `NTT_HW_DOORBELL_MMAP`: the mmap offset of the file's user slot page.
+pub const DOORBELL_MMAP: usize = 1 << 20;
+/// `NTT_HW_DOORBELL_BYTES`.
+pub const DOORBELL_BYTES: usize = 4096;
+/// How long a doorbell request may take before the device reports a timeout (the
+/// driver's own limit for an ioctl request).
+const DOORBELL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Spins between two clock reads while polling a doorbell completion: a clock read
+/// can be a system call in a guest whose clock source has no vDSO, so they are few.
+const SPINS_PER_CLOCK_READ: u32 = 1 << 14;
 /// Names of the phases of `NTT_HW_PH_*`, in order.
 pub const PHASE_NAMES: [&str; PHASES] = [
     "entry",
@@ -131,6 +146,11 @@ pub struct UserCounts {
     pub copies: AtomicU64,
     /// Pooled requests on polynomials already in the mapping (no copy).
     pub zero_copy: AtomicU64,
+    /// Requests submitted through the user-mapped doorbell (no system call).
+    pub doorbells: AtomicU64,
+    /// Clock reads while polling doorbell completions (each at most one system call;
+    /// none where the clock is read through the vDSO).
+    pub clock_reads: AtomicU64,
 }
 
 /// Opens the device read-write.
@@ -188,8 +208,80 @@ fn device_error(e: &std::io::Error) -> DeviceError {
 struct Pool {
     fd: OwnedFd,
     map: Mapping,
+    /// The area's user slot page, when the driver mapped one.
+    doorbell: Option<Mapping>,
+    /// One request at a time: the staging polynomials and the doorbell are the file's.
+    submit: Mutex<Submitter>,
     /// Whether the workspace is lent out.
     lent: AtomicBool,
+}
+
+/// The doorbell's state, under `Pool::submit`.
+#[derive(Default)]
+struct Submitter {
+    /// A request timed out: the card may still serve it, so the slot is not rung
+    /// again until `done` catches up with `start`.
+    wedged: bool,
+}
+
+impl Pool {
+    fn slot(&self) -> Option<&Slot> {
+        let m = self.doorbell.as_ref()?;
+        const _: () = assert!(core::mem::size_of::<Slot>() <= DOORBELL_BYTES);
+        // SAFETY: the mapping is DOORBELL_BYTES ≥ size_of::<Slot>() long and page
+        // aligned (≥ Slot's 64), alive as long as `self`; Slot is all atomics, valid for
+        // any bytes, and the card writing it concurrently is what atomics are for.
+        Some(unsafe { &*(m.as_ptr() as *const Slot) })
+    }
+
+    /// One request through the doorbell page: registers, `start` last, then polls
+    /// `done` without a system call (see `SPINS_PER_CLOCK_READ`).
+    fn ring(
+        &self,
+        slot: &Slot,
+        sub: &mut Submitter,
+        offset: usize,
+        num_polys: u32,
+        mode: u32,
+        counts: &UserCounts,
+    ) -> Result<(), DeviceError> {
+        if sub.wedged {
+            if slot.done.load(Ordering::Acquire) != slot.start.load(Ordering::Relaxed) {
+                return Err(DeviceError::Busy);
+            }
+            sub.wedged = false;
+        }
+        slot.region.store(0, Ordering::Relaxed);
+        slot.offset.store(offset as u64, Ordering::Relaxed);
+        slot.mode.store(mode, Ordering::Relaxed);
+        slot.num_polys.store(num_polys, Ordering::Relaxed);
+        slot.rung_ns.store(0, Ordering::Relaxed);
+        let seq = slot.start.load(Ordering::Relaxed).wrapping_add(1);
+        // Release: the card reads the registers (and the data) after it sees `start`.
+        slot.start.store(seq, Ordering::Release);
+        counts.doorbells.fetch_add(1, Ordering::Relaxed);
+        // The clock is first read after SPINS_PER_CLOCK_READ spins: a request that
+        // completes sooner costs no clock read at all.
+        let mut since: Option<std::time::Instant> = None;
+        let mut spins = 0u32;
+        while slot.done.load(Ordering::Acquire) != seq {
+            core::hint::spin_loop();
+            spins += 1;
+            if spins == SPINS_PER_CLOCK_READ {
+                spins = 0;
+                counts.clock_reads.fetch_add(1, Ordering::Relaxed);
+                let t0 = *since.get_or_insert_with(std::time::Instant::now);
+                if t0.elapsed() > DOORBELL_TIMEOUT {
+                    sub.wedged = true;
+                    return Err(DeviceError::TimedOut);
+                }
+            }
+        }
+        match Status::from_u32(slot.status.load(Ordering::Relaxed)) {
+            Status::Ok => Ok(()),
+            _ => Err(DeviceError::Failed),
+        }
+    }
 }
 
 /// `ntt-hw` (per call) or `ntt-hw-pooled` on the driver at `path`.
@@ -279,9 +371,18 @@ impl NttHwDevice {
         self.counts.syscalls.fetch_add(2, Ordering::Relaxed);
         let fd = open(&self.path).map_err(|e| device_error(&e))?;
         let map = Mapping::map(&fd, POOL_BYTES).map_err(|e| device_error(&e))?;
+        let doorbell = if submit_by_ioctl() {
+            None
+        } else {
+            // ENODEV from a card without user slots: requests go by ioctl.
+            self.counts.syscalls.fetch_add(1, Ordering::Relaxed);
+            Mapping::map_at(&fd, DOORBELL_BYTES, DOORBELL_MMAP).ok()
+        };
         let p = Arc::new(Pool {
             fd,
             map,
+            doorbell,
+            submit: Mutex::default(),
             lent: AtomicBool::new(false),
         });
         *guard = Some(p.clone());
@@ -303,6 +404,7 @@ impl NttHwDevice {
         // any byte pattern is a valid i32; the borrow of `polys` covers the view.
         let bytes =
             unsafe { core::slice::from_raw_parts_mut(polys.as_mut_ptr().cast::<u8>(), len) };
+        let mut sub = pool.submit.lock().unwrap_or_else(PoisonError::into_inner);
         let offset = if resident {
             c.zero_copy.fetch_add(1, Ordering::Relaxed);
             at - base
@@ -313,13 +415,17 @@ impl NttHwDevice {
             c.copies.fetch_add(1, Ordering::Relaxed);
             0
         };
-        let mut req = PoolReq {
-            offset: offset as u64,
-            num_polys: n as u32,
-            mode,
-        };
-        c.syscalls.fetch_add(1, Ordering::Relaxed);
-        ioctl(&pool.fd, IOC_POOL_SUBMIT, &mut req).map_err(|e| device_error(&e))?;
+        if let Some(slot) = pool.slot() {
+            pool.ring(slot, &mut sub, offset, n as u32, mode, c)?;
+        } else {
+            let mut req = PoolReq {
+                offset: offset as u64,
+                num_polys: n as u32,
+                mode,
+            };
+            c.syscalls.fetch_add(1, Ordering::Relaxed);
+            ioctl(&pool.fd, IOC_POOL_SUBMIT, &mut req).map_err(|e| device_error(&e))?;
+        }
         if !resident {
             if !pool.map.read(0, bytes) {
                 return Err(DeviceError::Failed);
@@ -350,7 +456,8 @@ impl KernelDevice for NttHwDevice {
 
     fn description(&self) -> String {
         let how = if self.pooled {
-            "pooled: mmap of a preallocated window area, one ioctl per request"
+            "pooled: mmap of a preallocated window area; requests through its user-mapped \
+             doorbell (no system call) when the card has one, else one ioctl each"
         } else {
             "per-call: the FPGA design's open, ioctl {buffer, num_polys, mode}, close"
         };
@@ -420,6 +527,12 @@ impl KernelDevice for NttHwDevice {
     }
 }
 
+/// `PQSIG_NTT_HW_SUBMIT=ioctl`: the pooled device submits by ioctl even where the
+/// driver offers a doorbell page (to measure one against the other).
+fn submit_by_ioctl() -> bool {
+    std::env::var_os("PQSIG_NTT_HW_SUBMIT").is_some_and(|v| v == "ioctl")
+}
+
 static DEVICES: OnceLock<Vec<Arc<NttHwDevice>>> = OnceLock::new();
 
 extern "C" fn print_counts() {
@@ -429,13 +542,16 @@ extern "C" fn print_counts() {
             continue;
         }
         eprintln!(
-            "pqsig {}: requests={} failures={} syscalls={} user_copies={} zero_copy={}",
+            "pqsig {}: requests={} failures={} syscalls={} user_copies={} zero_copy={} \
+             doorbells={} clock_reads={}",
             d.name(),
             c.requests.load(Ordering::Relaxed),
             c.failures.load(Ordering::Relaxed),
             c.syscalls.load(Ordering::Relaxed),
             c.copies.load(Ordering::Relaxed),
-            c.zero_copy.load(Ordering::Relaxed)
+            c.zero_copy.load(Ordering::Relaxed),
+            c.doorbells.load(Ordering::Relaxed),
+            c.clock_reads.load(Ordering::Relaxed)
         );
     }
 }
@@ -480,6 +596,8 @@ mod tests {
             ("NTT_HW_POLY_BYTES", POLY_BYTES),
             ("NTT_HW_MAX_POLYS", MAX_POLYS),
             ("NTT_HW_POOL_ALIGN", POOL_ALIGN),
+            ("NTT_HW_DOORBELL_MMAP", DOORBELL_MMAP),
+            ("NTT_HW_DOORBELL_BYTES", DOORBELL_BYTES),
         ] {
             let line = h
                 .lines()
@@ -501,7 +619,11 @@ mod tests {
         assert_eq!(offset_of!(Header, slots), 0x08);
         assert_eq!(offset_of!(Header, window_offset), 0x10);
         assert_eq!(offset_of!(Header, window_len), 0x18);
+        assert_eq!(offset_of!(Header, caps), 0x48);
+        assert_eq!(offset_of!(Header, user_slots_offset), 0x4c);
         assert_eq!(offset_of!(RegPage, slots), 0x80);
+        assert_eq!(crate::ivshmem::USER_SLOTS_OFFSET, 0x20_1000);
+        assert_eq!(offset_of!(Slot, host_sleeping), 0x28);
         assert_eq!(offset_of!(Slot, region), 0x00);
         assert_eq!(offset_of!(Slot, offset), 0x08);
         assert_eq!(offset_of!(Slot, mode), 0x10);

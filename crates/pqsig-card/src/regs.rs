@@ -74,7 +74,16 @@ pub struct Header {
     pub card_sleeping: AtomicU32,
     /// Requests this client had served (any status).
     pub requests: AtomicU64,
+    /// Capabilities (`CAP_*`); 0 on a card that has none.
+    pub caps: AtomicU32,
+    /// With [`CAP_USER_SLOTS`]: where the first user slot page is (bytes from the start
+    /// of the memory; one [`Slot`] per page, page `k` bound to area `k` of the window).
+    pub user_slots_offset: AtomicU32,
 }
+
+/// `Header::caps`: the card also serves per-area user slots, each on its own page so
+/// that a driver can map one into one process (the ivshmem card, [`crate::ivshmem`]).
+pub const CAP_USER_SLOTS: u32 = 1;
 
 /// One register set.
 #[repr(C, align(64))]

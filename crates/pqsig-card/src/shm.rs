@@ -32,6 +32,14 @@ unsafe impl Sync for Mapping {}
 impl Mapping {
     /// Maps `len` bytes of `fd` shared and read-write.
     pub fn map(fd: &OwnedFd, len: usize) -> io::Result<Mapping> {
+        Mapping::map_at(fd, len, 0)
+    }
+
+    /// Maps `len` bytes of `fd` from byte `offset` (a multiple of the page size),
+    /// shared and read-write.
+    pub fn map_at(fd: &OwnedFd, len: usize, offset: usize) -> io::Result<Mapping> {
+        let offset = libc::off_t::try_from(offset)
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "offset"))?;
         if len == 0 {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty mapping"));
         }
@@ -44,7 +52,7 @@ impl Mapping {
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_SHARED,
                 fd.as_raw_fd(),
-                0,
+                offset,
             )
         };
         if ptr == libc::MAP_FAILED {
