@@ -57,6 +57,8 @@ short)
   kat ML-DSA-44 2
   step "bad requests (short)"
   ntt_hw_test short || fail "bad requests"
+  step "round trips through the doorbell page (short)"
+  ntt_hw_test roundtrip doorbell 2 || fail "doorbell round trips"
   ;;
 kat)
   kat "$KAT_ALG" "$KAT_COUNT"
