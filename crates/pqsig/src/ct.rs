@@ -8,6 +8,9 @@
 //! (VALGRIND_MAKE_MEM_DEFINED), so the harness, which marks secrets undefined, flags
 //! every secret-dependent branch or address except these. Each call site is listed with
 //! its justification in docs/ARCHITECTURE.md ("Declassifications").
+//!
+//! Also the optimisation barriers ([`barrier`], [`barrier32`], [`barrier_u8`]) that keep
+//! masked, branch-free code branch-free after LLVM's select and cmov passes.
 
 /// Returns `x`, marked public for memcheck in a `ct-check` build.
 #[inline(always)]
@@ -38,6 +41,92 @@ pub(crate) fn public_mut<T: ?Sized>(x: &mut T) {
     memcheck::make_defined(x as *mut T as *mut u8, core::mem::size_of_val(x));
     #[cfg(not(all(feature = "ct-check", target_arch = "x86_64")))]
     let _ = x;
+}
+
+/// `x` unchanged, passed through an empty `asm!` block so that the optimiser knows nothing
+/// about the result (not that it is 0 or 1, nor an all-zeros / all-ones mask).
+///
+/// Without it, once the operations are inlined into a loop LLVM recognises `v & mask`,
+/// `(v ^ mask) - mask` or `bit << k` as a select, lowers it to `cmov`, and x86's
+/// cmov-conversion pass may then replace that with a conditional branch; on Thumb-2 the
+/// same selects become `IT` blocks. A value of unknown provenance can only be combined
+/// with plain ALU instructions. The block emits no instruction; it only pins the value
+/// in a register at that point. Targets without stable inline assembly fall back to
+/// [`core::hint::black_box`], which is best effort.
+#[inline(always)]
+pub(crate) fn barrier(x: u64) -> u64 {
+    #[cfg(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    ))]
+    {
+        let mut x = x;
+        // SAFETY: the template is a comment: no instruction, no memory, flags untouched.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) x,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        x
+    }
+    #[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32"))]
+    {
+        // 32-bit registers: both halves, so that neither is known to be a mask.
+        let (mut lo, mut hi) = (x as u32, (x >> 32) as u32);
+        // SAFETY: as above.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} */",
+                inout(reg) lo,
+                inout(reg) hi,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        ((hi as u64) << 32) | lo as u64
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64",
+        target_arch = "x86",
+        target_arch = "arm",
+        target_arch = "riscv32"
+    )))]
+    {
+        core::hint::black_box(x)
+    }
+}
+
+/// [`barrier`] on a 32-bit word (the portable primitives' masks).
+#[inline(always)]
+pub(crate) fn barrier32(x: u32) -> u32 {
+    #[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32"))]
+    {
+        let mut x = x;
+        // SAFETY: as in `barrier`.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} */",
+                inout(reg) x,
+                options(pure, nomem, nostack, preserves_flags)
+            );
+        }
+        x
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32")))]
+    {
+        // 64-bit registers: the zero extension is free.
+        barrier(x as u64) as u32
+    }
+}
+
+/// [`barrier`] on a byte (GF(16) masks, `kernels/gf16`).
+#[inline(always)]
+pub(crate) fn barrier_u8(x: u8) -> u8 {
+    barrier32(x as u32) as u8
 }
 
 #[cfg(all(feature = "ct-check", target_arch = "x86_64"))]

@@ -90,10 +90,19 @@ impl Fxr {
         Fxr((q ^ s).wrapping_sub(s))
     }
 
-    /// Multiplication by 2^e (wrapping), e < 64.
+    /// Multiplication by 2^e (wrapping), e < 64, with no shift by `e`: the solver's
+    /// scales derive from the secret key's bit lengths, and memcheck (rightly, for
+    /// some targets) wants a shift count defined. 2^e is built from e's six bits by
+    /// masked constant multiplications.
     #[inline(always)]
     pub(crate) fn mul2e(self, e: u32) -> Fxr {
-        Fxr(self.0 << e)
+        let mut p = 1u64;
+        for k in 0..6 {
+            let bit = crate::ct::barrier((u64::from(e) >> k) & 1);
+            // 2^(2^k) when the bit is set, else 1.
+            p = p.wrapping_mul(1 + (((1u64 << (1u32 << k)) - 1) & bit.wrapping_neg()));
+        }
+        Fxr(self.0.wrapping_mul(p))
     }
 
     /// Nearest integer (ties up); wraps to −2^31 at 2^31 − 1/2 and above.

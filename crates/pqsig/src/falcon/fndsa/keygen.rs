@@ -70,11 +70,12 @@ fn sample_poly(logn: u32, rng: &mut ShakeStream, f: &mut [i8]) {
         }
         let x = (sum as i32) >> 16;
         // Only reachable for logn <= 6 (sums of many draws).
-        if !(-127..=127).contains(&x) {
+        // Rejections (public: a redrawn coefficient says nothing about the kept ones).
+        if crate::ct::public(!(-127..=127).contains(&x)) {
             continue;
         }
         if i == n - 1 {
-            if (parity ^ x as u32) & 1 == 0 {
+            if crate::ct::public((parity ^ x as u32) & 1 == 0) {
                 continue;
             }
         } else {
@@ -125,22 +126,23 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     let mut tw: Option<super::ntru::NttCtx> = None;
     loop {
         sample_poly(logn, &mut rng, &mut f);
-        if !invertible(k, logn, &f, &mut t16) {
+        // Each test below rejects the whole (f, g) (public: it is discarded).
+        if !crate::ct::public(invertible(k, logn, &f, &mut t16)) {
             continue;
         }
         sample_poly(logn, &mut rng, &mut g);
         let sn: i32 = f.iter().chain(g.iter()).map(|&x| x as i32 * x as i32).sum();
-        if sn >= 16823 {
+        if crate::ct::public(sn >= 16823) {
             continue;
         }
-        if !ortho_norm_ok(logn, &f, &g, &mut tfx, fk) {
+        if !crate::ct::public(ortho_norm_ok(logn, &f, &g, &mut tfx, fk)) {
             continue;
         }
-        if !(trim_i8_fits(&f, bits) && trim_i8_fits(&g, bits)) {
+        if !crate::ct::public(trim_i8_fits(&f, bits) & trim_i8_fits(&g, bits)) {
             continue; // toy degrees only (see the module documentation)
         }
         let tw = tw.get_or_insert_with(|| super::ntru::ntt_ctx(logn, k.backend));
-        if !super::ntru::solve_ntru(logn, &f, &g, &mut F, &mut G, tw) {
+        if !crate::ct::public(super::ntru::solve_ntru(logn, &f, &g, &mut F, &mut G, tw)) {
             continue;
         }
         break;
@@ -153,7 +155,9 @@ pub(crate) fn keygen(k: &NttKernels, logn: u32, seed: &[u8; 32]) -> KeyPoly {
     (k.ntt)(fq, logn);
     let ok = (k.div)(hq, fq);
     debug_assert!(ok, "f was tested invertible");
-    let h = hq.to_vec();
+    let mut h = hq.to_vec();
+    // The public key (hashed into every μ, so it must be defined from here on).
+    crate::ct::public_mut(&mut h[..]);
     KeyPoly { f, g, F, G, h }
 }
 

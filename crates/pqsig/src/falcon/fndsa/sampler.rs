@@ -168,7 +168,8 @@ impl Sampler {
         for i in 0..8 {
             let w = self.rng.next_u8();
             let bz = (z >> (56 - 8 * i)) as u8;
-            if w != bz {
+            // Where the comparison stops: the documented leak (BerExp bytes read).
+            if crate::ct::public(w != bz) {
                 return w < bz;
             }
         }
@@ -188,7 +189,8 @@ impl Sampler {
             let z = b + ((b << 1) - 1) * z0;
             let x = Fpr::of(z as i64).sub(r).sqr().mul(dss);
             let x = x.sub(Fpr::of((z0 * z0) as i64).mul(INV_2SQRSIGMA0));
-            if self.ber_exp(x, ccs) {
+            // The accept verdict: the attempt count is the documented leak.
+            if crate::ct::public(self.ber_exp(x, ccs)) {
                 return s as i32 + z;
             }
         }

@@ -388,6 +388,8 @@ pub(crate) fn sign_inner(
         let mut rng = ShakeStream::new_on(b, &[&seed[..], &[attempt]]);
         let mut nonce = [0u8; NONCE_LEN];
         rng.fill(&mut nonce);
+        // Published in the signature (a PRF output: says nothing about the key).
+        crate::ct::public_mut(&mut nonce[..]);
         hash_to_point_on(b, &nonce, mu, &mut hm);
 
         let (g, rest) = work.split_at_mut(3 * n);
@@ -450,9 +452,12 @@ pub(crate) fn sign_inner(
             s2[i] = sz;
         }
         sqn |= ((ng as i32) >> 31) as u32;
-        if sqn > SQBETA[logn as usize] {
+        // The norm verdict (a rejected attempt is retried with a fresh nonce).
+        if crate::ct::public(sqn > SQBETA[logn as usize]) {
             continue;
         }
+        // s2 is the signature (encoded next; comp_encode branches on its values).
+        crate::ct::public_mut(&mut s2[..]);
         // comp_encode enforces the L∞ bound on s2 and the fixed length.
         if comp_encode(&s2, &mut sig[1 + NONCE_LEN..]) {
             sig[0] = 0x30 + logn as u8;

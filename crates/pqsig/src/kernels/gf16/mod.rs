@@ -155,27 +155,10 @@ pub fn mul(a: u8, b: u8) -> u8 {
     reduce1(clmul4(a, b))
 }
 
-/// `x` unchanged, through an empty `asm!` block: the optimiser cannot see that a mask is
-/// all-zeros or all-ones, so `v & mask` stays an AND. Without it LLVM turns
-/// `v & (0 - bit)` into a select and x86's cmov conversion into a *branch on the secret
-/// bit* (caught by `examples/ct_check` under valgrind in the portable gemm). No
-/// instruction is emitted.
-#[inline(always)]
-pub(crate) fn barrier_u8(x: u8) -> u8 {
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    {
-        let mut y = x as u64;
-        // SAFETY: the template is a comment: no instruction, no memory, flags untouched.
-        unsafe {
-            core::arch::asm!("/* {0} */", inout(reg) y, options(pure, nomem, nostack, preserves_flags));
-        }
-        y as u8
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        core::hint::black_box(x)
-    }
-}
+/// Masks go through [`crate::ct::barrier_u8`]: without it LLVM turns `v & (0 - bit)`
+/// into a select and x86's cmov conversion into a *branch on the secret bit* (caught by
+/// `examples/ct_check` under valgrind in the portable gemm).
+pub(crate) use crate::ct::barrier_u8;
 
 /// Carry-less product of two nibbles (degree ≤ 6), no tables, no branches.
 #[inline(always)]

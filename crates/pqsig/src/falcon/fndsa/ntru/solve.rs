@@ -235,10 +235,11 @@ fn solve_deepest(logn: u32, chain: &[Fg]) -> Option<Buf> {
     let mut tmp = buf(3 * slen);
     let mut cf = buf(slen);
     // fp·G − gp·F = 1 (v = F); the exact-q case (gcd = q) is rejected too.
-    if bezout_v(&mut cf, fp, gp, &mut tmp) != u32::MAX {
+    // Solver failures reject (f, g) (public: the pair is discarded).
+    if crate::ct::public(bezout_v(&mut cf, fp, gp, &mut tmp) != u32::MAX) {
         return None;
     }
-    if mul_small(&mut cf, Q) != 0 {
+    if crate::ct::public(mul_small(&mut cf, Q) != 0) {
         return None;
     }
     Some(cf)
@@ -385,8 +386,8 @@ fn solve_intermediate(
             let off = (FGlen - 1) << logn;
             for i in 0..n {
                 let sw = (Ft[off + i] >> 30).wrapping_neg() >> 1;
-                if Ft[off + i + n] != sw {
-                    return None;
+                if crate::ct::public(Ft[off + i + n] != sw) {
+                    return None; // a solver failure: (f, g) is discarded
                 }
             }
         }
@@ -432,7 +433,9 @@ fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Optio
         t3[i] = mp::set(f[i] as i32, p);
     }
     tw.ntt(0, logn, &mut t3);
-    if t3.contains(&0) {
+    // Not invertible: a solver failure, (f, g) is discarded (public).
+    let zero = t3.iter().fold(0u32, |acc, &v| acc | (v == 0) as u32);
+    if crate::ct::public(zero != 0) {
         return None;
     }
     // R/f at every point (R = 2^32): then x/f = mmul(x, R/f), as `mp::div` gives it.
@@ -531,11 +534,10 @@ pub(crate) fn solve_ntru(
         return false;
     };
     // Range check (rejection reveals only that this (f, g) is discarded).
-    if cf
-        .iter()
-        .chain(cg.iter())
-        .any(|&z| !(-127..=127).contains(&(z as i32)))
-    {
+    let out = cf.iter().chain(cg.iter()).fold(0u32, |acc, &z| {
+        acc | ((z as i32).wrapping_add(127) as u32 > 254) as u32
+    });
+    if crate::ct::public(out != 0) {
         return false;
     }
     for i in 0..n {

@@ -66,9 +66,11 @@ pub(crate) fn norm_zero(x: &mut [u32], stride: usize, m: &[u32]) {
         let xw = x[i * stride];
         let cc = hmw.wrapping_sub(xw);
         let cc = (cc.wrapping_neg() >> 31) | tbmask(cc);
-        r |= cc & (r & 1).wrapping_sub(1);
+        r |= cc & crate::ct::barrier32((r & 1).wrapping_sub(1));
     }
-    let mk = tbmask(r);
+    // Through the barrier: LLVM unswitched the loop below on an all-zeros mask (a branch
+    // on the secret comparison; memcheck saw it).
+    let mk = crate::ct::barrier32(tbmask(r));
     let mut cc = 0u32;
     for (i, &mw) in m.iter().enumerate() {
         let j = i * stride;
@@ -496,6 +498,8 @@ fn update_de62(d: &mut [i64], e: &mut [i64], t: &[i64; 4], m: &[i64], minv: i64)
 
 /// a ← a + (m & mask) (signed 62-bit limbs), carries propagated.
 fn add_masked62(a: &mut [i64], m: &[i64], mask: i64) {
+    // A secret mask: through the barrier, or LLVM branches on it (memcheck saw it).
+    let mask = crate::ct::barrier(mask as u64) as i64;
     let len = a.len();
     let mut c = 0i64;
     for (i, (w, &mw)) in a.iter_mut().zip(m).enumerate() {

@@ -87,6 +87,8 @@
 //! somewhat less than before the barriers (when LLVM vectorised and if-converted the
 //! loops); only `div` got slower (≈ 55 ns before).
 
+use crate::ct::{barrier, barrier32};
+
 /// A binary64 value computed with integer instructions only.
 ///
 /// The field is the IEEE-754 encoding (`f64::to_bits`).
@@ -107,86 +109,6 @@ const ONE_BITS: u64 = 0x3FF0_0000_0000_0000;
 
 // ---------------------------------------------------------------------------------------
 // Optimisation barrier.
-
-/// `x` unchanged, passed through an empty `asm!` block so that the optimiser knows nothing
-/// about the result (not that it is 0 or 1, nor an all-zeros / all-ones mask).
-///
-/// Without it, once the operations are inlined into a loop LLVM recognises `v & mask`,
-/// `(v ^ mask) - mask` or `bit << k` as a select, lowers it to `cmov`, and x86's
-/// cmov-conversion pass may then replace that with a conditional branch; on Thumb-2 the
-/// same selects become `IT` blocks. A value of unknown provenance can only be combined
-/// with plain ALU instructions. The block emits no instruction; it only pins the value
-/// in a register at that point. Targets without stable inline assembly fall back to
-/// [`core::hint::black_box`], which is best effort.
-#[inline(always)]
-fn barrier(x: u64) -> u64 {
-    #[cfg(any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    ))]
-    {
-        let mut x = x;
-        // SAFETY: the template is a comment: no instruction, no memory, flags untouched.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(reg) x,
-                options(pure, nomem, nostack, preserves_flags)
-            );
-        }
-        x
-    }
-    #[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32"))]
-    {
-        // 32-bit registers: both halves, so that neither is known to be a mask.
-        let (mut lo, mut hi) = (x as u32, (x >> 32) as u32);
-        // SAFETY: as above.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} {1} */",
-                inout(reg) lo,
-                inout(reg) hi,
-                options(pure, nomem, nostack, preserves_flags)
-            );
-        }
-        ((hi as u64) << 32) | lo as u64
-    }
-    #[cfg(not(any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64",
-        target_arch = "x86",
-        target_arch = "arm",
-        target_arch = "riscv32"
-    )))]
-    {
-        core::hint::black_box(x)
-    }
-}
-
-/// [`barrier`] on a 32-bit word (the portable primitives' masks).
-#[inline(always)]
-fn barrier32(x: u32) -> u32 {
-    #[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32"))]
-    {
-        let mut x = x;
-        // SAFETY: as in `barrier`.
-        unsafe {
-            core::arch::asm!(
-                "/* {0} */",
-                inout(reg) x,
-                options(pure, nomem, nostack, preserves_flags)
-            );
-        }
-        x
-    }
-    #[cfg(not(any(target_arch = "x86", target_arch = "arm", target_arch = "riscv32")))]
-    {
-        // 64-bit registers: the zero extension is free.
-        barrier(x as u64) as u32
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Branch-free building blocks. Every all-zeros / all-ones mask derived from data goes
