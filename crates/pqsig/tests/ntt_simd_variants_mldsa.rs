@@ -2,8 +2,9 @@
 //! radix-4, Winograd radix-8, Winograd radix-16) against the portable reference on random inputs spanning
 //! the seam's input bounds (|a| < q) and extreme ones: congruence mod q, the seam's
 //! output bounds (forward < 9q; inverse < 3q/4 and, as documented, < 0.51q), the round
-//! trip, and NTT products against a schoolbook product. Skipped (with a message) where
-//! AVX2 is unavailable.
+//! trip, and NTT products against a schoolbook product. One body per check takes the
+//! backend; each ISA's tests are ignored where the build host lacks it (build.rs) and
+//! fail where the running CPU lacks it.
 #![cfg(target_arch = "x86_64")]
 
 mod common;
@@ -15,37 +16,23 @@ use pqsig::Backend;
 
 type F = fn(&mut [Poly]);
 
-fn variants() -> Option<Vec<(&'static str, F, F)>> {
-    if !Backend::Avx2.is_available() {
-        println!("skipped: AVX2 is not available on this CPU/target");
-        return None;
-    }
-    // The dispatch tables (detection-gated): a SIMD variant's pair replaces the
-    // backend table's transforms.
-    let pair = |b: Backend, v: NttVariant| {
+/// The SIMD variants of backend `b` from the dispatch tables (detection-gated: a SIMD
+/// variant's pair replaces the backend table's transforms), asserting that `b` runs here.
+fn variants(b: Backend) -> Vec<(&'static str, F, F)> {
+    common::require(b);
+    [
+        NttVariant::Radix4,
+        NttVariant::Winograd8,
+        NttVariant::Winograd16,
+    ]
+    .into_iter()
+    .map(|v| {
         let k = mldsa_kernels(b, v);
         assert_eq!(k.backend, b, "{b} is available");
-        (k.ntt as F, k.invntt_tomont as F)
-    };
-    let mut bs = vec![Backend::Avx2];
-    if Backend::Avx512.is_available() {
-        bs.push(Backend::Avx512);
-    } else {
-        println!("AVX-512 variants skipped: AVX-512 is not available");
-    }
-    let mut vs: Vec<(&'static str, F, F)> = Vec::new();
-    for b in bs {
-        for v in [
-            NttVariant::Radix4,
-            NttVariant::Winograd8,
-            NttVariant::Winograd16,
-        ] {
-            let name = format!("{b} {}", v.name()).leak();
-            let (f, i) = pair(b, v);
-            vs.push((name, f, i));
-        }
-    }
-    Some(vs)
+        let name: &'static str = format!("{b} {}", v.name()).leak();
+        (name, k.ntt as F, k.invntt_tomont as F)
+    })
+    .collect()
 }
 
 /// Inputs: random in (−q, q) with extremes, plus all ±(q − 1), alternating, zero.
@@ -73,9 +60,8 @@ fn inputs(seed: u64) -> Vec<Poly> {
     ps
 }
 
-#[test]
-fn forward_matches_portable() {
-    let Some(vs) = variants() else { return };
+fn forward_matches_portable(b: Backend) {
+    let vs = variants(b);
     let pk = kernels(Backend::Portable);
     let a = inputs(0x5151_0001);
     let mut want = a.clone();
@@ -91,9 +77,8 @@ fn forward_matches_portable() {
     }
 }
 
-#[test]
-fn inverse_matches_portable() {
-    let Some(vs) = variants() else { return };
+fn inverse_matches_portable(b: Backend) {
+    let vs = variants(b);
     let pk = kernels(Backend::Portable);
     let a = inputs(0x5151_0002);
     let mut want = a.clone();
@@ -109,9 +94,8 @@ fn inverse_matches_portable() {
     }
 }
 
-#[test]
-fn products_and_round_trip() {
-    let Some(vs) = variants() else { return };
+fn products_and_round_trip(b: Backend) {
+    let vs = variants(b);
     let pk = kernels(Backend::Portable);
     let mut rng = XorShift(0x5151_0003);
     for &(name, fwd, inv) in &vs {
@@ -145,40 +129,91 @@ fn products_and_round_trip() {
     }
 }
 
-/// The one-stage hooks (`mldsa_stage`, for unit benchmarks; AVX2 and AVX-512, one shared
-/// body) compose into the forward transform for every unit size.
-#[test]
-fn stage_hook_composes() {
-    type S = fn(&mut [Poly], usize, u32, bool);
-    let mut hooks: Vec<(&str, S)> = Vec::new();
-    for (name, b) in [("avx2", Backend::Avx2), ("avx512", Backend::Avx512)] {
-        assert_eq!(mldsa_stage_for(b).is_some(), b.is_available());
-        if let Some(h) = mldsa_stage_for(b) {
-            hooks.push((name, h));
-        }
-    }
-    if hooks.is_empty() {
-        println!("skipped: AVX2 is not available");
-        return;
-    }
+/// The one-stage hook (`mldsa_stage`, for unit benchmarks) of backend `b` composes into
+/// the forward transform for every unit size.
+fn stage_hook_composes(b: Backend) {
+    common::require(b);
+    let mldsa_stage = mldsa_stage_for(b).expect("a stage hook");
     let pk = kernels(Backend::Portable);
     let a = inputs(0x5151_0004);
     let mut want = a.clone();
     (pk.ntt)(&mut want);
-    for (name, mldsa_stage) in hooks {
-        for k in 1..=4u32 {
-            let mut x = a.clone();
-            let mut m = 1;
-            if 8 % k > 0 {
-                mldsa_stage(&mut x, m, 8 % k, false);
-                m <<= 8 % k;
-            }
-            while m < 256 {
-                mldsa_stage(&mut x, m, k, false);
-                m <<= k;
-            }
-            // Radix-2 stages grow like the reference (< 9q); larger units stay below it.
-            check_congruent(&format!("{name} stages of {k} layers"), &want, &x, 9, 1);
+    for k in 1..=4u32 {
+        let mut x = a.clone();
+        let mut m = 1;
+        if 8 % k > 0 {
+            mldsa_stage(&mut x, m, 8 % k, false);
+            m <<= 8 % k;
         }
+        while m < 256 {
+            mldsa_stage(&mut x, m, k, false);
+            m <<= k;
+        }
+        // Radix-2 stages grow like the reference (< 9q); larger units stay below it.
+        check_congruent(&format!("{b} stages of {k} layers"), &want, &x, 9, 1);
+    }
+}
+
+/// Stage hooks exist exactly for the SIMD backends this CPU runs.
+#[test]
+fn stage_hooks_follow_detection() {
+    for b in [Backend::Avx2, Backend::Avx512] {
+        assert_eq!(mldsa_stage_for(b).is_some(), b.is_available(), "{b}");
+    }
+}
+
+mod avx2 {
+    use super::*;
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+    fn forward_matches_portable() {
+        super::forward_matches_portable(Backend::Avx2);
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+    fn inverse_matches_portable() {
+        super::inverse_matches_portable(Backend::Avx2);
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+    fn products_and_round_trip() {
+        super::products_and_round_trip(Backend::Avx2);
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+    fn stage_hook_composes() {
+        super::stage_hook_composes(Backend::Avx2);
+    }
+}
+
+mod avx512 {
+    use super::*;
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+    fn forward_matches_portable() {
+        super::forward_matches_portable(Backend::Avx512);
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+    fn inverse_matches_portable() {
+        super::inverse_matches_portable(Backend::Avx512);
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+    fn products_and_round_trip() {
+        super::products_and_round_trip(Backend::Avx512);
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+    fn stage_hook_composes() {
+        super::stage_hook_composes(Backend::Avx512);
     }
 }
