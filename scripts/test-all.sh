@@ -28,9 +28,10 @@
 # 3. Falcon / FN-DSA again with the integer-only binary64 emulation (feature
 #    fpr-emulated): every KAT (keygen, signing in both modes, FN-DSA) must pass bit for bit
 #    without the FPU.
-# 3b. The Winograd NTT study (feature ntt-study, off by default): every variant on every
-#    backend against the portable radix-2, and pinned through the schemes; --full also runs
-#    the ML-DSA and Falcon vector suites once per variant.
+#    The same build has the Winograd NTT study (feature ntt-study, off by default): every
+#    variant on every backend against the portable radix-2, and pinned through the
+#    schemes; --full also runs the ML-DSA and Falcon vector suites once per variant
+#    (PQSIG_TEST_EVERY_NTT=1).
 # 4. The no_std + alloc build of the library, for the host and, when the target can be
 #    installed, for a bare-metal Cortex-M4 target (no std at all there).
 # 4b. [full] The Cortex-M4 baseline, short form (crates/pqsig-m4 under qemu-system-arm -M
@@ -175,7 +176,10 @@ stage "cargo test (auto-selected backend: every available backend in the vector 
 # PostgreSQL fails here; PQSIG_REQUIRE_POSTGRES=0 turns that into a SKIPPED line for a
 # local run.
 export PQSIG_REQUIRE_POSTGRES="${PQSIG_REQUIRE_POSTGRES:-1}"
-cargo test
+# Every target but the examples, which stage 0's `clippy --all-targets` already compiled
+# (building them optimised again here took about a minute); then the doc tests.
+cargo test --lib --bins --tests
+cargo test --doc
 
 if full_stage "card: socket demo (pqsig serve --device card / card-per-call, pqsig client; card counters)"; then
   # The CLI that `cargo test` built above. Full form: socket-demo.sh [ROUNDS].
@@ -192,19 +196,20 @@ CARGO_PROFILE_DEV_OPT_LEVEL=0 CARGO_PROFILE_DEV_DEBUG=0 cargo build -p pqsig-cli
 crates/pqsig-cli/scripts/small-build-smoke.sh "${CARGO_TARGET_DIR:-target}/debug/pqsig"
 
 stage "cargo test with PQSIG_BACKEND=portable (forced portable run)"
-PQSIG_BACKEND=portable cargo test
+PQSIG_BACKEND=portable cargo test --lib --bins --tests
+PQSIG_BACKEND=portable cargo test --doc
 
-stage "Falcon / FN-DSA with emulated floating point (feature fpr-emulated)"
-cargo test -p pqsig --features fpr-emulated --test 'falcon_*' --test 'fndsa_*' --test 'fpr_*'
-
-stage "the NTT study (feature ntt-study): every variant on every backend"
-# The study's own tests: every variant against the portable radix-2 on random inputs and
-# pinned through the schemes. --full also runs the ML-DSA and Falcon vector suites once per
-# pinned variant (common::for_each_ntt), four times the KAT work.
+stage "Falcon / FN-DSA with emulated floating point (feature fpr-emulated); the NTT study (feature ntt-study)"
+# One build with both features: the Falcon and FN-DSA suites on the integer-only binary64
+# (the production NTTs: no variant is pinned unless PQSIG_TEST_EVERY_NTT=1), and the NTT
+# study's own tests, which pin every variant on every backend against the portable
+# radix-2 and through the schemes (the variants are integer code: the float emulation
+# changes nothing there).
+cargo test -p pqsig --features fpr-emulated,ntt-study --test 'falcon_*' --test 'fndsa_*' --test 'fpr_*' --test 'ntt_*'
 if [ "$FULL" = 1 ]; then
-  cargo test -p pqsig --features ntt-study --test 'ntt_*' --test acvp_mldsa --test falcon_sign_kat --test falcon_keygen_kat --test falcon_verify_kat
-else
-  cargo test -p pqsig --features ntt-study --test 'ntt_*'
+  # [full] The ML-DSA and Falcon vector suites once per pinned NTT variant (native floats).
+  PQSIG_TEST_EVERY_NTT=1 cargo test -p pqsig --features ntt-study --test acvp_mldsa \
+    --test falcon_sign_kat --test falcon_keygen_kat --test falcon_verify_kat
 fi
 
 stage "no_std + alloc build of the library"

@@ -12,14 +12,18 @@ use pqsig::kernels::mldsa::{Kernels, Poly, Q};
 pub mod vectors;
 pub use vectors::vectors_dir;
 
-/// Runs a vector suite's body: with the `ntt-study` feature once under every NTT
-/// variant (`kernels::ntt::select::for_each_variant`), else once on the production NTTs.
+/// Runs a vector suite's body once on the production NTTs; with the `ntt-study` feature
+/// and `PQSIG_TEST_EVERY_NTT=1`, once under every NTT variant instead
+/// (`kernels::ntt::select::for_each_variant`: four times the work, so only where asked:
+/// `scripts/test-all.sh --full`).
 // pqsig-hwsim's tests include this module too; that crate has no `ntt-study` feature.
 #[allow(unexpected_cfgs)]
 pub fn for_each_ntt(mut f: impl FnMut()) {
     #[cfg(feature = "ntt-study")]
-    pqsig::kernels::ntt::select::for_each_variant(|_| f());
-    #[cfg(not(feature = "ntt-study"))]
+    if std::env::var_os("PQSIG_TEST_EVERY_NTT").is_some_and(|v| v == "1") {
+        pqsig::kernels::ntt::select::for_each_variant(|_| f());
+        return;
+    }
     f();
 }
 
