@@ -420,6 +420,16 @@ pub(crate) fn ortho_norm_ok(
 mod tests {
     use super::*;
 
+    /// The shift-free `mul2e` is the wrapping shift, for every exponent.
+    #[test]
+    fn mul2e_is_the_shift() {
+        for x in [0u64, 1, 3, 0x8000_0000, 0x1234_5678_9abc_def1, u64::MAX] {
+            for e in 0..64 {
+                assert_eq!(Fxr(x).mul2e(e).0, x << e, "{x:#x} << {e}");
+            }
+        }
+    }
+
     #[test]
     fn twiddles_are_correctly_rounded() {
         // Spot values from the definition.
