@@ -157,7 +157,8 @@ impl Sampler {
     #[inline]
     pub(super) fn ber_exp(&mut self, x: Fpr, ccs: Fpr) -> bool {
         // x = s·ln2 + r, 0 <= r < ln2; s saturated at 63 (bias < 2^-64, as in round 3).
-        let s = x.mul(INV_LOG2).trunc();
+        // x is secret and small (0 <= x·1/ln2 < 2^63): the branch-free truncation.
+        let s = x.mul(INV_LOG2).trunc_small();
         let r = x.sub(Fpr::of(s).mul(LOG2));
         let sw = s as u32;
         let s = (sw | (63u32.wrapping_sub(sw) >> 16)) & 63;

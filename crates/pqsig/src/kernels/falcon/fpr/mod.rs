@@ -195,11 +195,22 @@ fn mulhi(a: u64, b: u64) -> u64 {
 /// the C reference's conversion overflows to 0; no reachable input hits this.)
 #[inline]
 pub fn expm_p63(x: Fpr, ccs: Fpr) -> u64 {
-    let z = (x.mul(PTWO63).trunc() as u64) << 1;
+    let z = trunc_2p63(x.mul(PTWO63)) << 1;
     let mut y = EXPM_COEFFS[0];
     for &c in &EXPM_COEFFS[1..] {
         y = c.wrapping_sub(mulhi(z, y));
     }
-    let z = (ccs.mul(PTWO63).trunc() as u64) << 1;
+    let z = trunc_2p63(ccs.mul(PTWO63)) << 1;
     mulhi(z, y)
+}
+
+/// `v` in `[0, 2^63]` truncated, with 2^63 itself taken as 2^63 − 1 (what a saturating
+/// `trunc` gives), and no branch: `v` is secret (BerExp's argument, σ's ratio), and a
+/// saturating conversion may compile to branches. [`Fpr::trunc_small`] is exact below
+/// 2^63; at 2^63 the native one gives the bit pattern 2^63 (as u64) and the emulated one
+/// 2^63 − 1, and subtracting the top bit maps both to 2^63 − 1.
+#[inline(always)]
+fn trunc_2p63(v: Fpr) -> u64 {
+    let r = v.trunc_small() as u64;
+    r - (r >> 63)
 }

@@ -106,10 +106,10 @@ impl Fpr {
         // * x < 0: likewise with x - 2^52.
         // `sx = trunc(x - 1)` gives the sign for every |x| > 1/4; for smaller |x| both
         // candidates are 0 and the choice does not matter.
-        let sx = to_i64(x - 1.0);
-        let tx = to_i64(x);
-        let mut rp = to_i64(x + TWO52).wrapping_sub(TWO52 as i64);
-        let mut rn = to_i64(x - TWO52).wrapping_add(TWO52 as i64);
+        let sx = (x - 1.0) as i64;
+        let tx = x as i64;
+        let mut rp = ((x + TWO52) as i64).wrapping_sub(TWO52 as i64);
+        let mut rn = ((x - TWO52) as i64).wrapping_add(TWO52 as i64);
         let m = sx >> 63;
         rn &= m;
         rp &= !m;
@@ -125,35 +125,37 @@ impl Fpr {
     /// Largest integer <= x (|x| < 2^63).
     #[inline(always)]
     pub fn floor(self) -> i64 {
-        let r = to_i64(self.0);
+        let r = self.0 as i64;
         r - ((self.0 < r as f64) as i64)
     }
     /// Round toward zero (|x| < 2^63).
     #[inline(always)]
     pub fn trunc(self) -> i64 {
-        to_i64(self.0)
+        self.0 as i64
+    }
+    /// Round toward zero, for |x| < 2^63 only (no saturation), with no branch: for secret
+    /// arguments (FN-DSA's BerExp), where `trunc`'s saturating `as` may compile to
+    /// branches.
+    #[inline(always)]
+    pub fn trunc_small(self) -> i64 {
+        trunc_in_range(self.0)
     }
 }
 
-/// `x as i64` (truncation toward zero; NaN → 0, out of range → the nearest bound) with
-/// no branch. Rust's `as` is `cvttsd2si` plus compares and selects on x86-64, which LLVM
-/// may turn into branches once inlined (memcheck saw one in FN-DSA's BerExp, on the
-/// secret x). Here the two fix-ups (`cvttsd2si` gives i64::MIN for NaN and for every
-/// out-of-range value) are masks through [`crate::ct::barrier`]. `expm_p63` relies on
-/// the saturation at 2^63. AArch64's `fcvtzs` saturates by itself.
+/// `x` truncated toward zero, for |x| < 2^63 (outside it: unspecified), with no branch.
+/// Rust's `as` saturates (NaN → 0, out of range → the bound), which on x86-64 is
+/// `cvttsd2si` plus compares and selects that LLVM's cmov conversion may turn into
+/// branches once inlined (memcheck saw one in FN-DSA's BerExp, on the secret x). Inside
+/// the range the plain instruction gives the same value. AArch64's `fcvtzs` saturates by
+/// itself.
 #[inline(always)]
-fn to_i64(x: f64) -> i64 {
+fn trunc_in_range(x: f64) -> i64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
         use core::arch::x86_64::{_mm_cvttsd_si64, _mm_set_sd};
         // SAFETY: the two intrinsics need SSE2 only, which this build enables
         // (target_feature = "sse2" in the cfg above: the x86-64 baseline); no memory.
-        let r = unsafe { _mm_cvttsd_si64(_mm_set_sd(x)) };
-        let mask = |b: bool| crate::ct::barrier(u64::from(b).wrapping_neg()) as i64;
-        let over = mask(x >= 9_223_372_036_854_775_808.0);
-        #[allow(clippy::eq_op)]
-        let nan = mask(x != x);
-        ((r & !over) | (i64::MAX & over)) & !nan
+        unsafe { _mm_cvttsd_si64(_mm_set_sd(x)) }
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
