@@ -63,7 +63,7 @@
 //! let _ = pqsig::kernels::ntt::avx2::mldsa_stage;
 //! ```
 //! ```compile_fail,E0603
-//! let _ = pqsig::kernels::falcon::keygen::avx2::ntt;
+//! let _ = pqsig::kernels::falcon::ntru::avx2::ntt;
 //! ```
 //! ```compile_fail,E0603
 //! let _ = pqsig::kernels::falcon::fndsa::avx2::modq::decode;

@@ -34,6 +34,7 @@ pub mod fndsa;
 pub(crate) mod hash;
 pub(crate) mod keygen;
 pub mod keys;
+pub(crate) mod ntru;
 pub mod params;
 pub(crate) mod sign;
 pub(crate) mod verify;

@@ -54,10 +54,8 @@ macro_rules! solver_loop {
 }
 
 pub(crate) mod gauss;
-pub(crate) mod modp;
-pub(crate) mod primes;
+pub(crate) mod poly;
 pub(crate) mod solve;
-pub(crate) mod zint;
 
 use alloc::vec;
 use alloc::vec::Vec;

@@ -35,8 +35,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
-use super::modp::{self, SmallPrime, PRIMES};
-use super::zint;
+use super::poly;
+use crate::falcon::ntru::modp::{self, SmallPrime, PRIMES};
+use crate::falcon::ntru::zint;
 use crate::kernels::falcon::fpr::{self, Fpr};
 use crate::kernels::falcon::keygen::KeygenKernels;
 
@@ -121,7 +122,7 @@ pub(crate) fn solve_ntru(
     let mut Gt = Zeroizing::new(vec![0i8; n]);
     for (dst, src) in [(&mut Ft, &fw), (&mut Gt, &gw)] {
         for (d, &w) in dst.iter_mut().zip(src.iter()) {
-            let z = zint::one_to_plain(w);
+            let z = poly::one_to_plain(w);
             // A bound miss discards the candidate (keygen rejection, declassified: docs/ARCHITECTURE.md).
             if crate::ct::public((z < -lim) | (z > lim)) {
                 return false;
@@ -149,17 +150,17 @@ fn check_equation(kk: &KeygenKernels, logn: u32, f: &[i8], g: &[i8], F: &[i8], G
     let (a, rest) = rest.split_at_mut(n);
     let (b, rest) = rest.split_at_mut(n);
     let (c, d) = rest.split_at_mut(n);
-    sp.mkgm_fwd(logn, gm);
+    sp.mkgm(logn, gm);
     for i in 0..n {
         a[i] = modp::set(f[i] as i32, p);
         b[i] = modp::set(g[i] as i32, p);
         c[i] = modp::set(F[i] as i32, p);
         d[i] = modp::set(G[i] as i32, p);
     }
-    sp.ntt(kk, a, gm, logn);
-    sp.ntt(kk, b, gm, logn);
-    sp.ntt(kk, c, gm, logn);
-    sp.ntt(kk, d, gm, logn);
+    (kk.ntru.ntt)(sp, logn, a, gm);
+    (kk.ntru.ntt)(sp, logn, b, gm);
+    (kk.ntru.ntt)(sp, logn, c, gm);
+    (kk.ntru.ntt)(sp, logn, d, gm);
     // (fG − gF)/R must equal q/R in every slot.
     let r = sp.mmul(12289, 1);
     let mut bad = 0u32;
@@ -199,15 +200,15 @@ impl FgChain {
         {
             let sp = &PRIMES[0];
             let mut gm = buf_u32(n);
-            sp.mkgm_fwd(logn, &mut gm);
+            sp.mkgm(logn, &mut gm);
             let blk = &mut data[..2 * n];
             let (bf, bg) = blk.split_at_mut(n);
             for i in 0..n {
                 bf[i] = modp::set(f[i] as i32, sp.p);
                 bg[i] = modp::set(g[i] as i32, sp.p);
             }
-            sp.ntt(kk, bf, &gm, logn);
-            sp.ntt(kk, bg, &gm, logn);
+            (kk.ntru.ntt)(sp, logn, bf, &gm);
+            (kk.ntru.ntt)(sp, logn, bg, &gm);
         }
         let mut chain = FgChain {
             data,
@@ -304,26 +305,26 @@ impl FgChain {
         {
             let (igm, _) = tmp.split_at_mut(n);
             for (u, sp) in PRIMES.iter().enumerate().take(slen) {
-                sp.mkgm_inv(logn, igm);
+                sp.mkigm(logn, igm);
                 for blk in 0..2 {
                     let o = (blk * slen + u) * n;
-                    sp.intt(kk, &mut plain[o..o + n], igm, logn);
+                    (kk.ntru.intt)(sp, logn, &mut plain[o..o + n], igm);
                 }
             }
         }
         for blk in 0..2 {
             let o = blk * slen * n;
-            zint::rebuild_crt(kk, &mut plain[o..o + slen * n], slen, n, n, true, &mut tmp);
+            (kk.ntru.rebuild_crt)(&mut plain[o..o + slen * n], slen, n, 1, true, &mut tmp);
         }
         let (gm, rest) = tmp.split_at_mut(n);
         let t1 = &mut rest[..n];
         for u in slen..tlen {
             let sp = &PRIMES[u];
-            sp.mkgm_fwd(logn, gm);
+            sp.mkgm(logn, gm);
             for (blk, dblk) in [(0, &mut *df), (1, &mut *dg)] {
                 let o = blk * slen * n;
-                zint::mod_small_signed_batch(kk, t1, &plain[o..], slen, n, n, sp);
-                sp.ntt(kk, t1, gm, logn);
+                (kk.ntru.mod_small_signed_batch)(t1, &plain[o..], slen, n, sp, sp.pow2_31(slen));
+                (kk.ntru.ntt)(sp, logn, t1, gm);
                 let drow = &mut dblk[u * hn..(u + 1) * hn];
                 for v in 0..hn {
                     drow[v] = sp.mmul(sp.mmul(t1[2 * v], t1[2 * v + 1]), sp.r2);
@@ -345,13 +346,13 @@ impl FgChain {
         let mut igm = buf_u32(n);
         for u in 0..slen {
             let sp = &PRIMES[u];
-            sp.mkgm_inv(logn - d, &mut igm);
-            sp.intt(kk, &mut ft[u * n..(u + 1) * n], &igm, logn - d);
-            sp.intt(kk, &mut gt[u * n..(u + 1) * n], &igm, logn - d);
+            sp.mkigm(logn - d, &mut igm);
+            (kk.ntru.intt)(sp, logn - d, &mut ft[u * n..(u + 1) * n], &igm);
+            (kk.ntru.intt)(sp, logn - d, &mut gt[u * n..(u + 1) * n], &igm);
         }
         let mut tmp = buf_u32(slen + 2 * n);
-        zint::rebuild_crt(kk, &mut ft, slen, n, n, true, &mut tmp);
-        zint::rebuild_crt(kk, &mut gt, slen, n, n, true, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut ft, slen, n, 1, true, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut gt, slen, n, 1, true, &mut tmp);
         (ft, gt)
     }
 
@@ -389,7 +390,7 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
     let mut prod = buf_u32(2 * slen);
     let mut bad = 0u32;
     for blk in 0..2 {
-        zint::abs_gather(
+        poly::abs_gather(
             &mut abs,
             &mut neg,
             &src[blk * slen * n..(blk + 1) * slen * n],
@@ -403,7 +404,7 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
             for i in 0..hn {
                 for j in i..hn {
                     let (ci, cj) = (2 * i + par, 2 * j + par);
-                    zint::mul_abs(
+                    poly::mul_abs(
                         &mut prod,
                         &abs[ci * slen..(ci + 1) * slen],
                         &abs[cj * slen..(cj + 1) * slen],
@@ -412,9 +413,9 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
                     let (k, wrap) = if pos < hn { (pos, 0) } else { (pos - hn, 1) };
                     let sgn = neg[ci] ^ neg[cj] ^ (par as u32) ^ wrap;
                     let a = &mut acc[k * w..(k + 1) * w];
-                    zint::add_signed(a, &prod, sgn);
+                    poly::add_signed(a, &prod, sgn);
                     if i != j {
-                        zint::add_signed(a, &prod, sgn);
+                        poly::add_signed(a, &prod, sgn);
                     }
                 }
             }
@@ -423,9 +424,9 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
             let a = &acc[k * w..(k + 1) * w];
             bad |= if last {
                 // Resultant: positive and below 2^(31·tlen − 2) < P.
-                zint::exceeds_bits(a, 31 * tlen - 2)
+                poly::exceeds_bits(a, 31 * tlen - 2)
             } else {
-                zint::exceeds_bits(a, 31 * tlen - 3)
+                poly::exceeds_bits(a, 31 * tlen - 3)
             };
             for j in 0..tlen {
                 out[blk * tlen * hn + j * hn + k] = a[j];
@@ -449,8 +450,8 @@ fn solve_deepest(kk: &KeygenKernels, logn: u32, chain: &FgChain) -> Option<(Buf<
         fp.copy_from_slice(&rf[..len]);
         gp.copy_from_slice(&rg[..len]);
         // The resultants are positive: no signed normalisation.
-        zint::rebuild_crt(kk, &mut fp, len, 1, 1, false, &mut tmp);
-        zint::rebuild_crt(kk, &mut gp, len, 1, 1, false, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut fp, len, 1, 1, false, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut gp, len, 1, 1, false, &mut tmp);
     } else {
         let r = &chain.plain[logn as usize];
         fp.copy_from_slice(&r[..len]);
@@ -459,7 +460,8 @@ fn solve_deepest(kk: &KeygenKernels, logn: u32, chain: &FgChain) -> Option<(Buf<
     let mut big_f = buf_u32(len);
     let mut big_g = buf_u32(len);
     // Res(f)·G − Res(g)·F = 1.
-    if !zint::bezout(&mut big_g, &mut big_f, &fp, &gp, &mut tmp) {
+    // Whether the GCD is 1 decides a keygen rejection (declassified: docs/ARCHITECTURE.md).
+    if !crate::ct::public(zint::bezout_uv(&mut big_g, &mut big_f, &fp, &gp, &mut tmp) == u32::MAX) {
         return None;
     }
     // Both products are computed (no short-circuit on a secret carry); an overflow
@@ -554,12 +556,13 @@ fn lift_rns(
     let gp = &mut rest[..hn];
     for u in 0..llen {
         let sp = &PRIMES[u];
-        sp.mkgm(logn, gm, igm);
+        sp.mkgm(logn, gm);
+        sp.mkigm(logn, igm);
         fg_ntt(u, sp, gm, fx, gx);
-        zint::mod_small_signed_batch(kk, fp, fd, dlen, hn, hn, sp);
-        zint::mod_small_signed_batch(kk, gp, gd, dlen, hn, hn, sp);
-        sp.ntt(kk, fp, gm, logn - 1);
-        sp.ntt(kk, gp, gm, logn - 1);
+        (kk.ntru.mod_small_signed_batch)(fp, fd, dlen, hn, sp, sp.pow2_31(dlen));
+        (kk.ntru.mod_small_signed_batch)(gp, gd, dlen, hn, sp, sp.pow2_31(dlen));
+        (kk.ntru.ntt)(sp, logn - 1, fp, gm);
+        (kk.ntru.ntt)(sp, logn - 1, gp, gm);
         // F = F'(X^2)·g(−X), G = G'(X^2)·f(−X): at the pair (w, −w), g(−w) is the other
         // value of the pair.
         let rf = &mut out_f[u * n..(u + 1) * n];
@@ -572,8 +575,8 @@ fn lift_rns(
             rg[2 * v] = sp.mmul(fx[2 * v + 1], m_g);
             rg[2 * v + 1] = sp.mmul(fx[2 * v], m_g);
         }
-        sp.intt(kk, rf, igm, logn);
-        sp.intt(kk, rg, igm, logn);
+        (kk.ntru.intt)(sp, logn, rf, igm);
+        (kk.ntru.intt)(sp, logn, rg, igm);
     }
 }
 
@@ -614,14 +617,14 @@ fn lift_binary(
     let mut out_g = buf_u32(llen * n);
     let mut ok = 0u32;
     for (src_d, src_s, out) in [(fd, gt, &mut out_f), (gd, ft, &mut out_g)] {
-        zint::abs_gather(&mut absd, &mut negd, src_d, dlen, hn);
-        zint::abs_gather(&mut abss, &mut negs, src_s, slen, n);
+        poly::abs_gather(&mut absd, &mut negd, src_d, dlen, hn);
+        poly::abs_gather(&mut abss, &mut negs, src_s, slen, n);
         acc.fill(0);
         for i in 0..hn {
             let a = &absd[i * dlen..(i + 1) * dlen];
             for j in 0..n {
                 let b = &abss[j * slen..(j + 1) * slen];
-                zint::mul_abs(&mut prod, a, b);
+                poly::mul_abs(&mut prod, a, b);
                 // (−1)^j from the substitution X -> −X; a sign flip when 2i + j wraps.
                 let (k, wrap) = if 2 * i + j < n {
                     (2 * i + j, 0)
@@ -629,12 +632,12 @@ fn lift_binary(
                     (2 * i + j - n, 1)
                 };
                 let neg = negd[i] ^ negs[j] ^ (j as u32 & 1) ^ wrap;
-                zint::add_signed(&mut acc[k * w..(k + 1) * w], &prod, neg);
+                poly::add_signed(&mut acc[k * w..(k + 1) * w], &prod, neg);
             }
         }
         for k in 0..n {
             let x = &acc[k * w..(k + 1) * w];
-            ok |= zint::exceeds_bits(x, 31 * llen - 3);
+            ok |= poly::exceeds_bits(x, 31 * llen - 3);
             for j in 0..llen {
                 out[j * n + k] = x[j];
             }
@@ -693,16 +696,16 @@ fn solve_intermediate(
                         fx.copy_from_slice(&cf[u * n..(u + 1) * n]);
                         gx.copy_from_slice(&cg[u * n..(u + 1) * n]);
                     } else {
-                        zint::mod_small_signed_batch(kk, fx, &ft, slen, n, n, sp);
-                        zint::mod_small_signed_batch(kk, gx, &gt, slen, n, n, sp);
-                        sp.ntt(kk, fx, gm, logn);
-                        sp.ntt(kk, gx, gm, logn);
+                        (kk.ntru.mod_small_signed_batch)(fx, &ft, slen, n, sp, sp.pow2_31(slen));
+                        (kk.ntru.mod_small_signed_batch)(gx, &gt, slen, n, sp, sp.pow2_31(slen));
+                        (kk.ntru.ntt)(sp, logn, fx, gm);
+                        (kk.ntru.ntt)(sp, logn, gx, gm);
                     }
                 },
             );
             let mut tmp = buf_u32(llen + 2 * n);
-            zint::rebuild_crt(kk, &mut big_f, llen, n, n, true, &mut tmp);
-            zint::rebuild_crt(kk, &mut big_g, llen, n, n, true, &mut tmp);
+            (kk.ntru.rebuild_crt)(&mut big_f, llen, n, 1, true, &mut tmp);
+            (kk.ntru.rebuild_crt)(&mut big_g, llen, n, 1, true, &mut tmp);
             (big_f, big_g)
         }
     };
@@ -871,7 +874,7 @@ impl KfProduct {
         let digit = |src: &[u32], j: usize, v: usize| {
             let w = src[j * n + v];
             if j + 1 == slen {
-                zint::one_to_plain(w)
+                poly::one_to_plain(w)
             } else {
                 w as i32
             }
@@ -901,7 +904,7 @@ impl KfProduct {
             };
         }
         if depth > DEPTH_INT_FG {
-            let dlen = slen.div_ceil(zint::DIG_PAD) * zint::DIG_PAD;
+            let dlen = slen.div_ceil(poly::DIG_PAD) * poly::DIG_PAD;
             let mut fdig = Zeroizing::new(vec![0i32; n * dlen]);
             let mut gdig = Zeroizing::new(vec![0i32; n * dlen]);
             for (dig, src) in [(&mut fdig, ft), (&mut gdig, gt)] {
@@ -909,7 +912,7 @@ impl KfProduct {
                     for j in 0..slen {
                         let w = src[j * n + v];
                         dig[v * dlen + j] = if j + 1 == slen {
-                            zint::one_to_plain(w)
+                            poly::one_to_plain(w)
                         } else {
                             w as i32
                         };
@@ -932,13 +935,14 @@ impl KfProduct {
         for u in 0..tlen {
             let sp = &PRIMES[u];
             let (gmu, igmu) = (&mut gm[u * n..(u + 1) * n], &mut igm[u * n..(u + 1) * n]);
-            sp.mkgm(logn, gmu, igmu);
+            sp.mkgm(logn, gmu);
+            sp.mkigm(logn, igmu);
             let rf = &mut f_ntt[u * n..(u + 1) * n];
-            zint::mod_small_signed_batch(kk, rf, ft, slen, n, n, sp);
-            sp.ntt(kk, rf, gmu, logn);
+            (kk.ntru.mod_small_signed_batch)(rf, ft, slen, n, sp, sp.pow2_31(slen));
+            (kk.ntru.ntt)(sp, logn, rf, gmu);
             let rg = &mut g_ntt[u * n..(u + 1) * n];
-            zint::mod_small_signed_batch(kk, rg, gt, slen, n, n, sp);
-            sp.ntt(kk, rg, gmu, logn);
+            (kk.ntru.mod_small_signed_batch)(rg, gt, slen, n, sp, sp.pow2_31(slen));
+            (kk.ntru.ntt)(sp, logn, rg, gmu);
         }
         KfProduct::Rns {
             logn,
@@ -976,8 +980,8 @@ impl KfProduct {
                 cols,
             } => {
                 let n = 1usize << *logn;
-                zint::sub_mul_small_exact(kk, F, fglen, fdig, *dlen, k, n, sch, scl, cols);
-                zint::sub_mul_small_exact(kk, G, fglen, gdig, *dlen, k, n, sch, scl, cols);
+                poly::sub_mul_small_exact(kk, F, fglen, fdig, *dlen, k, n, sch, scl, cols);
+                poly::sub_mul_small_exact(kk, G, fglen, gdig, *dlen, k, n, sch, scl, cols);
             }
             KfProduct::ExactWide {
                 logn,
@@ -991,8 +995,8 @@ impl KfProduct {
             } => {
                 let n = 1usize << *logn;
                 for (ext, X) in [(&**fext, &mut *F), (&**gext, &mut *G)] {
-                    zint::mul_small_exact_wide(kk, prod, ext, *slen, k, n, lo, hi);
-                    zint::sub_scaled_batch(kk, X, fglen, prod, *slen + 2, n, sch, scl, tmp);
+                    poly::mul_small_exact_wide(kk, prod, ext, *slen, k, n, lo, hi);
+                    poly::sub_scaled_batch(kk, X, fglen, prod, *slen + 2, n, sch, scl, tmp);
                 }
             }
             KfProduct::Rns {
@@ -1017,7 +1021,7 @@ impl KfProduct {
                     for (t, &kv) in kt.iter_mut().zip(k.iter()) {
                         *t = set_wide(kv as i32, sp.p);
                     }
-                    sp.ntt(kk, kt, gm, logn);
+                    (kk.ntru.ntt)(sp, logn, kt, gm);
                     let rf = &mut kf[u * n..(u + 1) * n];
                     let rg = &mut kg[u * n..(u + 1) * n];
                     let sf = &f_ntt[u * n..(u + 1) * n];
@@ -1027,13 +1031,13 @@ impl KfProduct {
                         rf[i] = sp.mmul(km, sf[i]);
                         rg[i] = sp.mmul(km, sg[i]);
                     }
-                    sp.intt(kk, rf, igm, logn);
-                    sp.intt(kk, rg, igm, logn);
+                    (kk.ntru.intt)(sp, logn, rf, igm);
+                    (kk.ntru.intt)(sp, logn, rg, igm);
                 }
-                zint::rebuild_crt(kk, kf, tlen, n, n, true, rest);
-                zint::rebuild_crt(kk, kg, tlen, n, n, true, rest);
-                zint::sub_scaled_batch(kk, F, fglen, kf, tlen, n, sch, scl, rest);
-                zint::sub_scaled_batch(kk, G, fglen, kg, tlen, n, sch, scl, rest);
+                (kk.ntru.rebuild_crt)(kf, tlen, n, 1, true, rest);
+                (kk.ntru.rebuild_crt)(kg, tlen, n, 1, true, rest);
+                poly::sub_scaled_batch(kk, F, fglen, kf, tlen, n, sch, scl, rest);
+                poly::sub_scaled_batch(kk, G, fglen, kg, tlen, n, sch, scl, rest);
             }
         }
     }
@@ -1078,36 +1082,36 @@ fn solve_depth1(
             &mut big_g,
             |u, sp, _gm, fx, gx| {
                 // f_1 modulo p from f: NTT at full degree, then the pair products.
-                sp.mkgm_fwd(logn_top, gm_top);
+                sp.mkgm(logn_top, gm_top);
                 for i in 0..n_top {
                     fx_top[i] = modp::set(f[i] as i32, sp.p);
                     gx_top[i] = modp::set(g[i] as i32, sp.p);
                 }
-                sp.ntt(kk, fx_top, gm_top, logn_top);
-                sp.ntt(kk, gx_top, gm_top, logn_top);
+                (kk.ntru.ntt)(sp, logn_top, fx_top, gm_top);
+                (kk.ntru.ntt)(sp, logn_top, gx_top, gm_top);
                 for v in 0..n {
                     fx[v] = sp.mmul(sp.mmul(fx_top[2 * v], fx_top[2 * v + 1]), sp.r2);
                     gx[v] = sp.mmul(sp.mmul(gx_top[2 * v], gx_top[2 * v + 1]), sp.r2);
                 }
                 if u < slen {
                     let mut igm = buf_u32(n);
-                    sp.mkgm_inv(logn, &mut igm);
+                    sp.mkigm(logn, &mut igm);
                     let rf = &mut ft[u * n..(u + 1) * n];
                     rf.copy_from_slice(fx);
-                    sp.intt(kk, rf, &igm, logn);
+                    (kk.ntru.intt)(sp, logn, rf, &igm);
                     let rg = &mut gt[u * n..(u + 1) * n];
                     rg.copy_from_slice(gx);
-                    sp.intt(kk, rg, &igm, logn);
+                    (kk.ntru.intt)(sp, logn, rg, &igm);
                 }
             },
         );
     }
     {
         let mut tmp = buf_u32(llen + 2 * n);
-        zint::rebuild_crt(kk, &mut big_f, llen, n, n, true, &mut tmp);
-        zint::rebuild_crt(kk, &mut big_g, llen, n, n, true, &mut tmp);
-        zint::rebuild_crt(kk, &mut ft, slen, n, n, true, &mut tmp);
-        zint::rebuild_crt(kk, &mut gt, slen, n, n, true, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut big_f, llen, n, 1, true, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut big_g, llen, n, 1, true, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut ft, slen, n, 1, true, &mut tmp);
+        (kk.ntru.rebuild_crt)(&mut gt, slen, n, 1, true, &mut tmp);
     }
 
     let mut rt = buf_fpr(6 * n);
@@ -1178,22 +1182,23 @@ fn solve_depth0(
     let (ga, rest) = rest.split_at_mut(n);
     let (num, rest) = rest.split_at_mut(n);
     let den = &mut rest[..n];
-    sp.mkgm(logn, gm, igm);
+    sp.mkgm(logn, gm);
+    sp.mkigm(logn, igm);
 
     // F', G' in NTT form (degree n/2).
     let (fp, gp) = num.split_at_mut(hn);
     for v in 0..hn {
-        fp[v] = set_wide(zint::one_to_plain(fd[v]), p);
-        gp[v] = set_wide(zint::one_to_plain(gd[v]), p);
+        fp[v] = set_wide(poly::one_to_plain(fd[v]), p);
+        gp[v] = set_wide(poly::one_to_plain(gd[v]), p);
     }
-    sp.ntt(kk, fp, gm, logn - 1);
-    sp.ntt(kk, gp, gm, logn - 1);
+    (kk.ntru.ntt)(sp, logn - 1, fp, gm);
+    (kk.ntru.ntt)(sp, logn - 1, gp, gm);
     for i in 0..n {
         ft[i] = modp::set(f[i] as i32, p);
         gt[i] = modp::set(g[i] as i32, p);
     }
-    sp.ntt(kk, ft, gm, logn);
-    sp.ntt(kk, gt, gm, logn);
+    (kk.ntru.ntt)(sp, logn, ft, gm);
+    (kk.ntru.ntt)(sp, logn, gt, gm);
     // Unreduced F, G in NTT form.
     for v in 0..hn {
         let m_f = sp.mmul(fp[v], sp.r2);
@@ -1211,8 +1216,8 @@ fn solve_depth0(
     }
     fa[0] = modp::set(f[0] as i32, p);
     ga[0] = modp::set(g[0] as i32, p);
-    sp.ntt(kk, fa, gm, logn);
-    sp.ntt(kk, ga, gm, logn);
+    (kk.ntru.ntt)(sp, logn, fa, gm);
+    (kk.ntru.ntt)(sp, logn, ga, gm);
     // num = F·adj f + G·adj g, den = f·adj f + g·adj g.
     for i in 0..n {
         let wf = sp.mmul(fa[i], sp.r2);
@@ -1220,8 +1225,8 @@ fn solve_depth0(
         num[i] = modp::add(sp.mmul(wf, big_f[i]), sp.mmul(wg, big_g[i]), p);
         den[i] = modp::add(sp.mmul(wf, ft[i]), sp.mmul(wg, gt[i]), p);
     }
-    sp.intt(kk, num, igm, logn);
-    sp.intt(kk, den, igm, logn);
+    (kk.ntru.intt)(sp, logn, num, igm);
+    (kk.ntru.intt)(sp, logn, den, igm);
 
     // Quotient through the FFT (den is auto-adjoint: its FFT is real).
     let mut rt = buf_fpr(n + hn);
@@ -1245,14 +1250,14 @@ fn solve_depth0(
     for i in 0..n {
         kt[i] = set_wide(rnum[i].rint() as i32, p);
     }
-    sp.ntt(kk, kt, gm, logn);
+    (kk.ntru.ntt)(sp, logn, kt, gm);
     for i in 0..n {
         let kw = sp.mmul(kt[i], sp.r2);
         big_f[i] = modp::sub(big_f[i], sp.mmul(kw, ft[i]), p);
         big_g[i] = modp::sub(big_g[i], sp.mmul(kw, gt[i]), p);
     }
-    sp.intt(kk, big_f, igm, logn);
-    sp.intt(kk, big_g, igm, logn);
+    (kk.ntru.intt)(sp, logn, big_f, igm);
+    (kk.ntru.intt)(sp, logn, big_g, igm);
     let mut out_f = buf_u32(n);
     let mut out_g = buf_u32(n);
     for i in 0..n {

@@ -8,20 +8,19 @@
 //! reverse at small degrees), so 26 of the 90 key pairs came out different. Key
 //! generation rejects and redraws, so only an identical solver reproduces the keys.
 //!
-//! * [`mp`] — arithmetic and NTT modulo the 31-bit RNS primes;
-//! * [`primes`] — the prime table (a Montgomery-form view of the round-3 table);
-//! * [`zint`] — big integers in base 2^31 and RNS, CRT, binary extended GCD;
+//! The arithmetic modulo the RNS primes, the NTT, big integers, the CRT and the Bezout
+//! coefficients are the shared ones ([`crate::falcon::ntru`]); here:
+//!
+//! * [`ctx`] — the twiddle tables of the solver's primes and the backend's kernels;
 //! * [`poly`] — big-coefficient polynomials: fixed-point approximation, scaled
 //!   subtraction of k·f (schoolbook, NTT, depth-1 specialisation);
 //! * [`big`] — plain big-integer products for the deep levels (degree <= 8);
 //! * [`solve`] — the recursion.
 
 mod big;
-pub(crate) mod mp;
+mod ctx;
 mod poly;
-pub(crate) mod primes;
 mod solve;
-pub(crate) mod zint;
 
-pub(crate) use mp::NttCtx;
+pub(crate) use ctx::NttCtx;
 pub(crate) use solve::{ntt_ctx, solve_ntru};

@@ -7,9 +7,9 @@
 //! follow its operations exactly.
 
 use super::super::fxp::Fxr;
-use super::mp::{self, tbmask, NttCtx, SmallPrime};
-use super::primes::PRIMES;
-use super::zint::{self, bitlength};
+use super::NttCtx;
+use crate::falcon::ntru::modp::{self as mp, tbmask, SmallPrime, PRIMES};
+use crate::falcon::ntru::zint::{self, bitlength};
 
 /// Largest bit length of the coefficients of x (`xlen` words each, signed; the length
 /// of a negative value is that of its complement). Constant-time.
@@ -347,8 +347,8 @@ pub(crate) fn sub_kf_scaled_depth1(
 
 #[cfg(test)]
 mod tests {
-    use super::super::zint::add_scaled_mul_small;
     use super::*;
+    use crate::falcon::ntru::zint::add_scaled_mul_small;
 
     /// The schoolbook form of [`sub_scaled`] (fn-dsa's portable code): one
     /// scaled multiply-add pass per pair of coefficients.

@@ -31,12 +31,12 @@
 
 use super::super::fxp::{self, Fxr};
 use super::big;
-use super::mp::{self, NttCtx, SmallPrime};
 use super::poly::{
     big_to_fixed, divrem31, max_bitlength, sub_kf_scaled_depth1, sub_scaled, sub_scaled_ntt,
 };
-use super::primes::PRIMES;
-use super::zint::{bezout_v, mul_small, rebuild_crt};
+use super::NttCtx;
+use crate::falcon::ntru::modp::{self as mp, PRIMES};
+use crate::falcon::ntru::zint::{bezout_v, mul_small, rebuild_crt};
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -104,7 +104,7 @@ fn buf(len: usize) -> Buf {
 /// degree is above 2^MAX_LOGN_PLAIN, plain below.
 fn fg_chain(logn: u32, f: &[i8], g: &[i8], tw: &NttCtx) -> Vec<Fg> {
     let n = 1usize << logn;
-    let p0 = SmallPrime::p0();
+    let p0 = &PRIMES[0];
     let mut out = Vec::with_capacity(logn as usize + 1);
     let mut cur = buf(2 * n);
     let mut cur_fg = if logn <= MAX_LOGN_PLAIN {
@@ -403,7 +403,7 @@ fn solve_intermediate(
 fn solve_depth0(logn: u32, f: &[i8], g: &[i8], fd: &[u32], tw: &NttCtx) -> Option<(Buf, Buf)> {
     let n = 1usize << logn;
     let hn = n >> 1;
-    let sp = SmallPrime::p0();
+    let sp = &PRIMES[0];
     let p = sp.p;
 
     // F' (31-bit signed words) to RNS + NTT (degree n/2).

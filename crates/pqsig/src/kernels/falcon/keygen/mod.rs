@@ -2,18 +2,15 @@
 //! passed down to every solver step, so that a key generated "on backend b" runs all of
 //! its arithmetic on b whatever the process-wide backend is.
 //!
-//! [`SolverKernels`] holds the solver's whole-function loops: the NTT modulo the small
-//! RNS primes (8-lane AVX2 butterflies in [`avx2`]), and loops whose one body is scheme
-//! code (`falcon::keygen::{zint, solve, gauss}`, each `name::body`, always inlined) that
-//! this module builds twice, for the baseline target and with AVX2 enabled.
+//! [`SolverKernels`] holds the round-3 solver's own loops, whose one body is scheme code
+//! (`falcon::keygen::{poly, solve, gauss}`, each `name::body`, always inlined) that
+//! this module builds twice, for the baseline target and with AVX2 enabled. The loops
+//! modulo the RNS primes (NTT, CRT, residues) are the table both solvers share,
+//! [`ntru::NtruKernels`].
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-
-use crate::falcon::keygen::modp::{self, SmallPrime};
-use crate::falcon::keygen::{gauss, solve, zint};
+use crate::falcon::keygen::{gauss, poly, solve};
 use crate::kernels::falcon::fpr::Fpr;
-use crate::kernels::falcon::{fft, ntt};
+use crate::kernels::falcon::{fft, ntru, ntt};
 use crate::kernels::keccak::f1600::{permute1_for, Permute1};
 use crate::kernels::select::Backend;
 
@@ -26,16 +23,10 @@ macro_rules! solver_kernels {
     )*) => {
         /// One backend's key-generation solver loops.
         pub struct SolverKernels {
-            /// `a` ← NTT(`a`) modulo p (`a.len()` a power of two, `gm` as long).
-            pub(crate) ntt: fn(p: u32, p0i: u32, a: &mut [u32], gm: &[u32]),
-            /// `a` ← NTT⁻¹(`a`)·`ni` modulo p.
-            pub(crate) intt: fn(p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32]),
             $( $(#[$doc])* pub(crate) $name: fn($($t),*), )*
         }
 
         static PORTABLE: SolverKernels = SolverKernels {
-            ntt: modp::ntt_scalar,
-            intt: modp::intt_scalar,
             $( $name: $body, )*
         };
 
@@ -44,14 +35,6 @@ macro_rules! solver_kernels {
         #[cfg(target_arch = "x86_64")]
         mod avx2_entries {
             use super::*;
-            pub(super) fn ntt(p: u32, p0i: u32, a: &mut [u32], gm: &[u32]) {
-                // SAFETY: reachable only through `AVX2` (AVX2 detected).
-                unsafe { avx2::ntt(p, p0i, a, gm) }
-            }
-            pub(super) fn intt(p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32]) {
-                // SAFETY: reachable only through `AVX2` (AVX2 detected).
-                unsafe { avx2::intt(p, p0i, ni, a, igm) }
-            }
             $(
                 #[allow(clippy::too_many_arguments)]
                 pub(super) fn $name($($a: $t),*) {
@@ -70,37 +53,27 @@ macro_rules! solver_kernels {
 
         #[cfg(target_arch = "x86_64")]
         static AVX2: SolverKernels = SolverKernels {
-            ntt: avx2_entries::ntt,
-            intt: avx2_entries::intt,
             $( $name: avx2_entries::$name, )*
         };
     };
 }
 
 solver_kernels! {
-    /// Residues modulo `sp` of `n` signed big integers (`dlen` words, `stride`).
-    mod_small_signed_batch: fn(
-        out: &mut [u32], d: &[u32], dlen: usize, stride: usize, n: usize, sp: &SmallPrime
-    ) = zint::mod_small_signed_batch::body;
-    /// CRT reconstruction of `n` integers from their `xlen` residues, in place.
-    rebuild_crt: fn(
-        xx: &mut [u32], xlen: usize, stride: usize, n: usize, signed: bool, tmp: &mut [u32]
-    ) = zint::rebuild_crt::body;
-    /// `x` −= `y`·2^(31·sch + scl), batch (see `zint`).
+    /// `x` −= `y`·2^(31·sch + scl), batch (see `poly`).
     sub_scaled_batch: fn(
         x: &mut [u32], xlen: usize, y: &[u32], ylen: usize, n: usize, sch: usize, scl: u32,
         tmp: &mut [u32]
-    ) = zint::sub_scaled_batch::body;
-    /// `x` −= k·(digits) scaled, exact (see `zint`).
+    ) = poly::sub_scaled_batch::body;
+    /// `x` −= k·(digits) scaled, exact (see `poly`).
     sub_mul_small_exact: fn(
         x: &mut [u32], xlen: usize, dig: &[i32], dlen: usize, k: &[u32], n: usize,
         sch: usize, scl: u32, cols: &mut [i64]
-    ) = zint::sub_mul_small_exact::body;
-    /// Wide exact products by small k (see `zint`).
+    ) = poly::sub_mul_small_exact::body;
+    /// Wide exact products by small k (see `poly`).
     mul_small_exact_wide: fn(
         out: &mut [u32], ext: &[i32], slen: usize, k: &[u32], n: usize, lo: &mut [i64],
         hi: &mut [i64]
-    ) = zint::mul_small_exact_wide::body;
+    ) = poly::mul_small_exact_wide::body;
     /// Big integers to `Fpr` (the reference's `poly_big_to_fp`).
     big_to_fp: fn(d: &mut [Fpr], x: &[u32], flen: usize, stride: usize, n: usize)
         = solve::big_to_fp::body;
@@ -112,8 +85,10 @@ solver_kernels! {
 #[derive(Clone, Copy)]
 pub struct KeygenKernels {
     pub backend: Backend,
-    /// The solver's loops (NTT modulo the RNS primes, big-integer batches, sampling).
+    /// The round-3 solver's own loops (big-integer batches, sampling).
     pub solver: &'static SolverKernels,
+    /// The loops modulo the RNS primes (NTT, CRT, residues), shared with FN-DSA.
+    pub ntru: &'static ntru::NtruKernels,
     /// FFT over `Fpr` (norm checks, Babai reductions).
     pub fft: &'static fft::FftKernels,
     /// NTT mod q (the public key h = g/f).
@@ -128,6 +103,7 @@ pub fn kernels(b: Backend) -> KeygenKernels {
     KeygenKernels {
         backend: b,
         solver: solver_for(b),
+        ntru: ntru::kernels(b),
         fft: fft::kernels(b),
         ntt: ntt::kernels(b),
         permute1: permute1_for(b),

@@ -1,7 +1,7 @@
 //! AVX2 versions of the NTRU solver's arithmetic modulo the 31-bit RNS primes: eight
 //! 32-bit lanes, Montgomery products (R = 2^32) on the even and odd lanes with
 //! `vpmuludq`, reductions with unsigned minima. Every function computes exactly the
-//! values of its portable counterpart in `falcon::fndsa::ntru::mp` (all results are canonical, in
+//! values of its portable counterpart in `falcon::ntru` (all results are canonical, in
 //! `[0, p)`), so the solver's outputs do not depend on the backend; the tests compare
 //! them on random inputs.
 //!
@@ -12,9 +12,8 @@
 // Value-only intrinsics are safe inside `#[target_feature]` functions.
 #![allow(unused_unsafe)]
 
-use crate::falcon::fndsa::ntru::mp::{half as half1, SmallPrime};
-use crate::falcon::fndsa::ntru::primes::PRIMES;
-use crate::falcon::fndsa::ntru::zint;
+use crate::falcon::ntru::modp::{SmallPrime, PRIMES};
+use crate::falcon::ntru::zint;
 use core::arch::x86_64::*;
 
 /// Loads 8 words at `a[i..]`.
@@ -385,7 +384,7 @@ unsafe fn rebuild_crt_avx2(
         let sp = &PRIMES[i];
         let pv = Pv::new(sp);
         // Montgomery form of 2^31, and s_i.
-        let z = _mm256_set1_epi32(half1(sp.r2, sp.p) as i32);
+        let z = _mm256_set1_epi32(sp.c31() as i32);
         let sv = _mm256_set1_epi32(sp.s as i32);
         for set in 0..sets {
             let x = &mut xx[set * n * xlen..(set + 1) * n * xlen];
@@ -430,7 +429,7 @@ unsafe fn mod_small_signed_avx2(
         return;
     }
     let pv = Pv::new(sp);
-    let z = _mm256_set1_epi32(half1(sp.r2, sp.p) as i32);
+    let z = _mm256_set1_epi32(sp.c31() as i32);
     let rxv = _mm256_set1_epi32(rx as i32);
     for c in (0..n8).step_by(8) {
         let r = mod_unsigned8(x, c, len, n, z, pv);
@@ -442,7 +441,7 @@ unsafe fn mod_small_signed_avx2(
         st(out, c, sub(r, _mm256_and_si256(rxv, neg), pv));
     }
     for c in n8..n {
-        out[c] = zint::mod_small_signed(&x[c..], len, n, sp.p, sp.p0i, sp.r2, rx);
+        out[c] = zint::mod_small_signed(&x[c..], len, n, sp, rx);
     }
 }
 
@@ -548,11 +547,11 @@ mod tests {
                 // Residues of the rebuilt (signed) integers modulo a later prime.
                 if signed && sets == 1 {
                     let sp = &PRIMES[xlen + 3];
-                    let rx = sp.pow2_31(xlen as u32);
+                    let rx = sp.pow2_31(xlen);
                     let mut o1 = vec![0u32; n];
                     let mut o2 = vec![0u32; n];
                     for c in 0..n {
-                        o1[c] = zint::mod_small_signed(&a[c..], xlen, n, sp.p, sp.p0i, sp.r2, rx);
+                        o1[c] = zint::mod_small_signed(&a[c..], xlen, n, sp, rx);
                     }
                     mod_small_signed_batch(&mut o2, &a, xlen, n, sp, rx);
                     assert_eq!(o1, o2);

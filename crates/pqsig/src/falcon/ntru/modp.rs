@@ -1,5 +1,5 @@
 //! Arithmetic modulo the small RNS primes (2^31 - 2^23 < p < 2^31, p = 1 mod 2048) and
-//! their number-theoretic transform over Z_p[X]/(X^n + 1).
+//! their number-theoretic transform over Z_p[X]/(X^n + 1), for both NTRU solvers.
 //!
 //! Representation: residues are `u32` in `[0, p)` (canonical, so any correct modular
 //! method yields the same values as the reference implementation). Multiplication is
@@ -12,7 +12,6 @@
 //! field-norm step of NTRUSolve relies on exactly that pairing.
 
 pub(crate) use super::primes::PRIMES;
-use crate::kernels::falcon::keygen::KeygenKernels;
 
 /// One RNS modulus and its precomputed constants (see the `primes` table).
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +84,43 @@ pub(crate) fn mont_one(p: u32) -> u32 {
     p.wrapping_neg().wrapping_mul(2)
 }
 
+/// 2^31 mod p (= 2^31 − p), the Montgomery representation of 1/2.
+#[inline(always)]
+pub(crate) fn mont_half(p: u32) -> u32 {
+    0x8000_0000 - p
+}
+
+/// `v mod p` for `v` in `[0, 2p)`.
+#[inline(always)]
+pub(crate) fn set_u(v: u32, p: u32) -> u32 {
+    let w = v.wrapping_sub(p);
+    w.wrapping_add(p & tbmask(w))
+}
+
+/// x/y mod p (0 if y = 0), by a constant-time binary extended GCD (60 steps): fn-dsa's
+/// division, the reference for [`SmallPrime::batch_inv_mont`].
+#[cfg(test)]
+pub(crate) fn div(x: u32, y: u32, p: u32) -> u32 {
+    // a·x = u·y and b·x = v·y (mod p) throughout; b stays odd; when a reaches 0, b is
+    // gcd(y, p) (= 1 for y != 0) and v = x/y.
+    let (mut a, mut b, mut u, mut v) = (y, p, x, 0u32);
+    for _ in 0..60 {
+        let a_odd = (a & 1).wrapping_neg();
+        let swap = tbmask(a.wrapping_sub(b)) & a_odd;
+        let t = swap & (a ^ b);
+        a ^= t;
+        b ^= t;
+        let t = swap & (u ^ v);
+        u ^= t;
+        v ^= t;
+        a -= a_odd & b;
+        u = sub(u, a_odd & v, p);
+        a >>= 1;
+        u = half(u, p);
+    }
+    v & tbmask(b.wrapping_sub(2))
+}
+
 impl SmallPrime {
     #[inline(always)]
     pub(crate) fn mmul(&self, a: u32, b: u32) -> u32 {
@@ -113,154 +149,115 @@ impl SmallPrime {
         self.mmul(acc, 1)
     }
 
-    /// 1/n in Montgomery representation (R/n mod p), n = 2^logn.
-    #[inline]
-    pub(crate) fn inv_n(&self, logn: u32) -> u32 {
+    /// `out[i] = R/y[i] mod p` (R = 2^32) for non-zero `y[i]` in `[0, p)`, so that
+    /// `mmul(x, out[i]) = x/y[i]` (what fn-dsa's 60-step `div` computes). Montgomery's
+    /// batch inversion: prefix products, one inversion by exponentiation (x^(p−2)), and
+    /// a backward pass; no branch on values. A zero `y[i]` gives zeros.
+    pub(crate) fn batch_inv_mont(&self, y: &[u32], out: &mut [u32]) {
+        let n = y.len();
+        if n == 0 {
+            return;
+        }
+        // out[i] = y[0]···y[i]·R (Montgomery form of the prefix product).
+        let mut acc = self.mmul(y[0], self.r2);
+        out[0] = acc;
+        for i in 1..n {
+            acc = self.mmul(acc, self.mmul(y[i], self.r2));
+            out[i] = acc;
+        }
+        // inv = (y[0]···y[n−1])^(−1)·R, by square-and-multiply over the public p − 2.
+        let e = self.p - 2;
+        let mut inv = mont_one(self.p);
+        for b in (0..31).rev() {
+            inv = self.mmul(inv, inv);
+            let t = self.mmul(inv, acc);
+            let m = ((e >> b) & 1).wrapping_neg();
+            inv = (t & m) | (inv & !m);
+        }
+        // Backward: out[i] = prefix(i−1)·inv(prefix(i)), then inv ← inv·y[i].
+        for i in (1..n).rev() {
+            let yi = self.mmul(y[i], self.r2);
+            out[i] = self.mmul(out[i - 1], inv);
+            inv = self.mmul(inv, yi);
+        }
+        out[0] = inv;
+    }
+
+    /// The Montgomery representation of a primitive 2n-th root of unity (n = 2^logn),
+    /// from `x` (normal representation, order 2048).
+    fn root(&self, x: u32, logn: u32) -> u32 {
+        let mut w = self.mmul(x, self.r2);
+        for _ in logn..10 {
+            w = self.mmul(w, w);
+        }
+        w
+    }
+
+    /// Forward twiddles for degree n = 2^logn: `gm[rev(i)] = w^i·R` (Montgomery
+    /// representation, bit-reversed order) for the root w of order 2n.
+    pub(crate) fn mkgm(&self, logn: u32, gm: &mut [u32]) {
+        let w = self.root(self.g, logn);
         let mut x = mont_one(self.p);
-        for _ in 0..logn {
-            x = half(x, self.p);
+        for i in 0..(1usize << logn) {
+            gm[rev(i, logn)] = x;
+            x = self.mmul(x, w);
         }
-        x
     }
 
-    /// Fills `gm[..n]` and `igm[..n]` (n = 2^logn) with the powers of a primitive 2n-th
-    /// root of unity and of its inverse, in Montgomery representation and bit-reversed
-    /// order: `gm[rev(i)] = w^i`.
-    pub(crate) fn mkgm(&self, logn: u32, gm: &mut [u32], igm: &mut [u32]) {
+    /// Inverse twiddles, with the 1/2 of each inverse layer folded in:
+    /// `igm[rev(i)] = w^(−i)·R/2`.
+    pub(crate) fn mkigm(&self, logn: u32, igm: &mut [u32]) {
+        let iw = self.root(self.ig, logn);
+        let mut x = mont_half(self.p);
+        for i in 0..(1usize << logn) {
+            igm[rev(i, logn)] = x;
+            x = self.mmul(x, iw);
+        }
+    }
+
+    /// Portable NTT of `a[..2^logn]` (coefficients `< p`) in place, with a table from
+    /// [`SmallPrime::mkgm`] built for a degree >= 2^logn (only its first 2^logn entries
+    /// are read). The solvers call it through the backend's
+    /// `kernels::falcon::ntru::NtruKernels`, which give the same canonical residues.
+    pub(crate) fn ntt(&self, logn: u32, a: &mut [u32], gm: &[u32]) {
+        let (p, p0i) = (self.p, self.p0i);
         let n = 1usize << logn;
-        let (mut w, mut iw) = (self.mmul(self.g, self.r2), self.mmul(self.ig, self.r2));
-        for _ in logn..10 {
-            w = self.mmul(w, w);
-            iw = self.mmul(iw, iw);
-        }
-        let one = mont_one(self.p);
-        let (mut x1, mut x2) = (one, one);
-        for i in 0..n {
-            let r = rev(i, logn);
-            gm[r] = x1;
-            igm[r] = x2;
-            x1 = self.mmul(x1, w);
-            x2 = self.mmul(x2, iw);
+        let a = &mut a[..n];
+        // Layer with m blocks of t: twiddle gm[m + u] for block u, butterflies t/2 apart.
+        let (mut m, mut t) = (1usize, n);
+        while m < n {
+            let ht = t >> 1;
+            for (blk, &s) in a.chunks_exact_mut(t).zip(&gm[m..2 * m]) {
+                let (lo, hi) = blk.split_at_mut(ht);
+                for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let yv = mmul(*y, s, p, p0i);
+                    (*x, *y) = (add(*x, yv, p), sub(*x, yv, p));
+                }
+            }
+            m <<= 1;
+            t = ht;
         }
     }
 
-    /// Forward table only (see [`SmallPrime::mkgm`]).
-    pub(crate) fn mkgm_fwd(&self, logn: u32, gm: &mut [u32]) {
+    /// Portable inverse NTT in place (the 1/n factor comes from the halvings folded into
+    /// the [`SmallPrime::mkigm`] table and the sums).
+    pub(crate) fn intt(&self, logn: u32, a: &mut [u32], igm: &[u32]) {
+        let (p, p0i) = (self.p, self.p0i);
         let n = 1usize << logn;
-        let mut w = self.mmul(self.g, self.r2);
-        for _ in logn..10 {
-            w = self.mmul(w, w);
-        }
-        let mut x1 = mont_one(self.p);
-        for i in 0..n {
-            gm[rev(i, logn)] = x1;
-            x1 = self.mmul(x1, w);
-        }
-    }
-
-    /// Inverse table only (see [`SmallPrime::mkgm`]).
-    pub(crate) fn mkgm_inv(&self, logn: u32, igm: &mut [u32]) {
-        let n = 1usize << logn;
-        let mut iw = self.mmul(self.ig, self.r2);
-        for _ in logn..10 {
-            iw = self.mmul(iw, iw);
-        }
-        let mut x2 = mont_one(self.p);
-        for i in 0..n {
-            igm[rev(i, logn)] = x2;
-            x2 = self.mmul(x2, iw);
-        }
-    }
-
-    /// In-place NTT of `a[..2^logn]` (coefficients `< p`) with a table from `mkgm`
-    /// built for a degree >= 2^logn (only its first 2^logn entries are read).
-    #[inline]
-    pub(crate) fn ntt(&self, kk: &KeygenKernels, a: &mut [u32], gm: &[u32], logn: u32) {
-        ntt_impl(kk, self.p, self.p0i, a, gm, logn)
-    }
-
-    /// In-place inverse NTT (including the division by n) with an inverse table from
-    /// `mkgm` built for a degree >= 2^logn.
-    #[inline]
-    pub(crate) fn intt(&self, kk: &KeygenKernels, a: &mut [u32], igm: &[u32], logn: u32) {
-        intt_impl(kk, self.p, self.p0i, self.inv_n(logn), a, igm, logn)
-    }
-}
-
-/// NTT through `kk`'s kernel (`kernels::falcon::keygen`: 8-lane butterflies on AVX2,
-/// else [`ntt_scalar`]); both give the same canonical residues.
-#[inline]
-fn ntt_impl(kk: &KeygenKernels, p: u32, p0i: u32, a: &mut [u32], gm: &[u32], logn: u32) {
-    let n = 1usize << logn;
-    (kk.solver.ntt)(p, p0i, &mut a[..n], &gm[..n])
-}
-
-/// Inverse NTT through `kk`'s kernel (see [`ntt_impl`]); includes the multiplication by
-/// `ni` = R/n.
-#[inline]
-fn intt_impl(kk: &KeygenKernels, p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32], logn: u32) {
-    let n = 1usize << logn;
-    (kk.solver.intt)(p, p0i, ni, &mut a[..n], &igm[..n])
-}
-
-/// Portable forward NTT of `a` (a power-of-two length, `gm` as long).
-pub(crate) fn ntt_scalar(p: u32, p0i: u32, a: &mut [u32], gm: &[u32]) {
-    let n = a.len();
-    let mut t = n;
-    let mut m = 1;
-    while m < n {
-        ntt_layer_scalar(p, p0i, a, gm, m, t);
-        t >>= 1;
-        m <<= 1;
-    }
-}
-
-/// Portable inverse NTT of `a`, with the multiplication by `ni`.
-pub(crate) fn intt_scalar(p: u32, p0i: u32, ni: u32, a: &mut [u32], igm: &[u32]) {
-    let n = a.len();
-    let mut t = 1;
-    let mut m = n;
-    while m > 1 {
-        intt_layer_scalar(p, p0i, a, igm, m, t);
-        t <<= 1;
-        m >>= 1;
-    }
-    if n > 1 {
-        for x in a.iter_mut() {
-            *x = mmul(*x, ni, p, p0i);
-        }
-    }
-}
-
-/// One forward layer: m blocks of size t, twiddle gm[m + u] for block u, butterflies
-/// t/2 apart.
-#[inline(always)]
-pub(crate) fn ntt_layer_scalar(p: u32, p0i: u32, a: &mut [u32], gm: &[u32], m: usize, t: usize) {
-    let ht = t >> 1;
-    for (u, blk) in a.chunks_exact_mut(t).enumerate() {
-        let s = gm[m + u];
-        let (lo, hi) = blk.split_at_mut(ht);
-        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-            let xv = *x;
-            let yv = mmul(*y, s, p, p0i);
-            *x = add(xv, yv, p);
-            *y = sub(xv, yv, p);
-        }
-    }
-}
-
-/// One inverse layer: m/2 blocks of size 2t, twiddle igm[m/2 + u], butterflies t apart.
-#[inline(always)]
-pub(crate) fn intt_layer_scalar(p: u32, p0i: u32, a: &mut [u32], igm: &[u32], m: usize, t: usize) {
-    let hm = m >> 1;
-    for (u, blk) in a.chunks_exact_mut(t << 1).enumerate() {
-        let s = igm[hm + u];
-        let (lo, hi) = blk.split_at_mut(t);
-        for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
-            let xv = *x;
-            let yv = *y;
-            *x = add(xv, yv, p);
-            *y = mmul(sub(xv, yv, p), s, p, p0i);
+        let a = &mut a[..n];
+        // Layer with hm blocks of 2t: twiddle igm[hm + u] for block u, butterflies t apart.
+        let (mut hm, mut t) = (n >> 1, 1usize);
+        while hm >= 1 {
+            for (blk, &s) in a.chunks_exact_mut(t << 1).zip(&igm[hm..2 * hm]) {
+                let (lo, hi) = blk.split_at_mut(t);
+                for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let (xv, yv) = (*x, *y);
+                    *x = half(add(xv, yv, p), p);
+                    *y = mmul(sub(xv, yv, p), s, p, p0i);
+                }
+            }
+            hm >>= 1;
+            t <<= 1;
         }
     }
 }
@@ -332,77 +329,27 @@ mod tests {
         }
     }
 
-    /// The detected backend's NTT / inverse NTT (AVX2 on x86-64) against the portable
-    /// layers, bit for bit.
-    #[test]
-    fn simd_ntt_matches_portable() {
-        let kk = crate::kernels::falcon::keygen::kernels(crate::kernels::select::Backend::detect());
-        let mut st = 0x9e37_79b9_7f4a_7c15u64;
-        for (pi, sp) in PRIMES.iter().enumerate().step_by(37) {
-            for logn in 0..=10u32 {
-                let n = 1usize << logn;
-                let mut gm = alloc::vec![0u32; n];
-                let mut igm = alloc::vec![0u32; n];
-                sp.mkgm(logn, &mut gm, &mut igm);
-                let a: alloc::vec::Vec<u32> = (0..n)
-                    .map(|_| {
-                        st ^= st << 13;
-                        st ^= st >> 7;
-                        st ^= st << 17;
-                        (st % sp.p as u64) as u32
-                    })
-                    .collect();
-                let mut x = a.clone();
-                let mut y = a.clone();
-                let (mut t, mut m) = (n, 1);
-                while m < n {
-                    ntt_layer_scalar(sp.p, sp.p0i, &mut x, &gm, m, t);
-                    t >>= 1;
-                    m <<= 1;
-                }
-                (kk.solver.ntt)(sp.p, sp.p0i, &mut y, &gm);
-                assert_eq!(x, y, "ntt prime {pi} logn {logn}");
-                let ni = sp.inv_n(logn);
-                let (mut t, mut m) = (1, n);
-                while m > 1 {
-                    intt_layer_scalar(sp.p, sp.p0i, &mut x, &igm, m, t);
-                    t <<= 1;
-                    m >>= 1;
-                }
-                if logn > 0 {
-                    for v in x.iter_mut() {
-                        *v = mmul(*v, ni, sp.p, sp.p0i);
-                    }
-                }
-                (kk.solver.intt)(sp.p, sp.p0i, ni, &mut y, &igm);
-                assert_eq!(x, y, "intt prime {pi} logn {logn}");
-                assert_eq!(x, a, "round trip prime {pi} logn {logn}");
-            }
-        }
-    }
-
     #[test]
     fn ntt_roundtrip_and_product() {
-        let kk =
-            &crate::kernels::falcon::keygen::kernels(crate::kernels::select::Backend::detect());
         let sp = PRIMES[3];
         let p = sp.p;
         for logn in 0..=10u32 {
             let n = 1usize << logn;
             let mut gm = alloc::vec![0u32; n];
             let mut igm = alloc::vec![0u32; n];
-            sp.mkgm(logn, &mut gm, &mut igm);
+            sp.mkgm(logn, &mut gm);
+            sp.mkigm(logn, &mut igm);
             let a: alloc::vec::Vec<u32> = (0..n).map(|i| (i as u32 * 7919 + 13) % p).collect();
             let b: alloc::vec::Vec<u32> = (0..n).map(|i| (i as u32 * 104729 + 5) % p).collect();
             let mut ta = a.clone();
             let mut tb = b.clone();
-            sp.ntt(kk, &mut ta, &gm, logn);
-            sp.ntt(kk, &mut tb, &gm, logn);
+            sp.ntt(logn, &mut ta, &gm);
+            sp.ntt(logn, &mut tb, &gm);
             // Pointwise product, then back: compare with the schoolbook negacyclic product.
             for i in 0..n {
                 ta[i] = sp.mmul(sp.mmul(ta[i], tb[i]), sp.r2);
             }
-            sp.intt(kk, &mut ta, &igm, logn);
+            sp.intt(logn, &mut ta, &igm);
             let mut c = alloc::vec![0u64; n];
             #[allow(clippy::needless_range_loop)] // the schoolbook product reads as its formula
             for i in 0..n {
@@ -423,7 +370,7 @@ mod tests {
             if logn >= 1 {
                 let mut x = alloc::vec![0u32; n];
                 x[1] = 1; // a(X) = X
-                sp.ntt(kk, &mut x, &gm, logn);
+                sp.ntt(logn, &mut x, &gm);
                 for i in 0..n / 2 {
                     assert_eq!(add(x[2 * i], x[2 * i + 1], p), 0);
                 }
@@ -434,5 +381,36 @@ mod tests {
         assert_eq!(sp.pow2_31(2) as u64, powmod(2, 62, p as u64));
         assert_eq!(norm(p - 1, p), -1);
         assert_eq!(set(-1, p), p - 1);
+    }
+
+    #[test]
+    fn batch_inverse_matches_div() {
+        let sp = &PRIMES[0];
+        let mut st = 3u64;
+        for n in [1usize, 2, 7, 512] {
+            let y: alloc::vec::Vec<u32> = (0..n)
+                .map(|_| {
+                    st ^= st << 13;
+                    st ^= st >> 7;
+                    st ^= st << 17;
+                    1 + (st % (sp.p as u64 - 1)) as u32
+                })
+                .collect();
+            let mut inv = alloc::vec![0u32; n];
+            sp.batch_inv_mont(&y, &mut inv);
+            for i in 0..n {
+                let x = (i as u32 * 7919 + 5) % sp.p;
+                assert_eq!(sp.mmul(x, inv[i]), div(x, y[i], sp.p));
+            }
+        }
+        let p = sp.p;
+        for (x, y) in [(1u32, 2u32), (12345, 678910), (p - 1, p - 2), (5, 0)] {
+            let q = div(x, y, p);
+            if y == 0 {
+                assert_eq!(q, 0);
+            } else {
+                assert_eq!((q as u64 * y as u64 % p as u64) as u32, x);
+            }
+        }
     }
 }
