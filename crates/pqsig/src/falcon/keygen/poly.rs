@@ -9,10 +9,8 @@
 const MASK31: u32 = 0x7FFF_FFFF;
 
 solver_loop! {
-/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) for `n` integers at once (x:
-/// `xlen` words, y: signed `ylen` words sign-extended, both word-major with stride n).
-/// `scl < 31`; `tmp` needs 2n words. Vectorises over the coefficients.
-#[allow(clippy::too_many_arguments)]
+/// `x <- x - y·2^(31·sch + scl)` for `n` integers at once: the shared
+/// `falcon::ntru::zint::sub_scaled_batch`, built per ISA.
 pub(crate) fn sub_scaled_batch(
     x: &mut [u32],
     xlen: usize,
@@ -23,37 +21,7 @@ pub(crate) fn sub_scaled_batch(
     scl: u32,
     tmp: &mut [u32],
 ) {
-    if ylen == 0 || sch >= xlen {
-        return;
-    }
-    let (tw, cc) = tmp[..2 * n].split_at_mut(n);
-    tw.fill(0);
-    cc.fill(0);
-    let top = &y[(ylen - 1) * n..ylen * n];
-    for u in sch..xlen {
-        let v = u - sch;
-        let xr = &mut x[u * n..(u + 1) * n];
-        if v < ylen {
-            let yr = &y[v * n..(v + 1) * n];
-            for i in 0..n {
-                let wy = yr[i];
-                let wys = ((wy << scl) & MASK31) | tw[i];
-                tw[i] = wy >> (31 - scl);
-                let w = xr[i].wrapping_sub(wys).wrapping_sub(cc[i]);
-                xr[i] = w & MASK31;
-                cc[i] = w >> 31;
-            }
-        } else {
-            for i in 0..n {
-                let wy = (top[i] >> 30).wrapping_neg() >> 1;
-                let wys = ((wy << scl) & MASK31) | tw[i];
-                tw[i] = wy >> (31 - scl);
-                let w = xr[i].wrapping_sub(wys).wrapping_sub(cc[i]);
-                xr[i] = w & MASK31;
-                cc[i] = w >> 31;
-            }
-        }
-    }
+    crate::falcon::ntru::zint::sub_scaled_batch(x, xlen, y, ylen, n, sch, scl, tmp)
 }
 }
 
@@ -202,51 +170,6 @@ pub(crate) fn mul_small_exact_wide(
 #[inline(always)]
 pub(crate) fn one_to_plain(w: u32) -> i32 {
     (w | ((w & 0x4000_0000) << 1)) as i32
-}
-
-/// Gathers `n` signed integers of `len` words (word-major, stride n) into contiguous
-/// absolute values (`abs[i*len..]`) and sign flags (`neg[i]` = 1 if negative).
-pub(crate) fn abs_gather(abs: &mut [u32], neg: &mut [u32], x: &[u32], len: usize, n: usize) {
-    for i in 0..n {
-        let s = x[(len - 1) * n + i] >> 30;
-        let m = s.wrapping_neg() >> 1;
-        let mut cc = s;
-        for j in 0..len {
-            let w = (x[j * n + i] ^ m).wrapping_add(cc);
-            abs[i * len + j] = w & MASK31;
-            cc = w >> 31;
-        }
-        neg[i] = s;
-    }
-}
-
-/// `out <- a·b` for unsigned integers (out has a.len() + b.len() words).
-pub(crate) fn mul_abs(out: &mut [u32], a: &[u32], b: &[u32]) {
-    let la = a.len();
-    out.fill(0);
-    for (i, &bw) in b.iter().enumerate() {
-        let mut cc = 0u64;
-        let row = &mut out[i..i + la + 1];
-        for (o, &aw) in row[..la].iter_mut().zip(a.iter()) {
-            let z = (aw as u64) * (bw as u64) + (*o as u64) + cc;
-            *o = (z as u32) & MASK31;
-            cc = z >> 31;
-        }
-        row[la] = cc as u32;
-    }
-}
-
-/// `acc <- acc + (−1)^neg · p` modulo 2^(31·acc.len()) (acc two's complement; p unsigned,
-/// no longer than acc).
-pub(crate) fn add_signed(acc: &mut [u32], p: &[u32], neg: u32) {
-    let m = neg.wrapping_neg() >> 1;
-    let mut cc = neg;
-    for (j, a) in acc.iter_mut().enumerate() {
-        let pw = if j < p.len() { p[j] } else { 0 };
-        let w = a.wrapping_add(pw ^ m).wrapping_add(cc);
-        *a = w & MASK31;
-        cc = w >> 31;
-    }
 }
 
 /// 1 if the signed integer x (two's complement over all its words) has |x| >= 2^bits

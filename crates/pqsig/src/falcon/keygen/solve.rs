@@ -390,7 +390,7 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
     let mut prod = buf_u32(2 * slen);
     let mut bad = 0u32;
     for blk in 0..2 {
-        poly::abs_gather(
+        zint::split_signs(
             &mut abs,
             &mut neg,
             &src[blk * slen * n..(blk + 1) * slen * n],
@@ -404,18 +404,18 @@ fn binary_norm_step(src: &[u32], logn: u32, last: bool, d: u32) -> Option<Buf<u3
             for i in 0..hn {
                 for j in i..hn {
                     let (ci, cj) = (2 * i + par, 2 * j + par);
-                    poly::mul_abs(
+                    zint::mul_words(
                         &mut prod,
                         &abs[ci * slen..(ci + 1) * slen],
                         &abs[cj * slen..(cj + 1) * slen],
                     );
                     let pos = i + j + par;
                     let (k, wrap) = if pos < hn { (pos, 0) } else { (pos - hn, 1) };
-                    let sgn = neg[ci] ^ neg[cj] ^ (par as u32) ^ wrap;
+                    let sgn = neg[ci] ^ neg[cj] ^ ((par as u32) ^ wrap).wrapping_neg();
                     let a = &mut acc[k * w..(k + 1) * w];
-                    poly::add_signed(a, &prod, sgn);
+                    zint::add_signed_words(a, w, 1, &prod, sgn);
                     if i != j {
-                        poly::add_signed(a, &prod, sgn);
+                        zint::add_signed_words(a, w, 1, &prod, sgn);
                     }
                 }
             }
@@ -617,22 +617,22 @@ fn lift_binary(
     let mut out_g = buf_u32(llen * n);
     let mut ok = 0u32;
     for (src_d, src_s, out) in [(fd, gt, &mut out_f), (gd, ft, &mut out_g)] {
-        poly::abs_gather(&mut absd, &mut negd, src_d, dlen, hn);
-        poly::abs_gather(&mut abss, &mut negs, src_s, slen, n);
+        zint::split_signs(&mut absd, &mut negd, src_d, dlen, hn);
+        zint::split_signs(&mut abss, &mut negs, src_s, slen, n);
         acc.fill(0);
         for i in 0..hn {
             let a = &absd[i * dlen..(i + 1) * dlen];
             for j in 0..n {
                 let b = &abss[j * slen..(j + 1) * slen];
-                poly::mul_abs(&mut prod, a, b);
+                zint::mul_words(&mut prod, a, b);
                 // (−1)^j from the substitution X -> −X; a sign flip when 2i + j wraps.
                 let (k, wrap) = if 2 * i + j < n {
                     (2 * i + j, 0)
                 } else {
                     (2 * i + j - n, 1)
                 };
-                let neg = negd[i] ^ negs[j] ^ (j as u32 & 1) ^ wrap;
-                poly::add_signed(&mut acc[k * w..(k + 1) * w], &prod, neg);
+                let neg = negd[i] ^ negs[j] ^ ((j as u32 & 1) ^ wrap).wrapping_neg();
+                zint::add_signed_words(&mut acc[k * w..(k + 1) * w], w, 1, &prod, neg);
             }
         }
         for k in 0..n {

@@ -448,6 +448,59 @@ pub(crate) fn bezout_uv(
     ok
 }
 
+// Plain products of the deep levels (both solvers: degree <= 16, where the RNS route
+// costs more in CRT rebuilds than it saves).
+
+/// |x| of the signed integer with `len` words at `x[w·stride]`, into `out[..len]`;
+/// returns all-ones if x < 0, else 0.
+pub(crate) fn abs_words(out: &mut [u32], x: &[u32], len: usize, stride: usize) -> u32 {
+    let m = ((x[(len - 1) * stride] >> 30) & 1).wrapping_neg();
+    let mut cc = m & 1;
+    for (w, o) in out[..len].iter_mut().enumerate() {
+        let z = ((x[w * stride] ^ m) & MASK31) + cc;
+        *o = z & MASK31;
+        cc = z >> 31;
+    }
+    m
+}
+
+/// `out[..a.len() + b.len()] = a·b` (unsigned, contiguous words), operand scanning with
+/// 64-bit carries (measured faster here than product scanning with a 128-bit column sum).
+pub(crate) fn mul_words(out: &mut [u32], a: &[u32], b: &[u32]) {
+    let la = a.len();
+    out[..la + b.len()].fill(0);
+    for (i, &bw) in b.iter().enumerate() {
+        let mut cc = 0u64;
+        let row = &mut out[i..i + la + 1];
+        for (o, &aw) in row[..la].iter_mut().zip(a) {
+            let z = (aw as u64) * (bw as u64) + (*o as u64) + cc;
+            *o = (z as u32) & MASK31;
+            cc = z >> 31;
+        }
+        row[la] = cc as u32;
+    }
+}
+
+/// `x ← x + (−1)^neg·p` modulo 2^(31·xlen) (x: signed, `xlen` words at stride; p:
+/// unsigned contiguous words, zero-extended or truncated to xlen; neg a mask).
+pub(crate) fn add_signed_words(x: &mut [u32], xlen: usize, stride: usize, p: &[u32], neg: u32) {
+    let mut cc = neg & 1;
+    for w in 0..xlen {
+        let pw = if w < p.len() { p[w] } else { 0 };
+        let z = x[w * stride] + ((pw ^ neg) & MASK31) + cc;
+        x[w * stride] = z & MASK31;
+        cc = z >> 31;
+    }
+}
+
+/// Magnitudes and sign masks of the n signed integers of `len` words at `x[i..]`
+/// (stride n), gathered contiguously: `mag[i·len..]`, `neg[i]` (all-ones if negative).
+pub(crate) fn split_signs(mag: &mut [u32], neg: &mut [u32], x: &[u32], len: usize, n: usize) {
+    for i in 0..n {
+        neg[i] = abs_words(&mut mag[i * len..], &x[i..], len, n);
+    }
+}
+
 /// Bit length of x (0 for 0), constant-time.
 #[inline(always)]
 pub(crate) fn bitlength(x: u32) -> u32 {
@@ -488,32 +541,52 @@ pub(crate) fn add_scaled_mul_small(
     }
 }
 
-/// x ← x − 2^(31·sch + scl)·y (signed, truncated to x's `xlen` words; shared stride).
-pub(crate) fn sub_scaled(
+/// `x <- x - y·2^(31·sch + scl)` modulo 2^(31·xlen) for `n` integers at once (x:
+/// `xlen` words, y: signed `ylen` words sign-extended, both word-major with stride n).
+/// `scl < 31`; `tmp` needs 2n words. Vectorises over the coefficients (round 3 builds
+/// it per ISA: `keygen::poly::sub_scaled_batch`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sub_scaled_batch(
     x: &mut [u32],
     xlen: usize,
     y: &[u32],
     ylen: usize,
-    stride: usize,
-    sch: u32,
+    n: usize,
+    sch: usize,
     scl: u32,
+    tmp: &mut [u32],
 ) {
-    let sch = sch as usize;
     if ylen == 0 || sch >= xlen {
         return;
     }
-    let ysign = (y[(ylen - 1) * stride] >> 30).wrapping_neg() >> 1;
-    let mut tw = 0u32;
-    let mut cc = 0u32;
+    let (tw, cc) = tmp[..2 * n].split_at_mut(n);
+    tw.fill(0);
+    cc.fill(0);
+    let top = &y[(ylen - 1) * n..ylen * n];
     for u in sch..xlen {
-        let i = u * stride;
-        let j = (u - sch) * stride;
-        let wy = if u < sch + ylen { y[j] } else { ysign };
-        let wys = ((wy << scl) & MASK31) | tw;
-        tw = wy >> (31 - scl);
-        let z = x[i].wrapping_sub(wys).wrapping_sub(cc);
-        x[i] = z & MASK31;
-        cc = z >> 31;
+        let v = u - sch;
+        let xr = &mut x[u * n..(u + 1) * n];
+        if v < ylen {
+            let yr = &y[v * n..(v + 1) * n];
+            for i in 0..n {
+                let wy = yr[i];
+                let wys = ((wy << scl) & MASK31) | tw[i];
+                tw[i] = wy >> (31 - scl);
+                let w = xr[i].wrapping_sub(wys).wrapping_sub(cc[i]);
+                xr[i] = w & MASK31;
+                cc[i] = w >> 31;
+            }
+        } else {
+            for i in 0..n {
+                let wy = (top[i] >> 30).wrapping_neg() >> 1;
+                let wys = ((wy << scl) & MASK31) | tw[i];
+                tw[i] = wy >> (31 - scl);
+                let w = xr[i].wrapping_sub(wys).wrapping_sub(cc[i]);
+                xr[i] = w & MASK31;
+                cc[i] = w >> 31;
+            }
+        }
     }
 }
 

@@ -6,63 +6,13 @@
 //! that every value fits them), hence the same solver decisions.
 //!
 //! Layout: word-major (word w of coefficient i at `w·n + i`), signed values in 31-bit
-//! two's complement words. Signs are secret: every sign-dependent step is a mask.
+//! two's complement words. Signs are secret: every sign-dependent step is a mask. The
+//! word primitives are the shared ones (`falcon::ntru::zint`), as in round 3's
+//! `keygen::solve`.
 
+use crate::falcon::ntru::zint::{add_signed_words, mul_words, split_signs};
 use alloc::vec;
 use zeroize::Zeroizing;
-
-const M31: u32 = 0x7FFF_FFFF;
-
-/// |x| of the signed integer with `len` words at `x[w·stride]`, into `out[..len]`;
-/// returns all-ones if x < 0, else 0.
-pub(crate) fn abs_words(out: &mut [u32], x: &[u32], len: usize, stride: usize) -> u32 {
-    let m = ((x[(len - 1) * stride] >> 30) & 1).wrapping_neg();
-    let mut cc = m & 1;
-    for (w, o) in out[..len].iter_mut().enumerate() {
-        let z = ((x[w * stride] ^ m) & M31) + cc;
-        *o = z & M31;
-        cc = z >> 31;
-    }
-    m
-}
-
-/// `out[..a.len() + b.len()] = a·b` (unsigned, contiguous words), product-scanning with
-/// a 128-bit column accumulator.
-pub(crate) fn mul_words(out: &mut [u32], a: &[u32], b: &[u32]) {
-    let (la, lb) = (a.len(), b.len());
-    let mut acc = 0u128;
-    for (k, o) in out[..la + lb].iter_mut().enumerate() {
-        let lo = k.saturating_sub(lb - 1);
-        let hi = k.min(la - 1);
-        if lo <= hi && k < la + lb - 1 {
-            for i in lo..=hi {
-                acc += a[i] as u128 * b[k - i] as u128;
-            }
-        }
-        *o = acc as u32 & M31;
-        acc >>= 31;
-    }
-}
-
-/// `x ← x + (−1)^neg·p` modulo 2^(31·xlen) (x: signed, `xlen` words at stride; p:
-/// unsigned contiguous words, zero-extended or truncated to xlen; neg a mask).
-pub(crate) fn add_signed_words(x: &mut [u32], xlen: usize, stride: usize, p: &[u32], neg: u32) {
-    let mut cc = neg & 1;
-    for w in 0..xlen {
-        let pw = if w < p.len() { p[w] } else { 0 };
-        let z = x[w * stride] + ((pw ^ neg) & M31) + cc;
-        x[w * stride] = z & M31;
-        cc = z >> 31;
-    }
-}
-
-/// Magnitudes and sign masks of the n coefficients of a plain polynomial (`len` words
-/// each): `mag[i·len..]`, `neg[i]`.
-fn split_signs(mag: &mut [u32], neg: &mut [u32], x: &[u32], len: usize, n: usize) {
-    for i in 0..n {
-        neg[i] = abs_words(&mut mag[i * len..], &x[i..], len, n);
-    }
-}
 
 /// `N(f)` for a plain polynomial f of degree n = 2^logn (n >= 2, `slen` words per
 /// coefficient): the degree-n/2 polynomial `f_e(Y)² − Y·f_o(Y)²` mod `Y^(n/2) + 1`
@@ -135,6 +85,7 @@ pub(crate) fn lift(
 #[cfg(test)]
 mod tests {
     use super::*;
+    const M31: u32 = 0x7FFF_FFFF;
 
     /// Signed value of `len` words at stride (len <= 4).
     fn val(x: &[u32], len: usize, stride: usize) -> i128 {

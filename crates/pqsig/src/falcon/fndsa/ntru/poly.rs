@@ -175,7 +175,7 @@ fn sub_scaled_n<const N: usize>(
 }
 
 /// F ← F − k·f·2^sc with k·f computed by NTT: f is given in RNS+NTT over `flen + 1`
-/// primes; `tmp` needs `n·(flen + 2)` words. logn >= 3.
+/// primes; `tmp` needs `n·(flen + 3)` words. logn >= 3.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sub_scaled_ntt(
     logn: u32,
@@ -206,9 +206,7 @@ pub(crate) fn sub_scaled_ntt(
     }
     tw.rebuild_crt(fk, tlen, n, 1, true, t1);
     let (sch, scl) = divrem31(sc);
-    for i in 0..n {
-        zint::sub_scaled(&mut cf[i..], flen_big, &fk[i..], tlen, n, sch, scl);
-    }
+    zint::sub_scaled_batch(cf, flen_big, fk, tlen, n, sch as usize, scl, t1);
 }
 
 /// F ← F − k·2^sc·N(f) at depth 1 (degree n = 2^(logn_top − 1)), where N(f) =
