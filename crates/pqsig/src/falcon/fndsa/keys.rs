@@ -10,9 +10,10 @@ use super::params::{
     fg_bits, logn_ok, sign_key_size, signature_size, vrfy_key_size, HSK_LEN, KEYGEN_SEED_LEN,
     MU_LEN, SIGN_SEED_LEN,
 };
-use super::sign::{basis_fft, gram_fft, sign_inner};
+use super::sign::sign_inner;
 use super::verify::verify_mu;
 use crate::error::Error;
+use crate::falcon::sign::tree::{basis_fft, gram};
 use crate::kernels::falcon::fft;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::falcon::ntt::{self, NttKernels};
@@ -326,10 +327,11 @@ impl SigningKey {
     ) -> Self {
         let n = 1usize << logn;
         let fk = fft::kernels(backend);
-        let basis = basis_fft(fk, logn, &kp.f, &kp.g, &kp.F, &kp.G);
-        let mut gram = Zeroizing::new(vec![Fpr::from_bits(0); 3 * n]);
+        let mut basis = Zeroizing::new(vec![Fpr::from_bits(0); 4 * n]);
+        basis_fft(fk, &mut basis, &kp.f, &kp.g, &kp.F, &kp.G, logn);
+        let mut g = Zeroizing::new(vec![Fpr::from_bits(0); 3 * n]);
         let mut tmp = Zeroizing::new(vec![Fpr::from_bits(0); n]);
-        gram_fft(fk, logn, &basis, &mut gram, &mut tmp);
+        gram(fk, &mut g, &basis, &mut tmp, logn);
         SigningKey {
             logn,
             bytes,
@@ -338,7 +340,7 @@ impl SigningKey {
             h,
             vk,
             basis,
-            gram,
+            gram: g,
             backend,
         }
     }

@@ -9,7 +9,8 @@
 //! ([`crate::kernels::falcon::fft`]), whose operations are bit-identical to round 3 and,
 //! for the ones used here, to fn-dsa. The LDL step and the split of self-adjoint
 //! polynomials are written here, because fn-dsa computes them differently from round 3
-//! (see [`ldl`]).
+//! (see [`ldl`]); the basis and the Gram matrix are round 3's (`falcon::sign::tree`:
+//! the same FFT operations in the same order as fn-dsa).
 
 use super::codec::comp_encode;
 use super::hash::hash_to_point_on;
@@ -20,7 +21,6 @@ use crate::kernels::falcon::fft::{self, FftKernels};
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::Backend;
 use alloc::vec;
-use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
 /// 1/q (the round-3 constant, bit-identical in fn-dsa).
@@ -29,67 +29,6 @@ const INV_Q: Fpr = Fpr::from_bits(4545632735260551042);
 /// Attempts before the key is declared invalid (fn-dsa: failure probability < 2^-256
 /// for a valid key at the standard degrees).
 const MAX_ATTEMPTS: u8 = 27;
-
-/// The lattice basis `B = [[g, −f], [G, −F]]` in the FFT domain: `b00 ‖ b01 ‖ b10 ‖ b11`,
-/// n values each. Secret.
-pub(crate) fn basis_fft(
-    k: &FftKernels,
-    logn: u32,
-    f: &[i8],
-    g: &[i8],
-    cf: &[i8],
-    cg: &[i8],
-) -> Zeroizing<Vec<Fpr>> {
-    let n = 1usize << logn;
-    let mut b = Zeroizing::new(vec![Fpr::from_bits(0); 4 * n]);
-    let (b00, rest) = b.split_at_mut(n);
-    let (b01, rest) = rest.split_at_mut(n);
-    let (b10, b11) = rest.split_at_mut(n);
-    for i in 0..n {
-        b00[i] = Fpr::of(g[i] as i64);
-        b01[i] = Fpr::of(f[i] as i64);
-        b10[i] = Fpr::of(cg[i] as i64);
-        b11[i] = Fpr::of(cf[i] as i64);
-    }
-    (k.fft)(b00, logn);
-    (k.fft)(b01, logn);
-    (k.fft)(b10, logn);
-    (k.fft)(b11, logn);
-    // FFT(−f) = −FFT(f) exactly (round-to-nearest is symmetric).
-    (k.poly_neg)(b01, logn);
-    (k.poly_neg)(b11, logn);
-    b
-}
-
-/// The Gram matrix `G = B·adj(B)`: `g00 ‖ g01 ‖ g11` (n values each; g00 and g11 are
-/// self-adjoint, their imaginary halves zero), computed as fn-dsa does.
-pub(crate) fn gram_fft(k: &FftKernels, logn: u32, basis: &[Fpr], out: &mut [Fpr], tmp: &mut [Fpr]) {
-    let n = 1usize << logn;
-    let (b00, rest) = basis.split_at(n);
-    let (b01, rest) = rest.split_at(n);
-    let (b10, b11) = rest.split_at(n);
-    let (g00, rest) = out.split_at_mut(n);
-    let (g01, g11) = rest.split_at_mut(n);
-    let t0 = &mut tmp[..n];
-
-    g00.copy_from_slice(b00);
-    (k.poly_mulselfadj_fft)(g00, logn);
-    t0.copy_from_slice(b01);
-    (k.poly_mulselfadj_fft)(t0, logn);
-    (k.poly_add)(g00, t0, logn);
-
-    g01.copy_from_slice(b00);
-    (k.poly_muladj_fft)(g01, b10, logn);
-    t0.copy_from_slice(b01);
-    (k.poly_muladj_fft)(t0, b11, logn);
-    (k.poly_add)(g01, t0, logn);
-
-    g11[..n].copy_from_slice(b10);
-    (k.poly_mulselfadj_fft)(&mut g11[..n], logn);
-    t0.copy_from_slice(b11);
-    (k.poly_mulselfadj_fft)(t0, logn);
-    (k.poly_add)(&mut g11[..n], t0, logn);
-}
 
 /// fn-dsa's LDL step on the self-adjoint `[[g00, g01], [adj g01, g11]]` (n ≥ 4 real
 /// halves read from g00, g11): `μ = g01 · (1/g00)` with a *real* reciprocal, then
