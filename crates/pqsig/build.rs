@@ -9,6 +9,8 @@
 //!   (a native build, where the tests run on this CPU) and the host has the features the
 //!   `avx2` / `avx512` backends need (the same list as `kernels/select.rs`). A cross
 //!   build to x86-64 sets neither: its tests are ignored there.
+//! * `pqsig_test_aesni`, `pqsig_test_vaes`: the same for SNOVA's AES engines (AES-NI;
+//!   VAES with AVX-512F/BW), as `kernels/aes` detects them;
 //! * `pqsig_test_neon`: set for every AArch64 target (NEON is mandatory there), so the
 //!   NEON tests run under qemu-aarch64 too.
 //!
@@ -17,7 +19,10 @@
 //! built on another machine fails loudly instead of passing.
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(pqsig_test_avx2, pqsig_test_avx512, pqsig_test_neon)");
+    println!(
+        "cargo::rustc-check-cfg=cfg(pqsig_test_avx2, pqsig_test_avx512, pqsig_test_neon, \
+         pqsig_test_aesni, pqsig_test_vaes)"
+    );
     println!("cargo::rerun-if-changed=build.rs");
     let target_arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let native = std::env::var("HOST").ok() == std::env::var("TARGET").ok();
@@ -42,6 +47,18 @@ fn emit_x86_host_cfgs() {
     }
     if avx512 {
         println!("cargo::rustc-cfg=pqsig_test_avx512");
+    }
+    // The AES engines, as `kernels/aes/mod.rs` detects them.
+    let aesni = std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse2");
+    if aesni {
+        println!("cargo::rustc-cfg=pqsig_test_aesni");
+    }
+    if aesni
+        && std::is_x86_feature_detected!("vaes")
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+    {
+        println!("cargo::rustc-cfg=pqsig_test_vaes");
     }
 }
 

@@ -8,6 +8,9 @@ use pqsig::Backend;
 mod common;
 use common::XorShift;
 
+// A backend this CPU lacks shows as an ignored `coverage` test.
+coverage_tests!();
+
 #[test]
 fn all_backends_agree_on_random_inputs() {
     let backends: Vec<Backend> = Backend::available().collect();

@@ -10,18 +10,11 @@ use pqsig::kernels::gf16::unpack::{blocks_into_rows, portable_blocks_into_rows};
 use pqsig::snova::ParamSet;
 use pqsig::Backend;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod common;
+use common::XorShift as Rng;
+
+// A backend this CPU lacks shows as an ignored `coverage` test.
+coverage_tests!();
 
 fn naive(rows: &mut [u8], ld: usize, col: usize, bytes: &[u8], nib: usize, count: usize, l: usize) {
     for t in 0..count {

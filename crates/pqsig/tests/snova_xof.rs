@@ -9,8 +9,9 @@
 //!   an independent reference) for random keys and lengths;
 //! * all backends and engines bit-identical.
 //!
-//! Backends and engines missing on this CPU are skipped (`available()`); under qemu on
-//! aarch64 that leaves portable + neon and bitsliced + ARMv8 CE.
+//! The loops run over the backends and engines this CPU has (`available()`); under qemu
+//! on aarch64 that leaves portable + neon and bitsliced + ARMv8 CE. Each SIMD backend
+//! and x86 AES engine also has a `coverage` test that is ignored where it is missing.
 
 use aes::cipher::{BlockEncrypt, KeyInit};
 use pqsig::kernels::aes::{Aes128, Engine};
@@ -19,19 +20,11 @@ use pqsig::kernels::keccak::Shake128;
 use pqsig::kernels::xof::{aes128_ctr, shake128_ctr};
 use pqsig::Backend;
 
-/// A small deterministic generator for test inputs.
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod common;
+use common::XorShift;
+
+// A backend or AES engine this CPU lacks shows as an ignored `coverage` test.
+coverage_tests!(engines);
 
 /// The SHAKE128 counter stream the obvious way (portable permutation, one block per
 /// sponge).

@@ -229,6 +229,35 @@ pub fn reset() {
 
 #[cfg(test)]
 mod tests {
+    /// The unit tests that loop over `Backend::available()` (`every_backend` in the
+    /// Keccak modules and others) cover a SIMD backend only where the CPU has it; these
+    /// are ignored where it is missing, so such a run reports the gap.
+    fn covered(b: Backend) {
+        assert!(
+            b.is_available(),
+            "{b} is not available on this CPU (see build.rs)"
+        );
+        assert!(Backend::available().any(|x| x == b));
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+    fn coverage_avx2() {
+        covered(Backend::Avx2)
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+    fn coverage_avx512() {
+        covered(Backend::Avx512)
+    }
+
+    #[test]
+    #[cfg_attr(not(pqsig_test_neon), ignore = "NEON not on this target")]
+    fn coverage_neon() {
+        covered(Backend::Neon)
+    }
+
     use super::*;
 
     #[test]

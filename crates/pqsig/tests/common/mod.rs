@@ -117,6 +117,62 @@ pub fn require(b: pqsig::Backend) {
     );
 }
 
+/// Declares, in a suite whose tests loop over `Backend::available()` (and
+/// `Engine::available()`), one test per SIMD backend and AES engine asserting that the
+/// loops covered it: on a CPU without it the test is *ignored* (build.rs's cfgs), so a
+/// run that checked fewer backends says so instead of passing silently. `engines`
+/// adds the AES engines (SNOVA's XOF suites).
+#[macro_export]
+macro_rules! coverage_tests {
+    () => {
+        mod coverage {
+            use pqsig::Backend;
+            fn covered(b: Backend) {
+                $crate::common::require(b);
+                assert!(Backend::available().any(|x| x == b), "{b} not iterated");
+            }
+            #[test]
+            #[cfg_attr(not(pqsig_test_avx2), ignore = "AVX2 not on this CPU")]
+            fn avx2() {
+                covered(Backend::Avx2)
+            }
+            #[test]
+            #[cfg_attr(not(pqsig_test_avx512), ignore = "AVX-512 not on this CPU")]
+            fn avx512() {
+                covered(Backend::Avx512)
+            }
+            #[test]
+            #[cfg_attr(not(pqsig_test_neon), ignore = "NEON not on this target")]
+            fn neon() {
+                covered(Backend::Neon)
+            }
+        }
+    };
+    (engines) => {
+        $crate::coverage_tests!();
+        mod engine_coverage {
+            use pqsig::kernels::aes::Engine;
+            fn covered(e: Engine) {
+                assert!(
+                    e.is_available(),
+                    "{e:?} is not available on this CPU (see build.rs)"
+                );
+                assert!(Engine::available().any(|x| x == e), "{e:?} not iterated");
+            }
+            #[test]
+            #[cfg_attr(not(pqsig_test_aesni), ignore = "AES-NI not on this CPU")]
+            fn aesni() {
+                covered(Engine::AesNi)
+            }
+            #[test]
+            #[cfg_attr(not(pqsig_test_vaes), ignore = "VAES not on this CPU")]
+            fn vaes() {
+                covered(Engine::Vaes)
+            }
+        }
+    };
+}
+
 /// A small deterministic PRNG for random-input tests (xorshift64).
 pub struct XorShift(pub u64);
 impl XorShift {
