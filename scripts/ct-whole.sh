@@ -5,7 +5,7 @@
 # (crates/pqsig/examples/ct_whole.rs), in the native-float build and again with
 # Falcon's integer-only binary64 (feature fpr-emulated); then the canary. Takes a few
 # minutes on two cores. scripts/test-all.sh stage 5 runs the short form (one parameter
-# set per family). Extra arguments go to ct_whole (e.g. --open, --alg NAME).
+# set per family). Extra arguments go to ct_whole (e.g. --alg NAME, --backend NAME).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null 2>&1 || { echo "ct-whole.sh: valgrind not installed" >&2; exit 2; }

@@ -28,10 +28,8 @@
 //! (portable, avx2; valgrind's CPUID hides AVX-512). `--full` runs all 27 algorithms.
 //! `--alg NAME` (repeatable) and `--backend NAME` narrow the run, for diagnosis.
 //!
-//! Open findings (`open_finding`; docs/ARCHITECTURE.md): round-3 Falcon and FN-DSA
-//! signing on AVX2 with the native `Fpr` (their look-ahead samplers) still branch on
-//! secrets outside the documented declassifications. They are skipped by default with a line that says so;
-//! `--open` runs them too (and memcheck then fails the run).
+//! Every operation is checked: there are no open findings since the AVX2 look-ahead
+//! samplers declassify only their documented decisions (docs/ARCHITECTURE.md).
 //!
 //! The per-operation figures printed are the growth of memcheck's error count during
 //! the operation (memcheck may fold repeats of one report); the run fails on any error.
@@ -64,21 +62,6 @@ const SHORT: &[Algorithm] = &[
     Algorithm::FnDsa(FnDsaParamSet::FnDsa512),
     Algorithm::Snova(SnovaParamSet::SnovaIS),
 ];
-
-/// Open findings (docs/ARCHITECTURE.md, "Whole operations"): operations that still
-/// branch on secrets outside the documented declassifications, so the default run skips
-/// them (saying so) and `--open` runs them (and fails). Returns (keygen open, sign open).
-fn open_finding(alg: Algorithm, b: Backend) -> (bool, bool) {
-    match alg {
-        // The AVX2 samplers' look-ahead (round 3: `samplerz/avx2.rs`; FN-DSA:
-        // `fndsa/sampler_avx2.rs`, pairs) decides on cached attempts beyond the accepted
-        // one (native Fpr only: the fpr-emulated build uses the serial kernels, clean).
-        Algorithm::Falcon(_) | Algorithm::FnDsa(_) => {
-            (false, b == Backend::Avx2 && !cfg!(feature = "fpr-emulated"))
-        }
-        _ => (false, false),
-    }
-}
 
 /// A deterministic RNG (xorshift64*) whose every output byte is poisoned: the signer's
 /// randomness is secret.
@@ -139,9 +122,8 @@ struct Outcome {
     sign_s: f64,
 }
 
-/// Key generation then one signature of `alg` on backend `b`, secrets poisoned. With
-/// `sign` false only key generation runs.
-fn check_one(alg: Algorithm, b: Backend, rng: &mut PoisonRng, sign: bool) -> Outcome {
+/// Key generation then one signature of `alg` on backend `b`, secrets poisoned.
+fn check_one(alg: Algorithm, b: Backend, rng: &mut PoisonRng) -> Outcome {
     let mut seed = rng.bytes(alg.seed_len());
     vg::poison(secret_part(alg, &mut seed));
 
@@ -154,14 +136,6 @@ fn check_one(alg: Algorithm, b: Backend, rng: &mut PoisonRng, sign: bool) -> Out
     let e1 = vg::error_count();
     // The public key is an output: public.
     vg::unpoison_ref(vk.to_bytes());
-    if !sign {
-        return Outcome {
-            keygen_errors: e1 - e0,
-            sign_errors: 0,
-            keygen_s,
-            sign_s: 0.0,
-        };
-    }
 
     let msg = b"ct_whole: a public message";
     let e2 = vg::error_count();
@@ -245,11 +219,9 @@ fn main() {
     let mut backends: Vec<Backend> = Backend::available().collect();
     let mut it = args.iter();
     let mut full = false;
-    let mut with_open = false;
     while let Some(a) = it.next() {
         match a.as_str() {
             "--full" => full = true,
-            "--open" => with_open = true,
             "--alg" => {
                 let name = it.next().expect("--alg NAME");
                 algs.push(Algorithm::from_name(name).expect("a known algorithm"));
@@ -260,9 +232,9 @@ fn main() {
                 assert!(b.is_available(), "backend {name} is not available here");
                 backends = vec![b];
             }
-            other => panic!(
-                "unknown argument {other} (--full, --open, --alg NAME, --backend NAME, --canary)"
-            ),
+            other => {
+                panic!("unknown argument {other} (--full, --alg NAME, --backend NAME, --canary)")
+            }
         }
     }
     if algs.is_empty() {
@@ -295,28 +267,15 @@ fn main() {
     let mut failed = Vec::new();
     for &alg in &algs {
         for &b in &backends {
-            let (kg_open, sign_open) = open_finding(alg, b);
-            if kg_open && !with_open {
-                println!(
-                    "  {:<18} {:<8} OPEN FINDING, not checked (docs/ARCHITECTURE.md; --open runs it)",
-                    alg.name(),
-                    b.name()
-                );
-                continue;
-            }
-            let sign = !sign_open || with_open;
-            let o = check_one(alg, b, &mut rng, sign);
+            let o = check_one(alg, b, &mut rng);
             println!(
-                "  {:<18} {:<8} keygen {} error(s) ({:.2} s), {}",
+                "  {:<18} {:<8} keygen {} error(s) ({:.2} s), sign {} error(s) ({:.2} s)",
                 alg.name(),
                 b.name(),
                 o.keygen_errors,
                 o.keygen_s,
-                if sign {
-                    format!("sign {} error(s) ({:.2} s)", o.sign_errors, o.sign_s)
-                } else {
-                    "sign: OPEN FINDING, not checked (docs/ARCHITECTURE.md; --open runs it)".into()
-                }
+                o.sign_errors,
+                o.sign_s
             );
             if o.keygen_errors + o.sign_errors > 0 {
                 failed.push(format!("{} {}", alg.name(), b.name()));

@@ -310,15 +310,19 @@ unsafe fn pair_avx2(sp: &mut Sampler, mu0: Fpr, mu1: Fpr, isigma: Fpr) -> (i32, 
     for (k, mu) in [mu0, mu1].into_iter().enumerate() {
         let rq = req(mu, isigma, sp.logn);
         // Slots 0..4 first; slots 4..8 only when no open slot among 0..4 stops this
-        // request (a branch on the rejection count, the sampler's documented leak).
+        // request (a branch on the rejection count, the sampler's documented leak;
+        // declassified, docs/ARCHITECTURE.md "SamplerZ look-ahead").
         let (mut acc, mut rej) = decide4(&rq, &qa);
-        if open & 0xF & !rej == 0 {
+        if crate::ct::public(open & 0xF & !rej == 0) {
             let (a, r) = decide4(&rq, &qb);
             acc |= a << 4;
             rej |= r << 4;
         }
-        let first = first_stop(open, rej);
-        if first & acc != 0 {
+        // Declassified: the position of this request's first attempt that is not a sure
+        // reject (its attempt count), and whether that attempt is decided here (not when
+        // BerExp needs more bytes, or in the rare margin band).
+        let first = crate::ct::public(first_stop(open, rej));
+        if crate::ct::public(first & acc != 0) {
             out[k] = rq.s.wrapping_add(pick(&zs, first));
             open = all & !((first << 1) - 1);
         } else {

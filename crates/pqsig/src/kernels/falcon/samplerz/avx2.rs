@@ -980,7 +980,9 @@ impl Reqs {
 fn run_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs, n: usize) -> [f64; 2] {
     let mut out = [0.0; 2];
     let mut j = 0;
-    if !r.inside {
+    // Declassified (docs/ARCHITECTURE.md, "SamplerZ look-ahead"): the domain check, which
+    // the requests of a valid key always pass.
+    if !crate::ct::public(r.inside) {
         while j < n {
             out[j] = serial(stream, sigma_min, &r.req[j]);
             j += 1;
@@ -1010,21 +1012,29 @@ fn run_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs, n: usize) -> [f64;
             let f1 = stop1 & stop1.wrapping_neg();
             let upto1 = (f1 << 1).wrapping_sub(1);
             let ok1 = (f1 & a1 & v != 0) & (b1 & upto1 & !upto0 == 0);
-            if ok0 & ok1 {
+            // Declassified: both requests decided on these slots (a function of the
+            // accepted attempts' positions, BerExp's second-byte events and the rare
+            // margin and rounding corners up to them; docs/ARCHITECTURE.md).
+            if crate::ct::public(ok0 & ok1) {
                 out[j] = fl0 + select8(stream.window, k, f0);
                 out[j + 1] = fl1 + select8(stream.window, k, f1);
-                stream.window.pos = start + SLOT_BYTES * (k + f1.trailing_zeros() as usize + 1);
+                // Declassified: the attempt count.
+                let used = crate::ct::public(f1.trailing_zeros()) as usize + 1;
+                stream.window.pos = start + SLOT_BYTES * (k + used);
                 return out;
             }
         }
-        if ok0 {
+        if crate::ct::public(ok0) {
             out[j] = fl0 + select8(stream.window, k, f0);
-            stream.window.pos = start + SLOT_BYTES * (k + f0.trailing_zeros() as usize + 1);
+            let used = crate::ct::public(f0.trailing_zeros()) as usize + 1;
+            stream.window.pos = start + SLOT_BYTES * (k + used);
             j += 1;
             continue;
         }
         let stop = (v & !(j0 & !b0)) | end;
-        let first = stop & stop.wrapping_neg();
+        // Declassified: the position of the first attempt that is not a sure reject (the
+        // serial sampler reads up to it too).
+        let first = crate::ct::public(stop & stop.wrapping_neg());
         if first == end {
             stream.window.pos = start + SLOT_BYTES * (k + avail);
             continue;
@@ -1041,7 +1051,8 @@ fn run_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs, n: usize) -> [f64;
 #[cfg(not(feature = "fpr-emulated"))]
 #[target_feature(enable = "avx2")]
 fn pair_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs) -> [f64; 2] {
-    if r.inside {
+    // Declassified: the domain check (see `run_log`).
+    if crate::ct::public(r.inside) {
         if let Some(super::Loc {
             k, total: avail, ..
         }) = locate_log(stream)
@@ -1059,12 +1070,16 @@ fn pair_log(stream: &mut Stream<'_>, sigma_min: Fpr, r: &Reqs) -> [f64; 2] {
             let decided = (f0 & a0 & v != 0)
                 & (f1 & a1 & v != 0)
                 & ((b0 & upto0) | (b1 & upto1 & !upto0) == 0);
-            if decided {
+            // Declassified: a function of the two accepted attempts' positions, BerExp's
+            // second-byte events and the rare margin and rounding corners up to them
+            // (docs/ARCHITECTURE.md, "SamplerZ look-ahead").
+            if crate::ct::public(decided) {
                 let out = [
                     fl0 + select8(stream.window, k, f0),
                     fl1 + select8(stream.window, k, f1),
                 ];
-                let next = k + f1.trailing_zeros() as usize + 1;
+                // Declassified: the attempt count.
+                let next = k + crate::ct::public(f1.trailing_zeros()) as usize + 1;
                 let w = &mut *stream.window;
                 if next <= w.cache.count {
                     w.pos = w.cache.start + SLOT_BYTES * next;
