@@ -453,7 +453,7 @@ pub(super) fn expand_keys(
         let refs: Vec<&[u8]> = seed_group.iter().map(|s| &s[..]).collect();
         let mut outs: Vec<&mut Poly> = a_group.iter_mut().collect();
         let f = |o: &mut [i32], b: &[u8]| (kern.rej_uniform)(o, b);
-        sample::rejection::<{ crate::kernels::keccak::sponge::SHAKE128_RATE }, 5>(
+        sample::rejection::<{ crate::kernels::keccak::sponge::SHAKE128_RATE }, 5, false>(
             kern, &refs, &mut outs, &f,
         );
     }

@@ -88,21 +88,23 @@ const BUF: usize = 5 * SHAKE128_RATE;
 /// Runs a rejection sampler over the group's streams (1 to 8 seeds of equal length, one
 /// output polynomial each) until every polynomial is full: `FIRST` blocks are squeezed
 /// up front, then one block at a time while some polynomial still needs samples.
-pub(crate) fn rejection<const RATE: usize, const FIRST: usize>(
+/// `SECRET`: the squeezed bytes are wiped afterwards (ExpandS); ExpandA's are public (its
+/// seed ρ is the public key's first field), so it skips the wipe.
+pub(crate) fn rejection<const RATE: usize, const FIRST: usize, const SECRET: bool>(
     kern: &Kernels,
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
     sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
 ) {
     match seeds.len() {
-        1 => rejection_lanes::<Shake<RATE>, 1, FIRST>(kern, seeds, out, sampler),
-        2..=4 => rejection_lanes::<ShakeX4<RATE>, 4, FIRST>(kern, seeds, out, sampler),
-        _ => rejection_lanes::<ShakeX8<RATE>, 8, FIRST>(kern, seeds, out, sampler),
+        1 => rejection_lanes::<Shake<RATE>, 1, FIRST, SECRET>(kern, seeds, out, sampler),
+        2..=4 => rejection_lanes::<ShakeX4<RATE>, 4, FIRST, SECRET>(kern, seeds, out, sampler),
+        _ => rejection_lanes::<ShakeX8<RATE>, 8, FIRST, SECRET>(kern, seeds, out, sampler),
     }
 }
 
 /// [`rejection`] on a `W`-way sponge.
-fn rejection_lanes<S: ShakeLanes<W>, const W: usize, const FIRST: usize>(
+fn rejection_lanes<S: ShakeLanes<W>, const W: usize, const FIRST: usize, const SECRET: bool>(
     kern: &Kernels,
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
@@ -128,7 +130,9 @@ fn rejection_lanes<S: ShakeLanes<W>, const W: usize, const FIRST: usize>(
         }
     }
     // The squeezed bytes are secret for ExpandS (public for ExpandA).
-    wipe(&mut bufs, [[0u8; BUF]; W]);
+    if SECRET {
+        wipe(&mut bufs, [[0u8; BUF]; W]);
+    }
 }
 
 /// ExpandA: `a[i·l + j] = RejNTTPoly(ρ ‖ j ‖ i)`, up to eight polynomials per group.
@@ -147,7 +151,7 @@ pub fn expand_a(kern: &Kernels, p: &Params, rho: &[u8; 32], a: &mut [Poly]) {
         }
         let seed_refs = seeds.each_ref().map(|s| &s[..]);
         let mut outs: alloc::vec::Vec<&mut Poly> = a[start..start + cnt].iter_mut().collect();
-        rejection::<SHAKE128_RATE, 5>(kern, &seed_refs[..cnt], &mut outs, &kern.rej_uniform);
+        rejection::<SHAKE128_RATE, 5, false>(kern, &seed_refs[..cnt], &mut outs, &kern.rej_uniform);
         start += cnt;
     }
 }
@@ -180,7 +184,7 @@ pub fn expand_s(
             .take(cnt)
             .collect();
         // η = 2 needs 136 bytes on average for 256 samples, η = 4 about 227: two blocks.
-        rejection::<SHAKE256_RATE, 2>(kern, &seed_refs[..cnt], &mut outs, &sampler);
+        rejection::<SHAKE256_RATE, 2, true>(kern, &seed_refs[..cnt], &mut outs, &sampler);
         start += cnt;
     }
     wipe(&mut seeds, [[0u8; 66]; 8]);
