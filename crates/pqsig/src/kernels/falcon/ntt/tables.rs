@@ -58,7 +58,8 @@ pub(crate) const IGM: [u16; 1024] = twiddles(pow_mod(G, Q - 2, Q));
 /// The lane permutation of the AVX2 shuffle of granularity `g` lanes on a pair (X, Y):
 /// within each group of `2g` lanes, X' takes the first `g` lanes of X then the first `g`
 /// lanes of Y, Y' the second `g` lanes of each (when 2g = N the group is the whole vector).
-/// N = 16 models AVX2 registers, N = 32 AVX-512 ones.
+/// N = 16 models AVX2 registers, N = 32 AVX-512 ones (x86 tables only).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) const fn shuffle_model<const N: usize>(
     x: &[u8; N],
     y: &[u8; N],
