@@ -290,18 +290,7 @@ mod tests {
         true
     }
 
-    fn powmod(mut b: u64, mut e: u64, m: u64) -> u64 {
-        let mut r = 1u64;
-        b %= m;
-        while e > 0 {
-            if e & 1 == 1 {
-                r = r * b % m;
-            }
-            b = b * b % m;
-            e >>= 1;
-        }
-        r
-    }
+    use crate::kernels::ntt::field::pow_mod as powmod;
 
     #[test]
     fn prime_table() {

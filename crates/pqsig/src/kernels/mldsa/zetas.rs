@@ -15,19 +15,7 @@
 
 use super::{N, Q};
 
-/// `b^e mod m`.
-const fn pow_mod(mut b: u64, mut e: u64, m: u64) -> u64 {
-    let mut r = 1u64;
-    b %= m;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % m;
-        }
-        b = b * b % m;
-        e >>= 1;
-    }
-    r
-}
+use crate::kernels::ntt::field::pow_mod;
 
 /// The low 8 bits of `x` reversed.
 const fn brv8(x: usize) -> usize {
