@@ -196,22 +196,21 @@ impl SmallPrime {
     /// Forward twiddles for degree n = 2^logn: `gm[rev(i)] = w^i·R` (Montgomery
     /// representation, bit-reversed order) for the root w of order 2n.
     pub(crate) fn mkgm(&self, logn: u32, gm: &mut [u32]) {
-        let w = self.root(self.g, logn);
-        let mut x = mont_one(self.p);
-        for i in 0..(1usize << logn) {
-            gm[rev(i, logn)] = x;
-            x = self.mmul(x, w);
-        }
+        self.powers(self.root(self.g, logn), mont_one(self.p), logn, gm)
     }
 
     /// Inverse twiddles, with the 1/2 of each inverse layer folded in:
     /// `igm[rev(i)] = w^(−i)·R/2`.
     pub(crate) fn mkigm(&self, logn: u32, igm: &mut [u32]) {
-        let iw = self.root(self.ig, logn);
-        let mut x = mont_half(self.p);
+        self.powers(self.root(self.ig, logn), mont_half(self.p), logn, igm)
+    }
+
+    /// `out[rev(i)] = x0·w^i` for i < 2^logn (Montgomery products).
+    fn powers(&self, w: u32, x0: u32, logn: u32, out: &mut [u32]) {
+        let mut x = x0;
         for i in 0..(1usize << logn) {
-            igm[rev(i, logn)] = x;
-            x = self.mmul(x, iw);
+            out[rev(i, logn)] = x;
+            x = self.mmul(x, w);
         }
     }
 

@@ -332,8 +332,8 @@ fn neg_masked62(a: &mut [i64], mask: i64) {
 /// by constant-time safegcd (Bernstein–Yang, "Fast constant-time gcd computation and
 /// modular inversion", 2019): batches of 62 divsteps on the low bits, applied to 62-bit
 /// limbs; ⌊(49·d + 80)/17⌋ divsteps suffice for d-bit inputs (their Theorem 11.2, with
-/// f² + 4g² <= 5·2^(2d)). `tmp` is unused (kept for the caller's layout).
-pub(crate) fn bezout_v(v: &mut [u32], x: &[u32], y: &[u32], _tmp: &mut [u32]) -> u32 {
+/// f² + 4g² <= 5·2^(2d)).
+pub(crate) fn bezout_v(v: &mut [u32], x: &[u32], y: &[u32]) -> u32 {
     let len = x.len();
     if len == 0 {
         return 0;
@@ -412,7 +412,7 @@ pub(crate) fn bezout_uv(
     tmp: &mut [u32],
 ) -> u32 {
     let len = x.len();
-    let ok = bezout_v(v, x, y, tmp);
+    let ok = bezout_v(v, x, y);
     if len == 0 {
         return ok;
     }
@@ -683,7 +683,7 @@ mod tests {
                 let mut tmp = vec![0u32; len];
                 let r = bezout_uv(&mut u, &mut v, &x, &y, &mut tmp);
                 let mut v2 = vec![0u32; len];
-                assert_eq!(bezout_v(&mut v2, &x, &y, &mut tmp), r);
+                assert_eq!(bezout_v(&mut v2, &x, &y), r);
                 if expect_fail {
                     assert_eq!(r, 0, "len {len} t {t}");
                     continue;

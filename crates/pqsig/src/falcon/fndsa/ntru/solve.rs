@@ -232,11 +232,10 @@ fn solve_deepest(logn: u32, chain: &[Fg]) -> Option<Buf> {
         }
     };
     let (fp, gp) = fg.split_at(slen);
-    let mut tmp = buf(3 * slen);
     let mut cf = buf(slen);
     // fp·G − gp·F = 1 (v = F); the exact-q case (gcd = q) is rejected too.
     // Solver failures reject (f, g) (public: the pair is discarded).
-    if crate::ct::public(bezout_v(&mut cf, fp, gp, &mut tmp) != u32::MAX) {
+    if crate::ct::public(bezout_v(&mut cf, fp, gp) != u32::MAX) {
         return None;
     }
     if crate::ct::public(mul_small(&mut cf, Q) != 0) {
