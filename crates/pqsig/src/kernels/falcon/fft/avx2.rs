@@ -27,8 +27,8 @@
 //! Memory is accessed through bounds-checked slices only. Nothing branches on data.
 
 use super::portable;
-use super::tables::GM_BITS;
 use super::FftKernels;
+use super::GM_BITS;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::Backend;
 use core::arch::x86_64::*;

@@ -43,6 +43,30 @@ mod avx2;
 use crate::kernels::falcon::fpr::Fpr;
 use crate::kernels::select::{self, Backend};
 
+/// Twiddle factors as binary64 bit patterns, interleaved: `GM_BITS[2k]`, `GM_BITS[2k + 1]`
+/// = (cos, sin)(π · rev10(k) / 1024). Built from the 513 cosines of `tables.rs` by exact
+/// symmetries (see `gen_tables.py`): for even k, t = rev10(k) < 512 gives
+/// (C\[t\], C\[512 − t\]); odd k is t + 512 with t = rev10(k − 1), a quarter turn on:
+/// (−C\[512 − t\], C\[t\]). Entry 0 is the reference table's placeholder (+0, +0).
+pub(super) const GM_BITS: [u64; 2048] = {
+    const SIGN: u64 = 1 << 63;
+    let c = &tables::COS_BITS;
+    let mut t = [0u64; 2048];
+    let mut k = 1;
+    while k < 1024 {
+        let r = ((k & !1) as u16).reverse_bits() as usize >> 6;
+        if k & 1 == 0 {
+            t[2 * k] = c[r];
+            t[2 * k + 1] = c[512 - r];
+        } else {
+            t[2 * k] = c[512 - r] ^ SIGN;
+            t[2 * k + 1] = c[r];
+        }
+        k += 1;
+    }
+    t
+};
+
 /// Twiddle factors: `GM_TAB[2k]`, `GM_TAB[2k + 1]` = real and imaginary parts of
 /// `exp(iπ · rev10(k) / 1024)`, k < 1024, rounded to nearest (entries 0 and 1 are
 /// placeholders, never read). A transform of degree n reads entries below n.
@@ -50,7 +74,7 @@ pub static GM_TAB: [Fpr; 2048] = {
     let mut t = [Fpr::from_bits(0); 2048];
     let mut i = 0;
     while i < 2048 {
-        t[i] = Fpr::from_bits(tables::GM_BITS[i]);
+        t[i] = Fpr::from_bits(GM_BITS[i]);
         i += 1;
     }
     t
@@ -299,4 +323,27 @@ pub fn poly_split_fft(f0: &mut [Fpr], f1: &mut [Fpr], f: &[Fpr], logn: u32) {
 #[inline]
 pub fn poly_merge_fft(f: &mut [Fpr], f0: &[Fpr], f1: &[Fpr], logn: u32) {
     (active().poly_merge_fft)(f, f0, f1, logn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GM_BITS;
+
+    /// Every twiddle built from the cosine table is within 1e-15 of the platform's cos/sin
+    /// of the rounded angle (neither is exact, so bit-exactness is the Falcon KATs' to
+    /// check; this catches a wrong index or sign).
+    #[test]
+    fn twiddles_match_cos_sin() {
+        for k in 2..1024usize {
+            let r = (k as u16).reverse_bits() >> 6;
+            let ang = core::f64::consts::PI * r as f64 / 1024.0;
+            let (re, im) = (
+                f64::from_bits(GM_BITS[2 * k]),
+                f64::from_bits(GM_BITS[2 * k + 1]),
+            );
+            assert!((re - ang.cos()).abs() < 1e-15, "cos {k}");
+            assert!((im - ang.sin()).abs() < 1e-15, "sin {k}");
+        }
+        assert_eq!(&GM_BITS[..4], &[0, 0, 1 << 63, 1.0f64.to_bits()]);
+    }
 }
