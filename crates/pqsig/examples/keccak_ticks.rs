@@ -1,4 +1,4 @@
-//! Cycle counts (rdtsc, median) of the four-way Keccak-f[1600] kernels against four calls
+//! Cycle counts (rdtsc, median) of each backend's one-state permutation, of the four-way Keccak-f[1600] kernels against four calls
 //! of the portable one-state permutation, and of the eight-way kernels (per eight states,
 //! with the ticks per four states for comparison).
 //!
@@ -9,7 +9,7 @@
 #[cfg(target_arch = "x86_64")]
 fn main() {
     use core::arch::x86_64::_rdtsc;
-    use pqsig::kernels::keccak::f1600::keccak_f1600;
+    use pqsig::kernels::keccak::f1600::{keccak_f1600, permute1_for};
     use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
     use pqsig::kernels::keccak::x8::{permute8_for, StateX8};
     use pqsig::Backend;
@@ -51,6 +51,12 @@ fn main() {
         }
     });
     println!("4 x keccak_f1600 (portable):  {scalar:>6} ticks");
+    let mut s1 = one[0];
+    for b in Backend::available() {
+        let p = permute1_for(b);
+        let t = median_ticks(|| p(black_box(&mut s1)));
+        println!("permute1 {:<9}            {t:>6} ticks", b.name());
+    }
     let p = permute4_for(Backend::Portable);
     let portable = median_ticks(|| p(black_box(&mut st)));
     println!("permute4 portable:            {portable:>6} ticks");

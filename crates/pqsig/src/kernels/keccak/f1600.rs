@@ -3,9 +3,8 @@
 //!
 //! * [`keccak_f1600`]: portable, every target (and the reference for the others);
 //! * [`permute1_for`]: a backend's one-state permutation (avx512: `f1600_avx512`, the
-//!   AVX-512 round on one lane per xmm register; avx2: [`keccak_f1600`]'s code compiled
-//!   for BMI1/BMI2, AVX2 having no single-state form faster than scalar code; portable:
-//!   [`keccak_f1600`]);
+//!   AVX-512 round on one lane per xmm register; avx2: `f1600_avx2`, the state in seven
+//!   ymm registers; portable: [`keccak_f1600`]);
 //! * [`keccak_f1600_active`]: the process-wide backend's, what the sponges use.
 
 use crate::kernels::select::{self, Backend};
@@ -21,51 +20,20 @@ pub fn permute1_for(b: Backend) -> Permute1 {
         // SAFETY: `Backend::Avx512.is_available()`: AVX2, AVX-512 F/VL/BW/DQ detected.
         Backend::Avx512 if b.is_available() => permute1_avx512,
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `bmi_detected()`: BMI1 and BMI2 detected.
-        Backend::Avx2 if b.is_available() && bmi_detected() => permute1_bmi,
+        // SAFETY: `Backend::Avx2.is_available()`: AVX2 detected.
+        Backend::Avx2 if b.is_available() => permute1_avx2,
         _ => keccak_f1600,
     }
 }
 
-/// BMI1 and BMI2 (every AVX2 CPU from Intel and AMD has them; checked anyway).
-#[cfg(target_arch = "x86_64")]
-fn bmi_detected() -> bool {
-    #[cfg(feature = "std")]
-    {
-        std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2")
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(all(target_feature = "bmi1", target_feature = "bmi2"))
-    }
-}
-
-/// Safe entry to the portable code compiled for BMI1/BMI2 (χ's `!b & c` as one `andn`,
-/// rotations as `rorx`, which leaves its source intact): about a fifth faster. Only
-/// handed out by [`permute1_for`] after `bmi_detected`.
-#[cfg(target_arch = "x86_64")]
-fn permute1_bmi(s: &mut [u64; 25]) {
-    /// # Safety
-    /// The CPU must support BMI1 and BMI2.
-    #[target_feature(enable = "bmi1,bmi2")]
-    unsafe fn imp(s: &mut [u64; 25]) {
-        keccak_f1600_body(s)
-    }
-    // SAFETY: reachable only through `permute1_for(Backend::Avx2)` and `permute1_avx2`,
-    // both after `bmi_detected()`.
-    unsafe { imp(s) }
-}
-
-/// The AVX2 backend's one-state permutation for static kernel tables (the ML-DSA AVX2
-/// table): the BMI build where BMI1/BMI2 are detected (a cached check per permutation),
-/// else portable.
+/// Safe entry to the AVX2 permutation (`f1600_avx2`: the state in seven ymm registers).
+/// Only handed out by [`permute1_for`] after `Backend::Avx2.is_available()`, and by the
+/// AVX2 kernel tables (themselves handed out only after that check).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn permute1_avx2(s: &mut [u64; 25]) {
-    if bmi_detected() {
-        permute1_bmi(s)
-    } else {
-        keccak_f1600(s)
-    }
+    // SAFETY: reachable only through `permute1_for(Backend::Avx2)` and the AVX2 ML-DSA
+    // kernel table, both after AVX2 detection.
+    unsafe { super::f1600_avx2::keccak_f1600_avx2(s) }
 }
 
 /// Safe entry to the AVX-512 permutation; only handed out by [`permute1_for`] after
@@ -172,12 +140,6 @@ pub fn keccak_f1600_reference(a: &mut [u64; 25]) {
 /// form above is kept as [`keccak_f1600_reference`] for testing).
 #[inline]
 pub fn keccak_f1600(s: &mut [u64; 25]) {
-    keccak_f1600_body(s)
-}
-
-/// The body of [`keccak_f1600`], inlined into each build of it.
-#[inline(always)]
-fn keccak_f1600_body(s: &mut [u64; 25]) {
     let [mut a00, mut a01, mut a02, mut a03, mut a04, mut a05, mut a06, mut a07, mut a08, mut a09, mut a10, mut a11, mut a12, mut a13, mut a14, mut a15, mut a16, mut a17, mut a18, mut a19, mut a20, mut a21, mut a22, mut a23, mut a24] =
         *s;
     for &rc in RC.iter() {

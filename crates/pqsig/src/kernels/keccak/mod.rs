@@ -16,6 +16,8 @@
 
 pub mod f1600;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod f1600_avx2;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod f1600_avx512;
 pub mod sponge;
 pub mod x4;
