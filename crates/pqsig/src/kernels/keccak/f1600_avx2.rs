@@ -23,14 +23,21 @@
 //! * ρ: one variable shift pair per register (`vpsllvq`/`vpsrlvq`).
 //! * π: lane (x, y) moves to (y, 2x + 3y). It maps the family "column c, row k·c" onto
 //!   itself (k ↦ 2/k + 3 mod 5), row 0 onto column 0 and column 0 onto k = 3, so π is a
-//!   renaming of the seven registers plus at most one `vpermq` each (four per round).
-//! * χ needs each lane's two right-hand neighbours in its row aligned with it: two
-//!   gathers per register, each a few `vpblendd` and at most two `vpermq` (two of them,
-//!   for `cl`, an unpack and a 128-bit lane swap).
+//!   renaming of the seven registers and a reordering of elements within each.
+//! * π and χ's operands are built together: χ needs each lane's two right-hand
+//!   neighbours in its row aligned with it. Any element of a register reaches any
+//!   position through one of four forms (itself, its 64-bit elements swapped within each
+//!   128-bit half, its halves swapped, or both), so every operand is a blend of at most
+//!   four such forms: one lane-crossing `vperm2i128` per register and round, the rest
+//!   in-half shuffles and `vpblendd`.
 //!
-//! About 115 vector instructions per round against about 190 for the scalar code
-//! (25 lanes do not fit 16 general registers), which was the single-state gap to the
-//! fastest C implementations; see docs/PERFORMANCE.md for the measurements.
+//! Lane crossings are what a single-state layout pays for: `vpermq` has six cycles of
+//! latency on Zen 3 against one for an in-half shuffle, and a form with about twenty
+//! `vpermq` per round was no faster than the scalar code there. This one runs about
+//! 125 instructions a round with seven lane crossings (`keccak_ticks`: about 980 TSC
+//! ticks per permutation on a Zen 3 EPYC, steady, where the scalar code takes 910–1,750
+//! depending on what shares the core; XKCP's AVX2 assembly measured 910 on the same
+//! machine). See docs/PERFORMANCE.md.
 //!
 //! Constant time: no data-dependent branches or memory indices; every instruction has
 //! data-independent timing.
