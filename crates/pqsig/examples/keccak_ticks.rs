@@ -1,4 +1,5 @@
-//! Cycle counts (rdtsc, median) of each backend's one-state permutation, of the four-way Keccak-f[1600] kernels against four calls
+//! Cycle counts (rdtsc, median) of each backend's one-state permutation (and of each
+//! candidate `f1600_choice` measures for it, with the one it chose), of the four-way Keccak-f[1600] kernels against four calls
 //! of the portable one-state permutation, and of the eight-way kernels (per eight states,
 //! with the ticks per four states for comparison).
 //!
@@ -10,6 +11,7 @@
 fn main() {
     use core::arch::x86_64::_rdtsc;
     use pqsig::kernels::keccak::f1600::{keccak_f1600, permute1_for};
+    use pqsig::kernels::keccak::f1600_choice;
     use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
     use pqsig::kernels::keccak::x8::{permute8_for, StateX8};
     use pqsig::Backend;
@@ -55,7 +57,15 @@ fn main() {
     for b in Backend::available() {
         let p = permute1_for(b);
         let t = median_ticks(|| p(black_box(&mut s1)));
-        println!("permute1 {:<9}            {t:>6} ticks", b.name());
+        println!(
+            "permute1 {:<9}            {t:>6} ticks (runs {})",
+            b.name(),
+            f1600_choice::chosen(b).name()
+        );
+        for &imp in f1600_choice::candidates(b) {
+            let t = median_ticks(|| f1600_choice::run(imp, black_box(&mut s1)));
+            println!("  candidate {:<13}      {t:>6} ticks", imp.name());
+        }
     }
     let p = permute4_for(Backend::Portable);
     let portable = median_ticks(|| p(black_box(&mut st)));

@@ -67,7 +67,7 @@ struct PqsigLoaded {
     sks: Vec<SigningKey>,
     vks: Vec<VerifyingKey>,
     kg: Option<(SigningKey, VerifyingKey)>,
-    kg_bytes: Option<(Vec<u8>, Vec<u8>)>,
+    kg_bytes: Option<(zeroize::Zeroizing<Vec<u8>>, Vec<u8>)>,
     sig: Option<Vec<u8>>,
 }
 
@@ -79,12 +79,18 @@ impl Loaded for PqsigLoaded {
 
     #[inline]
     fn keygen(&mut self, fx: &Fixture, k: usize) {
-        let kp = mldsa::keygen_internal_on(fx.mldsa(), fx.seed32(k), self.backend).expect("keygen");
         match self.api {
-            Api::Object | Api::Expanded | Api::Prepared => self.kg = Some(kp),
+            Api::Object | Api::Expanded | Api::Prepared => {
+                let kp = mldsa::keygen_internal_on(fx.mldsa(), fx.seed32(k), self.backend);
+                self.kg = Some(kp.expect("keygen"));
+            }
+            // Straight to the encodings, as a caller that stores keys as bytes (and a C
+            // library's keypair call) gets them: no key objects, no NTT-domain caches.
             Api::Bytes => {
-                let (s, v) = kp;
-                self.kg_bytes = Some((s.to_expanded_bytes().to_vec(), v.to_bytes().to_vec()));
+                let (pk, sk) =
+                    mldsa::keygen_internal_bytes_on(fx.mldsa(), fx.seed32(k), self.backend)
+                        .expect("keygen");
+                self.kg_bytes = Some((sk, pk));
             }
         }
     }

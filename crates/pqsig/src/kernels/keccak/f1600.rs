@@ -4,9 +4,12 @@
 //! * [`keccak_f1600`]: portable, every target (and the reference for the others);
 //! * [`permute1_for`]: a backend's one-state permutation (avx512: `f1600_avx512`, the
 //!   AVX-512 round on one lane per xmm register; avx2: `f1600_avx2`, the state in seven
-//!   ymm registers; portable: [`keccak_f1600`]);
+//!   ymm registers; portable: [`keccak_f1600`]); on x86 the scalar code instead where it
+//!   measured faster at first use (`f1600_choice`);
 //! * [`keccak_f1600_active`]: the process-wide backend's, what the sponges use.
 
+#[cfg(target_arch = "x86_64")]
+use super::f1600_choice::{self as choice, Permute1Impl};
 use crate::kernels::select::{self, Backend};
 
 /// A one-state Keccak-f\[1600\] permutation.
@@ -26,21 +29,31 @@ pub fn permute1_for(b: Backend) -> Permute1 {
     }
 }
 
-/// Safe entry to the AVX2 permutation (`f1600_avx2`: the state in seven ymm registers).
-/// Only handed out by [`permute1_for`] after `Backend::Avx2.is_available()`, and by the
-/// AVX2 kernel tables (themselves handed out only after that check).
+/// Safe entry to the avx2 backend's one-state permutation: `f1600_avx2` (the state in
+/// seven ymm registers) or the scalar code, whichever measured faster on this CPU
+/// ([`f1600_choice`](super::f1600_choice)). Only handed out by [`permute1_for`] after
+/// `Backend::Avx2.is_available()`, and by the AVX2 kernel tables (themselves handed out
+/// only after that check).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn permute1_avx2(s: &mut [u64; 25]) {
+    if choice::chosen(Backend::Avx2) == Permute1Impl::Scalar {
+        return keccak_f1600(s);
+    }
     // SAFETY: reachable only through `permute1_for(Backend::Avx2)` and the AVX2 ML-DSA
     // kernel table, both after AVX2 detection.
     unsafe { super::f1600_avx2::keccak_f1600_avx2(s) }
 }
 
-/// Safe entry to the AVX-512 permutation; only handed out by [`permute1_for`] after
-/// `Backend::Avx512.is_available()` (AVX2 and AVX-512 F, VL, BW, DQ detected), and by
-/// the AVX-512 kernel tables (themselves handed out only after that check).
+/// Safe entry to the avx512 backend's one-state permutation: `f1600_avx512` or the
+/// scalar code, whichever measured faster ([`f1600_choice`](super::f1600_choice)). Only
+/// handed out by [`permute1_for`] after `Backend::Avx512.is_available()` (AVX2 and
+/// AVX-512 F, VL, BW, DQ detected), and by the AVX-512 kernel tables (themselves handed
+/// out only after that check).
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn permute1_avx512(s: &mut [u64; 25]) {
+    if choice::chosen(Backend::Avx512) == Permute1Impl::Scalar {
+        return keccak_f1600(s);
+    }
     // SAFETY: reachable only through `permute1_for(Backend::Avx512)` after the
     // availability check, so the CPU has AVX2, AVX-512F and AVX-512VL.
     unsafe { super::f1600_avx512::keccak_f1600_avx512(s) }

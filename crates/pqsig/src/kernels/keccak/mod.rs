@@ -2,7 +2,8 @@
 //!
 //! * [`f1600`] — Keccak-f\[1600\] on one state: the portable permutation, and the
 //!   backend's choice ([`f1600::permute1_for`]; avx512: `vpternlogq`/`vprolq` on one lane
-//!   per xmm register, `f1600_avx512`).
+//!   per xmm register, `f1600_avx512`; or the scalar code where it measures faster,
+//!   [`f1600_choice`]).
 //! * [`sponge`] — incremental SHAKE128 / SHAKE256 / SHA3-* over one state, permuted with
 //!   the process-wide backend's one-state permutation.
 //! * [`xn`] — `W` independent sponges advanced together (absorb and squeeze generic over
@@ -19,6 +20,7 @@ pub mod f1600;
 pub(crate) mod f1600_avx2;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod f1600_avx512;
+pub mod f1600_choice;
 pub mod sponge;
 pub mod x4;
 #[cfg(target_arch = "x86_64")]
