@@ -454,7 +454,7 @@ pub(super) fn expand_keys(
         let mut outs: Vec<&mut Poly> = a_group.iter_mut().collect();
         let f = |o: &mut [i32], b: &[u8]| (kern.rej_uniform)(o, b);
         sample::rejection::<{ crate::kernels::keccak::sponge::SHAKE128_RATE }, 5, false>(
-            kern, &refs, &mut outs, &f,
+            kern, &refs, &mut outs, &f, None,
         );
     }
     blocks

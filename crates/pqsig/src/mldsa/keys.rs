@@ -125,9 +125,19 @@ impl VerifyingKey {
         for (i, t) in t1.iter_mut().enumerate() {
             encode::unpack_t1(&pk[32 + 320 * i..32 + 320 * (i + 1)], t);
         }
+        // ExpandA with H(pk) riding in its spare lanes (`sample::expand_a_hashing`).
+        let mut a_hat = vec![Poly::default(); p.k * p.l];
         let mut tr = [0u8; 64];
-        sample::h256(kern, &[pk], &mut tr);
-        Ok(Self::assemble(ps, kern, pk.to_vec(), tr, &rho, t1, None))
+        sample::expand_a_hashing(kern, p, &rho, pk, &mut a_hat, &mut tr);
+        Ok(Self::assemble(
+            ps,
+            kern,
+            pk.to_vec(),
+            tr,
+            &rho,
+            t1,
+            Some(a_hat),
+        ))
     }
 
     /// Builds the key from its parts; `a_hat` is reused when the caller has it.

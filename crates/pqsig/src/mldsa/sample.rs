@@ -20,6 +20,7 @@ use super::params::Params;
 use crate::kernels::keccak::sponge::{Shake, Shake256, SHAKE128_RATE, SHAKE256_RATE};
 use crate::kernels::keccak::x4::ShakeX4;
 use crate::kernels::keccak::x8::ShakeX8;
+use crate::kernels::keccak::xn::Rider;
 use crate::kernels::mldsa::{Kernels, Poly, N};
 use crate::wipe::wipe;
 
@@ -32,7 +33,17 @@ trait ShakeLanes<const W: usize> {
     fn absorb(kern: &Kernels, seeds: [&[u8]; W]) -> Self;
     /// Squeezes `nblocks` blocks into each `out[j]` (length ≥ `nblocks · RATE`).
     fn squeeze(&mut self, out: [&mut [u8]; W], nblocks: usize);
+    /// [`Self::squeeze`] with `rider` (if any, and not done) carried in the last lane,
+    /// whose output the caller then ignores. The one-way sponge has no lane to spare:
+    /// [`rejection`] never gives it a rider.
+    fn squeeze_riding(&mut self, out: [&mut [u8]; W], nblocks: usize, rider: Option<&mut HRider>) {
+        debug_assert!(rider.is_none_or(|r| r.is_done()));
+        self.squeeze(out, nblocks);
+    }
 }
+
+/// H(pk) riding in ExpandA's spare lane ([`expand_a_hashing`]).
+pub(crate) type HRider<'a> = Rider<'a, SHAKE256_RATE>;
 
 impl<const RATE: usize> ShakeLanes<1> for Shake<RATE> {
     const RATE: usize = RATE;
@@ -54,6 +65,12 @@ impl<const RATE: usize> ShakeLanes<4> for ShakeX4<RATE> {
     fn squeeze(&mut self, out: [&mut [u8]; 4], nblocks: usize) {
         self.squeeze_blocks(out, nblocks);
     }
+    fn squeeze_riding(&mut self, out: [&mut [u8]; 4], nblocks: usize, rider: Option<&mut HRider>) {
+        match rider {
+            Some(r) if !r.is_done() => self.squeeze_blocks_around(out, nblocks, r),
+            _ => self.squeeze_blocks(out, nblocks),
+        }
+    }
 }
 
 impl<const RATE: usize> ShakeLanes<8> for ShakeX8<RATE> {
@@ -63,6 +80,12 @@ impl<const RATE: usize> ShakeLanes<8> for ShakeX8<RATE> {
     }
     fn squeeze(&mut self, out: [&mut [u8]; 8], nblocks: usize) {
         self.squeeze_blocks(out, nblocks);
+    }
+    fn squeeze_riding(&mut self, out: [&mut [u8]; 8], nblocks: usize, rider: Option<&mut HRider>) {
+        match rider {
+            Some(r) if !r.is_done() => self.squeeze_blocks_around(out, nblocks, r),
+            _ => self.squeeze_blocks(out, nblocks),
+        }
     }
 }
 
@@ -90,16 +113,23 @@ const BUF: usize = 5 * SHAKE128_RATE;
 /// up front, then one block at a time while some polynomial still needs samples.
 /// `SECRET`: the squeezed bytes are wiped afterwards (ExpandS); ExpandA's are public (its
 /// seed ρ is the public key's first field), so it skips the wipe.
+/// `rider`, if given and not done, rides in the sponge's last lane: the group then takes
+/// a sponge with a lane to spare (at most seven seeds).
 pub(crate) fn rejection<const RATE: usize, const FIRST: usize, const SECRET: bool>(
     kern: &Kernels,
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
     sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
+    rider: Option<&mut HRider>,
 ) {
-    match seeds.len() {
-        1 => rejection_lanes::<Shake<RATE>, 1, FIRST, SECRET>(kern, seeds, out, sampler),
-        2..=4 => rejection_lanes::<ShakeX4<RATE>, 4, FIRST, SECRET>(kern, seeds, out, sampler),
-        _ => rejection_lanes::<ShakeX8<RATE>, 8, FIRST, SECRET>(kern, seeds, out, sampler),
+    let rider = rider.filter(|r| !r.is_done());
+    debug_assert!(rider.is_none() || seeds.len() < 8);
+    match seeds.len() + rider.is_some() as usize {
+        1 => rejection_lanes::<Shake<RATE>, 1, FIRST, SECRET>(kern, seeds, out, sampler, rider),
+        2..=4 => {
+            rejection_lanes::<ShakeX4<RATE>, 4, FIRST, SECRET>(kern, seeds, out, sampler, rider)
+        }
+        _ => rejection_lanes::<ShakeX8<RATE>, 8, FIRST, SECRET>(kern, seeds, out, sampler, rider),
     }
 }
 
@@ -109,20 +139,29 @@ fn rejection_lanes<S: ShakeLanes<W>, const W: usize, const FIRST: usize, const S
     seeds: &[&[u8]],
     out: &mut [&mut Poly],
     sampler: &dyn Fn(&mut [i32], &[u8]) -> usize,
+    mut rider: Option<&mut HRider>,
 ) {
     let n = seeds.len();
     debug_assert!(out.len() == n && FIRST * S::RATE <= BUF);
     let mut st = S::absorb(kern, lanes(seeds));
     let mut bufs = [[0u8; BUF]; W];
     let first = FIRST * S::RATE;
-    st.squeeze(bufs.each_mut().map(|b| &mut b[..first]), FIRST);
+    st.squeeze_riding(
+        bufs.each_mut().map(|b| &mut b[..first]),
+        FIRST,
+        rider.as_deref_mut(),
+    );
     let mut ctr = [0usize; W];
     for j in 0..n {
         ctr[j] = sampler(&mut out[j].coeffs[..], &bufs[j][..first]);
     }
     // Rare: more output needed. Declassified: how many blocks a lane consumed.
     while ctr[..n].iter().any(|&c| c < N) {
-        st.squeeze(bufs.each_mut().map(|b| &mut b[..S::RATE]), 1);
+        st.squeeze_riding(
+            bufs.each_mut().map(|b| &mut b[..S::RATE]),
+            1,
+            rider.as_deref_mut(),
+        );
         for j in 0..n {
             if ctr[j] < N {
                 ctr[j] += sampler(&mut out[j].coeffs[ctr[j]..], &bufs[j][..S::RATE]);
@@ -137,12 +176,47 @@ fn rejection_lanes<S: ShakeLanes<W>, const W: usize, const FIRST: usize, const S
 
 /// ExpandA: `a[i·l + j] = RejNTTPoly(ρ ‖ j ‖ i)`, up to eight polynomials per group.
 pub fn expand_a(kern: &Kernels, p: &Params, rho: &[u8; 32], a: &mut [Poly]) {
+    expand_a_riding(kern, p, rho, a, None);
+}
+
+/// ExpandA and tr = H(pk, 64) together, for decoding a public key: H(pk) rides in the
+/// last lane of ExpandA's groups (seven polynomials and H(pk) per eight-way group until
+/// its 10 / 15 / 20 blocks are in; what the groups leave is finished one-way). On
+/// avx512 that replaces 10–20 one-way permutations by one more group at most.
+pub fn expand_a_hashing(
+    kern: &Kernels,
+    p: &Params,
+    rho: &[u8; 32],
+    pk: &[u8],
+    a: &mut [Poly],
+    tr: &mut [u8; 64],
+) {
+    let mut rider = HRider::new(pk);
+    expand_a_riding(kern, p, rho, a, Some(&mut rider));
+    rider.finish(kern.permute1);
+    for (o, w) in tr.chunks_exact_mut(8).zip(rider.output()) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+fn expand_a_riding(
+    kern: &Kernels,
+    p: &Params,
+    rho: &[u8; 32],
+    a: &mut [Poly],
+    mut rider: Option<&mut HRider>,
+) {
     let total = p.k * p.l;
     debug_assert_eq!(a.len(), total);
     let mut seeds = [[0u8; 34]; 8];
     let mut start = 0;
     while start < total {
-        let cnt = group_len(kern, total - start);
+        let riding = rider.as_ref().is_some_and(|r| !r.is_done());
+        let cnt = if riding {
+            (total - start).min(7)
+        } else {
+            group_len(kern, total - start)
+        };
         for (t, seed) in seeds[..cnt].iter_mut().enumerate() {
             let idx = start + t;
             seed[..32].copy_from_slice(rho);
@@ -151,7 +225,13 @@ pub fn expand_a(kern: &Kernels, p: &Params, rho: &[u8; 32], a: &mut [Poly]) {
         }
         let seed_refs = seeds.each_ref().map(|s| &s[..]);
         let mut outs: alloc::vec::Vec<&mut Poly> = a[start..start + cnt].iter_mut().collect();
-        rejection::<SHAKE128_RATE, 5, false>(kern, &seed_refs[..cnt], &mut outs, &kern.rej_uniform);
+        rejection::<SHAKE128_RATE, 5, false>(
+            kern,
+            &seed_refs[..cnt],
+            &mut outs,
+            &kern.rej_uniform,
+            rider.as_deref_mut(),
+        );
         start += cnt;
     }
 }
@@ -184,7 +264,7 @@ pub fn expand_s(
             .take(cnt)
             .collect();
         // η = 2 needs 136 bytes on average for 256 samples, η = 4 about 227: two blocks.
-        rejection::<SHAKE256_RATE, 2, true>(kern, &seed_refs[..cnt], &mut outs, &sampler);
+        rejection::<SHAKE256_RATE, 2, true>(kern, &seed_refs[..cnt], &mut outs, &sampler, None);
         start += cnt;
     }
     wipe(&mut seeds, [[0u8; 66]; 8]);
@@ -390,6 +470,21 @@ mod tests {
                             let want = one::<SHAKE128_RATE>(&seed, &port.rej_uniform);
                             assert_eq!(got, &want, "ExpandA {what} poly {idx}");
                         }
+
+                        // The same with H(pk) riding along, for public keys of lengths
+                        // around block boundaries and the three real ones.
+                        let lens = [0, 1, 135, 136, 137, 271, 272, 1312, 1952, 2592];
+                        let pk: alloc::vec::Vec<u8> = (0..lens[(k * 9 + l) % lens.len()])
+                            .map(|i| (i * 31 + k + l) as u8)
+                            .collect();
+                        let (mut a2, mut tr) = (vec![Poly::default(); k * l], [0u8; 64]);
+                        expand_a_hashing(&kern, &p, &rho, &pk, &mut a2, &mut tr);
+                        assert_eq!(a2, a, "ExpandA riding {what}");
+                        let mut want = [0u8; 64];
+                        let mut h = Shake256::new();
+                        h.absorb(&pk);
+                        h.squeeze(&mut want);
+                        assert_eq!(tr, want, "H(pk) riding {what}, |pk| {}", pk.len());
 
                         let (mut s1, mut s2) = (vec![Poly::default(); l], vec![Poly::default(); k]);
                         expand_s(&kern, &p, &rho64, &mut s1, &mut s2);

@@ -107,16 +107,136 @@ impl<const W: usize, const RATE: usize> ShakeXN<W, RATE> {
     }
 
     /// Squeezes `nblocks` blocks into each output (each `out[j].len() >= nblocks*RATE`).
-    pub fn squeeze_blocks(&mut self, mut out: [&mut [u8]; W], nblocks: usize) {
+    pub fn squeeze_blocks(&mut self, out: [&mut [u8]; W], nblocks: usize) {
+        self.squeeze_blocks_around(out, nblocks, &mut ());
+    }
+
+    /// [`Self::squeeze_blocks`] with `around` called before and after each permutation
+    /// (a [`Rider`] carries another sponge in a lane whose output the caller ignores).
+    pub(crate) fn squeeze_blocks_around(
+        &mut self,
+        mut out: [&mut [u8]; W],
+        nblocks: usize,
+        around: &mut impl AroundPermute<W>,
+    ) {
         for blk in 0..nblocks {
             // The first permutation after absorbing is deferred to here.
+            around.before(&mut self.st);
             (self.permute)(&mut self.st);
+            around.after(&self.st);
             for (j, o) in out.iter_mut().enumerate() {
                 let o = &mut o[blk * RATE..(blk + 1) * RATE];
                 for (c, lane) in o.chunks_exact_mut(8).zip(self.st.s.iter()) {
                     c.copy_from_slice(&lane[j].to_le_bytes());
                 }
             }
+        }
+    }
+}
+
+/// Work on a multi-way state around each of its permutations.
+pub(crate) trait AroundPermute<const W: usize> {
+    /// Called just before a permutation.
+    fn before(&mut self, st: &mut StateXN<W>);
+    /// Called just after it.
+    fn after(&mut self, st: &StateXN<W>);
+}
+
+/// Nothing around the permutations.
+impl<const W: usize> AroundPermute<W> for () {
+    #[inline(always)]
+    fn before(&mut self, _: &mut StateXN<W>) {}
+    #[inline(always)]
+    fn after(&mut self, _: &StateXN<W>) {}
+}
+
+/// A one-way SHAKE sponge (rate `RATE`) over a public input of any length, absorbed one
+/// block per permutation of a multi-way sponge in whose last lane it rides: the
+/// multi-way squeezes of a group that leaves that lane unused hash it for free. ML-DSA
+/// decodes a public key this way, H(pk) riding in ExpandA's spare lanes (10–20 blocks
+/// that would otherwise be as many one-way permutations).
+///
+/// Before each permutation the next block (the last one padded, 0x1F … 0x80) is XORed
+/// into the rider's own state, which is copied into the lane; after it the lane is
+/// copied back. Once all `len / RATE + 1` blocks are in, the lane is left alone and its
+/// further output is garbage the caller ignores; [`Rider::output`] is the first squeezed
+/// block. [`Rider::finish`] runs what is left one-way, for when the groups run out first.
+pub(crate) struct Rider<'a, const RATE: usize> {
+    state: [u64; 25],
+    data: &'a [u8],
+    done: usize,
+}
+
+impl<'a, const RATE: usize> Rider<'a, RATE> {
+    pub(crate) fn new(data: &'a [u8]) -> Self {
+        Rider {
+            state: [0; 25],
+            data,
+            done: 0,
+        }
+    }
+
+    /// Whether every block has been absorbed and permuted.
+    pub(crate) fn is_done(&self) -> bool {
+        self.done == self.data.len() / RATE + 1
+    }
+
+    /// XORs the next block into the state (the final one padded).
+    fn absorb_next(&mut self) {
+        let off = self.done * RATE;
+        let rest = &self.data[off..];
+        if rest.len() >= RATE {
+            for (w, c) in self.state.iter_mut().zip(rest[..RATE].chunks_exact(8)) {
+                *w ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+            }
+            return;
+        }
+        let k = rest.len();
+        let words = rest.chunks_exact(8);
+        let tail = words.remainder();
+        for (w, c) in self.state.iter_mut().zip(words) {
+            *w ^= u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+        }
+        let mut last = [0u8; 8];
+        last[..tail.len()].copy_from_slice(tail);
+        self.state[k / 8] ^= u64::from_le_bytes(last) ^ (0x1F << (8 * (k % 8)));
+        self.state[(RATE - 1) / 8] ^= 0x80 << (8 * ((RATE - 1) % 8));
+    }
+
+    /// Absorbs and permutes whatever is left with the one-way permutation `permute1`.
+    pub(crate) fn finish(&mut self, permute1: super::f1600::Permute1) {
+        while !self.is_done() {
+            self.absorb_next();
+            permute1(&mut self.state);
+            self.done += 1;
+        }
+    }
+
+    /// The first output block (`RATE / 8` little-endian words); meaningful once
+    /// [`Self::is_done`].
+    pub(crate) fn output(&self) -> &[u64] {
+        debug_assert!(self.is_done());
+        &self.state[..RATE / 8]
+    }
+}
+
+impl<const W: usize, const RATE: usize> AroundPermute<W> for Rider<'_, RATE> {
+    #[inline]
+    fn before(&mut self, st: &mut StateXN<W>) {
+        if !self.is_done() {
+            self.absorb_next();
+            for (lane, w) in st.s.iter_mut().zip(self.state.iter()) {
+                lane[W - 1] = *w;
+            }
+        }
+    }
+    #[inline]
+    fn after(&mut self, st: &StateXN<W>) {
+        if !self.is_done() {
+            for (w, lane) in self.state.iter_mut().zip(st.s.iter()) {
+                *w = lane[W - 1];
+            }
+            self.done += 1;
         }
     }
 }
