@@ -237,7 +237,7 @@ pub(super) fn unpack_sigs(
         }
         let mut off = p.ctilde_len;
         for zi in z[i * l..(i + 1) * l].iter_mut() {
-            encode::unpack_z(&sig[off..off + zb], p.gamma1, p.z_bits(), zi);
+            (kern.unpack_z)(&sig[off..off + zb], p.gamma1, p.z_bits(), zi);
             off += zb;
         }
         if !encode::unpack_hint(&sig[off..], p.omega, &mut h[i * k..(i + 1) * k]) {

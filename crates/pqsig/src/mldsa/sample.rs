@@ -15,13 +15,13 @@
 //! ExpandS (k + l = 8 / 11 / 15) 8 / 8+3 / 8+7, ExpandMask (l = 4 / 5 / 7) 4 / 5 or 4+1 /
 //! 7.
 
-use super::encode;
 use super::params::Params;
 use crate::kernels::keccak::sponge::{Shake, Shake256, SHAKE128_RATE, SHAKE256_RATE};
 use crate::kernels::keccak::x4::ShakeX4;
 use crate::kernels::keccak::x8::ShakeX8;
 use crate::kernels::keccak::xn::Rider;
 use crate::kernels::mldsa::{Kernels, Poly, N};
+use crate::kernels::select::Backend;
 use crate::wipe::wipe;
 
 /// `W` SHAKE streams (rate [`Self::RATE`]) absorbed together and squeezed block by block:
@@ -191,6 +191,10 @@ pub fn expand_a_hashing(
     a: &mut [Poly],
     tr: &mut [u8; 64],
 ) {
+    if !lanes_are_free(kern) {
+        expand_a(kern, p, rho, a);
+        return h256(kern, &[pk], tr);
+    }
     let mut rider = HRider::new(pk);
     expand_a_riding(kern, p, rho, a, Some(&mut rider));
     rider.finish(kern.permute1);
@@ -273,6 +277,72 @@ pub fn expand_s(
 /// ExpandMask: `y[r] = BitUnpack(SHAKE256(ρ'' ‖ (κ + r)_le16), γ1 − 1, γ1)`, grouped like
 /// ExpandA and ExpandS.
 pub fn expand_mask(kern: &Kernels, p: &Params, rho_pp: &[u8; 64], kappa: u16, y: &mut [Poly]) {
+    expand_mask_riding(kern, p, rho_pp, kappa, y, None);
+}
+
+/// ExpandMask and `out` = H(`hin`) together: the signing loop hashes c̃ = H(μ ‖ w1) of
+/// one iteration while it expands the next iteration's y (7–9 blocks riding in the
+/// spare lane of ExpandMask's group, the rest one-way). The rider takes a lane only
+/// where that costs no more permutation work: where the group's sponge has a spare lane
+/// anyway, or the eight-way permutation is native (avx512: eight states cost about what
+/// four do).
+pub fn expand_mask_hashing(
+    kern: &Kernels,
+    p: &Params,
+    rho_pp: &[u8; 64],
+    kappa: u16,
+    y: &mut [Poly],
+    hin: &[u8],
+    out: &mut [u8],
+) {
+    debug_assert!(out.len() <= SHAKE256_RATE);
+    let mut rider = HRider::new(hin);
+    expand_mask_riding(kern, p, rho_pp, kappa, y, Some(&mut rider));
+    rider.finish(kern.permute1);
+    let mut block = [0u8; SHAKE256_RATE];
+    for (o, w) in block.chunks_exact_mut(8).zip(rider.output()) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+    out.copy_from_slice(&block[..out.len()]);
+    wipe(&mut block, [0u8; SHAKE256_RATE]);
+}
+
+/// Whether a group of ExpandMask gives a rider a lane at no extra permutation work (the
+/// test [`expand_mask_riding`] applies): with a native eight-way permutation (avx512)
+/// always, elsewhere where a group leaves a lane of its sponge spare (ML-DSA-87's seven).
+pub(crate) fn mask_rides(kern: &Kernels, p: &Params) -> bool {
+    let mut start = 0;
+    while start < p.l {
+        let cnt = group_len(kern, p.l - start);
+        if group_has_spare_lane(kern, cnt) {
+            return true;
+        }
+        start += cnt;
+    }
+    false
+}
+
+/// Whether a group of `cnt` streams can take a rider without a wider sponge than it
+/// would use alone (or the wider one costs no more: native eight-way).
+fn group_has_spare_lane(kern: &Kernels, cnt: usize) -> bool {
+    lanes_are_free(kern) && (!matches!(cnt, 1 | 4 | 8) || (kern.permute8_native && cnt < 8))
+}
+
+/// Whether the multi-way permutations are vector kernels, so that a lane costs nothing
+/// by itself (avx2, avx512). Portable ones are one scalar permutation per lane: there a
+/// rider saves nothing over hashing one-way, and can cost a wider group.
+fn lanes_are_free(kern: &Kernels) -> bool {
+    matches!(kern.backend, Backend::Avx2 | Backend::Avx512)
+}
+
+fn expand_mask_riding(
+    kern: &Kernels,
+    p: &Params,
+    rho_pp: &[u8; 64],
+    kappa: u16,
+    y: &mut [Poly],
+    mut rider: Option<&mut HRider>,
+) {
     let mut seeds = [[0u8; 66]; 8];
     let mut start = 0;
     while start < p.l {
@@ -284,31 +354,36 @@ pub fn expand_mask(kern: &Kernels, p: &Params, rho_pp: &[u8; 64], kappa: u16, y:
         }
         let seed_refs = seeds.each_ref().map(|s| &s[..]);
         let (group, out) = (&seed_refs[..cnt], &mut y[start..start + cnt]);
-        match cnt {
-            1 => mask_lanes::<Shake<SHAKE256_RATE>, 1>(kern, p, group, out),
-            2..=4 => mask_lanes::<ShakeX4<SHAKE256_RATE>, 4>(kern, p, group, out),
-            _ => mask_lanes::<ShakeX8<SHAKE256_RATE>, 8>(kern, p, group, out),
+        let spare = group_has_spare_lane(kern, cnt);
+        let r = rider.as_deref_mut().filter(|r| spare && !r.is_done());
+        match cnt + r.is_some() as usize {
+            1 => mask_lanes::<Shake<SHAKE256_RATE>, 1>(kern, p, group, out, None),
+            2..=4 => mask_lanes::<ShakeX4<SHAKE256_RATE>, 4>(kern, p, group, out, r),
+            _ => mask_lanes::<ShakeX8<SHAKE256_RATE>, 8>(kern, p, group, out, r),
         }
         start += cnt;
     }
     wipe(&mut seeds, [[0u8; 66]; 8]);
 }
 
-/// [`expand_mask`] for one group of 1 to `W` polynomials on a `W`-way SHAKE256.
+/// [`expand_mask`] for one group of 1 to `W` polynomials on a `W`-way SHAKE256, with
+/// `rider` in the last lane if given (then at most `W − 1` polynomials).
 fn mask_lanes<S: ShakeLanes<W>, const W: usize>(
     kern: &Kernels,
     p: &Params,
     seeds: &[&[u8]],
     y: &mut [Poly],
+    rider: Option<&mut HRider>,
 ) {
     // Five blocks (680 bytes) cover the 576 or 640 bytes of one packed y.
     const BLOCKS: usize = 5;
     debug_assert!(y.len() == seeds.len() && p.z_bytes() <= BLOCKS * SHAKE256_RATE);
+    debug_assert!(rider.is_none() || seeds.len() < W);
     let mut st = S::absorb(kern, lanes(seeds));
     let mut bufs = [[0u8; BLOCKS * SHAKE256_RATE]; W];
-    st.squeeze(bufs.each_mut().map(|b| &mut b[..]), BLOCKS);
+    st.squeeze_riding(bufs.each_mut().map(|b| &mut b[..]), BLOCKS, rider);
     for (b, y) in bufs.iter().zip(y.iter_mut()) {
-        encode::unpack_z(&b[..p.z_bytes()], p.gamma1, p.z_bits(), y);
+        (kern.unpack_z)(&b[..p.z_bytes()], p.gamma1, p.z_bits(), y);
     }
     wipe(&mut bufs, [[0u8; BLOCKS * SHAKE256_RATE]; W]);
 }
@@ -418,6 +493,7 @@ mod tests {
     use super::*;
     use crate::kernels::mldsa::kernels;
     use crate::kernels::select::Backend;
+    use crate::mldsa::encode;
     use crate::mldsa::params::ParamSet;
     use alloc::vec;
 
@@ -512,6 +588,19 @@ mod tests {
                             encode::unpack_z(&buf, p.gamma1, p.z_bits(), &mut want);
                             assert_eq!(got, &want, "ExpandMask {what} poly {r}");
                         }
+
+                        // The same with a hash riding along (the signing loop's c̃).
+                        let hin: alloc::vec::Vec<u8> = (0..lens[(k * 7 + l) % lens.len()])
+                            .map(|i| (i * 17 + k) as u8)
+                            .collect();
+                        let (mut y2, mut ct) = (vec![Poly::default(); l], [0u8; 48]);
+                        expand_mask_hashing(&kern, &p, &rho64, kappa, &mut y2, &hin, &mut ct);
+                        assert_eq!(y2, y, "ExpandMask riding {what}");
+                        let mut want = [0u8; 48];
+                        let mut h = Shake256::new();
+                        h.absorb(&hin);
+                        h.squeeze(&mut want);
+                        assert_eq!(ct, want, "c̃ riding {what}, |in| {}", hin.len());
                     }
                 }
             }

@@ -29,7 +29,10 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
     let mut rho_pp = Zeroizing::new([0u8; 64]);
     sample::h256(kern, &[&sk.key[..], rnd, mu], &mut rho_pp[..]);
 
-    let mut y = [Poly::default(); L_MAX];
+    // y of this iteration and of the next one: the next one's ExpandMask runs while c̃ is
+    // hashed (`sample::expand_mask_hashing`), so `cur` alternates between the two.
+    let mut ys = [[Poly::default(); L_MAX]; 2];
+    let mut cur = 0;
     let mut w0 = [Poly::default(); K_MAX];
     let mut h = [Poly::default(); K_MAX];
     // The polynomials the transforms run on (z, w1, c, tmp): in memory a process-wide
@@ -45,19 +48,38 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
     let (w1, rest) = rest.split_at_mut(k);
     let (tmp, rest) = rest.split_at_mut(k);
     let c = &mut rest[0];
-    let mut w1_bytes = [0u8; K_MAX * 192];
+    // μ ‖ w1Encode(w1), the input of c̃.
+    let mut hin = [0u8; 64 + K_MAX * 192];
+    hin[..64].copy_from_slice(mu);
     let w1b = p.w1_bytes();
     let mut ctilde = [0u8; 64];
     let ct = &mut ctilde[..p.ctilde_len];
     let mut kappa: u16 = 0;
+    // Where ExpandMask's groups have a lane for c̃'s hash to ride in at no extra
+    // permutation work, each iteration expands the next one's y while hashing (one
+    // ExpandMask wasted on the last iteration); elsewhere y is expanded when needed.
+    let ride = sample::mask_rides(kern, p);
+    if ride {
+        sample::expand_mask(kern, p, &rho_pp, kappa, &mut ys[0][..l]);
+        kappa = kappa.wrapping_add(l as u16);
+    }
 
     let sig = loop {
-        let y = &mut y[..l];
+        let (ys0, ys1) = ys.split_at_mut(1);
+        let (y, y_next) = if cur == 0 {
+            (&mut ys0[0][..l], &mut ys1[0][..l])
+        } else {
+            (&mut ys1[0][..l], &mut ys0[0][..l])
+        };
+        if ride {
+            cur ^= 1;
+        } else {
+            sample::expand_mask(kern, p, &rho_pp, kappa, y);
+            kappa = kappa.wrapping_add(l as u16);
+        }
         let (w0, h) = (&mut w0[..k], &mut h[..k]);
 
-        // y = ExpandMask(ρ'', κ); w = A·y
-        sample::expand_mask(kern, p, &rho_pp, kappa, y);
-        kappa = kappa.wrapping_add(l as u16);
+        // y = ExpandMask(ρ'', κ) (made by the previous iteration where riding); w = A·y
         z.copy_from_slice(y);
         (kern.ntt)(z);
         (kern.matvec_montgomery)(w1, &sk.a_hat, z);
@@ -67,9 +89,16 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
         // (w1, w0) = Decompose(w); c̃ = H(μ ‖ w1Encode(w1))
         (kern.decompose)(p.gamma2, w1, w0);
         for (i, w) in w1.iter().enumerate() {
-            encode::pack_w1(w, p.w1_bits(), &mut w1_bytes[i * w1b..(i + 1) * w1b]);
+            encode::pack_w1(w, p.w1_bits(), &mut hin[64 + i * w1b..64 + (i + 1) * w1b]);
         }
-        sample::h256(kern, &[mu, &w1_bytes[..k * w1b]], ct);
+        // c̃ = H(μ ‖ w1Encode(w1)), where riding while the next iteration's y is expanded.
+        let hin = &hin[..64 + k * w1b];
+        if ride {
+            sample::expand_mask_hashing(kern, p, &rho_pp, kappa, y_next, hin, ct);
+            kappa = kappa.wrapping_add(l as u16);
+        } else {
+            sample::h256(kern, &[hin], ct);
+        }
         // c̃ (so c) is public, rejected iterations included: a hash of w1 (declassification).
         crate::ct::public_mut(&mut ct[..]);
         sample::sample_in_ball(kern, p, ct, c);
@@ -121,9 +150,11 @@ pub(crate) fn sign_mu(sk: &SigningKey, mu: &[u8; 64], rnd: &[u8; 32]) -> Vec<u8>
     };
 
     // A lent workspace is wiped by the device when the loan ends (`lent` dropped).
-    for v in [&mut y[..], &mut own[..], &mut w0[..]] {
+    ys.iter_mut().flatten().for_each(Zeroize::zeroize);
+    for v in [&mut own[..], &mut w0[..]] {
         v.iter_mut().for_each(Zeroize::zeroize);
     }
+    hin.zeroize();
     drop(lent);
     sig
 }

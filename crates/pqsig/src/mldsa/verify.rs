@@ -29,7 +29,7 @@ pub(crate) fn verify_mu(vk: &VerifyingKey, mu: &[u8; 64], sig: &[u8]) -> Result<
     let zb = p.z_bytes();
     let mut off = p.ctilde_len;
     for zi in z.iter_mut() {
-        encode::unpack_z(&sig[off..off + zb], p.gamma1, p.z_bits(), zi);
+        (kern.unpack_z)(&sig[off..off + zb], p.gamma1, p.z_bits(), zi);
         off += zb;
     }
     if !encode::unpack_hint(&sig[off..], p.omega, h) {

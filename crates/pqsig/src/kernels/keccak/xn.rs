@@ -220,6 +220,13 @@ impl<'a, const RATE: usize> Rider<'a, RATE> {
     }
 }
 
+/// The rider may hash secret-dependent input (the signing loop's w1): wiped like a sponge.
+impl<const RATE: usize> Drop for Rider<'_, RATE> {
+    fn drop(&mut self) {
+        self.state.zeroize();
+    }
+}
+
 impl<const W: usize, const RATE: usize> AroundPermute<W> for Rider<'_, RATE> {
     #[inline]
     fn before(&mut self, st: &mut StateXN<W>) {

@@ -105,6 +105,8 @@ pub struct Kernels {
     pub sub: fn(out: &mut [Poly], a: &[Poly]),
     /// `a ← a · 2^d`.
     pub shiftl: fn(&mut [Poly]),
+    /// BitUnpack of z (`bits` 18 or 20, `inp.len() == 32 · bits`): `p[i] = γ1 − field i`.
+    pub unpack_z: fn(inp: &[u8], gamma1: i32, bits: usize, p: &mut Poly),
     /// One-state Keccak-f\[1600\] (the single SHAKE streams: tr, μ, ρ′, c̃, SampleInBall).
     pub permute1: Permute1,
     /// Four-way Keccak-f\[1600\].

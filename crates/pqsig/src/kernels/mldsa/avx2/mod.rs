@@ -4,12 +4,13 @@
 //!
 //! Files mirror the portable backend: `ntt` (NTT, inverse NTT, pointwise and matrix
 //! products), `arith` (reduce32, caddq, add, sub, shiftl), `rounding` (power2round,
-//! decompose, hints, norm check), `sample` (rejection samplers).
+//! decompose, hints, norm check), `sample` (rejection samplers), `unpack` (BitUnpack of z).
 
 pub(crate) mod arith;
 pub(crate) mod ntt;
 pub(crate) mod rounding;
 pub(crate) mod sample;
+pub(crate) mod unpack;
 
 use super::Kernels;
 use crate::kernels::keccak::x4_avx2::{permute4_avx2, permute8_avx2};
@@ -34,6 +35,7 @@ pub(crate) const TABLE: Kernels = Kernels {
     add: arith::add,
     sub: arith::sub,
     shiftl: arith::shiftl,
+    unpack_z: unpack::unpack_z,
     permute1: crate::kernels::keccak::f1600::permute1_avx2,
     permute4: permute4_avx2,
     permute8: permute8_avx2,

@@ -28,6 +28,7 @@ pub static KERNELS: Kernels = Kernels {
     add,
     sub,
     shiftl,
+    unpack_z: crate::mldsa::encode::unpack_z,
     permute1: crate::kernels::keccak::f1600::keccak_f1600,
     permute4: permute4_portable,
     permute8: permute8_portable,
