@@ -15,12 +15,18 @@ fn pack_with<const BITS: usize>(p: &Poly, out: &mut [u8], f: impl Fn(i32) -> u32
     let gb = g * BITS / 8;
     debug_assert_eq!(out.len(), 32 * BITS);
     for (cs, o) in p.coeffs.chunks_exact(g).zip(out.chunks_exact_mut(gb)) {
-        let mut acc: u128 = 0;
-        for (i, &c) in cs.iter().enumerate() {
-            acc |= (f(c) as u128) << (i * BITS);
-        }
-        o.copy_from_slice(&acc.to_le_bytes()[..gb]);
+        pack_group::<BITS>(cs, o, &f);
     }
+}
+
+/// One group of [`pack_with`]: `cs` (4 or 8 coefficients) into `o` (their bytes).
+#[inline(always)]
+fn pack_group<const BITS: usize>(cs: &[i32], o: &mut [u8], f: &impl Fn(i32) -> u32) {
+    let mut acc: u128 = 0;
+    for (i, &c) in cs.iter().enumerate() {
+        acc |= (f(c) as u128) << (i * BITS);
+    }
+    o.copy_from_slice(&acc.to_le_bytes()[..o.len()]);
 }
 
 /// Unpacks 256 BITS-bit fields from `inp` (32·BITS bytes), mapping each with `f`.
@@ -164,17 +170,108 @@ pub fn encode_sk(
     out[..32].copy_from_slice(rho);
     out[32..64].copy_from_slice(key);
     out[64..128].copy_from_slice(tr);
-    let eb = p.eta_bytes();
-    let mut off = 128;
-    for s in s1.iter().chain(s2.iter()) {
-        pack_eta(s, p.eta, &mut out[off..off + eb]);
-        off += eb;
-    }
-    for t in t0.iter() {
-        pack_t0(t, &mut out[off..off + 416]);
-        off += 416;
-    }
+    SkPacker::new(p, s1, s2, t0, &mut out[128..]).finish();
     out
+}
+
+/// skEncode's packed fields (s1 ‖ s2 at η, then t0), one group of coefficients at a time:
+/// key generation packs them in the idle cycles of H(pk)'s permutations
+/// (`kernels::mldsa::avx512::hash_pack`), [`encode_sk`] all at once. A group is 8
+/// coefficients (3-bit η, 13-bit t0) or 4 (4-bit η); the control flow depends only on
+/// the group counter.
+pub(crate) struct SkPacker<'a> {
+    eta: i32,
+    /// s1 ‖ s2, then t0.
+    s: [&'a [Poly]; 3],
+    out: &'a mut [u8],
+    next: usize,
+}
+
+impl<'a> SkPacker<'a> {
+    /// `out` is the secret key after ρ, K and tr: `(l + k) · eta_bytes + k · 416` bytes.
+    pub(crate) fn new(
+        p: &crate::mldsa::Params,
+        s1: &'a [Poly],
+        s2: &'a [Poly],
+        t0: &'a [Poly],
+        out: &'a mut [u8],
+    ) -> Self {
+        debug_assert_eq!(
+            out.len(),
+            (s1.len() + s2.len()) * p.eta_bytes() + t0.len() * 416
+        );
+        SkPacker {
+            eta: p.eta,
+            s: [s1, s2, t0],
+            out,
+            next: 0,
+        }
+    }
+
+    /// Groups of one η polynomial: 32 (3 bits, 8 coefficients) or 64 (4 bits, 4).
+    fn eta_groups(&self) -> usize {
+        if self.eta == 2 {
+            32
+        } else {
+            64
+        }
+    }
+
+    /// Bytes of one η polynomial (256 · 3 or 4 bits).
+    fn eta_bytes(&self) -> usize {
+        if self.eta == 2 {
+            96
+        } else {
+            128
+        }
+    }
+
+    fn total(&self) -> usize {
+        (self.s[0].len() + self.s[1].len()) * self.eta_groups() + self.s[2].len() * 32
+    }
+
+    /// Packs the next group, if any is left.
+    #[inline(always)]
+    pub(crate) fn step(&mut self) {
+        let eg = self.eta_groups();
+        let n_eta = (self.s[0].len() + self.s[1].len()) * eg;
+        let i = self.next;
+        if i < n_eta {
+            let (poly, grp) = (i / eg, i % eg);
+            let l = self.s[0].len();
+            let src = if poly < l {
+                &self.s[0][poly]
+            } else {
+                &self.s[1][poly - l]
+            };
+            let eta = self.eta;
+            if eta == 2 {
+                let o = &mut self.out[poly * 96 + grp * 3..][..3]; // η = 2: 96 bytes
+                pack_group::<3>(&src.coeffs[grp * 8..][..8], o, &|c| (eta - c) as u32);
+            } else {
+                let o = &mut self.out[poly * 128 + grp * 2..][..2];
+                pack_group::<4>(&src.coeffs[grp * 4..][..4], o, &|c| (eta - c) as u32);
+            }
+        } else if i < self.total() {
+            let j = i - n_eta;
+            let (poly, grp) = (j / 32, j % 32);
+            let base = (self.s[0].len() + self.s[1].len()) * self.eta_bytes();
+            let o = &mut self.out[base + poly * 416 + grp * 13..][..13];
+            pack_group::<13>(&self.s[2][poly].coeffs[grp * 8..][..8], o, &|c| {
+                ((1 << 12) - c) as u32
+            });
+        } else {
+            return;
+        }
+        self.next += 1;
+    }
+
+    /// Packs every group left.
+    pub(crate) fn finish(mut self) {
+        while self.next < self.total() {
+            self.step();
+        }
+    }
 }
 
 #[cfg(test)]

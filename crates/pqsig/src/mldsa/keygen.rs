@@ -34,7 +34,9 @@ impl Drop for Parts {
 /// Algorithm 6: (ρ, ρ′, K) = H(ξ ‖ k ‖ l), Â = ExpandA(ρ), (s1, s2) = ExpandS(ρ′),
 /// t = NTT⁻¹(Â ∘ NTT(s1)) + s2, (t1, t0) = Power2Round(t), pk = pkEncode(ρ, t1),
 /// tr = H(pk).
-fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
+/// With `hash_tr` false, tr is left zero for the caller to hash (the bytes path fuses it
+/// with packing the secret key).
+fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32], hash_tr: bool) -> Parts {
     let mut expanded = Zeroizing::new([0u8; 128]);
     sample::h256(kern, &[xi, &[p.k as u8, p.l as u8]], &mut expanded[..]);
     // ρ is the public key's first field (declassification, docs/ARCHITECTURE.md).
@@ -50,7 +52,7 @@ fn compute(p: &Params, kern: &Kernels, xi: &[u8; 32]) -> Parts {
     sample::expand_s(kern, p, &rho_prime, &mut s1, &mut s2);
     let s1_hat = ntt_copy(kern, &s1);
 
-    let PublicParts { t1, t0, pk, tr } = public_parts(kern, p, &rho, &a_hat, &s1_hat, &s2);
+    let PublicParts { t1, t0, pk, tr } = public_parts(kern, p, &rho, &a_hat, &s1_hat, &s2, hash_tr);
     Parts {
         rho,
         key,
@@ -82,6 +84,7 @@ pub(crate) fn public_parts(
     a_hat: &[Poly],
     s1_hat: &[Poly],
     s2: &[Poly],
+    hash_tr: bool,
 ) -> PublicParts {
     let mut t1 = vec![Poly::default(); p.k];
     let mut t0 = vec![Poly::default(); p.k];
@@ -99,7 +102,9 @@ pub(crate) fn public_parts(
         encode::pack_t1(t, &mut pk[32 + 320 * i..32 + 320 * (i + 1)]);
     }
     let mut tr = [0u8; 64];
-    sample::h256(kern, &[&pk], &mut tr);
+    if hash_tr {
+        sample::h256(kern, &[&pk], &mut tr);
+    }
     PublicParts { t1, t0, pk, tr }
 }
 
@@ -110,7 +115,7 @@ pub(crate) fn keygen_internal(
     xi: &[u8; 32],
 ) -> (SigningKey, VerifyingKey) {
     let p = ps.params();
-    let mut parts = compute(p, kern, xi);
+    let mut parts = compute(p, kern, xi, true);
     let vk = VerifyingKey::assemble(
         ps,
         kern,
@@ -148,9 +153,24 @@ pub(crate) fn keygen_internal_bytes(
     xi: &[u8; 32],
 ) -> (Vec<u8>, Zeroizing<Vec<u8>>) {
     let p = ps.params();
-    let mut parts = compute(p, kern, xi);
-    let sk = encode::encode_sk(
-        p, &parts.rho, &parts.key, &parts.tr, &parts.s1, &parts.s2, &parts.t0,
-    );
+    let mut parts = compute(p, kern, xi, false);
+    let mut sk = Zeroizing::new(vec![0u8; p.sk_len()]);
+    sk[..32].copy_from_slice(&parts.rho);
+    sk[32..64].copy_from_slice(&parts.key[..]);
+    let (head, packed) = sk.split_at_mut(128);
+    let packer = encode::SkPacker::new(p, &parts.s1, &parts.s2, &parts.t0, packed);
+    let mut tr = [0u8; 64];
+    match kern.backend {
+        // H(pk) with the packing in its rounds' idle cycles (`avx512::hash_pack`).
+        #[cfg(target_arch = "x86_64")]
+        crate::kernels::select::Backend::Avx512 => {
+            crate::kernels::mldsa::avx512::hash_pack::tr_packing(&parts.pk, &mut tr, packer)
+        }
+        _ => {
+            sample::h256(kern, &[&parts.pk], &mut tr);
+            packer.finish();
+        }
+    }
+    head[64..].copy_from_slice(&tr);
     (core::mem::take(&mut parts.pk), sk)
 }

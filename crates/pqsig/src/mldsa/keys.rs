@@ -345,8 +345,15 @@ impl SigningKey {
     pub(crate) fn derive_public(&self) -> (VerifyingKey, Vec<Poly>) {
         let p = self.ps.params();
         let kern = self.kern;
-        let super::keygen::PublicParts { t1, t0, pk, tr } =
-            super::keygen::public_parts(kern, p, &self.rho, &self.a_hat, &self.s1_hat, &self.s2);
+        let super::keygen::PublicParts { t1, t0, pk, tr } = super::keygen::public_parts(
+            kern,
+            p,
+            &self.rho,
+            &self.a_hat,
+            &self.s1_hat,
+            &self.s2,
+            true,
+        );
         let vk = VerifyingKey::assemble(
             self.ps,
             kern,

@@ -72,7 +72,15 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
 
     /// Absorbs `data`. Must not be called after squeezing started (it is then ignored
     /// in release builds; the API types prevent it for the public wrappers).
-    pub fn absorb(&mut self, mut data: &[u8]) {
+    pub fn absorb(&mut self, data: &[u8]) {
+        let mut p = self.permute;
+        self.absorb_permuting(&mut p, data);
+    }
+
+    /// [`Self::absorb`] with the permutations it runs done by `perm` (see
+    /// [`Self::squeeze_lanes_permuting`]).
+    #[inline(always)]
+    pub(crate) fn absorb_permuting(&mut self, perm: &mut impl KeccakPermutation, mut data: &[u8]) {
         debug_assert!(!self.squeezing);
         if self.squeezing {
             return;
@@ -83,7 +91,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             self.pos += 1;
             data = &data[1..];
             if self.pos == RATE {
-                self.keccak_f1600();
+                perm.permute(&mut self.state);
                 self.pos = 0;
             }
         }
@@ -95,7 +103,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             self.pos += 8;
             data = &data[8..];
             if self.pos == RATE {
-                self.keccak_f1600();
+                perm.permute(&mut self.state);
                 self.pos = 0;
             }
         }
@@ -103,7 +111,7 @@ impl<const RATE: usize, const DS: u8> Sponge<RATE, DS> {
             self.xor_byte(self.pos, b);
             self.pos += 1;
             if self.pos == RATE {
-                self.keccak_f1600();
+                perm.permute(&mut self.state);
                 self.pos = 0;
             }
         }

@@ -8,6 +8,7 @@
 //! only handed out by [`super::kernels`] after AVX2 and AVX-512 F, VL, BW and DQ were
 //! detected, which is what makes the wrappers sound.
 
+pub(crate) mod hash_pack;
 pub(crate) mod ntt;
 
 use super::avx2;
