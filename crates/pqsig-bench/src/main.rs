@@ -222,6 +222,49 @@ fn rounds(base: f64, scale: f64) -> usize {
     ((base * scale).round() as usize).max(1)
 }
 
+/// The CPU as /proc/cpuinfo gives it: model name, family / model / stepping (a VM's model
+/// name can be as bare as "AMD EPYC"), and the flags that decide the backends.
+fn cpu_description() -> String {
+    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return "unknown CPU".into();
+    };
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().map(str::trim) == Some(name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_else(|| "?".into())
+    };
+    let flags = field("flags");
+    const WANTED: [&str; 12] = [
+        "avx2",
+        "bmi2",
+        "avx512f",
+        "avx512vl",
+        "avx512bw",
+        "avx512dq",
+        "avx512ifma",
+        "avx512vbmi",
+        "gfni",
+        "vaes",
+        "sha_ni",
+        "aes",
+    ];
+    let have: Vec<&str> = WANTED
+        .iter()
+        .copied()
+        .filter(|w| flags.split_whitespace().any(|f| f == *w))
+        .collect();
+    format!(
+        "{} (family {}, model {}, stepping {}; {})",
+        field("model name"),
+        field("cpu family"),
+        field("model"),
+        field("stepping"),
+        have.join(" ")
+    )
+}
+
 fn main() {
     let args = match parse_args() {
         Ok(a) => a,
@@ -240,19 +283,25 @@ fn main() {
     let mut rows: Vec<Row> = Vec::new();
     let cap = Duration::from_secs_f64(GROUP_CAP_SECS * args.scale.max(1.0));
 
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|c| {
-            c.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    eprintln!("pqsig-bench: {cpu}, {threads} hardware thread(s)");
+    eprintln!(
+        "pqsig-bench: {}, {threads} hardware thread(s)",
+        cpu_description()
+    );
+    // Which one-state Keccak each backend measured fastest on this CPU (f1600_choice).
+    eprintln!(
+        "pqsig-bench: one-state Keccak: {}",
+        pqsig::Backend::available()
+            .map(|b| format!(
+                "{} {}",
+                b.name(),
+                pqsig::kernels::keccak::f1600_choice::chosen(b).name()
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     eprintln!(
         "pqsig-bench: backends available: {}; {} key(s) x {} message(s) of {} bytes per parameter set",
         pqsig::Backend::available().map(|b| b.name()).collect::<Vec<_>>().join(", "),
