@@ -1,8 +1,9 @@
 //! Differential: every SIMD backend this CPU has (AVX2, AVX-512) equals the portable
 //! backend on fuzzed kernel inputs: ML-DSA's rejection samplers (raw XOF bytes in),
 //! NTT / inverse NTT (congruent mod q, same output for every SIMD backend), decompose,
-//! norm check, caddq, and the four-way Keccak permutation. Inputs are brought into each
-//! kernel's documented domain (|a| < q for the transforms, [0, q) for decompose).
+//! norm check, caddq, BitUnpack of z, and the four-way Keccak permutation. Inputs are
+//! brought into each kernel's documented domain (|a| < q for the transforms, [0, q) for
+//! decompose).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use pqsig::kernels::keccak::x4::{permute4_for, StateX4};
@@ -109,6 +110,19 @@ fuzz_target!(|data: &[u8]| {
                 let mut d = input.clone();
                 (k.caddq)(&mut d);
                 assert_eq!(c, d, "{:?} caddq differs", k.backend);
+            }
+        }
+        _ if sel & 0x40 != 0 => {
+            // BitUnpack of z (signing's y, verification's z), 18 or 20 bits.
+            let (bits, gamma1) = if sel & 0x80 == 0 { (18, 1 << 17) } else { (20, 1 << 19) };
+            let mut inp = f.rest().to_vec();
+            inp.resize(32 * bits, 0xA5);
+            let mut want = Poly::default();
+            (port.unpack_z)(&inp, gamma1, bits, &mut want);
+            for k in simd() {
+                let mut got = Poly::default();
+                (k.unpack_z)(&inp, gamma1, bits, &mut got);
+                assert_eq!(got, want, "{:?} unpack_z differs", k.backend);
             }
         }
         _ => {
