@@ -14,9 +14,15 @@ fuzz_target!(|data: &[u8]| {
     let _ = keyfile::detect(file);
     if let Ok((alg, pk)) = keyfile::decode_public(file) {
         let der = keyfile::encode_public_der(alg, &pk).expect("decoded key re-encodes");
-        assert_eq!(keyfile::decode_public(&der).expect("own DER decodes"), (alg, pk.clone()));
+        assert_eq!(
+            keyfile::decode_public(&der).expect("own DER decodes"),
+            (alg, pk.clone())
+        );
         let pem = keyfile::encode_public_pem(alg, &pk).expect("decoded key re-encodes");
-        assert_eq!(keyfile::decode_public(pem.as_bytes()).expect("own PEM decodes"), (alg, pk));
+        assert_eq!(
+            keyfile::decode_public(pem.as_bytes()).expect("own PEM decodes"),
+            (alg, pk)
+        );
     }
     let _ = keyfile::decode_public_as(algorithm(sel), file);
     let private = if sel & 0x80 == 0 {

@@ -80,7 +80,12 @@ fuzz_target!(|data: &[u8]| {
             for k in simd() {
                 let mut got = input.clone();
                 t(k)(&mut got);
-                assert_eq!(reduced(&got), reduced(&want), "{:?} transform not congruent", k.backend);
+                assert_eq!(
+                    reduced(&got),
+                    reduced(&want),
+                    "{:?} transform not congruent",
+                    k.backend
+                );
                 if let Some(fst) = &first {
                     assert_eq!(fst, &got, "SIMD backends differ");
                 }
@@ -106,7 +111,12 @@ fuzz_target!(|data: &[u8]| {
             let mut c = input.clone();
             (port.caddq)(&mut c);
             for k in simd() {
-                assert_eq!((k.chknorm)(&input, bound), want, "{:?} chknorm differs", k.backend);
+                assert_eq!(
+                    (k.chknorm)(&input, bound),
+                    want,
+                    "{:?} chknorm differs",
+                    k.backend
+                );
                 let mut d = input.clone();
                 (k.caddq)(&mut d);
                 assert_eq!(c, d, "{:?} caddq differs", k.backend);
@@ -114,7 +124,11 @@ fuzz_target!(|data: &[u8]| {
         }
         _ if sel & 0x40 != 0 => {
             // BitUnpack of z (signing's y, verification's z), 18 or 20 bits.
-            let (bits, gamma1) = if sel & 0x80 == 0 { (18, 1 << 17) } else { (20, 1 << 19) };
+            let (bits, gamma1) = if sel & 0x80 == 0 {
+                (18, 1 << 17)
+            } else {
+                (20, 1 << 19)
+            };
             let mut inp = f.rest().to_vec();
             inp.resize(32 * bits, 0xA5);
             let mut want = Poly::default();
