@@ -167,11 +167,20 @@ pub fn encode_sk(
     t0: &[Poly],
 ) -> zeroize::Zeroizing<alloc::vec::Vec<u8>> {
     let mut out = zeroize::Zeroizing::new(alloc::vec![0u8; p.sk_len()]);
-    out[..32].copy_from_slice(rho);
-    out[32..64].copy_from_slice(key);
-    out[64..128].copy_from_slice(tr);
-    SkPacker::new(p, s1, s2, t0, &mut out[128..]).finish();
+    let (head, packed) = out.split_at_mut(SK_HEAD);
+    put_sk_head(head, rho, key, tr);
+    SkPacker::new(p, s1, s2, t0, packed).finish();
     out
+}
+
+/// Bytes of skEncode before the packed fields: ρ, K, tr.
+pub(crate) const SK_HEAD: usize = 128;
+
+/// skEncode's first [`SK_HEAD`] bytes: ρ ‖ K ‖ tr.
+pub(crate) fn put_sk_head(head: &mut [u8], rho: &[u8; 32], key: &[u8; 32], tr: &[u8; 64]) {
+    head[..32].copy_from_slice(rho);
+    head[32..64].copy_from_slice(key);
+    head[64..SK_HEAD].copy_from_slice(tr);
 }
 
 /// skEncode's packed fields (s1 ‖ s2 at η, then t0), one group of coefficients at a time:

@@ -155,9 +155,7 @@ pub(crate) fn keygen_internal_bytes(
     let p = ps.params();
     let mut parts = compute(p, kern, xi, false);
     let mut sk = Zeroizing::new(vec![0u8; p.sk_len()]);
-    sk[..32].copy_from_slice(&parts.rho);
-    sk[32..64].copy_from_slice(&parts.key[..]);
-    let (head, packed) = sk.split_at_mut(128);
+    let (head, packed) = sk.split_at_mut(encode::SK_HEAD);
     let packer = encode::SkPacker::new(p, &parts.s1, &parts.s2, &parts.t0, packed);
     let mut tr = [0u8; 64];
     match kern.backend {
@@ -171,6 +169,6 @@ pub(crate) fn keygen_internal_bytes(
             packer.finish();
         }
     }
-    head[64..].copy_from_slice(&tr);
+    encode::put_sk_head(head, &parts.rho, &parts.key, &tr);
     (core::mem::take(&mut parts.pk), sk)
 }

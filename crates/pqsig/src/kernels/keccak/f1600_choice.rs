@@ -10,6 +10,9 @@
 //! | AMD Zen 5 | 624 | 836 | 567 |
 //! | Intel Sapphire Rapids | 840 | — | 605 |
 //!
+//! (Zen 3 and Zen 5: `examples/keccak_ticks`, 2026-11-29, docs/PERFORMANCE.md; Sapphire
+//! Rapids: `f1600_avx512`'s module note, an earlier run on that machine.)
+//!
 //! So each backend has a vector form and the scalar form as candidates, and the first
 //! permutation a backend runs times both (median of 9 samples of 16 back-to-back
 //! permutations each, about 40 µs in all) and keeps the winner for the process. The
